@@ -1,0 +1,1 @@
+"""Auto-grader for adversarial-search notebook assignments."""

@@ -1,0 +1,1 @@
+"""Reference game-search engine: games, board codecs, search algorithms."""
