@@ -1,0 +1,157 @@
+"""Pieces every check kind shares: parameter fields, position sampling, making results."""
+
+from __future__ import annotations
+
+import time
+import zlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+from hypothesis import strategies as st
+
+from grader.assignment import Check
+from grader.call_template import CallTemplate, parse_call
+from grader.checks.context import CheckContext, NotDefined
+from grader.checks.properties import Mismatch, PropertyOutcome
+from grader.results import CheckResult, CheckStatus, Counterexample
+from reference import Board, MalformedBoard
+from reference.strategies import reachable_boards
+
+PLACEHOLDERS = frozenset(
+    {"board", "to_move", "opponent", "player", "is_max", "alpha", "beta", "depth_limit", "position", "cell", "row", "col", "move"}
+)
+
+
+def call_field(**kwargs: Any) -> Any:
+    """A params field holding a call text, parsed (and checked) at load time."""
+    return field(metadata={"parse": lambda text: _parse_call_text(text)}, **kwargs)
+
+
+def _parse_call_text(text: Any) -> CallTemplate:
+    if not isinstance(text, str):
+        raise ValueError(f"must be a call text such as \"f(board)\", not {text!r}")
+    return parse_call(text, allowed_placeholders=PLACEHOLDERS)
+
+
+def boards_field(**kwargs: Any) -> Any:
+    """A params field holding a list of 9-character boards."""
+    return field(metadata={"parse": _parse_boards}, **kwargs)
+
+
+def _parse_boards(raw: Any) -> tuple[Board, ...]:
+    if not isinstance(raw, list):
+        raise ValueError("must be a list of 9-character boards such as \"X.O......\"")
+    try:
+        return tuple(Board.from_string(s) for s in raw)
+    except (MalformedBoard, TypeError) as exc:
+        raise ValueError(f"bad board: {exc}") from None
+
+
+class CheckKind(Protocol):
+    Params: type
+
+    @staticmethod
+    def run(check: Check, ctx: CheckContext) -> CheckResult: ...
+
+
+@dataclass(frozen=True)
+class Sampling:
+    """Which positions a search check samples (weighted toward few empty cells)."""
+
+    min_empty: int = 1
+    max_empty: int = 6
+    to_move: str | None = None
+    """Only positions with this side to move (for functions that always play one side)."""
+
+    def strategy(self, ctx: CheckContext) -> st.SearchStrategy[Board]:
+        first = ctx.assignment.first_player
+        boards = reachable_boards(first=first, min_empty=self.min_empty, max_empty=self.max_empty, include_terminal=False)
+        if self.to_move:
+            side = self.to_move
+            boards = boards.filter(lambda b: b.to_move(first) == side)
+        return boards
+
+
+def board_size(board: Board) -> tuple:
+    """Order for 'smallest' counterexamples: fewest pieces, then reading order."""
+    return (9 - len(board.empty_cells()), str(board))
+
+
+def check_seed(ctx: CheckContext, check: Check) -> int:
+    """Deterministic per submission and check: the same submission grades the same way."""
+    return zlib.crc32(f"{ctx.seed}:{check.id}".encode())
+
+
+def make_result(
+    check: Check,
+    status: CheckStatus,
+    message: str,
+    *,
+    score: float | None = None,
+    counterexample: Counterexample | None = None,
+    figures: dict[str, Any] | None = None,
+    started: float | None = None,
+) -> CheckResult:
+    # Bonus checks add to the score only; manual items are for the instructor, unscored.
+    max_score = 0.0 if check.bonus or check.kind == "manual" else check.points
+    if score is None:
+        score = check.points if status == CheckStatus.PASSED else 0.0
+    return CheckResult(
+        check_id=check.id,
+        kind=check.kind,
+        title=check.title,
+        status=status,
+        score=round(score, 4),
+        max_score=max_score,
+        message=message,
+        visibility=check.visibility,
+        counterexample=counterexample,
+        figures=figures or {},
+        duration=round(time.monotonic() - started, 4) if started else 0.0,
+    )
+
+
+def result_from_property(
+    check: Check, outcome: PropertyOutcome, passed_message: str, *, started: float, figures: dict[str, Any] | None = None
+) -> CheckResult:
+    figures = {"examples": outcome.tried, **(figures or {})}
+    if outcome.budget_exhausted:
+        figures["budget_exhausted"] = True
+    if outcome.passed:
+        message = passed_message + f" ({outcome.tried} positions tried)"
+        if outcome.budget_exhausted:
+            message += "; the time budget ran out before all planned positions were tried"
+        return make_result(check, CheckStatus.PASSED, message, figures=figures, started=started)
+    board = outcome.failing_input
+    mismatch = outcome.mismatch
+    assert mismatch is not None
+    return make_result(
+        check,
+        CheckStatus.FAILED,
+        f"Wrong answer on a position with {9 - len(board.empty_cells())} pieces" if isinstance(board, Board) else "Wrong answer",
+        counterexample=counterexample_for(board if isinstance(board, Board) else None, mismatch),
+        figures=figures,
+        started=started,
+    )
+
+
+def counterexample_for(board: Board | None, mismatch: Mismatch) -> Counterexample:
+    return Counterexample(
+        board=str(board) if board is not None else None,
+        call=mismatch.call,
+        expected=mismatch.expected,
+        actual=mismatch.actual,
+        cause=mismatch.cause,
+    )
+
+
+def guarded(run: Callable[[Check, CheckContext], CheckResult]) -> Callable[[Check, CheckContext], CheckResult]:
+    """Turn a missing function into NOT RUN, whatever the kind."""
+
+    def wrapper(check: Check, ctx: CheckContext) -> CheckResult:
+        try:
+            return run(check, ctx)
+        except NotDefined as exc:
+            return make_result(check, CheckStatus.NOT_RUN, f"Not run: {exc}", figures={"missing": exc.name})
+
+    return wrapper

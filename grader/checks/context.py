@@ -1,0 +1,301 @@
+"""What a check needs to talk to one executed submission, and how answers are read.
+
+`CheckContext` resolves the student's names (with the assignment's aliases), encodes boards
+with the assignment's codec, and wraps the call channel in `StudentFunction`: a cached,
+batched way to ask "what does the student's function say about this board?".
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
+
+from grader.assignment import Assignment
+from grader.call_channel import Call, CallOutcome, CallStatus
+from grader.call_template import CallTemplate
+from reference import O, X, Board, MalformedBoard, SearchSpec, get_codec
+from reference.codecs import cell_to_position, cell_to_rowcol, position_to_cell, rowcol_to_cell
+
+
+class CallRunner(Protocol):
+    """The part of the call channel that checks use (a live kernel, or a fake in tests)."""
+
+    def call_many(self, calls: Sequence[Call]) -> list[CallOutcome]: ...
+
+
+class NotDefined(Exception):
+    """A function the check needs is not defined by the notebook."""
+
+    def __init__(self, name: str, suggestions: Sequence[str]) -> None:
+        self.name = name
+        self.suggestions = tuple(suggestions)
+        hint = f" Your notebook defines {', '.join(f'`{s}`' for s in suggestions)}: is one of them meant to be `{name}`?" if suggestions else ""
+        super().__init__(f"`{name}` is not defined in the notebook.{hint}")
+
+
+class ShapeError(ValueError):
+    """The student's function returned something of the wrong shape or type."""
+
+
+@dataclass
+class CheckContext:
+    assignment: Assignment
+    runner: CallRunner
+    defined_names: frozenset[str]
+    seed: int = 0
+    execution: Mapping[str, Any] | None = None
+    """The execution record, for checks about the run itself."""
+    outcomes_log: list[CallOutcome] = field(default_factory=list)
+
+    # -- names ---------------------------------------------------------------
+    def resolve(self, function: str) -> str:
+        """The name the notebook uses for ``function`` (itself or an accepted alias)."""
+        root = function.split(".")[0]
+        for candidate in self.assignment.names_for(root):
+            if candidate in self.defined_names:
+                return candidate + function[len(root):]
+        raise NotDefined(root, self.look_alikes(root))
+
+    def look_alikes(self, name: str) -> list[str]:
+        """Defined names that look like ``name`` (``checkWin`` for ``check_win``)."""
+        def squash(s: str) -> str:
+            return s.replace("_", "").lower()
+
+        pool = sorted(n for n in self.defined_names if not n.startswith("_"))
+        squashed = {squash(n): n for n in pool}
+        close = difflib.get_close_matches(squash(name), list(squashed), n=3, cutoff=0.6)
+        return [squashed[c] for c in close]
+
+    # -- encodings -----------------------------------------------------------
+    def encode_board(self, board: Board) -> Any:
+        adapter = self.assignment.adapter
+        if adapter is not None and hasattr(adapter, "encode_board"):
+            return adapter.encode_board(board)
+        return get_codec(self.assignment.encoding).encode(board)
+
+    def encode_player(self, player: str) -> Any:
+        if self.assignment.encoding == "numpy-012":
+            return 1 if player == X else 2
+        return player
+
+    def decode_move(self, raw: Any, move_format: str | None = None) -> int:
+        fmt = move_format or self.assignment.move_format
+        try:
+            if fmt == "index":
+                if isinstance(raw, bool) or not isinstance(raw, (int, float)) or int(raw) != raw:
+                    raise ShapeError(f"expected a cell index 0-8, got {raw!r}")
+                cell = int(raw)
+                if not 0 <= cell <= 8:
+                    raise ShapeError(f"cell index {cell} is outside 0-8")
+                return cell
+            if fmt == "position":
+                return position_to_cell(int(raw))
+            if isinstance(raw, (list, tuple)) and len(raw) == 2:
+                return rowcol_to_cell(int(raw[0]), int(raw[1]))
+            raise ShapeError(f"expected a move (row, col), got {raw!r}")
+        except ShapeError:
+            raise
+        except (TypeError, ValueError) as exc:
+            raise ShapeError(f"could not read {raw!r} as a move: {exc}") from None
+
+    def show_move(self, cell: int | None, move_format: str | None = None) -> str:
+        fmt = move_format or self.assignment.move_format
+        if cell is None:
+            return "None"
+        if fmt == "index":
+            return str(cell)
+        if fmt == "position":
+            return str(cell_to_position(cell))
+        return str(cell_to_rowcol(cell))
+
+    # -- reference conventions ----------------------------------------------
+    def maximizer_for(self, board: Board, to_move: str | None = None) -> str:
+        if self.assignment.maximizer == "to-move":
+            return to_move or board.to_move(self.assignment.first_player)
+        return self.assignment.maximizer
+
+    def spec(self, board: Board, *, to_move: str | None = None, **overrides: Any) -> SearchSpec:
+        base = SearchSpec(
+            maximizer=self.maximizer_for(board, to_move),
+            first_player=self.assignment.first_player,
+            scoring=self.assignment.scoring,
+        )
+        return replace(base, **overrides)
+
+    def side_to_move(self, board: Board) -> str:
+        """The side to move, or the first player on boards where that is undefined
+        (arbitrary boards given to predicates need no side to move)."""
+        try:
+            return board.to_move(self.assignment.first_player)
+        except MalformedBoard:
+            return self.assignment.first_player
+
+    def placeholders(self, board: Board, *, to_move: str | None = None, **extra: Any) -> dict[str, Any]:
+        """Values for a call template's placeholders on ``board``."""
+        mover = to_move or self.side_to_move(board)
+        other = O if mover == X else X
+        values: dict[str, Any] = {
+            "board": self.encode_board(board),
+            "to_move": self.encode_player(mover),
+            "opponent": self.encode_player(other),
+            "is_max": mover == self.maximizer_for(board, mover),
+            "inf": math.inf,
+        }
+        values.update(extra)
+        return values
+
+    def student(self, template: CallTemplate, **options: Any) -> "StudentFunction":
+        return StudentFunction(self, template, **options)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One call's outcome, as the check sees it."""
+
+    outcome: CallOutcome
+    call_text: str
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome.status == CallStatus.OK
+
+    @property
+    def value(self) -> Any:
+        return self.outcome.value
+
+    def failure_text(self) -> str:
+        status = self.outcome.status
+        if status == CallStatus.RAISED:
+            return f"raised {self.outcome.error}"
+        if status == CallStatus.TIMEOUT:
+            return "did not return within its time limit"
+        if status == CallStatus.KILLED:
+            return "crashed the kernel"
+        if status == CallStatus.MISSING:
+            return f"could not be called: {self.outcome.error}"
+        if status == CallStatus.UNSERIALIZABLE:
+            return f"returned something that is not plain data ({self.outcome.error})"
+        return "ok"
+
+
+class StudentFunction:
+    """A student's function bound to a call template; answers are cached per input key."""
+
+    def __init__(
+        self,
+        ctx: CheckContext,
+        template: CallTemplate,
+        *,
+        globals_from: Mapping[str, str] | None = None,
+        reset: Mapping[str, Any] | None = None,
+        count: Sequence[str] = (),
+        read_globals: Sequence[str] = (),
+        timeout: float | None = None,
+    ) -> None:
+        self.ctx = ctx
+        self.template = template
+        self.function = ctx.resolve(template.function)  # raises NotDefined
+        self.globals_from = dict(globals_from or {})
+        self.reset = dict(reset or {})
+        self.count = tuple(ctx.resolve(name) for name in count)
+        self.read_globals = tuple(read_globals)
+        self.timeout = timeout or ctx.assignment.call_timeout
+        self._cache: dict[Any, Answer] = {}
+
+    def _build(self, values: Mapping[str, Any]) -> Call:
+        set_globals = {name: values[placeholder] for name, placeholder in self.globals_from.items()}
+        set_globals.update(self.reset)
+        return self.template.render(
+            values,
+            function=self.function,
+            set_globals=set_globals,
+            count=self.count,
+            read_globals=self.read_globals,
+            timeout=self.timeout,
+        )
+
+    def describe(self, values: Mapping[str, Any]) -> str:
+        return self.template.describe(values, function=self.function)
+
+    def ask_many(self, requests: Iterable[tuple[Any, Mapping[str, Any]]]) -> list[Answer]:
+        """Answers for (key, placeholder values) pairs: one round trip for the uncached ones."""
+        requests = list(requests)
+        missing = [(k, v) for k, v in dict(requests).items() if k not in self._cache]
+        if missing:
+            outcomes = self.ctx.runner.call_many([self._build(v) for _, v in missing])
+            self.ctx.outcomes_log.extend(outcomes)
+            for (key, values), outcome in zip(missing, outcomes):
+                self._cache[key] = Answer(outcome, self.describe(values))
+        return [self._cache[k] for k, _ in requests]
+
+    def ask(self, key: Any, values: Mapping[str, Any]) -> Answer:
+        return self.ask_many([(key, values)])[0]
+
+
+# -- reading what search functions return ------------------------------------
+
+SEARCH_SHAPES = ("value", "value,move", "value,row,col", "move", "move,value")
+
+
+def read_search_result(raw: Any, shapes: Sequence[str], ctx: CheckContext, move_format: str | None = None) -> tuple[float | None, int | None]:
+    """(value, move) from what the student returned, trying each accepted shape in turn."""
+    errors: list[str] = []
+    for shape in shapes:
+        try:
+            return _read_shape(raw, shape, ctx, move_format)
+        except ShapeError as exc:
+            errors.append(str(exc))
+    expected = " or ".join(_shape_words(s) for s in shapes)
+    raise ShapeError(f"expected {expected}, got {_brief(raw)}")
+
+
+def _read_shape(raw: Any, shape: str, ctx: CheckContext, move_format: str | None) -> tuple[float | None, int | None]:
+    if shape == "value":
+        return _number(raw), None
+    if shape == "move":
+        return None, ctx.decode_move(raw, move_format)
+    if not isinstance(raw, (list, tuple)):
+        raise ShapeError(f"expected a tuple, got {_brief(raw)}")
+    if shape == "value,move" and len(raw) == 2:
+        return _number(raw[0]), (None if raw[1] is None else ctx.decode_move(raw[1], move_format))
+    if shape == "move,value" and len(raw) == 2:
+        return _number(raw[1]), (None if raw[0] is None else ctx.decode_move(raw[0], move_format))
+    if shape == "value,row,col" and len(raw) == 3:
+        move = None if raw[1] is None or raw[2] is None else ctx.decode_move((raw[1], raw[2]), "rowcol")
+        return _number(raw[0]), move
+    raise ShapeError(f"expected {_shape_words(shape)}, got {_brief(raw)}")
+
+
+def _number(raw: Any) -> float:
+    if isinstance(raw, bool) or not isinstance(raw, (int, float)):
+        raise ShapeError(f"expected a number, got {_brief(raw)}")
+    return raw
+
+
+def _shape_words(shape: str) -> str:
+    return {
+        "value": "a number",
+        "value,move": "(score, move)",
+        "value,row,col": "(score, row, col)",
+        "move": "a move",
+        "move,value": "(move, score)",
+    }[shape]
+
+
+def _brief(raw: Any) -> str:
+    text = repr(raw)
+    return f"{type(raw).__name__} {text if len(text) < 60 else text[:57] + '...'}"
+
+
+def format_value(value: Any) -> str:
+    if isinstance(value, float):
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        if value.is_integer():
+            return str(int(value))
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+Probe = Callable[[Board], Any]

@@ -1,0 +1,184 @@
+"""Challenge answers that play whole games through the student's functions: the recommended
+move sequence (seed 003: 1, 2, 7, 6, 9 and a tie) and tallies against a seeded random player."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from grader.assignment import Check
+from grader.call_template import CallTemplate, parse_call
+from grader.checks.base import PLACEHOLDERS, guarded, make_result
+from grader.checks.context import CheckContext, ShapeError, StudentFunction, read_search_result
+from grader.checks.search_checks import reference_minimax, shapes_field
+from grader.results import CheckResult, CheckStatus, Counterexample
+from reference import O, X, Board
+
+
+def _parse_side_calls(raw: Any) -> dict[str, CallTemplate]:
+    if not isinstance(raw, dict) or not raw or set(raw) - {X, O}:
+        raise ValueError('must be a table such as { X = "min()", O = "max()" }')
+    return {side: parse_call(text, allowed_placeholders=PLACEHOLDERS) for side, text in raw.items()}
+
+
+def _outcome(board: Board) -> str:
+    winners = board.winners()
+    return next(iter(winners)) if winners else "tie"
+
+
+def _describe_outcome(result: str | None) -> str:
+    return {"tie": "a tie", None: "an unfinished game"}.get(result, f"a win for {result}")
+
+
+@dataclass(frozen=True)
+class SequenceParams:
+    calls: dict = field(metadata={"parse": _parse_side_calls})
+    """The function each side's move comes from, e.g. { X = "min()", O = "max()" }."""
+    returns: tuple[str, ...] = shapes_field(("value,move",))
+    move: Literal["index", "rowcol", "position"] | None = None
+    globals: dict = field(default_factory=dict)
+    player: Literal["X", "O"] = X
+    """Whose moves make up the sequence that is checked."""
+    expected_moves: tuple[int, ...] = ()
+    """In the sequence's move format; default: the reference's first-best moves."""
+    expected_result: Literal["X", "O", "tie"] | None = None
+    sequence_format: Literal["index", "rowcol", "position"] = "position"
+
+
+def _reference_game(ctx: CheckContext) -> tuple[list[int], str]:
+    """Both sides play the reference's first-best move (row-major, strict improvement)."""
+    board = Board.empty()
+    moves = []
+    first = ctx.assignment.first_player
+    while not board.is_terminal():
+        side = board.to_move(first)
+        result = reference_minimax(board, ctx.spec(board, to_move=side), side)
+        moves.append(result.best_move)
+        board = board.play(result.best_move, side, first=first)
+    return moves, _outcome(board)
+
+
+class MoveSequence:
+    Params = SequenceParams
+
+    @staticmethod
+    @guarded
+    def run(check: Check, ctx: CheckContext) -> CheckResult:
+        started = time.monotonic()
+        params: SequenceParams = check.params
+        students = {side: ctx.student(t, globals_from=params.globals) for side, t in params.calls.items()}
+        first = ctx.assignment.first_player
+        ref_moves, ref_result = _reference_game(ctx)
+        ref_board = Board.empty()
+        ref_sequence = []
+        for cell in ref_moves:
+            side = ref_board.to_move(first)
+            if side == params.player:
+                ref_sequence.append(cell)
+            ref_board = ref_board.play(cell, side, first=first)
+        fmt = params.sequence_format
+        expected_cells = [ctx.decode_move(m, fmt) for m in params.expected_moves] if params.expected_moves else ref_sequence
+        expected_result = params.expected_result or ref_result
+        expected_text = f"{', '.join(ctx.show_move(c, fmt) for c in expected_cells)} ending in {_describe_outcome(expected_result)}"
+
+        board = Board.empty()
+        sequence: list[int] = []
+        while not board.is_terminal():
+            side = board.to_move(first)
+            student = students.get(side)
+            if student is None:
+                return make_result(check, CheckStatus.ERROR, f"No call is given for {side}'s moves.", started=started)
+            answer = student.ask(str(board), ctx.placeholders(board, to_move=side))
+            failure = None
+            if not answer.ok:
+                failure = answer.failure_text()
+            else:
+                try:
+                    _, cell = read_search_result(answer.value, params.returns, ctx, params.move)
+                except ShapeError as exc:
+                    failure, cell = str(exc), None
+                if failure is None and (cell is None or cell not in board.empty_cells()):
+                    failure = f"returned the move {ctx.show_move(cell, fmt)}, which is not a free cell"
+            if failure:
+                return make_result(
+                    check, CheckStatus.FAILED, f"The game could not be played to the end: `{answer.call_text}` {failure}.",
+                    counterexample=Counterexample(str(board), answer.call_text, "a legal move", failure),
+                    figures={"moves": [ctx.show_move(c, fmt) for c in sequence]}, started=started,
+                )
+            if side == params.player:
+                sequence.append(cell)
+            board = board.play(cell, side, first=first)
+        result = _outcome(board)
+        actual_text = f"{', '.join(ctx.show_move(c, fmt) for c in sequence)} ending in {_describe_outcome(result)}"
+        figures = {"moves": [ctx.show_move(c, fmt) for c in sequence], "result": result}
+        if sequence == expected_cells and result == expected_result:
+            return make_result(check, CheckStatus.PASSED, f"Recommended moves {actual_text}, as expected.", figures=figures, started=started)
+        cause = None
+        for n, (got, want) in enumerate(zip(sequence, expected_cells), start=1):
+            if got != want:
+                cause = (f"Move {n} differs: {ctx.show_move(got, fmt)} instead of {ctx.show_move(want, fmt)}. "
+                         "The recommendation should be the first best move in reading order.")
+                break
+        return make_result(
+            check, CheckStatus.FAILED, f"The game went differently: {actual_text}.",
+            counterexample=Counterexample(None, " / ".join(s.describe({}) for s in students.values()), expected_text, actual_text, cause),
+            figures=figures, started=started,
+        )
+
+
+@dataclass(frozen=True)
+class RandomOpponentParams:
+    call: CallTemplate = field(metadata={"parse": lambda t: parse_call(t, allowed_placeholders=PLACEHOLDERS)})
+    returns: tuple[str, ...] = shapes_field(("move",))
+    move: Literal["index", "rowcol", "position"] | None = None
+    globals: dict = field(default_factory=dict)
+    ai: Literal["X", "O"] = O
+    games: int = 10
+    seed: int = 0
+
+
+class RandomOpponent:
+    """A full-depth AI never loses against a seeded random player."""
+
+    Params = RandomOpponentParams
+
+    @staticmethod
+    @guarded
+    def run(check: Check, ctx: CheckContext) -> CheckResult:
+        started = time.monotonic()
+        params: RandomOpponentParams = check.params
+        student = ctx.student(params.call, globals_from=params.globals)
+        rng = random.Random(params.seed)
+        first = ctx.assignment.first_player
+        tally = {"AI": 0, "Random": 0, "Draw": 0}
+        for game in range(params.games):
+            board = Board.empty()
+            while not board.is_terminal():
+                side = board.to_move(first)
+                if side != params.ai:
+                    board = board.play(rng.choice(board.empty_cells()), side, first=first)
+                    continue
+                answer = student.ask(str(board), ctx.placeholders(board, to_move=side))
+                try:
+                    if not answer.ok:
+                        raise ShapeError(answer.failure_text())
+                    _, cell = read_search_result(answer.value, params.returns, ctx, params.move)
+                    if cell not in board.empty_cells():
+                        raise ShapeError(f"returned {ctx.show_move(cell, params.move)}, which is not a free cell")
+                except ShapeError as exc:
+                    return make_result(
+                        check, CheckStatus.FAILED, f"Game {game + 1} against the random player stopped: `{answer.call_text}` {exc}.",
+                        counterexample=Counterexample(str(board), answer.call_text, "a legal move", str(exc)),
+                        figures={"tally": tally}, started=started,
+                    )
+                board = board.play(cell, side, first=first)
+            winners = board.winners()
+            tally["AI" if params.ai in winners else "Random" if winners else "Draw"] += 1
+        figures = {"tally": tally, "games": params.games, "seed": params.seed}
+        summary = f"AI {tally['AI']}, random {tally['Random']}, draws {tally['Draw']} over {params.games} seeded games"
+        if tally["Random"]:
+            return make_result(check, CheckStatus.FAILED, f"The AI lost to a random player ({summary}): a full-depth search never loses.",
+                               figures=figures, started=started)
+        return make_result(check, CheckStatus.PASSED, f"The AI never lost ({summary}).", figures=figures, started=started)

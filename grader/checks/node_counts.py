@@ -1,0 +1,123 @@
+"""Node reduction: alpha-beta visits fewer nodes than minimax, by the reference's count.
+
+Counting goes through the call channel (every call of the named functions during the call,
+recursion included), or through a counter the student keeps themselves (a global such as
+``node_count`` or ``State.generated``), as the assignment asks.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from grader.assignment import Check
+from grader.call_template import CallTemplate
+from grader.checks.base import boards_field, call_field, guarded, make_result
+from grader.checks.context import Answer, CheckContext, StudentFunction
+from grader.checks.search_checks import reference_alphabeta, reference_minimax
+from grader.results import CheckResult, CheckStatus, Counterexample
+from reference import Board
+
+
+@dataclass(frozen=True)
+class Params:
+    minimax_call: CallTemplate = call_field()
+    alphabeta_call: CallTemplate = call_field()
+    window: tuple[float, float] = (-math.inf, math.inf)
+    """The window the alpha-beta call starts with (for the reference count)."""
+    minimax_count: tuple[str, ...] = ()
+    """Functions whose calls are minimax's nodes (default: the called function)."""
+    alphabeta_count: tuple[str, ...] = ()
+    counter: str | None = None
+    """Read this student global (reset to 0 first) instead of counting calls."""
+    convention: Literal["calls", "children"] = "calls"
+    """calls: every call counts, root included; children: created states (calls - 1)."""
+    globals: dict = field(default_factory=dict)
+    start_depth: int = 0
+    positions: tuple[Board, ...] = boards_field(default=(Board.empty(),))
+    partial_credit: float = 0.5
+
+
+def _count(answer: Answer, names: tuple[str, ...], counter: str | None) -> int | None:
+    if not answer.ok:
+        return None
+    if counter:
+        value = answer.outcome.globals_after.get(counter)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+    return sum(answer.outcome.counts.get(n, 0) for n in names)
+
+
+@guarded
+def run(check: Check, ctx: CheckContext) -> CheckResult:
+    started = time.monotonic()
+    params: Params = check.params
+    reset = {params.counter: 0} if params.counter else {}
+    read = (params.counter,) if params.counter else ()
+    mm = ctx.student(params.minimax_call, globals_from=params.globals, reset=reset, read_globals=read,
+                     count=params.minimax_count or (params.minimax_call.function,), timeout=max(ctx.assignment.call_timeout, 60))
+    ab = ctx.student(params.alphabeta_call, globals_from=params.globals, reset=reset, read_globals=read,
+                     count=params.alphabeta_count or (params.alphabeta_call.function,), timeout=max(ctx.assignment.call_timeout, 60))
+    offset = 1 if params.convention == "children" else 0
+    rows: list[dict[str, Any]] = []
+    for board in params.positions:
+        side = board.to_move(ctx.assignment.first_player)
+        spec = ctx.spec(board, to_move=side, start_depth=params.start_depth)
+        alpha, beta = params.window
+        values = ctx.placeholders(board, to_move=side, alpha=alpha, beta=beta)
+        mm_answer = mm.ask(str(board), values)
+        ab_answer = ab.ask(str(board), values)
+        for answer, student in ((mm_answer, mm), (ab_answer, ab)):
+            if not answer.ok:
+                return make_result(
+                    check, CheckStatus.ERROR, f"`{answer.call_text}` {answer.failure_text()}",
+                    counterexample=Counterexample(str(board), answer.call_text, "a completed search", answer.failure_text()),
+                    started=started,
+                )
+        rows.append({
+            "board": str(board),
+            "minimax": _count(mm_answer, mm.count, params.counter),
+            "alphabeta": _count(ab_answer, ab.count, params.counter),
+            "reference_minimax": reference_minimax(board, spec, side).nodes - offset,
+            "reference_alphabeta": reference_alphabeta(board, spec, side, alpha, beta).nodes - offset,
+            "minimax_call": mm_answer.call_text,
+            "alphabeta_call": ab_answer.call_text,
+        })
+    figures = {"positions": rows, "source": f"the global `{params.counter}`" if params.counter else "calls counted by the grader"}
+    unreadable = [r for r in rows if r["minimax"] is None or r["alphabeta"] is None]
+    if unreadable:
+        return make_result(check, CheckStatus.FAILED,
+                           f"The counter `{params.counter}` did not hold a whole number after the call.",
+                           figures=figures, started=started)
+    worse = [r for r in rows if r["alphabeta"] >= r["minimax"]]
+    if worse:
+        r = worse[0]
+        return make_result(
+            check, CheckStatus.FAILED,
+            f"Alpha-beta visited {r['alphabeta']:,} nodes and minimax {r['minimax']:,}: pruning should visit strictly fewer.",
+            counterexample=Counterexample(r["board"], r["alphabeta_call"], f"fewer than {r['minimax']:,} nodes (reference: {r['reference_alphabeta']:,})",
+                                          f"{r['alphabeta']:,} nodes", "No branch is ever cut off: check the cut-off condition and that alpha/beta are passed down."),
+            figures=figures, started=started,
+        )
+    exact = all(r["minimax"] == r["reference_minimax"] and r["alphabeta"] == r["reference_alphabeta"] for r in rows)
+    summary = "; ".join(f"minimax {r['minimax']:,} vs alpha-beta {r['alphabeta']:,}" for r in rows)
+    if exact:
+        return make_result(check, CheckStatus.PASSED, f"Node counts match the reference exactly ({summary}).",
+                           figures=figures, started=started)
+    r = next(r for r in rows if r["minimax"] != r["reference_minimax"] or r["alphabeta"] != r["reference_alphabeta"])
+    cause = None
+    if r["minimax"] == r["reference_minimax"] and r["alphabeta"] > r["reference_alphabeta"]:
+        cause = "Alpha-beta prunes less than it could: a cut-off on > instead of >= (or < instead of <=), or a bound not updated."
+    elif r["minimax"] != r["reference_minimax"]:
+        cause = "Minimax itself visits a different number of nodes: check the move order (row-major) and that every call is counted, the root included."
+    return make_result(
+        check, CheckStatus.PARTIAL,
+        f"Alpha-beta prunes ({summary}), but the counts differ from the reference for row-major move order.",
+        score=check.points * params.partial_credit,
+        counterexample=Counterexample(
+            r["board"], f"{r['minimax_call']} / {r['alphabeta_call']}",
+            f"{r['reference_minimax']:,} / {r['reference_alphabeta']:,} nodes",
+            f"{r['minimax']:,} / {r['alphabeta']:,} nodes", cause),
+        figures=figures, started=started,
+    )

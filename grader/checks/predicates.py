@@ -1,0 +1,232 @@
+"""Board predicates (win, winner, draw, full, terminal, legal moves, valid move) against the
+reference, by hypothesis over reachable or arbitrary boards."""
+
+from __future__ import annotations
+
+import functools
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal, Mapping
+
+from hypothesis import strategies as st
+
+from grader.assignment import Check
+from grader.call_template import CallTemplate
+from grader.checks.base import board_size, call_field, check_seed, guarded, make_result, result_from_property
+from grader.checks.context import CheckContext, ShapeError, format_value
+from grader.checks.properties import Mismatch, find_smallest_failure
+from grader.results import CheckResult, CheckStatus
+from reference import EMPTY, LINES, O, X, Board, reachable_positions
+from reference.strategies import arbitrary_boards, reachable_boards
+
+LINE_NAMES = {
+    (0, 1, 2): "the top row",
+    (3, 4, 5): "the middle row",
+    (6, 7, 8): "the bottom row",
+    (0, 3, 6): "the left column",
+    (1, 4, 7): "the middle column",
+    (2, 5, 8): "the right column",
+    (0, 4, 8): "the main diagonal (cells 0, 4, 8)",
+    (2, 4, 6): "the anti-diagonal (cells 2, 4, 6)",
+}
+
+Expectation = Literal["wins", "winner", "outcome", "draw", "full", "terminal", "legal-moves", "valid-move"]
+
+
+@dataclass(frozen=True)
+class Params:
+    call: CallTemplate = call_field()
+    expect: Expectation = "wins"
+    boards: Literal["reachable", "arbitrary"] = "reachable"
+    codes: dict = field(default_factory=dict)
+    """How the student spells outcomes, e.g. { X = 1, O = 2, tie = -1, ongoing = 0 }."""
+    globals: dict = field(default_factory=dict)
+    """Student globals to set from placeholders before each call, e.g. { current_state = "board" }."""
+    ordered: bool = False
+    move: Literal["index", "rowcol", "position"] | None = None
+    examples: int | None = None
+
+    def __post_init__(self) -> None:
+        unknown = set(self.codes) - {"X", "O", "tie", "ongoing"}
+        if unknown:
+            raise ValueError(f"codes: unknown outcome(s) {sorted(unknown)}; use X, O, tie, ongoing")
+
+
+def line_name(line: tuple[int, int, int]) -> str:
+    return LINE_NAMES[tuple(line)]
+
+
+def lines_of(board: Board, player: str) -> list[tuple[int, int, int]]:
+    return [line for line in LINES if all(board.cells[i] == player for i in line)]
+
+
+def reference_answer(params: Params, board: Board, player: str | None, position: int | None) -> Any:
+    winners = board.winners()
+    if params.expect == "wins":
+        return player in winners
+    if params.expect == "full":
+        return board.is_full()
+    if params.expect == "draw":
+        return board.is_full() and not winners
+    if params.expect == "terminal":
+        return bool(winners) or board.is_full()
+    if params.expect in ("winner", "outcome"):
+        if winners:
+            return next(iter(winners))
+        if board.is_full() and params.expect == "outcome":
+            return "tie"
+        return None
+    if params.expect == "legal-moves":
+        return sorted(board.empty_cells())
+    if params.expect == "valid-move":
+        assert position is not None
+        return 1 <= position <= 9 and board.cells[position - 1] == EMPTY
+    raise AssertionError(params.expect)
+
+
+def read_answer(params: Params, ctx: CheckContext, raw: Any) -> Any:
+    if params.expect in ("wins", "full", "draw", "terminal", "valid-move"):
+        if not isinstance(raw, (bool, int)) and raw is not None:
+            raise ShapeError(f"expected True or False, got {type(raw).__name__} {raw!r}")
+        return bool(raw)
+    if params.expect in ("winner", "outcome"):
+        codes = {"X": X, "O": O, **({"tie": "tie"} if params.expect == "outcome" else {})}
+        codes.update(params.codes)
+        for outcome, code in codes.items():
+            if raw == code and type(raw) is type(code):
+                return None if outcome == "ongoing" else outcome
+        if "ongoing" not in params.codes and raw in (None, False, "", " "):
+            return None
+        spelled = ", ".join(f"{k} as {v!r}" for k, v in codes.items())
+        raise ShapeError(f"returned {raw!r}, which is none of the expected answers ({spelled})")
+    if params.expect == "legal-moves":
+        if not isinstance(raw, (list, tuple)):
+            raise ShapeError(f"expected a list of moves, got {type(raw).__name__} {raw!r}")
+        moves = [ctx.decode_move(m, params.move) for m in raw]
+        return moves if params.ordered else sorted(moves)
+    raise AssertionError(params.expect)
+
+
+def likely_cause(params: Params, board: Board, player: str | None, expected: Any, actual: Any) -> str | None:
+    if params.expect == "wins" and expected and not actual and player:
+        return f"`{params.call.function}` misses a win on {line_name(lines_of(board, player)[0])}."
+    if params.expect == "wins" and actual and not expected and player:
+        if lines_of(board, O if player == X else X):
+            return f"It reports a win for {player} when it is the other player who has a line."
+        return f"It reports a win for {player}, who has no complete line."
+    if params.expect in ("winner", "outcome") and expected in (X, O) and actual != expected:
+        return f"The winning line missed is {line_name(lines_of(board, expected)[0])}."
+    if params.expect == "draw" and actual and board.winners():
+        return "A full board with a winning line is counted as a draw: check for a win first."
+    if params.expect == "draw" and actual and not board.is_full():
+        return "It reports a draw while cells are still empty."
+    if params.expect == "valid-move" and not expected and actual:
+        return "It accepts a move on an occupied or out-of-range cell."
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def line_boards(reachable_only: bool, first: str) -> tuple[Board, ...]:
+    """For each line and each player, the smallest position where that line is complete.
+
+    Random boards rarely hold exactly one line, and a missed diagonal is the commonest bug,
+    so every predicate check tries these first. Arbitrary boards get the bare line; reachable
+    ones the smallest legal position that contains it.
+    """
+    boards = []
+    positions = sorted(reachable_positions(first), key=lambda b: (9 - len(b.empty_cells()), str(b))) if reachable_only else []
+    for player in (X, O):
+        for line in LINES:
+            if not reachable_only:
+                cells = [EMPTY] * 9
+                for i in line:
+                    cells[i] = player
+                boards.append(Board(tuple(cells)))
+                continue
+            match = next((b for b in positions if b.winners() == {player} and lines_of(b, player) == [line]), None)
+            if match is not None:
+                boards.append(match)
+    return tuple(boards)
+
+
+@guarded
+def run(check: Check, ctx: CheckContext) -> CheckResult:
+    started = time.monotonic()
+    params: Params = check.params
+    student = ctx.student(params.call, globals_from=params.globals)
+    base = arbitrary_boards() if params.boards == "arbitrary" else reachable_boards(first=ctx.assignment.first_player)
+    if params.expect == "wins":
+        strategy = st.tuples(base, st.sampled_from([X, O]), st.none())
+    elif params.expect == "valid-move":
+        strategy = st.tuples(base, st.none(), st.integers(0, 10))
+    else:
+        strategy = st.tuples(base, st.none(), st.none())
+
+    def values(case: tuple[Board, str | None, int | None]) -> dict[str, Any]:
+        board, player, position = case
+        extra: dict[str, Any] = {}
+        if player:
+            extra["player"] = ctx.encode_player(player)
+        if position is not None:
+            extra["position"] = position
+        return ctx.placeholders(board, **extra)
+
+    def key(case: tuple[Board, str | None, int | None]) -> tuple:
+        return (str(case[0]), case[1], case[2])
+
+    def prefetch(cases: list) -> None:
+        student.ask_many((key(c), values(c)) for c in cases)
+
+    def judge(case: tuple[Board, str | None, int | None]) -> Mismatch | None:
+        board, player, position = case
+        answer = student.ask(key(case), values(case))
+        expected = reference_answer(params, board, player, position)
+        shown = show(params, ctx, expected)
+        if not answer.ok:
+            return Mismatch(answer.call_text, shown, answer.failure_text())
+        try:
+            actual = read_answer(params, ctx, answer.value)
+        except ShapeError as exc:
+            return Mismatch(answer.call_text, shown, str(exc))
+        if actual == expected:
+            return None
+        call_text = answer.call_text.replace("player", repr(ctx.encode_player(player))) if player else answer.call_text
+        if position is not None:
+            call_text = call_text.replace("position", str(position))
+        return Mismatch(call_text, shown, show(params, ctx, actual), likely_cause(params, board, player, expected, actual))
+
+    lines = line_boards(params.boards == "reachable", ctx.assignment.first_player)
+    if params.expect == "wins":
+        explicit = [(b, p, None) for b in lines for p in (X, O)]
+    elif params.expect == "valid-move":
+        explicit = [(b, None, pos) for b in lines[:2] for pos in (0, 1, 5, 9, 10)]
+    else:
+        explicit = [(b, None, None) for b in lines]
+    outcome = find_smallest_failure(
+        strategy,
+        judge,
+        explicit=explicit,
+        size=lambda c: (*board_size(c[0]), c[1] or "", c[2] or 0),
+        examples=params.examples or ctx.assignment.hypothesis_examples,
+        run_seed=check_seed(ctx, check),
+        budget_seconds=ctx.assignment.check_budget_seconds,
+        prefetch=prefetch,
+    )
+    if outcome.failing_input is not None:
+        # Report the board itself as the counterexample input.
+        outcome = type(outcome)(outcome.tried, outcome.failing_input[0], outcome.mismatch, outcome.budget_exhausted)
+    return result_from_property(check, outcome, f"`{student.function}` agrees with the reference", started=started)
+
+
+def show(params: Params, ctx: CheckContext, value: Any) -> str:
+    if params.expect == "legal-moves" and isinstance(value, list):
+        return "[" + ", ".join(ctx.show_move(c, params.move) for c in value) + "]"
+    if params.expect in ("winner", "outcome"):
+        codes = {"X": X, "O": O, "tie": "tie", **params.codes}
+        if value is None:
+            return repr(codes["ongoing"]) if "ongoing" in codes else "None"
+        return repr(codes.get(value, value))
+    return format_value(value)
+
+
+__all__ = ["Params", "run", "CheckStatus"]

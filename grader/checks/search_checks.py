@@ -1,0 +1,321 @@
+"""Search checks: minimax value and best move, depth-limited values, pruning equivalence."""
+
+from __future__ import annotations
+
+import functools
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from hypothesis import strategies as st
+
+from grader.assignment import Check
+from grader.call_template import CallTemplate
+from grader.checks.base import Sampling, board_size, boards_field, call_field, check_seed, guarded, result_from_property
+from grader.checks.diagnosis import explain_value
+from grader.checks.context import SEARCH_SHAPES, Answer, CheckContext, ShapeError, format_value, read_search_result
+from grader.checks.properties import Mismatch, find_smallest_failure
+from grader.results import CheckResult
+from reference import Board, SearchSpec, alphabeta, minimax, optimal_moves
+
+
+def _parse_shapes(raw: Any) -> tuple[str, ...]:
+    shapes = (raw,) if isinstance(raw, str) else tuple(raw) if isinstance(raw, list) else None
+    if not shapes or not all(s in SEARCH_SHAPES for s in shapes):
+        raise ValueError(f"must be one or a list of {', '.join(SEARCH_SHAPES)}, not {raw!r}")
+    return shapes
+
+
+def shapes_field(default: tuple[str, ...]) -> Any:
+    return field(default=default, metadata={"parse": _parse_shapes})
+
+
+# Reference answers are pure functions of (board, spec): memoized across the submissions
+# of a batch, so the reference cost is paid once per position.
+@functools.lru_cache(maxsize=200_000)
+def reference_minimax(board: Board, spec: SearchSpec, to_move: str):
+    return minimax(board, spec, to_move=to_move)
+
+
+@functools.lru_cache(maxsize=200_000)
+def reference_optimal_moves(board: Board, spec: SearchSpec, to_move: str) -> tuple[int, ...]:
+    return tuple(optimal_moves(board, spec, to_move=to_move))
+
+
+@functools.lru_cache(maxsize=200_000)
+def reference_alphabeta(board: Board, spec: SearchSpec, to_move: str, alpha: float, beta: float):
+    return alphabeta(board, spec, alpha=alpha, beta=beta, fail="soft", to_move=to_move)
+
+
+@dataclass(frozen=True)
+class SearchParams:
+    call: CallTemplate = call_field()
+    returns: tuple[str, ...] = shapes_field(("value",))
+    judge_move: Literal["any-optimal", "first-best", "none"] = "any-optimal"
+    """Any optimal move is accepted unless the assignment pins the tie-break."""
+    move: Literal["index", "rowcol", "position"] | None = None
+    start_depth: int = 0
+    """The depth the student's code gives the root (matters for depth-adjusted scores)."""
+    globals: dict = field(default_factory=dict)
+    min_empty: int = 1
+    max_empty: int = 6
+    to_move: Literal["X", "O"] | None = None
+    include: tuple[Board, ...] = boards_field(default=())
+    """Named positions always tried (the challenge positions), whatever their size."""
+    examples: int | None = None
+
+    @property
+    def sampling(self) -> Sampling:
+        return Sampling(self.min_empty, self.max_empty, self.to_move)
+
+
+def _side(ctx: CheckContext, params: Any, board: Board) -> str:
+    return params.to_move or board.to_move(ctx.assignment.first_player)
+
+
+def judge_search_answer(
+    ctx: CheckContext,
+    params: Any,
+    board: Board,
+    answer: Answer,
+    spec: SearchSpec,
+    *,
+    judge_move: str,
+    full_value: float | None = None,
+) -> Mismatch | None:
+    """Compare one (value, move) answer with the reference under ``spec``."""
+    side = _side(ctx, params, board)
+    ref = reference_minimax(board, spec, side)
+    wants_value = any(s != "move" for s in params.returns)
+    wants_move = judge_move != "none" and any(s != "value" for s in params.returns)
+    best = reference_optimal_moves(board, spec, side) if wants_move else ()
+    expected_parts = []
+    if wants_value:
+        expected_parts.append(f"value {format_value(ref.value)}")
+    if wants_move:
+        allowed = best if judge_move == "any-optimal" else (ref.best_move,)
+        expected_parts.append(
+            ("a move in " if len(allowed) > 1 else "move ") + ", ".join(ctx.show_move(c, params.move) for c in allowed)
+        )
+    expected = "; ".join(expected_parts)
+    if not answer.ok:
+        return Mismatch(answer.call_text, expected, answer.failure_text(), _mutation_cause(answer))
+    try:
+        value, move = read_search_result(answer.value, params.returns, ctx, params.move)
+    except ShapeError as exc:
+        return Mismatch(answer.call_text, expected, str(exc))
+    problems = []
+    actual_parts = []
+    if value is not None:
+        actual_parts.append(f"value {format_value(value)}")
+        if wants_value and value != ref.value:
+            problems.append("value")
+    if move is not None or wants_move:
+        actual_parts.append(f"move {ctx.show_move(move, params.move)}")
+        allowed = best if judge_move == "any-optimal" else (ref.best_move,)
+        if wants_move and move not in allowed:
+            problems.append("move")
+    if not problems:
+        return None
+    cause = _mutation_cause(answer) or _value_cause(board, side, spec, ref.value, value, full_value)
+    if cause is None and problems == ["move"] and move is not None and move not in board.empty_cells():
+        cause = "The move is on a cell that is already taken."
+    return Mismatch(answer.call_text, expected, "; ".join(actual_parts), cause)
+
+
+def _mutation_cause(answer: Answer) -> str | None:
+    if answer.outcome.mutated:
+        return "The call changed the board it was given: a move that is tried is not undone afterwards."
+    return None
+
+
+def _value_cause(
+    board: Board, side: str, spec: SearchSpec, expected: float, actual: float | None, full_value: float | None
+) -> str | None:
+    """Name the likely bug by testing explanations: does a known mistake reproduce the value?"""
+    if actual is None:
+        return None
+    if full_value is not None and actual == full_value and expected != full_value:
+        return "The value is the full-depth one: the depth limit is never reached (is depth increased in the recursive call?)."
+    explained = explain_value(board, side, spec, actual)
+    if explained:
+        return explained
+    if spec.scoring == "depth-adjusted" and isinstance(actual, (int, float)) and abs(actual) == 10 and abs(expected) != 10:
+        return "The score ignores depth: a win should score 10 - depth and a loss depth - 10."
+    return None
+
+
+def _search_run(check: Check, ctx: CheckContext, *, depth_limits: tuple[int, ...] | None) -> CheckResult:
+    started = time.monotonic()
+    params = check.params
+    student = ctx.student(params.call, globals_from=params.globals)
+    limits: tuple[int | None, ...] = depth_limits or (None,)
+    strategy = st.tuples(params.sampling.strategy(ctx), st.sampled_from(limits))
+
+    def spec_for(board: Board, limit: int | None) -> SearchSpec:
+        extra: dict[str, Any] = {"start_depth": params.start_depth}
+        if limit is not None:
+            extra.update(depth_limit=limit, cutoff_value=params.cutoff_value)
+        return ctx.spec(board, to_move=_side(ctx, params, board), **extra)
+
+    def values(case: tuple[Board, int | None]) -> dict[str, Any]:
+        board, limit = case
+        return ctx.placeholders(board, to_move=_side(ctx, params, board), depth_limit=limit)
+
+    def key(case: tuple[Board, int | None]) -> tuple:
+        return (str(case[0]), case[1])
+
+    def judge(case: tuple[Board, int | None]) -> Mismatch | None:
+        board, limit = case
+        answer = student.ask(key(case), values(case))
+        full = None
+        if limit is not None:
+            full = reference_minimax(board, spec_for(board, None), _side(ctx, params, board)).value
+        mismatch = judge_search_answer(
+            ctx, params, board, answer, spec_for(board, limit), judge_move=params.judge_move, full_value=full
+        )
+        if mismatch and limit is not None:
+            return Mismatch(mismatch.call.replace("depth_limit", str(limit)), mismatch.expected, mismatch.actual, mismatch.cause)
+        return mismatch
+
+    explicit = [(b, lim) for b in params.include for lim in limits]
+    outcome = find_smallest_failure(
+        strategy,
+        judge,
+        size=lambda c: (*board_size(c[0]), c[1] or 0),
+        examples=params.examples or ctx.assignment.hypothesis_examples,
+        run_seed=check_seed(ctx, check),
+        budget_seconds=ctx.assignment.check_budget_seconds,
+        prefetch=lambda cases: student.ask_many((key(c), values(c)) for c in cases),
+        explicit=explicit,
+    )
+    if outcome.failing_input is not None:
+        outcome = type(outcome)(outcome.tried, outcome.failing_input[0], outcome.mismatch, outcome.budget_exhausted)
+    what = "values and moves" if params.judge_move != "none" and any(s != "value" for s in params.returns) else "values"
+    if depth_limits:
+        what += f" at depth limits {', '.join(map(str, depth_limits))}"
+    return result_from_property(check, outcome, f"`{student.function}` gives the reference {what}", started=started)
+
+
+class SearchValue:
+    """Minimax value and/or best move equal the reference's."""
+
+    Params = SearchParams
+
+    @staticmethod
+    @guarded
+    def run(check: Check, ctx: CheckContext) -> CheckResult:
+        return _search_run(check, ctx, depth_limits=None)
+
+
+@dataclass(frozen=True)
+class DepthParams(SearchParams):
+    depth_limits: tuple[int, ...] = (1, 2, 3)
+    cutoff_value: float = 0
+    judge_move: Literal["any-optimal", "first-best", "none"] = "none"
+
+
+class DepthLimited:
+    """The value at each depth limit equals the reference's depth-limited value."""
+
+    Params = DepthParams
+
+    @staticmethod
+    @guarded
+    def run(check: Check, ctx: CheckContext) -> CheckResult:
+        return _search_run(check, ctx, depth_limits=check.params.depth_limits)
+
+
+@dataclass(frozen=True)
+class PruningParams(SearchParams):
+    windows: tuple[tuple[float, float], ...] = ((-math.inf, math.inf),)
+    """Windows (alpha, beta) to start from. The full window must give the exact value; a narrower
+    one must respect the bound rules: exact inside, and on the right side of the bound outside."""
+    fail: Literal["soft", "hard", "either"] = "either"
+    judge_move: Literal["any-optimal", "first-best", "none"] = "none"
+
+
+def _bound_problem(value: float, true: float, alpha: float, beta: float, fail: str) -> str | None:
+    if alpha < true < beta and value != true:
+        return f"inside the window the exact value {format_value(true)} is required"
+    if true <= alpha and value > alpha:
+        return f"the true value is at most alpha={format_value(alpha)}, so the result must be <= alpha"
+    if true >= beta and value < beta:
+        return f"the true value is at least beta={format_value(beta)}, so the result must be >= beta"
+    if fail == "hard" and not (alpha <= value <= beta):
+        return "fail-hard alpha-beta must return a value inside [alpha, beta]"
+    if fail == "soft" and (true <= alpha and value < true or true >= beta and value > true):
+        return "a fail-soft bound can never be beyond the true value"
+    return None
+
+
+class PruningEquivalence:
+    """Alpha-beta gives the minimax value, and honours the bound rules on narrowed windows."""
+
+    Params = PruningParams
+
+    @staticmethod
+    @guarded
+    def run(check: Check, ctx: CheckContext) -> CheckResult:
+        started = time.monotonic()
+        params: PruningParams = check.params
+        student = ctx.student(params.call, globals_from=params.globals)
+        windows = params.windows
+        strategy = st.tuples(params.sampling.strategy(ctx), st.sampled_from(windows))
+
+        def values(case: tuple[Board, tuple[float, float]]) -> dict[str, Any]:
+            board, (alpha, beta) = case
+            return ctx.placeholders(board, to_move=_side(ctx, params, board), alpha=alpha, beta=beta)
+
+        def key(case: tuple[Board, tuple[float, float]]) -> tuple:
+            return (str(case[0]), case[1])
+
+        def judge(case: tuple[Board, tuple[float, float]]) -> Mismatch | None:
+            board, (alpha, beta) = case
+            answer = student.ask(key(case), values(case))
+            spec = ctx.spec(board, to_move=_side(ctx, params, board), start_depth=params.start_depth)
+            call_text = answer.call_text.replace("alpha", format_value(alpha)).replace("beta", format_value(beta))
+            if (alpha, beta) == (-math.inf, math.inf) or not answer.ok:
+                mismatch = judge_search_answer(ctx, params, board, answer, spec, judge_move=params.judge_move)
+                if mismatch and mismatch.cause is None and answer.ok:
+                    mismatch = Mismatch(
+                        mismatch.call, mismatch.expected, mismatch.actual,
+                        "Pruning changed the result: look at the cut-off comparison and at which bound each node updates "
+                        "(alpha in MAX nodes, beta in MIN nodes).",
+                    )
+                return Mismatch(call_text, *_tail(mismatch)) if mismatch else None
+            true = reference_minimax(board, spec, _side(ctx, params, board)).value
+            try:
+                value, _ = read_search_result(answer.value, params.returns, ctx, params.move)
+            except ShapeError as exc:
+                return Mismatch(call_text, f"a result consistent with value {format_value(true)}", str(exc))
+            problem = _bound_problem(value, true, alpha, beta, params.fail) if value is not None else None
+            if problem is None:
+                return None
+            return Mismatch(
+                call_text,
+                f"a result consistent with the true value {format_value(true)} ({problem})",
+                f"value {format_value(value)}",
+                "With a narrowed window the bounds are not honoured: alpha and beta may be swapped, "
+                "or a cut-off happens on the wrong side.",
+            )
+
+        explicit = [(b, w) for b in params.include for w in windows]
+        outcome = find_smallest_failure(
+            strategy,
+            judge,
+            size=lambda c: (*board_size(c[0]), c[1]),
+            examples=params.examples or ctx.assignment.hypothesis_examples,
+            run_seed=check_seed(ctx, check),
+            budget_seconds=ctx.assignment.check_budget_seconds,
+            prefetch=lambda cases: student.ask_many((key(c), values(c)) for c in cases),
+            explicit=explicit,
+        )
+        if outcome.failing_input is not None:
+            outcome = type(outcome)(outcome.tried, outcome.failing_input[0], outcome.mismatch, outcome.budget_exhausted)
+        return result_from_property(check, outcome, f"`{student.function}` agrees with minimax", started=started)
+
+
+def _tail(mismatch: Mismatch) -> tuple[str, str, str | None]:
+    return mismatch.expected, mismatch.actual, mismatch.cause

@@ -1,0 +1,137 @@
+"""Command line: parses arguments and calls functions that return result objects.
+
+Exit status: 0 when the command did its job (whatever a submission scored), 1 when a
+validation it was asked for failed, 2 for a usage error (unknown assignment, bad board).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from grader.assignment import AssignmentError, list_assignments, load_assignment
+
+USAGE_ERROR = 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return USAGE_ERROR
+    try:
+        return args.handler(args)
+    except AssignmentError as exc:
+        print(f"grader: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+    except KeyboardInterrupt:
+        print("grader: interrupted", file=sys.stderr)
+        return 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="grader", description="Grade game-search (minimax / alpha-beta) notebooks.")
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+
+    p = sub.add_parser("solve", help="the reference's answer for one board (for answer keys)")
+    p.add_argument("board", help="nine cells row by row: X, O and . (or the digits 1-9) for empty")
+    p.add_argument("--maximizer", choices=("X", "O"), default="O", help="which player maximizes (default O)")
+    p.add_argument("--first", choices=("X", "O"), default="X", help="who moved first (default X)")
+    p.add_argument("--scoring", choices=("unit", "depth-adjusted"), default="unit")
+    p.add_argument("--depth", type=int, default=None, help="depth limit (value 0 at the cut-off)")
+    p.add_argument("--json", action="store_true", help="print a JSON object")
+    p.set_defaults(handler=cmd_solve)
+
+    from grader.cli_run import add_run_parser
+
+    add_run_parser(sub)
+
+    p = sub.add_parser("grade", help="grade one notebook against an assignment")
+    p.add_argument("notebook", type=Path)
+    p.add_argument("--assignment", "-a", required=True, help="assignment id or folder")
+    p.add_argument("--json", type=Path, metavar="OUT", help="write the SubmissionResult as JSON")
+    p.add_argument("--sandbox", choices=("auto", "bwrap", "limits", "none"), default="auto")
+    p.set_defaults(handler=cmd_grade)
+
+    p = sub.add_parser("assignments", help="list the built-in assignments")
+    p.set_defaults(handler=cmd_assignments)
+
+    p = sub.add_parser("validate", help="check an assignment: its solution scores full marks, its template does not")
+    p.add_argument("assignment", nargs="*", help="ids or folders (default: every built-in assignment)")
+    p.add_argument("--sandbox", choices=("auto", "bwrap", "limits", "none"), default="auto")
+    p.set_defaults(handler=cmd_validate)
+
+    p = sub.add_parser("demo", help="grade the bundled example submissions")
+    p.add_argument("--out", type=Path, default=Path("demo-out"))
+    p.add_argument("--jobs", type=int, default=None)
+    p.set_defaults(handler=cmd_demo)
+    return parser
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from grader.answer_key import solve
+    from reference import MalformedBoard
+
+    try:
+        solution = solve(args.board, maximizer=args.maximizer, first=args.first, scoring=args.scoring, depth_limit=args.depth)
+    except MalformedBoard as exc:
+        print(f"grader solve: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+    if args.json:
+        data = solution.to_dict()
+        print(json.dumps({k: data[k] for k in ("to_move", "value", "best_moves", "minimax_nodes", "alphabeta_nodes")} | data))
+    else:
+        print(solution)
+    return 0
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    from grader.grading import GradingOptions, grade_submission
+    from grader.summary import format_submission
+
+    assignment = load_assignment(args.assignment)
+    if not args.notebook.exists():
+        print(f"grader grade: {args.notebook}: no such file", file=sys.stderr)
+        return USAGE_ERROR
+    result = grade_submission(args.notebook, assignment, GradingOptions(sandbox=args.sandbox))
+    print(format_submission(result))
+    if args.json:
+        args.json.write_text(json.dumps(result.to_dict(), indent=2))
+    return 0
+
+
+def cmd_assignments(args: argparse.Namespace) -> int:
+    for assignment_id in list_assignments():
+        try:
+            assignment = load_assignment(assignment_id)
+        except AssignmentError as exc:
+            print(f"{assignment_id:24} BROKEN: {exc}")
+            continue
+        kinds = sorted({c.kind for c in assignment.checks})
+        print(f"{assignment.id:24} {assignment.title}")
+        print(f"{'':24} {len(assignment.checks)} checks, {assignment.max_score:g} points: {', '.join(kinds)}")
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from grader.grading import GradingOptions
+    from grader.validation import validate_assignment
+
+    ids = args.assignment or list_assignments()
+    failed = 0
+    for assignment_id in ids:
+        report = validate_assignment(load_assignment(assignment_id), GradingOptions(sandbox=args.sandbox))
+        print(report)
+        failed += not report.ok
+    print(f"{len(ids) - failed} of {len(ids)} assignment(s) valid")
+    return 1 if failed else 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from grader.demo import run_demo
+
+    return run_demo(args.out, jobs=args.jobs)

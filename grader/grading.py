@@ -1,0 +1,122 @@
+"""Grade one submission: read it, execute it in the sandbox, run the rubric's checks.
+
+This is the boundary where anything that goes wrong with a submission (unreadable file,
+kernel that will not start, missing functions, crashes) becomes part of its result. Nothing
+raised in here escapes to a batch.
+"""
+
+from __future__ import annotations
+
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from grader.assignment import Assignment, Check
+from grader.checks import CheckContext, run_check
+from grader.checks.base import make_result
+from grader.execution import ExecutionOptions, NotebookSession
+from grader.results import CheckResult, CheckStatus, SubmissionResult
+from grader.submission_reader import SubmissionUnreadable, read_submission
+
+
+@dataclass(frozen=True)
+class GradingOptions:
+    sandbox: str = "auto"
+    public_only: bool = False
+    """Student self-check: hidden checks are not run at all."""
+
+
+def grade_submission(
+    path: Path | str,
+    assignment: Assignment,
+    options: GradingOptions = GradingOptions(),
+    *,
+    on_check: Callable[[CheckResult], None] | None = None,
+) -> SubmissionResult:
+    path = Path(path)
+    if options.public_only:
+        assignment = assignment.public()
+    timings: dict[str, float] = {}
+    started = time.monotonic()
+    try:
+        notebook = read_submission(path)
+    except SubmissionUnreadable as exc:
+        return _nothing_ran(path, assignment, str(exc), timings)
+    timings["read"] = round(time.monotonic() - started, 4)
+    code = "\n".join(c.source for c in notebook.cells if c.cell_type == "code")
+    seed = zlib.crc32(code.encode("utf-8", "replace"))
+
+    execution_options = ExecutionOptions(
+        stdin=assignment.stdin,
+        cell_timeout=assignment.cell_timeout,
+        notebook_timeout=assignment.notebook_timeout,
+        sandbox=options.sandbox,
+    )
+    try:
+        with NotebookSession(notebook, execution_options) as session:
+            execution = session.execute()
+            timings["execute"] = round(execution.total_duration, 4)
+            timings["kernel_start"] = round(execution.kernel_start_seconds, 4)
+            checks_started = time.monotonic()
+            ctx = CheckContext(
+                assignment=assignment,
+                runner=session.calls,
+                defined_names=frozenset(session.calls.defined_names()),
+                seed=seed,
+                execution=execution.to_dict(),
+            )
+            results = []
+            for check in assignment.checks:
+                result = run_check(check, ctx) if _should_run(check, ctx) else _bonus_not_attempted(check)
+                results.append(result)
+                if on_check:
+                    on_check(result)
+            timings["checks"] = round(time.monotonic() - checks_started, 4)
+    except Exception as exc:  # a kernel that cannot be started or talked to at all
+        return _nothing_ran(path, assignment, f"The notebook could not be run: {type(exc).__name__}: {exc}", timings)
+    timings["total"] = round(time.monotonic() - started, 4)
+    return SubmissionResult(
+        submission=str(path),
+        assignment_id=assignment.id,
+        checks=tuple(results),
+        execution=ctx.execution,
+        problems=tuple(_problems(results, execution.to_dict())),
+        timings=timings,
+    )
+
+
+def _should_run(check: Check, ctx: CheckContext) -> bool:
+    """Bonus checks only run when the notebook defines what they need."""
+    if not check.bonus:
+        return True
+    needed = [getattr(check.params, name).function for name in ("call", "minimax_call") if hasattr(check.params, name)]
+    return all(any(n in ctx.defined_names for n in ctx.assignment.names_for(f.split(".")[0])) for f in needed)
+
+
+def _bonus_not_attempted(check: Check) -> CheckResult:
+    return make_result(check, CheckStatus.NOT_RUN, "Optional task not attempted (no function with that name).")
+
+
+def _problems(results: list[CheckResult], execution: dict) -> list[str]:
+    problems = []
+    missing = {}
+    for r in results:
+        if r.status == CheckStatus.NOT_RUN and "missing" in r.figures:
+            missing.setdefault(r.figures["missing"], r.message.removeprefix("Not run: "))
+    problems.extend(missing.values())
+    note = execution.get("isolation_note")
+    if note:
+        problems.append(note)
+    return problems
+
+
+def _nothing_ran(path: Path, assignment: Assignment, reason: str, timings: dict[str, float]) -> SubmissionResult:
+    checks = tuple(
+        make_result(check, CheckStatus.NOT_RUN, f"Not run: {reason}") for check in assignment.checks
+    )
+    return SubmissionResult(
+        submission=str(path), assignment_id=assignment.id, checks=checks, execution=None,
+        problems=(reason,), timings=timings,
+    )

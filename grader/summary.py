@@ -1,0 +1,49 @@
+"""Plain-text rendering of a SubmissionResult for the terminal."""
+
+from __future__ import annotations
+
+from grader.results import CheckResult, CheckStatus, SubmissionResult
+from reference import Board
+
+STATUS_WORDS = {
+    CheckStatus.PASSED: "PASS",
+    CheckStatus.FAILED: "FAIL",
+    CheckStatus.PARTIAL: "PARTIAL",
+    CheckStatus.ERROR: "ERROR",
+    CheckStatus.NOT_RUN: "NOT RUN",
+    CheckStatus.MANUAL: "MANUAL",
+}
+
+
+def format_submission(result: SubmissionResult) -> str:
+    lines = [f"{result.submission}  [{result.assignment_id}]", f"Score: {result.score:g} / {result.max_score:g}", ""]
+    width = max((len(c.check_id) for c in result.checks), default=10)
+    for check in result.checks:
+        points = f"{check.score:g}/{check.max_score:g}" if check.status != CheckStatus.MANUAL else "manual"
+        lines.append(f"  {STATUS_WORDS[check.status]:8} {check.check_id:{width}}  {points:>7}  {check.message}")
+        lines.extend(_counterexample_lines(check, indent=" " * (14 + width)))
+    if result.problems:
+        lines += ["", "Problems:"] + [f"  - {p}" for p in result.problems]
+    execution = result.execution or {}
+    if execution.get("stdin_transcript"):
+        lines += ["", "Scripted input:"]
+        lines += [f"  {e.get('prompt', '')!s}{e.get('answer', '<none left>')}" for e in execution["stdin_transcript"]]
+    if result.timings:
+        lines += ["", "Timings: " + ", ".join(f"{k} {v:.2f}s" for k, v in result.timings.items())]
+    return "\n".join(lines)
+
+
+def _counterexample_lines(check: CheckResult, indent: str) -> list[str]:
+    ce = check.counterexample
+    if ce is None:
+        return []
+    grid = Board.from_string(ce.board).grid().splitlines() if ce.board else []
+    facts = [f"call:     {ce.call}", f"expected: {ce.expected}", f"actual:   {ce.actual}"]
+    if ce.cause:
+        facts.append(f"likely cause: {ce.cause}")
+    lines = []
+    for n in range(max(len(grid), len(facts))):
+        left = grid[n] if n < len(grid) else " " * (len(grid[0]) if grid else 0)
+        right = facts[n] if n < len(facts) else ""
+        lines.append(f"{indent}{left}   {right}".rstrip())
+    return lines

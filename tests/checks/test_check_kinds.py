@@ -1,0 +1,140 @@
+"""Check kinds against in-process student code: a correct solution passes every check, each
+realistic bug loses exactly the check it should, with a counterexample that shows it."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.assignment import load_assignment
+from grader.checks import CheckContext, run_check
+from grader.results import CheckStatus
+from reference import Board
+from tests.checks.local_runner import LocalRunner
+from tests.checks.seed004_source import LAB05_SOLUTION, variant
+
+LAB05 = load_assignment("lab05")
+FAST_CHECKS = [c for c in LAB05.checks if c.kind not in ("random-opponent", "runs-cleanly")]
+
+
+def grade(source: str, check_ids: list[str] | None = None, seed: int = 1) -> dict:
+    runner = LocalRunner(source)
+    ctx = CheckContext(LAB05, runner, frozenset(runner.defined_names()), seed=seed, execution={"cells": []})
+    checks = [c for c in LAB05.checks if check_ids is None or c.id in check_ids]
+    return {c.id: run_check(c, ctx) for c in checks}
+
+
+def test_solution_passes_every_check() -> None:
+    results = grade(LAB05_SOLUTION, [c.id for c in FAST_CHECKS] + ["random-opponent"])
+    bad = {k: (r.status, r.message) for k, r in results.items() if r.status != CheckStatus.PASSED}
+    assert bad == {}
+
+
+def test_missing_anti_diagonal_is_shown_on_the_anti_diagonal() -> None:
+    source = variant("[0, 4, 8], [2, 4, 6]]", "[0, 4, 8]]")
+    result = grade(source, ["check-win"])["check-win"]
+    assert result.status == CheckStatus.FAILED
+    ce = result.counterexample
+    board = Board.from_string(ce.board)
+    assert {board.cells[2], board.cells[4], board.cells[6]} <= {"X", "O"} and board.cells[2] == board.cells[4] == board.cells[6]
+    assert ce.expected == "True" and ce.actual == "False"
+    assert "anti-diagonal" in ce.cause
+    # hypothesis shrinks to the line itself: three marks
+    assert 9 - len(board.empty_cells()) == 3
+
+
+def test_draw_that_ignores_wins() -> None:
+    source = variant('return " " not in board and not check_win(board, "X") and not check_win(board, "O")', 'return " " not in board')
+    result = grade(source, ["check-draw", "check-win"])
+    assert result["check-win"].status == CheckStatus.PASSED
+    assert result["check-draw"].status == CheckStatus.FAILED
+    assert "winning line" in result["check-draw"].counterexample.cause
+    assert Board.from_string(result["check-draw"].counterexample.board).is_full()
+
+
+def test_move_not_undone_fails_value_and_mutation() -> None:
+    source = variant('                board[i] = "O"\n                score = minimax(board, depth + 1, False, max_depth)\n                board[i] = " "\n',
+                     '                board[i] = "O"\n                score = minimax(board, depth + 1, False, max_depth)\n')
+    results = grade(source, ["minimax-no-mutation", "check-win", "minimaxAB" and "alphabeta-value"])
+    assert results["minimax-no-mutation"].status == CheckStatus.FAILED
+    assert "not undone" in results["minimax-no-mutation"].counterexample.cause
+    assert results["check-win"].status == CheckStatus.PASSED
+    assert results["alphabeta-value"].status == CheckStatus.PASSED
+
+
+def test_swapped_final_scores_are_diagnosed() -> None:
+    source = LAB05_SOLUTION.replace('    if check_win(board, "O"):\n        return 1\n    if check_win(board, "X"):\n        return -1\n    if check_draw(board):\n        return 0\n    if depth >= max_depth',
+                                    '    if check_win(board, "O"):\n        return -1\n    if check_win(board, "X"):\n        return 1\n    if check_draw(board):\n        return 0\n    if depth >= max_depth')
+    assert source != LAB05_SOLUTION
+    results = grade(source, ["minimax-value", "alphabeta-value"])
+    assert results["alphabeta-value"].status == CheckStatus.PASSED
+    failed = results["minimax-value"]
+    assert failed.status == CheckStatus.FAILED
+    assert "favours the wrong player" in failed.counterexample.cause
+
+
+def test_cut_on_strict_comparison_gets_partial_node_credit() -> None:
+    source = LAB05_SOLUTION.replace("if beta <= alpha:", "if beta < alpha:")
+    results = grade(source, ["alphabeta-value", "node-reduction"])
+    assert results["alphabeta-value"].status == CheckStatus.PASSED
+    nodes = results["node-reduction"]
+    assert nodes.status == CheckStatus.PARTIAL
+    assert 0 < nodes.score < nodes.max_score
+    row = nodes.figures["positions"][0]
+    assert row["minimax"] == row["reference_minimax"]
+    assert row["reference_alphabeta"] < row["alphabeta"] < row["minimax"]
+
+
+def test_no_pruning_at_all_fails_node_reduction() -> None:
+    source = LAB05_SOLUTION.replace("if beta <= alpha:\n                    break", "pass")
+    assert source != LAB05_SOLUTION
+    result = grade(source, ["node-reduction"])["node-reduction"]
+    assert result.status == CheckStatus.FAILED
+
+
+def test_depth_never_incremented_is_recognised() -> None:
+    source = LAB05_SOLUTION.replace("score = minimax(board, depth + 1, False, max_depth)", "score = minimax(board, depth, False, max_depth)")
+    source = source.replace("score = minimax(board, depth + 1, True, max_depth)", "score = minimax(board, depth, True, max_depth)")
+    results = grade(source, ["depth-limited", "minimax-value"])
+    assert results["minimax-value"].status == CheckStatus.PASSED
+    failed = results["depth-limited"]
+    assert failed.status == CheckStatus.FAILED
+    assert "depth" in failed.counterexample.cause
+
+
+def test_missing_function_is_not_run_with_suggestion() -> None:
+    source = LAB05_SOLUTION.replace("def minimaxAB(", "def minimaxAlphaBetta(").replace("eval = minimaxAB(", "eval = minimaxAlphaBetta(")
+    results = grade(source, ["alphabeta-value", "node-reduction", "check-win"])
+    for check_id in ("alphabeta-value", "node-reduction"):
+        assert results[check_id].status == CheckStatus.NOT_RUN
+        assert "`minimaxAB` is not defined" in results[check_id].message
+        assert "minimaxAlphaBetta" in results[check_id].message
+    assert results["check-win"].status == CheckStatus.PASSED
+
+
+def test_alias_is_accepted() -> None:
+    source = LAB05_SOLUTION.replace("def check_win(", "def checkWin(").replace("check_win(board,", "checkWin(board,")
+    assert grade(source, ["check-win"])["check-win"].status == CheckStatus.PASSED
+
+
+def test_grading_is_deterministic() -> None:
+    source = variant("[0, 4, 8], [2, 4, 6]]", "[0, 4, 8]]")
+    first = grade(source, ["check-win", "minimax-value"])
+    second = grade(source, ["check-win", "minimax-value"])
+    for check_id in first:
+        assert first[check_id].status == second[check_id].status
+        assert first[check_id].counterexample == second[check_id].counterexample
+
+
+def test_student_exception_is_a_failure_not_a_crash() -> None:
+    source = LAB05_SOLUTION.replace("def check_draw(board):\n", "def check_draw(board):\n    raise ValueError('oops')\n")
+    result = grade(source, ["check-draw"])["check-draw"]
+    assert result.status == CheckStatus.FAILED
+    assert "ValueError: oops" in result.counterexample.actual
+
+
+def test_draw_scored_as_loss_is_diagnosed() -> None:
+    source = LAB05_SOLUTION.replace("    if check_draw(board):\n        return 0\n    if depth >= max_depth", "    if check_draw(board):\n        return -1\n    if depth >= max_depth")
+    assert source != LAB05_SOLUTION
+    failed = grade(source, ["minimax-value"])["minimax-value"]
+    assert failed.status == CheckStatus.FAILED
+    assert "scored as a loss" in failed.counterexample.cause
