@@ -111,10 +111,13 @@ class CallTemplate:
 
 
 def _short(value: Any, name: str) -> str:
+    """The board is drawn beside the call, so it stays a name; other values are shown."""
     if name == "board":
         return "board"
     if isinstance(value, float) and math.isinf(value):
         return "inf" if value > 0 else "-inf"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
     return repr(value)
 
 

@@ -15,6 +15,7 @@ from typing import Callable
 
 from grader.assignment import Assignment, Check
 from grader.checks import CheckContext, run_check
+from grader.call_channel import DefinedNames
 from grader.checks.base import make_result
 from grader.execution import ExecutionOptions, NotebookSession
 from grader.results import CheckResult, CheckStatus, SubmissionResult
@@ -41,10 +42,11 @@ def grade_submission(
     timings: dict[str, float] = {}
     started = time.monotonic()
     try:
-        notebook = read_submission(path)
+        submission = read_submission(path)
     except SubmissionUnreadable as exc:
         return _nothing_ran(path, assignment, str(exc), timings)
     timings["read"] = round(time.monotonic() - started, 4)
+    notebook = submission.notebook
     code = "\n".join(c.source for c in notebook.cells if c.cell_type == "code")
     seed = zlib.crc32(code.encode("utf-8", "replace"))
 
@@ -63,7 +65,7 @@ def grade_submission(
             ctx = CheckContext(
                 assignment=assignment,
                 runner=session.calls,
-                defined_names=frozenset(session.calls.defined_names()),
+                defined_names=_flatten(session.calls.defined_names()),
                 seed=seed,
                 execution=execution.to_dict(),
             )
@@ -85,6 +87,10 @@ def grade_submission(
         problems=tuple(_problems(results, execution.to_dict())),
         timings=timings,
     )
+
+
+def _flatten(names: DefinedNames) -> frozenset[str]:
+    return frozenset(names.functions) | frozenset(names.classes) | frozenset(names.variables)
 
 
 def _should_run(check: Check, ctx: CheckContext) -> bool:

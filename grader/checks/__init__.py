@@ -11,7 +11,7 @@ from grader.assignment import Check
 from grader.checks import node_counts, predicates
 from grader.checks.base import CheckKind, make_result
 from grader.checks.context import CheckContext
-from grader.checks.games import MoveSequence, RandomOpponent
+from grader.checks.games import MoveSequence, PrintedSequence, RandomOpponent
 from grader.checks.hygiene import Manual, NoMutation, RunsCleanly
 from grader.checks.search_checks import DepthLimited, PruningEquivalence, SearchValue
 from grader.results import CheckResult, CheckStatus
@@ -24,6 +24,7 @@ CHECK_KINDS: Mapping[str, CheckKind] = {
     "node-counts": SimpleNamespace(Params=node_counts.Params, run=node_counts.run),
     "move-sequence": MoveSequence,
     "random-opponent": RandomOpponent,
+    "printed-sequence": PrintedSequence,
     "no-mutation": NoMutation,
     "runs-cleanly": RunsCleanly,
     "manual": Manual,

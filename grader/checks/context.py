@@ -230,6 +230,10 @@ class StudentFunction:
                 self._cache[key] = Answer(outcome, self.describe(values))
         return [self._cache[k] for k, _ in requests]
 
+    def answers(self) -> list[tuple[Any, Answer]]:
+        """Every (key, answer) asked so far: the evidence a diagnosis works from."""
+        return list(self._cache.items())
+
     def ask(self, key: Any, values: Mapping[str, Any]) -> Answer:
         return self.ask_many([(key, values)])[0]
 

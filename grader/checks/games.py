@@ -4,6 +4,7 @@ move sequence (seed 003: 1, 2, 7, 6, 9 and a tie) and tallies against a seeded r
 from __future__ import annotations
 
 import random
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -182,3 +183,69 @@ class RandomOpponent:
             return make_result(check, CheckStatus.FAILED, f"The AI lost to a random player ({summary}): a full-depth search never loses.",
                                figures=figures, started=started)
         return make_result(check, CheckStatus.PASSED, f"The AI never lost ({summary}).", figures=figures, started=started)
+
+
+@dataclass(frozen=True)
+class PrintedParams:
+    pattern: str
+    """A regular expression with one group, e.g. 'Recommended move: (\\d+)'."""
+    expected: tuple[str, ...]
+    cell_contains: str = ""
+    """Only read the output of cells whose source contains this text (e.g. "play()")."""
+    final_pattern: str | None = None
+    """A regular expression the same output must also contain, e.g. "It's a tie"."""
+
+    def __post_init__(self) -> None:
+        for name in ("pattern", "final_pattern"):
+            text = getattr(self, name)
+            if text is None:
+                continue
+            try:
+                compiled = re.compile(text)
+            except re.error as exc:
+                raise ValueError(f"{name} is not a valid regular expression: {exc}") from None
+            if name == "pattern" and compiled.groups != 1:
+                raise ValueError("pattern must have exactly one group: the part that is compared")
+
+
+class PrintedSequence:
+    """What the notebook itself printed while it ran (seed 003's recommended moves)."""
+
+    Params = PrintedParams
+
+    @staticmethod
+    def run(check: Check, ctx: CheckContext) -> CheckResult:
+        params: PrintedParams = check.params
+        cells = [c for c in (ctx.execution or {}).get("cells", []) if params.cell_contains in c.get("source", "")]
+        where = f"the cell that runs `{params.cell_contains}`" if params.cell_contains else "the notebook"
+        if not cells:
+            return make_result(check, CheckStatus.NOT_RUN, f"Not run: no cell contains `{params.cell_contains}`.")
+        text = "\n".join(c.get("output", "") for c in cells)
+        found = tuple(re.findall(params.pattern, text))
+        shown = ", ".join(found[: len(params.expected) + 2]) or "nothing"
+        expected = ", ".join(params.expected)
+        figures = {"printed": list(found)}
+        problems = []
+        if found[: len(params.expected)] != params.expected:
+            problems.append(f"{where} printed {shown}")
+        if params.final_pattern and not re.search(params.final_pattern, text):
+            problems.append(f"its output never matches {params.final_pattern!r}")
+        if not problems:
+            return make_result(check, CheckStatus.PASSED, f"{where.capitalize()} printed {expected}, as expected.", figures=figures)
+        cause = None
+        for n, (got, want) in enumerate(zip(found, params.expected), start=1):
+            if got != want:
+                cause = f"The {_ordinal(n)} printed value is {got} instead of {want}."
+                break
+        if not found:
+            failed = [c for c in cells if c.get("status") != "ok"]
+            cause = f"The cell stopped with {failed[0].get('error_name') or failed[0]['status']}." if failed else None
+        return make_result(
+            check, CheckStatus.FAILED, "; ".join(problems).capitalize() + ".",
+            counterexample=Counterexample(None, params.cell_contains or "the notebook", expected, shown, cause),
+            figures=figures,
+        )
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"

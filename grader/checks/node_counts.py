@@ -90,34 +90,39 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
         return make_result(check, CheckStatus.FAILED,
                            f"The counter `{params.counter}` did not hold a whole number after the call.",
                            figures=figures, started=started)
-    worse = [r for r in rows if r["alphabeta"] >= r["minimax"]]
+    # Alpha-beta is judged against the reference's minimax count: a broken minimax loses
+    # its own checks, and must not make a correct alpha-beta look wrong (or right).
+    summary = "; ".join(f"alpha-beta {r['alphabeta']:,} vs minimax {r['reference_minimax']:,}" for r in rows)
+    off_minimax = [r for r in rows if r["minimax"] != r["reference_minimax"]]
+    note = ""
+    if off_minimax:
+        r = off_minimax[0]
+        note = (f" Your minimax visited {r['minimax']:,} nodes where the reference visits {r['reference_minimax']:,}"
+                " (row-major order, every call counted, the root included).")
+    worse = [r for r in rows if r["alphabeta"] >= r["reference_minimax"]]
     if worse:
         r = worse[0]
         return make_result(
             check, CheckStatus.FAILED,
-            f"Alpha-beta visited {r['alphabeta']:,} nodes and minimax {r['minimax']:,}: pruning should visit strictly fewer.",
-            counterexample=Counterexample(r["board"], r["alphabeta_call"], f"fewer than {r['minimax']:,} nodes (reference: {r['reference_alphabeta']:,})",
-                                          f"{r['alphabeta']:,} nodes", "No branch is ever cut off: check the cut-off condition and that alpha/beta are passed down."),
+            f"Alpha-beta visited {r['alphabeta']:,} nodes, no fewer than minimax ({r['reference_minimax']:,}).{note}",
+            counterexample=Counterexample(
+                r["board"], r["alphabeta_call"], f"{r['reference_alphabeta']:,} nodes (fewer than {r['reference_minimax']:,})",
+                f"{r['alphabeta']:,} nodes",
+                "No branch is ever cut off: check the cut-off condition and that alpha and beta are passed to the children."),
             figures=figures, started=started,
         )
-    exact = all(r["minimax"] == r["reference_minimax"] and r["alphabeta"] == r["reference_alphabeta"] for r in rows)
-    summary = "; ".join(f"minimax {r['minimax']:,} vs alpha-beta {r['alphabeta']:,}" for r in rows)
-    if exact:
-        return make_result(check, CheckStatus.PASSED, f"Node counts match the reference exactly ({summary}).",
+    if all(r["alphabeta"] == r["reference_alphabeta"] for r in rows):
+        return make_result(check, CheckStatus.PASSED, f"Alpha-beta node counts match the reference exactly ({summary}).{note}",
                            figures=figures, started=started)
-    r = next(r for r in rows if r["minimax"] != r["reference_minimax"] or r["alphabeta"] != r["reference_alphabeta"])
-    cause = None
-    if r["minimax"] == r["reference_minimax"] and r["alphabeta"] > r["reference_alphabeta"]:
-        cause = "Alpha-beta prunes less than it could: a cut-off on > instead of >= (or < instead of <=), or a bound not updated."
-    elif r["minimax"] != r["reference_minimax"]:
-        cause = "Minimax itself visits a different number of nodes: check the move order (row-major) and that every call is counted, the root included."
+    r = next(r for r in rows if r["alphabeta"] != r["reference_alphabeta"])
+    cause = ("Alpha-beta prunes less than it could: a cut-off on > instead of >= (or < instead of <=), or a bound not updated."
+             if r["alphabeta"] > r["reference_alphabeta"] else
+             "Alpha-beta prunes more than it should: a cut-off that happens too early, which can change values.")
     return make_result(
         check, CheckStatus.PARTIAL,
-        f"Alpha-beta prunes ({summary}), but the counts differ from the reference for row-major move order.",
+        f"Alpha-beta prunes ({summary}), but not as much as the reference does with row-major move order.{note}",
         score=check.points * params.partial_credit,
         counterexample=Counterexample(
-            r["board"], f"{r['minimax_call']} / {r['alphabeta_call']}",
-            f"{r['reference_minimax']:,} / {r['reference_alphabeta']:,} nodes",
-            f"{r['minimax']:,} / {r['alphabeta']:,} nodes", cause),
+            r["board"], r["alphabeta_call"], f"{r['reference_alphabeta']:,} nodes", f"{r['alphabeta']:,} nodes", cause),
         figures=figures, started=started,
     )

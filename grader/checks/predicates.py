@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Mapping
 
 from hypothesis import strategies as st
@@ -127,14 +127,15 @@ def likely_cause(params: Params, board: Board, player: str | None, expected: Any
 
 @functools.lru_cache(maxsize=None)
 def line_boards(reachable_only: bool, first: str) -> tuple[Board, ...]:
-    """For each line and each player, the smallest position where that line is complete.
+    """For each line and each player, the smallest position where that line is complete, and
+    the smallest full board where it is the only line.
 
     Random boards rarely hold exactly one line, and a missed diagonal is the commonest bug,
     so every predicate check tries these first. Arbitrary boards get the bare line; reachable
     ones the smallest legal position that contains it.
     """
     boards = []
-    positions = sorted(reachable_positions(first), key=lambda b: (9 - len(b.empty_cells()), str(b))) if reachable_only else []
+    positions = sorted(reachable_positions(first), key=lambda b: (9 - len(b.empty_cells()), str(b)))
     for player in (X, O):
         for line in LINES:
             if not reachable_only:
@@ -142,10 +143,13 @@ def line_boards(reachable_only: bool, first: str) -> tuple[Board, ...]:
                 for i in line:
                     cells[i] = player
                 boards.append(Board(tuple(cells)))
-                continue
-            match = next((b for b in positions if b.winners() == {player} and lines_of(b, player) == [line]), None)
-            if match is not None:
-                boards.append(match)
+            only_line = [b for b in positions if b.winners() == {player} and lines_of(b, player) == [line]]
+            if only_line and reachable_only:
+                boards.append(only_line[0])
+            # A full board whose one line is this one: a draw test built on a faulty win test fails here.
+            full = [b for b in only_line if b.is_full()]
+            if full:
+                boards.append(full[0])
     return tuple(boards)
 
 
@@ -190,10 +194,7 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
             return Mismatch(answer.call_text, shown, str(exc))
         if actual == expected:
             return None
-        call_text = answer.call_text.replace("player", repr(ctx.encode_player(player))) if player else answer.call_text
-        if position is not None:
-            call_text = call_text.replace("position", str(position))
-        return Mismatch(call_text, shown, show(params, ctx, actual), likely_cause(params, board, player, expected, actual))
+        return Mismatch(answer.call_text, shown, show(params, ctx, actual), likely_cause(params, board, player, expected, actual))
 
     lines = line_boards(params.boards == "reachable", ctx.assignment.first_player)
     if params.expect == "wins":
@@ -212,9 +213,8 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
         budget_seconds=ctx.assignment.check_budget_seconds,
         prefetch=prefetch,
     )
-    if outcome.failing_input is not None:
-        # Report the board itself as the counterexample input.
-        outcome = type(outcome)(outcome.tried, outcome.failing_input[0], outcome.mismatch, outcome.budget_exhausted)
+    if outcome.failing_input is not None:  # the board alone is the counterexample input
+        outcome = replace(outcome, failing_input=outcome.failing_input[0])
     return result_from_property(check, outcome, f"`{student.function}` agrees with the reference", started=started)
 
 

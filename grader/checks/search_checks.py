@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from hypothesis import strategies as st
@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 from grader.assignment import Check
 from grader.call_template import CallTemplate
 from grader.checks.base import Sampling, board_size, boards_field, call_field, check_seed, guarded, result_from_property
-from grader.checks.diagnosis import explain_value
-from grader.checks.context import SEARCH_SHAPES, Answer, CheckContext, ShapeError, format_value, read_search_result
-from grader.checks.properties import Mismatch, find_smallest_failure
+from grader.checks.diagnosis import Observation, explain_alphabeta, explain_minimax, is_full_window
+from grader.checks.context import SEARCH_SHAPES, Answer, CheckContext, ShapeError, StudentFunction, format_value, read_search_result
+from grader.checks.properties import Mismatch, PropertyOutcome, find_smallest_failure
 from grader.results import CheckResult
-from reference import Board, SearchSpec, alphabeta, minimax, optimal_moves
+from reference import Board, SearchSpec, alphabeta, minimax, move_values, optimal_moves
 
 
 def _parse_shapes(raw: Any) -> tuple[str, ...]:
@@ -119,8 +119,13 @@ def judge_search_answer(
     if not problems:
         return None
     cause = _mutation_cause(answer) or _value_cause(board, side, spec, ref.value, value, full_value)
-    if cause is None and problems == ["move"] and move is not None and move not in board.empty_cells():
-        cause = "The move is on a cell that is already taken."
+    if cause is None and problems == ["move"] and move is not None:
+        if move not in board.empty_cells():
+            cause = "The move is on a cell that is already taken."
+        else:
+            worth = move_values(board, spec, to_move=side).get(move)
+            cause = (f"Move {ctx.show_move(move, params.move)} leads to a value of {format_value(worth)}, "
+                     f"while {format_value(ref.value)} is reachable: the best move must be the one with the best value for {side}.")
     return Mismatch(answer.call_text, expected, "; ".join(actual_parts), cause)
 
 
@@ -138,9 +143,11 @@ def _value_cause(
         return None
     if full_value is not None and actual == full_value and expected != full_value:
         return "The value is the full-depth one: the depth limit is never reached (is depth increased in the recursive call?)."
-    explained = explain_value(board, side, spec, actual)
-    if explained:
-        return explained
+    if spec.scoring == "unit" and isinstance(actual, (int, float)) and abs(actual) > 1:
+        if math.isinf(actual):
+            return "The value is infinite: no move was ever tried (are terminal positions and empty cells found?)."
+        return (f"{format_value(actual)} is not a possible game value (+1, 0 or -1): the starting best value is returned "
+                "unchanged, so check its initial value and the comparison that updates it.")
     if spec.scoring == "depth-adjusted" and isinstance(actual, (int, float)) and abs(actual) == 10 and abs(expected) != 10:
         return "The score ignores depth: a win should score 10 - depth and a loss depth - 10."
     return None
@@ -175,8 +182,6 @@ def _search_run(check: Check, ctx: CheckContext, *, depth_limits: tuple[int, ...
         mismatch = judge_search_answer(
             ctx, params, board, answer, spec_for(board, limit), judge_move=params.judge_move, full_value=full
         )
-        if mismatch and limit is not None:
-            return Mismatch(mismatch.call.replace("depth_limit", str(limit)), mismatch.expected, mismatch.actual, mismatch.cause)
         return mismatch
 
     explicit = [(b, lim) for b in params.include for lim in limits]
@@ -190,9 +195,10 @@ def _search_run(check: Check, ctx: CheckContext, *, depth_limits: tuple[int, ...
         prefetch=lambda cases: student.ask_many((key(c), values(c)) for c in cases),
         explicit=explicit,
     )
-    if outcome.failing_input is not None:
-        outcome = type(outcome)(outcome.tried, outcome.failing_input[0], outcome.mismatch, outcome.budget_exhausted)
-    what = "values and moves" if params.judge_move != "none" and any(s != "value" for s in params.returns) else "values"
+    outcome = _diagnosed(outcome, ctx, params, student, windows=False)
+    judges_value = any(s != "move" for s in params.returns)
+    judges_move = params.judge_move != "none" and any(s != "value" for s in params.returns)
+    what = " and ".join(w for w, on in (("values", judges_value), ("moves", judges_move)) if on)
     if depth_limits:
         what += f" at depth limits {', '.join(map(str, depth_limits))}"
     return result_from_property(check, outcome, f"`{student.function}` gives the reference {what}", started=started)
@@ -275,30 +281,20 @@ class PruningEquivalence:
             board, (alpha, beta) = case
             answer = student.ask(key(case), values(case))
             spec = ctx.spec(board, to_move=_side(ctx, params, board), start_depth=params.start_depth)
-            call_text = answer.call_text.replace("alpha", format_value(alpha)).replace("beta", format_value(beta))
-            if (alpha, beta) == (-math.inf, math.inf) or not answer.ok:
-                mismatch = judge_search_answer(ctx, params, board, answer, spec, judge_move=params.judge_move)
-                if mismatch and mismatch.cause is None and answer.ok:
-                    mismatch = Mismatch(
-                        mismatch.call, mismatch.expected, mismatch.actual,
-                        "Pruning changed the result: look at the cut-off comparison and at which bound each node updates "
-                        "(alpha in MAX nodes, beta in MIN nodes).",
-                    )
-                return Mismatch(call_text, *_tail(mismatch)) if mismatch else None
+            if is_full_window(spec, alpha, beta) or not answer.ok:
+                return judge_search_answer(ctx, params, board, answer, spec, judge_move=params.judge_move)
             true = reference_minimax(board, spec, _side(ctx, params, board)).value
             try:
                 value, _ = read_search_result(answer.value, params.returns, ctx, params.move)
             except ShapeError as exc:
-                return Mismatch(call_text, f"a result consistent with value {format_value(true)}", str(exc))
+                return Mismatch(answer.call_text, f"a result consistent with value {format_value(true)}", str(exc))
             problem = _bound_problem(value, true, alpha, beta, params.fail) if value is not None else None
             if problem is None:
                 return None
             return Mismatch(
-                call_text,
+                answer.call_text,
                 f"a result consistent with the true value {format_value(true)} ({problem})",
                 f"value {format_value(value)}",
-                "With a narrowed window the bounds are not honoured: alpha and beta may be swapped, "
-                "or a cut-off happens on the wrong side.",
             )
 
         explicit = [(b, w) for b in params.include for w in windows]
@@ -312,10 +308,50 @@ class PruningEquivalence:
             prefetch=lambda cases: student.ask_many((key(c), values(c)) for c in cases),
             explicit=explicit,
         )
-        if outcome.failing_input is not None:
-            outcome = type(outcome)(outcome.tried, outcome.failing_input[0], outcome.mismatch, outcome.budget_exhausted)
+        outcome = _diagnosed(outcome, ctx, params, student, windows=True)
         return result_from_property(check, outcome, f"`{student.function}` agrees with minimax", started=started)
 
 
-def _tail(mismatch: Mismatch) -> tuple[str, str, str | None]:
-    return mismatch.expected, mismatch.actual, mismatch.cause
+GENERIC_PRUNING_CAUSE = {
+    True: "With a narrowed window the bounds are not honoured: alpha and beta may be swapped, or a cut-off "
+          "happens on the wrong side.",
+    False: "Pruning changed the result: look at the cut-off comparison and at which bound each node updates "
+           "(alpha in MAX nodes, beta in MIN nodes).",
+}
+
+
+def _diagnosed(outcome: PropertyOutcome, ctx: CheckContext, params: Any, student: StudentFunction, *, windows: bool) -> PropertyOutcome:
+    """Report the failing board alone, with the likely cause found from all the student's answers."""
+    if outcome.failing_input is None:
+        return outcome
+    board, extra = outcome.failing_input
+    mismatch = outcome.mismatch
+    assert mismatch is not None
+    if mismatch.cause is None and ctx.assignment.maximizer != "to-move":
+        observations = []
+        spec = ctx.spec(board, to_move=_side(ctx, params, board), start_depth=params.start_depth)
+        for (board_text, case_extra), answer in student.answers():
+            if not answer.ok:
+                continue
+            try:
+                value, _ = read_search_result(answer.value, params.returns, ctx, params.move)
+            except ShapeError:
+                continue
+            if value is None:
+                continue
+            seen = Board.from_string(board_text)
+            alpha, beta = case_extra if windows else (-math.inf, math.inf)
+            limit = None if windows else case_extra
+            observations.append(Observation(seen, _side(ctx, params, seen), value, alpha, beta, limit, params.start_depth))
+        if windows:
+            spec = replace(spec, cutoff_value=0)
+        else:
+            spec = replace(spec, cutoff_value=getattr(params, "cutoff_value", 0))
+        failing_is_full = not windows or is_full_window(spec, *extra)
+        cause = explain_alphabeta(observations, spec) if windows else None
+        if cause is None and failing_is_full:
+            cause = explain_minimax([o for o in observations if is_full_window(spec, o.alpha, o.beta)], spec)
+        if cause is None and windows:
+            cause = GENERIC_PRUNING_CAUSE[not failing_is_full]
+        mismatch = replace(mismatch, cause=cause)
+    return replace(outcome, failing_input=board, mismatch=mismatch)
