@@ -1,1 +1,80 @@
-"""Reference game-search engine: games, board codecs, search algorithms."""
+"""Reference game-search engine: games, board codecs, search algorithms.
+
+The grader judges student code against this package, so every seed notebook's
+conventions (who maximizes, scoring, depth, move order, node counting) are knobs here.
+It never imports ``grader``. Hypothesis strategies live in ``reference.strategies``,
+which is not imported here so that using the engine does not load hypothesis.
+"""
+
+from reference.challenges import (
+    RecommendedGame,
+    SelfPlayResult,
+    depth_limited_selfplay,
+    recommended_sequence,
+)
+from reference.codecs import (
+    CODECS,
+    Codec,
+    cell_to_position,
+    cell_to_rowcol,
+    get_codec,
+    position_to_cell,
+    rowcol_to_cell,
+)
+from reference.connect4 import ConnectK, ConnectState
+from reference.errors import IllegalMove, MalformedBoard
+from reference.game import Game, GameSearchResult, game_minimax
+from reference.search import (
+    SearchResult,
+    SearchSpec,
+    alphabeta,
+    minimax,
+    move_values,
+    optimal_moves,
+)
+from reference.solved import Solution, reachable_positions, solve, solve_all
+from reference.tictactoe import EMPTY, LINES, O, X, Board, TicTacToe, opponent
+
+__all__ = [
+    # tic-tac-toe
+    "EMPTY",
+    "LINES",
+    "O",
+    "X",
+    "Board",
+    "TicTacToe",
+    "opponent",
+    "IllegalMove",
+    "MalformedBoard",
+    # the game protocol and Connect-K
+    "Game",
+    "GameSearchResult",
+    "game_minimax",
+    "ConnectK",
+    "ConnectState",
+    # student encodings
+    "CODECS",
+    "Codec",
+    "get_codec",
+    "cell_to_position",
+    "cell_to_rowcol",
+    "position_to_cell",
+    "rowcol_to_cell",
+    # search
+    "SearchResult",
+    "SearchSpec",
+    "alphabeta",
+    "minimax",
+    "move_values",
+    "optimal_moves",
+    # solved table
+    "Solution",
+    "reachable_positions",
+    "solve",
+    "solve_all",
+    # whole-game replays of the seeds
+    "RecommendedGame",
+    "SelfPlayResult",
+    "depth_limited_selfplay",
+    "recommended_sequence",
+]

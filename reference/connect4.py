@@ -1,0 +1,182 @@
+"""Connect-K with gravity on a small board, on the :class:`~reference.game.Game` protocol.
+
+Seed 002 suggests "implement Connect-4 with minimax (small board version)"; boards small
+enough to search fully (the default 4x4 with k=3) keep grading fast. Search it with
+:func:`reference.game.game_minimax`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from numbers import Integral
+from operator import itemgetter
+from typing import Callable
+
+from reference.errors import IllegalMove, MalformedBoard
+from reference.tictactoe import EMPTY, O, X, opponent
+
+__all__ = ["ConnectK", "ConnectState"]
+
+_SYMBOLS = frozenset((X, O, EMPTY))
+
+
+@dataclass(frozen=True, repr=False)
+class ConnectState:
+    """An immutable Connect-K position: ``rows x cols`` cells row-major, row 0 on top."""
+
+    rows: int
+    cols: int
+    cells: tuple[str, ...]
+    """``X``, ``O`` or ``EMPTY``; no disc may float above an empty cell. A list is frozen."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.cells, list):
+            object.__setattr__(self, "cells", tuple(self.cells))
+        size = f"{self.rows}x{self.cols}"
+        if self.rows < 1 or self.cols < 1:
+            raise MalformedBoard(f"a board needs at least one row and column, got {size}")
+        if len(self.cells) != self.rows * self.cols:
+            raise MalformedBoard(
+                f"a {size} board has {self.rows * self.cols} cells, got {len(self.cells)}"
+            )
+        for index, symbol in enumerate(self.cells):
+            row, col = divmod(index, self.cols)
+            if symbol not in _SYMBOLS:
+                raise MalformedBoard(f"unknown symbol {symbol!r} at row {row}, col {col}")
+            if symbol != EMPTY and row + 1 < self.rows and self.cell(row + 1, col) == EMPTY:
+                raise MalformedBoard(f"the disc at row {row}, col {col} floats above an empty cell")
+
+    @classmethod
+    def empty(cls, rows: int, cols: int) -> ConnectState:
+        return cls(rows, cols, (EMPTY,) * (rows * cols))
+
+    @classmethod
+    def from_rows(cls, *rows: str) -> ConnectState:
+        """Build from row strings, top row first, e.g. ``from_rows("...", ".X.", "XO.")``."""
+        if not rows or len({len(r) for r in rows}) != 1:
+            raise MalformedBoard(f"rows must be non-empty strings of equal length, got {rows!r}")
+        return cls(len(rows), len(rows[0]), tuple("".join(rows).upper()))
+
+    def cell(self, row: int, col: int) -> str:
+        return self.cells[row * self.cols + col]
+
+    def height(self, col: int) -> int:
+        """Discs already in column ``col``."""
+        return sum(self.cell(row, col) != EMPTY for row in range(self.rows))
+
+    def __str__(self) -> str:
+        return "/".join(
+            "".join(self.cells[row * self.cols : (row + 1) * self.cols]) for row in range(self.rows)
+        )
+
+    def __repr__(self) -> str:
+        return f"ConnectState.from_rows{tuple(str(self).split('/'))!r}"
+
+
+def _lines(rows: int, cols: int, k: int) -> tuple[tuple[int, ...], ...]:
+    """Every run of ``k`` cells in a row, column or diagonal, as cell indices."""
+    runs = []
+    for row in range(rows):
+        for col in range(cols):
+            for d_row, d_col in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                end_row, end_col = row + (k - 1) * d_row, col + (k - 1) * d_col
+                if 0 <= end_row < rows and 0 <= end_col < cols:
+                    runs.append(tuple((row + i * d_row) * cols + col + i * d_col for i in range(k)))
+    return tuple(runs)
+
+
+@dataclass(frozen=True)
+class ConnectK:
+    """Drop discs into columns; ``k`` in a line wins. Actions are column indices."""
+
+    rows: int = 4
+    cols: int = 4
+    k: int = 3
+    first_player: str = X
+    lines: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    """All winning runs, precomputed once per game."""
+    _readers: tuple[Callable[[tuple[str, ...]], tuple[str, ...]], ...] = field(
+        init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        opponent(self.first_player)
+        size, longest = f"{self.rows}x{self.cols}", max(self.rows, self.cols)
+        if self.rows < 1 or self.cols < 1:
+            raise ValueError(f"a board needs at least one row and column, got {size}")
+        if not 2 <= self.k <= longest:
+            raise ValueError(f"k must be 2..{longest} on a {size} board, got {self.k}")
+        lines = _lines(self.rows, self.cols, self.k)
+        object.__setattr__(self, "lines", lines)
+        # itemgetter reads a whole run in C; the win test is the search's hot spot.
+        object.__setattr__(self, "_readers", tuple(itemgetter(*line) for line in lines))
+
+    def initial_state(self) -> ConnectState:
+        return ConnectState.empty(self.rows, self.cols)
+
+    def _check(self, state: ConnectState) -> None:
+        if (state.rows, state.cols) != (self.rows, self.cols):
+            raise MalformedBoard(
+                f"a {state.rows}x{state.cols} state does not belong to "
+                f"a {self.rows}x{self.cols} game"
+            )
+
+    def winners(self, state: ConnectState) -> frozenset[str]:
+        self._check(state)
+        cells = state.cells
+        x_run, o_run = (X,) * self.k, (O,) * self.k
+        found = set()
+        for read in self._readers:
+            run = read(cells)
+            if run == x_run:
+                found.add(X)
+            elif run == o_run:
+                found.add(O)
+        return frozenset(found)
+
+    def to_move(self, state: ConnectState) -> str:
+        second = opponent(self.first_player)
+        lead = state.cells.count(self.first_player) - state.cells.count(second)
+        if lead == 0:
+            return self.first_player
+        if lead == 1:
+            return second
+        raise MalformedBoard(
+            f"{self.first_player} has {state.cells.count(self.first_player)} discs and {second} "
+            f"{state.cells.count(second)}; with {self.first_player} first that cannot happen"
+        )
+
+    def is_terminal(self, state: ConnectState) -> bool:
+        return EMPTY not in state.cells or bool(self.winners(state))
+
+    def actions(self, state: ConnectState) -> tuple[int, ...]:
+        """Columns with room, left to right; none once the game is over."""
+        if self.is_terminal(state):
+            return ()
+        return tuple(col for col in range(self.cols) if state.cell(0, col) == EMPTY)
+
+    def result(self, state: ConnectState, action: int) -> ConnectState:
+        self._check(state)
+        is_integer = isinstance(action, Integral) and not isinstance(action, bool)
+        if not is_integer or not 0 <= action < self.cols:
+            raise IllegalMove(f"a move is a column 0..{self.cols - 1}, got {action!r}")
+        action = int(action)
+        if self.is_terminal(state):
+            raise IllegalMove(f"cannot drop into column {action}: the game is over")
+        if state.cell(0, action) != EMPTY:
+            raise IllegalMove(f"column {action} is full")
+        row = self.rows - 1 - state.height(action)
+        index = row * self.cols + action
+        cells = state.cells[:index] + (self.to_move(state),) + state.cells[index + 1 :]
+        return ConnectState(self.rows, self.cols, cells)
+
+    def utility(self, state: ConnectState, player: str) -> float:
+        """+1 if ``player`` has ``k`` in a line, -1 if the opponent has, 0 for a full board."""
+        if not self.is_terminal(state):
+            raise ValueError(f"utility is defined on finished games only, not {state}")
+        winners = self.winners(state)
+        if len(winners) == 2:
+            raise MalformedBoard(f"both players have {self.k} in a line in {state}")
+        if not winners:
+            return 0
+        return 1 if player in winners else -1

@@ -1,0 +1,309 @@
+"""Minimax and alpha-beta for tic-tac-toe with every knob the seed notebooks turn.
+
+The seeds differ in who maximizes, who moves first, how a win is scored, the depth of
+the root, where the search is cut off and what a cut-off node is worth; a
+:class:`SearchSpec` names each of these so that one implementation reproduces all of
+them, down to the node counts. Both searches count *calls of the search function, root
+included*: that is what seeds 002 and 003 count, and seed 000's "generated states" is the
+same figure minus the root.
+
+Depth: the root has depth ``spec.start_depth`` and each ply adds one. Seeds 001 and 004
+evaluate a move by calling ``minimax(child, 0, ...)``, so their root is at depth -1.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable, Literal
+
+from reference.errors import MalformedBoard
+from reference.tictactoe import EMPTY, LINES_THROUGH, O, X, Board, opponent
+
+__all__ = [
+    "WIN_SCORE",
+    "FailMode",
+    "Scoring",
+    "SearchResult",
+    "SearchSpec",
+    "alphabeta",
+    "minimax",
+    "move_values",
+    "optimal_moves",
+]
+
+Scoring = Literal["unit", "depth-adjusted"]
+FailMode = Literal["soft", "hard"]
+
+WIN_SCORE = 10
+"""Depth-adjusted scoring: a win at depth d is worth ``WIN_SCORE - d``, a loss ``d - WIN_SCORE``."""
+
+_ROW_MAJOR = tuple(range(9))
+
+
+@dataclass(frozen=True)
+class SearchSpec:
+    """The conventions of one assignment's search."""
+
+    maximizer: str = O
+    """The player whose score is maximized (seeds 003/004: O; 001/002: X; 000: the mover)."""
+    first_player: str = X
+    """Who moved first; with the counts it fixes the side to move (seed 001: O)."""
+    scoring: Scoring = "unit"
+    """``unit``: win +1, draw 0, loss -1; ``depth-adjusted``: win 10 - depth, loss depth - 10."""
+    start_depth: int = 0
+    """Depth of the root node (seeds 001/004: -1, seed 000: plies already played)."""
+    depth_limit: int | None = None
+    """A non-terminal node with depth >= depth_limit is not expanded (``None``: no limit)."""
+    cutoff_value: float = 0
+    """Value of a node cut off by ``depth_limit``."""
+    move_order: tuple[int, ...] = _ROW_MAJOR
+    """Order in which empty cells are tried; ties keep the first best in this order."""
+
+    def __post_init__(self) -> None:
+        opponent(self.maximizer)
+        opponent(self.first_player)
+        if self.scoring not in ("unit", "depth-adjusted"):
+            raise ValueError(f"scoring is 'unit' or 'depth-adjusted', got {self.scoring!r}")
+        if isinstance(self.move_order, list):
+            object.__setattr__(self, "move_order", tuple(self.move_order))
+        if sorted(self.move_order) != list(_ROW_MAJOR):
+            raise ValueError(f"move_order must list each cell 0..8 once, got {self.move_order!r}")
+
+    def win_value(self, winner: str, depth: int) -> float:
+        """Score of a finished game that ``winner`` won at ``depth``."""
+        if self.scoring == "unit":
+            return 1 if winner == self.maximizer else -1
+        return WIN_SCORE - depth if winner == self.maximizer else depth - WIN_SCORE
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found at the root."""
+
+    value: float
+    """Value of the root for ``spec.maximizer`` (a bound if alpha-beta failed high/low)."""
+    best_move: int | None
+    """First best move in ``spec.move_order`` (strict improvement only, as in every seed);
+    ``None`` when the root is terminal or cut off."""
+    best_moves: tuple[int, ...]
+    """Every optimal move at the root, in move order. Minimax fills it; alpha-beta leaves
+    it empty because pruned siblings are only bounded, not valued."""
+    nodes: int
+    """Calls of the search function, root included."""
+
+
+def _place(cells: tuple[str, ...], cell: int, player: str) -> tuple[str, ...]:
+    return cells[:cell] + (player,) + cells[cell + 1 :]
+
+
+class _TreeSearch:
+    """One search run: the spec's knobs plus the node counter.
+
+    Interior nodes test only the lines through the last move for a win: a node is only
+    expanded when it has no winner, so a child can only have been won by that move.
+    """
+
+    def __init__(self, spec: SearchSpec, fail: FailMode = "soft") -> None:
+        self.spec = spec
+        self.maximizer = spec.maximizer
+        self.order = spec.move_order
+        # A limit no node can reach costs nothing to test and keeps the hot path branch-free.
+        self.limit = math.inf if spec.depth_limit is None else spec.depth_limit
+        self.hard = fail == "hard"
+        self.nodes = 0
+
+    def leaf_value(self, cells: tuple[str, ...], last: int, depth: int) -> float | None:
+        """Value of a child node if it is terminal or cut off, else ``None``."""
+        for a, b, c in LINES_THROUGH[last]:
+            if cells[a] == cells[b] == cells[c]:
+                return self.spec.win_value(cells[last], depth)
+        if EMPTY not in cells:
+            return 0
+        if depth >= self.limit:
+            return self.spec.cutoff_value
+        return None
+
+    def children(self, cells: tuple[str, ...], player: str) -> list[tuple[int, tuple[str, ...]]]:
+        return [(m, _place(cells, m, player)) for m in self.order if cells[m] == EMPTY]
+
+    def minimax(self, cells: tuple[str, ...], last: int, player: str, depth: int) -> float:
+        self.nodes += 1
+        leaf = self.leaf_value(cells, last, depth)
+        if leaf is not None:
+            return leaf
+        following = opponent(player)
+        values = [
+            self.minimax(child, move, following, depth + 1)
+            for move, child in self.children(cells, player)
+        ]
+        return max(values) if player == self.maximizer else min(values)
+
+    def alphabeta(
+        self, cells: tuple[str, ...], last: int, player: str, depth: int, alpha: float, beta: float
+    ) -> float:
+        self.nodes += 1
+        leaf = self.leaf_value(cells, last, depth)
+        if leaf is not None:
+            return self.clamp(leaf, alpha, beta)
+        return self.expand_alphabeta(cells, player, depth, alpha, beta)[0]
+
+    def expand_alphabeta(
+        self, cells: tuple[str, ...], player: str, depth: int, alpha: float, beta: float
+    ) -> tuple[float, int | None]:
+        """Seed 003's loop: update best on strict improvement, THEN cut, THEN raise the bound."""
+        window = (alpha, beta)
+        following = opponent(player)
+        best_move = None
+        if player == self.maximizer:
+            best = -math.inf
+            for move, child in self.children(cells, player):
+                value = self.alphabeta(child, move, following, depth + 1, alpha, beta)
+                if value > best:
+                    best, best_move = value, move
+                if best >= beta:
+                    break
+                if best > alpha:
+                    alpha = best
+        else:
+            best = math.inf
+            for move, child in self.children(cells, player):
+                value = self.alphabeta(child, move, following, depth + 1, alpha, beta)
+                if value < best:
+                    best, best_move = value, move
+                if best <= alpha:
+                    break
+                if best < beta:
+                    beta = best
+        return self.clamp(best, *window), best_move
+
+    def clamp(self, value: float, alpha: float, beta: float) -> float:
+        """Fail-hard keeps every returned value inside the node's own entry window."""
+        if self.hard:
+            return min(max(value, alpha), beta)
+        return value
+
+
+def _terminal_value(board: Board, spec: SearchSpec) -> float | None:
+    """The root's value if the game is over there, else ``None``."""
+    winners = board.winners()
+    if len(winners) == 2:
+        raise MalformedBoard(f"both players have three in a row in {board}; nothing to search")
+    if winners:
+        return spec.win_value(next(iter(winners)), spec.start_depth)
+    return 0 if board.is_full() else None
+
+
+def _leaf_value(board: Board, spec: SearchSpec) -> float | None:
+    """The root's value if it is terminal or cut off by the depth limit, else ``None``."""
+    value = _terminal_value(board, spec)
+    if value is None and spec.depth_limit is not None and spec.start_depth >= spec.depth_limit:
+        return spec.cutoff_value
+    return value
+
+
+def _side_to_move(board: Board, spec: SearchSpec, to_move: str | None) -> str:
+    if to_move is None:
+        return board.to_move(spec.first_player)
+    opponent(to_move)  # validates
+    return to_move
+
+
+def _scored_moves(
+    search: _TreeSearch, board: Board, player: str, depth: int
+) -> list[tuple[int, float]]:
+    following = opponent(player)
+    return [
+        (move, search.minimax(child, move, following, depth + 1))
+        for move, child in search.children(board.cells, player)
+    ]
+
+
+def _best(values: Iterable[float], player: str, spec: SearchSpec) -> float:
+    return max(values) if player == spec.maximizer else min(values)
+
+
+def minimax(
+    board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str | None = None
+) -> SearchResult:
+    """Full-width minimax from ``board`` under ``spec``.
+
+    ``to_move`` overrides the side to move that the mark counts imply (for boards whose
+    counts do not fit ``spec.first_player``).
+    """
+    leaf = _leaf_value(board, spec)
+    if leaf is not None:
+        return SearchResult(leaf, None, (), 1)
+    player = _side_to_move(board, spec, to_move)
+    search = _TreeSearch(spec)
+    scored = _scored_moves(search, board, player, spec.start_depth)
+    value = _best((v for _, v in scored), player, spec)
+    best_moves = tuple(move for move, v in scored if v == value)
+    return SearchResult(value, best_moves[0], best_moves, search.nodes + 1)
+
+
+def alphabeta(
+    board: Board,
+    spec: SearchSpec = SearchSpec(),
+    *,
+    alpha: float = -math.inf,
+    beta: float = math.inf,
+    fail: FailMode = "soft",
+    to_move: str | None = None,
+) -> SearchResult:
+    """Alpha-beta with seed 003's node structure, called with the window (alpha, beta).
+
+    Max node: for each move in order, ``if v > best: best, move = v, m``; then
+    ``if best >= beta: return``; then ``if best > alpha: alpha = best`` (min node mirrored
+    with ``<``, ``<= alpha`` and ``beta``). ``best`` starts at -inf/+inf, which on unit
+    scores behaves exactly like the seed's -2/+2.
+
+    Guarantees for the returned ``v`` against the true minimax value ``t``, window
+    ``(alpha, beta)``:
+
+    * ``fail="soft"`` (the seed): every node returns its ``best``. ``v <= alpha`` implies
+      ``t <= v``; ``v >= beta`` implies ``t >= v``; otherwise ``v == t``.
+    * ``fail="hard"``: every node, leaves included, returns its ``best`` clamped into the
+      window it was called with, so ``alpha <= v <= beta``. ``v == alpha`` implies
+      ``t <= alpha``; ``v == beta`` implies ``t >= beta``; otherwise ``v == t``.
+
+    Both modes visit the same nodes (a clamped child value crosses a bound exactly when the
+    unclamped one does). ``best_move`` is meaningful only when ``v`` is exact.
+    """
+    if not alpha < beta:
+        raise ValueError(f"alpha-beta needs alpha < beta, got alpha={alpha}, beta={beta}")
+    if fail not in ("soft", "hard"):
+        raise ValueError(f"fail is 'soft' or 'hard', got {fail!r}")
+    search = _TreeSearch(spec, fail)
+    leaf = _leaf_value(board, spec)
+    if leaf is not None:
+        return SearchResult(search.clamp(leaf, alpha, beta), None, (), 1)
+    player = _side_to_move(board, spec, to_move)
+    value, best_move = search.expand_alphabeta(board.cells, player, spec.start_depth, alpha, beta)
+    return SearchResult(value, best_move, (), search.nodes + 1)
+
+
+def move_values(
+    board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str | None = None
+) -> dict[int, float]:
+    """Minimax value of each legal move (the child searched at depth ``start_depth + 1``).
+
+    This is what seeds 001/002/004's ``find_best_move`` loops compute per move. It is
+    defined even when the root itself would be cut off by the depth limit; a finished game
+    has no moves and gives ``{}``. Keys follow ``spec.move_order``.
+    """
+    if _terminal_value(board, spec) is not None:
+        return {}
+    player = _side_to_move(board, spec, to_move)
+    return dict(_scored_moves(_TreeSearch(spec), board, player, spec.start_depth))
+
+
+def optimal_moves(
+    board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str | None = None
+) -> tuple[int, ...]:
+    """Every move whose value is best for the side to move, in ``spec.move_order``."""
+    values = move_values(board, spec, to_move=to_move)
+    if not values:
+        return ()
+    best = _best(values.values(), _side_to_move(board, spec, to_move), spec)
+    return tuple(move for move, v in values.items() if v == best)
