@@ -97,7 +97,9 @@ def _should_run(check: Check, ctx: CheckContext) -> bool:
     """Bonus checks only run when the notebook defines what they need."""
     if not check.bonus:
         return True
-    needed = [getattr(check.params, name).function for name in ("call", "minimax_call") if hasattr(check.params, name)]
+    needed = list(getattr(check.params, "needs", ())) or [
+        getattr(check.params, name).function for name in ("call", "minimax_call") if getattr(check.params, name, None)
+    ]
     return all(any(n in ctx.defined_names for n in ctx.assignment.names_for(f.split(".")[0])) for f in needed)
 
 

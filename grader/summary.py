@@ -19,7 +19,12 @@ def format_submission(result: SubmissionResult) -> str:
     lines = [f"{result.submission}  [{result.assignment_id}]", f"Score: {result.score:g} / {result.max_score:g}", ""]
     width = max((len(c.check_id) for c in result.checks), default=10)
     for check in result.checks:
-        points = f"{check.score:g}/{check.max_score:g}" if check.status != CheckStatus.MANUAL else "manual"
+        if check.status == CheckStatus.MANUAL:
+            points = "manual"
+        elif check.max_score == 0 and check.score:
+            points = f"+{check.score:g} bonus"
+        else:
+            points = f"{check.score:g}/{check.max_score:g}"
         lines.append(f"  {STATUS_WORDS[check.status]:8} {check.check_id:{width}}  {points:>7}  {check.message}")
         lines.extend(_counterexample_lines(check, indent=" " * (14 + width)))
     if result.problems:

@@ -11,9 +11,10 @@ from grader.assignment import Check
 from grader.checks import node_counts, predicates
 from grader.checks.base import CheckKind, make_result
 from grader.checks.context import CheckContext
-from grader.checks.games import MoveSequence, PrintedSequence, RandomOpponent
+from grader.checks.games import AdapterCheck, MoveSequence, PrintedSequence, RandomOpponent
 from grader.checks.hygiene import Manual, NoMutation, RunsCleanly
 from grader.checks.search_checks import DepthLimited, PruningEquivalence, SearchValue
+from grader.checks.state_checks import SelfPlayTable, Successor
 from grader.results import CheckResult, CheckStatus
 
 CHECK_KINDS: Mapping[str, CheckKind] = {
@@ -25,6 +26,9 @@ CHECK_KINDS: Mapping[str, CheckKind] = {
     "move-sequence": MoveSequence,
     "random-opponent": RandomOpponent,
     "printed-sequence": PrintedSequence,
+    "successor": Successor,
+    "selfplay-table": SelfPlayTable,
+    "adapter": AdapterCheck,
     "no-mutation": NoMutation,
     "runs-cleanly": RunsCleanly,
     "manual": Manual,

@@ -113,7 +113,7 @@ class CheckContext:
     # -- reference conventions ----------------------------------------------
     def maximizer_for(self, board: Board, to_move: str | None = None) -> str:
         if self.assignment.maximizer == "to-move":
-            return to_move or board.to_move(self.assignment.first_player)
+            return to_move or self.side_to_move(board)
         return self.assignment.maximizer
 
     def spec(self, board: Board, *, to_move: str | None = None, **overrides: Any) -> SearchSpec:
@@ -203,6 +203,11 @@ class StudentFunction:
         self.read_globals = tuple(read_globals)
         self.timeout = timeout or ctx.assignment.call_timeout
         self._cache: dict[Any, Answer] = {}
+
+    @property
+    def label(self) -> str:
+        """How feedback names the function: `minimax`, or `State.expand` for a chained call."""
+        return f"{self.function}.{self.template.chain[-1].name}" if self.template.chain else self.function
 
     def _build(self, values: Mapping[str, Any]) -> Call:
         set_globals = {name: values[placeholder] for name, placeholder in self.globals_from.items()}

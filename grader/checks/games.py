@@ -13,7 +13,7 @@ from grader.assignment import Check
 from grader.call_template import CallTemplate, parse_call
 from grader.checks.base import PLACEHOLDERS, guarded, make_result
 from grader.checks.context import CheckContext, ShapeError, StudentFunction, read_search_result
-from grader.checks.search_checks import reference_minimax, shapes_field
+from grader.checks.search_checks import reference_minimax, reference_optimal_moves, shapes_field
 from grader.results import CheckResult, CheckStatus, Counterexample
 from reference import O, X, Board
 
@@ -46,6 +46,9 @@ class SequenceParams:
     """In the sequence's move format; default: the reference's first-best moves."""
     expected_result: Literal["X", "O", "tie"] | None = None
     sequence_format: Literal["index", "rowcol", "position"] = "position"
+    moves: Literal["first-best", "optimal"] = "first-best"
+    """first-best: the sequence must be exactly the expected one (a pinned tie-break);
+    optimal: any optimal move is accepted at every turn and only the result is compared."""
 
 
 def _reference_game(ctx: CheckContext) -> tuple[list[int], str]:
@@ -108,13 +111,31 @@ class MoveSequence:
                     counterexample=Counterexample(str(board), answer.call_text, "a legal move", failure),
                     figures={"moves": [ctx.show_move(c, fmt) for c in sequence]}, started=started,
                 )
+            if params.moves == "optimal":
+                best = reference_optimal_moves(board, ctx.spec(board, to_move=side), side)
+                if cell not in best:
+                    return make_result(
+                        check, CheckStatus.FAILED,
+                        f"`{answer.call_text}` played {ctx.show_move(cell, fmt)}, which is not an optimal move.",
+                        counterexample=Counterexample(str(board), answer.call_text,
+                                                      "a move in " + ", ".join(ctx.show_move(c, fmt) for c in best),
+                                                      ctx.show_move(cell, fmt)),
+                        figures={"moves": [ctx.show_move(c, fmt) for c in sequence]}, started=started,
+                    )
             if side == params.player:
                 sequence.append(cell)
             board = board.play(cell, side, first=first)
         result = _outcome(board)
+        if params.moves == "optimal":
+            expected_cells = sequence  # any optimal play is accepted; only the result is compared
+            expected_text = f"optimal play ending in {_describe_outcome(expected_result)}"
         actual_text = f"{', '.join(ctx.show_move(c, fmt) for c in sequence)} ending in {_describe_outcome(result)}"
         figures = {"moves": [ctx.show_move(c, fmt) for c in sequence], "result": result}
         if sequence == expected_cells and result == expected_result:
+            if params.moves == "optimal":
+                return make_result(check, CheckStatus.PASSED,
+                                   f"Every move was optimal and the game ended in {_describe_outcome(result)}.",
+                                   figures=figures, started=started)
             return make_result(check, CheckStatus.PASSED, f"Recommended moves {actual_text}, as expected.", figures=figures, started=started)
         cause = None
         for n, (got, want) in enumerate(zip(sequence, expected_cells), start=1):
@@ -249,3 +270,31 @@ class PrintedSequence:
 
 def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+@dataclass(frozen=True)
+class AdapterParams:
+    function: str
+    """The name of a function in the assignment's adapter.py: (check, context) -> CheckResult."""
+    needs: tuple[str, ...] = ()
+    """Student functions the check calls (a bonus check only runs when they are all defined)."""
+    options: dict = field(default_factory=dict)
+    """Passed to the adapter function as keyword arguments."""
+
+
+class AdapterCheck:
+    """A check written in Python by the course author, in the assignment's adapter.py."""
+
+    Params = AdapterParams
+
+    @staticmethod
+    @guarded
+    def run(check: Check, ctx: CheckContext) -> CheckResult:
+        params: AdapterParams = check.params
+        adapter = ctx.assignment.adapter
+        function = getattr(adapter, params.function, None) if adapter else None
+        if function is None:
+            return make_result(check, CheckStatus.ERROR, f"The assignment's adapter.py has no function `{params.function}`.")
+        for name in params.needs:
+            ctx.resolve(name)  # NotDefined -> not run, with look-alikes
+        return function(check, ctx, **params.options)

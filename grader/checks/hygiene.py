@@ -54,7 +54,7 @@ class NoMutation:
             run_seed=check_seed(ctx, check), budget_seconds=ctx.assignment.check_budget_seconds,
             prefetch=lambda boards: student.ask_many((str(b), values(b)) for b in boards),
         )
-        return result_from_property(check, outcome, f"`{student.function}` leaves its board argument unchanged", started=started)
+        return result_from_property(check, outcome, f"`{student.label}` leaves its board argument unchanged", started=started)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,8 @@ from reference import Board
 @dataclass(frozen=True)
 class Params:
     minimax_call: CallTemplate = call_field()
-    alphabeta_call: CallTemplate = call_field()
+    alphabeta_call: CallTemplate | None = call_field(default=None)
+    """Without it, the check compares one search's node count with the reference's."""
     window: tuple[float, float] = (-math.inf, math.inf)
     """The window the alpha-beta call starts with (for the reference count)."""
     minimax_count: tuple[str, ...] = ()
@@ -57,7 +58,7 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
     read = (params.counter,) if params.counter else ()
     mm = ctx.student(params.minimax_call, globals_from=params.globals, reset=reset, read_globals=read,
                      count=params.minimax_count or (params.minimax_call.function,), timeout=max(ctx.assignment.call_timeout, 60))
-    ab = ctx.student(params.alphabeta_call, globals_from=params.globals, reset=reset, read_globals=read,
+    ab = None if params.alphabeta_call is None else ctx.student(params.alphabeta_call, globals_from=params.globals, reset=reset, read_globals=read,
                      count=params.alphabeta_count or (params.alphabeta_call.function,), timeout=max(ctx.assignment.call_timeout, 60))
     offset = 1 if params.convention == "children" else 0
     rows: list[dict[str, Any]] = []
@@ -67,29 +68,37 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
         alpha, beta = params.window
         values = ctx.placeholders(board, to_move=side, alpha=alpha, beta=beta)
         mm_answer = mm.ask(str(board), values)
-        ab_answer = ab.ask(str(board), values)
-        for answer, student in ((mm_answer, mm), (ab_answer, ab)):
+        ab_answer = ab.ask(str(board), values) if ab else None
+        for answer in filter(None, (mm_answer, ab_answer)):
             if not answer.ok:
                 return make_result(
                     check, CheckStatus.ERROR, f"`{answer.call_text}` {answer.failure_text()}",
                     counterexample=Counterexample(str(board), answer.call_text, "a completed search", answer.failure_text()),
                     started=started,
                 )
-        rows.append({
+        row = {
             "board": str(board),
             "minimax": _count(mm_answer, mm.count, params.counter),
-            "alphabeta": _count(ab_answer, ab.count, params.counter),
             "reference_minimax": reference_minimax(board, spec, side).nodes - offset,
-            "reference_alphabeta": reference_alphabeta(board, spec, side, alpha, beta).nodes - offset,
             "minimax_call": mm_answer.call_text,
-            "alphabeta_call": ab_answer.call_text,
-        })
+        }
+        if params.counter:
+            row["minimax_calls_counted"] = _count(mm_answer, mm.count, None)
+        if ab_answer is not None:
+            row.update(
+                alphabeta=_count(ab_answer, ab.count, params.counter),
+                reference_alphabeta=reference_alphabeta(board, spec, side, alpha, beta).nodes - offset,
+                alphabeta_call=ab_answer.call_text,
+            )
+        rows.append(row)
     figures = {"positions": rows, "source": f"the global `{params.counter}`" if params.counter else "calls counted by the grader"}
-    unreadable = [r for r in rows if r["minimax"] is None or r["alphabeta"] is None]
+    unreadable = [r for r in rows if r["minimax"] is None or r.get("alphabeta", 0) is None]
     if unreadable:
         return make_result(check, CheckStatus.FAILED,
                            f"The counter `{params.counter}` did not hold a whole number after the call.",
                            figures=figures, started=started)
+    if ab is None:
+        return _single_search_verdict(check, params, rows, figures, started)
     # Alpha-beta is judged against the reference's minimax count: a broken minimax loses
     # its own checks, and must not make a correct alpha-beta look wrong (or right).
     summary = "; ".join(f"alpha-beta {r['alphabeta']:,} vs minimax {r['reference_minimax']:,}" for r in rows)
@@ -124,5 +133,23 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
         score=check.points * params.partial_credit,
         counterexample=Counterexample(
             r["board"], r["alphabeta_call"], f"{r['reference_alphabeta']:,} nodes", f"{r['alphabeta']:,} nodes", cause),
+        figures=figures, started=started,
+    )
+
+
+def _single_search_verdict(check: Check, params: Params, rows: list[dict[str, Any]], figures: dict[str, Any], started: float) -> CheckResult:
+    summary = "; ".join(f"{r['minimax']:,} nodes from {r['board']}" for r in rows)
+    wrong = [r for r in rows if r["minimax"] != r["reference_minimax"]]
+    if not wrong:
+        return make_result(check, CheckStatus.PASSED, f"Node count matches the reference ({summary}).", figures=figures, started=started)
+    r = wrong[0]
+    cause = None
+    counted = r.get("minimax_calls_counted")
+    if counted == r["reference_minimax"]:
+        cause = (f"The search visits the right nodes (the grader counted {counted:,} calls), but `{params.counter}` "
+                 "says otherwise: count every call, the root included, and reset the counter before the search only.")
+    return make_result(
+        check, CheckStatus.FAILED, f"Node count differs from the reference ({summary}).",
+        counterexample=Counterexample(r["board"], r["minimax_call"], f"{r['reference_minimax']:,} nodes", f"{r['minimax']:,} nodes", cause),
         figures=figures, started=started,
     )

@@ -30,7 +30,7 @@ LINE_NAMES = {
     (2, 4, 6): "the anti-diagonal (cells 2, 4, 6)",
 }
 
-Expectation = Literal["wins", "winner", "outcome", "draw", "full", "terminal", "legal-moves", "valid-move"]
+Expectation = Literal["wins", "winner", "outcome", "score", "draw", "full", "terminal", "legal-moves", "valid-move"]
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ def lines_of(board: Board, player: str) -> list[tuple[int, int, int]]:
     return [line for line in LINES if all(board.cells[i] == player for i in line)]
 
 
-def reference_answer(params: Params, board: Board, player: str | None, position: int | None) -> Any:
+def reference_answer(params: Params, board: Board, player: str | None, position: int | None, maximizer: str = O) -> Any:
     winners = board.winners()
     if params.expect == "wins":
         return player in winners
@@ -76,6 +76,8 @@ def reference_answer(params: Params, board: Board, player: str | None, position:
         if board.is_full() and params.expect == "outcome":
             return "tie"
         return None
+    if params.expect == "score":
+        return 0 if len(winners) != 1 else (1 if maximizer in winners else -1)
     if params.expect == "legal-moves":
         return sorted(board.empty_cells())
     if params.expect == "valid-move":
@@ -99,6 +101,10 @@ def read_answer(params: Params, ctx: CheckContext, raw: Any) -> Any:
             return None
         spelled = ", ".join(f"{k} as {v!r}" for k, v in codes.items())
         raise ShapeError(f"returned {raw!r}, which is none of the expected answers ({spelled})")
+    if params.expect == "score":
+        if isinstance(raw, bool) or not isinstance(raw, (int, float)):
+            raise ShapeError(f"expected a number, got {type(raw).__name__} {raw!r}")
+        return raw
     if params.expect == "legal-moves":
         if not isinstance(raw, (list, tuple)):
             raise ShapeError(f"expected a list of moves, got {type(raw).__name__} {raw!r}")
@@ -184,7 +190,7 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
     def judge(case: tuple[Board, str | None, int | None]) -> Mismatch | None:
         board, player, position = case
         answer = student.ask(key(case), values(case))
-        expected = reference_answer(params, board, player, position)
+        expected = reference_answer(params, board, player, position, ctx.maximizer_for(board))
         shown = show(params, ctx, expected)
         if not answer.ok:
             return Mismatch(answer.call_text, shown, answer.failure_text())
@@ -215,7 +221,7 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
     )
     if outcome.failing_input is not None:  # the board alone is the counterexample input
         outcome = replace(outcome, failing_input=outcome.failing_input[0])
-    return result_from_property(check, outcome, f"`{student.function}` agrees with the reference", started=started)
+    return result_from_property(check, outcome, f"`{student.label}` agrees with the reference", started=started)
 
 
 def show(params: Params, ctx: CheckContext, value: Any) -> str:

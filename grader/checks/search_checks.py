@@ -201,7 +201,7 @@ def _search_run(check: Check, ctx: CheckContext, *, depth_limits: tuple[int, ...
     what = " and ".join(w for w, on in (("values", judges_value), ("moves", judges_move)) if on)
     if depth_limits:
         what += f" at depth limits {', '.join(map(str, depth_limits))}"
-    return result_from_property(check, outcome, f"`{student.function}` gives the reference {what}", started=started)
+    return result_from_property(check, outcome, f"`{student.label}` gives the reference {what}", started=started)
 
 
 class SearchValue:
@@ -309,7 +309,7 @@ class PruningEquivalence:
             explicit=explicit,
         )
         outcome = _diagnosed(outcome, ctx, params, student, windows=True)
-        return result_from_property(check, outcome, f"`{student.function}` agrees with minimax", started=started)
+        return result_from_property(check, outcome, f"`{student.label}` agrees with minimax", started=started)
 
 
 GENERIC_PRUNING_CAUSE = {

@@ -1,0 +1,187 @@
+"""Checks for state-class APIs (seed 000's `State`): the successor a move creates, and the
+table of a depth-limited self-play game (winner and generated states per depth limit)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from hypothesis import strategies as st
+
+from grader.assignment import Check
+from grader.call_template import CallTemplate
+from grader.checks.base import board_size, call_field, check_seed, guarded, make_result, result_from_property
+from grader.checks.context import CheckContext
+from grader.checks.properties import Mismatch, find_smallest_failure
+from grader.results import CheckResult, CheckStatus, Counterexample
+from reference import Board, MalformedBoard, depth_limited_selfplay, get_codec
+from reference.codecs import cell_to_rowcol
+from reference.strategies import reachable_boards
+
+OUT_OF_RANGE = ((3, 0), (0, 3), (-1, 0))
+
+
+@dataclass(frozen=True)
+class SuccessorParams:
+    call: CallTemplate = call_field()
+    """The call that makes the successor, with a ``move`` placeholder, e.g.
+    ``State(board, to_move).expand(move)``."""
+    board_attribute: str = "gameplan"
+    """Where the successor keeps its board ("" when the call returns the board itself)."""
+    globals: dict = field(default_factory=dict)
+    examples: int | None = None
+
+
+def _read_board(ctx: CheckContext, raw: Any, attribute: str) -> Board | None:
+    if raw is None:
+        return None
+    value = getattr(raw, attribute) if attribute else raw
+    return get_codec(ctx.assignment.encoding).decode(value)
+
+
+class Successor:
+    """A move on a free cell gives the new board; an occupied or out-of-range cell gives None;
+    the state the move is applied to is left unchanged."""
+
+    Params = SuccessorParams
+
+    @staticmethod
+    @guarded
+    def run(check: Check, ctx: CheckContext) -> CheckResult:
+        started = time.monotonic()
+        params: SuccessorParams = check.params
+        student = ctx.student(params.call, globals_from=params.globals)
+        first = ctx.assignment.first_player
+        moves = st.one_of(st.integers(0, 8).map(cell_to_rowcol), st.sampled_from(OUT_OF_RANGE))
+        strategy = st.tuples(reachable_boards(first=first, include_terminal=False), moves)
+
+        def values(case: tuple[Board, tuple[int, int]]) -> dict[str, Any]:
+            board, move = case
+            return ctx.placeholders(board, move=move)
+
+        def key(case: tuple[Board, tuple[int, int]]) -> tuple:
+            return (str(case[0]), case[1])
+
+        def judge(case: tuple[Board, tuple[int, int]]) -> Mismatch | None:
+            board, (row, col) = case
+            answer = student.ask(key(case), values(case))
+            legal = 0 <= row < 3 and 0 <= col < 3 and (row * 3 + col) in board.empty_cells()
+            expected = board.play(row * 3 + col, board.to_move(first), first=first) if legal else None
+            expected_text = f"a state whose board is {expected}" if expected else "None (the move is not allowed)"
+            if not answer.ok:
+                return Mismatch(answer.call_text, expected_text, answer.failure_text())
+            if answer.outcome.mutated:
+                return Mismatch(answer.call_text, expected_text + ", the original state unchanged",
+                                "the original state's board was changed",
+                                "The new state shares its board with the old one: copy the board before placing the mark.")
+            try:
+                actual = _read_board(ctx, answer.value, params.board_attribute)
+            except (AttributeError, MalformedBoard) as exc:
+                return Mismatch(answer.call_text, expected_text, f"a result whose board cannot be read ({exc})")
+            if actual == expected:
+                return None
+            actual_text = "None" if actual is None else f"a state whose board is {actual}"
+            cause = None
+            if expected is None:
+                cause = "A move on an occupied or out-of-range cell must be refused (return None)."
+            elif actual is not None and actual.cells != expected.cells:
+                cause = "The mark placed is not the mover's, or it is placed on the wrong cell."
+            return Mismatch(answer.call_text, expected_text, actual_text, cause)
+
+        outcome = find_smallest_failure(
+            strategy, judge,
+            size=lambda c: (*board_size(c[0]), c[1]),
+            examples=params.examples or ctx.assignment.hypothesis_examples,
+            run_seed=check_seed(ctx, check),
+            budget_seconds=ctx.assignment.check_budget_seconds,
+            prefetch=lambda cases: student.ask_many((key(c), values(c)) for c in cases),
+        )
+        if outcome.failing_input is not None:
+            outcome = replace(outcome, failing_input=outcome.failing_input[0])
+        return result_from_property(check, outcome, f"`{student.label}` makes the right successors", started=started)
+
+
+@dataclass(frozen=True)
+class SelfPlayParams:
+    call: CallTemplate = call_field()
+    """Plays a whole game at a depth limit and returns a tuple, e.g. ``run_game(depth_limit)``."""
+    depths: tuple[int, ...] = (2, 4, 9)
+    winner_index: int = 0
+    generated_index: int = 2
+    count: tuple[str, ...] = ("State.minmax",)
+    """What the grader counts itself (a search call per node; states generated = calls - searches)."""
+    partial_credit: float = 0.5
+    """Given when the games are right and the grader's count matches, but the student's own
+    counter does not: the search is right, the bookkeeping is not."""
+    timeout: float = 180.0
+
+
+class SelfPlayTable:
+    """The winner and the number of generated states of a self-play game per depth limit."""
+
+    Params = SelfPlayParams
+
+    @staticmethod
+    @guarded
+    def run(check: Check, ctx: CheckContext) -> CheckResult:
+        started = time.monotonic()
+        params: SelfPlayParams = check.params
+        student = ctx.student(params.call, count=params.count, timeout=params.timeout)
+        answers = student.ask_many((depth, {"depth_limit": depth}) for depth in params.depths)
+        rows = []
+        for depth, answer in zip(params.depths, answers):
+            ref = depth_limited_selfplay(depth)
+            row: dict[str, Any] = {"depth": depth, "reference_winner": ref.winner, "reference_generated": ref.generated,
+                                   "call": answer.call_text}
+            if not answer.ok:
+                return make_result(check, CheckStatus.ERROR, f"`{answer.call_text}` {answer.failure_text()}",
+                                   figures={"rows": rows}, started=started)
+            value = answer.value
+            try:
+                row["winner"] = value[params.winner_index]
+                row["generated"] = value[params.generated_index]
+            except (TypeError, IndexError, KeyError):
+                return make_result(check, CheckStatus.FAILED,
+                                   f"`{answer.call_text}` returned {value!r}, not a tuple with the winner at position "
+                                   f"{params.winner_index} and the generated states at {params.generated_index}.",
+                                   figures={"rows": rows}, started=started)
+            searches = len(ref.moves)
+            row["channel_generated"] = sum(answer.outcome.counts.values()) - searches
+            rows.append(row)
+        figures = {"rows": rows}
+        table = "; ".join(f"depth {r['depth']}: {r['winner']}, {_states(r['generated'])}" for r in rows)
+        changed = len({r["reference_winner"] for r in rows}) > 1
+        note = " The shallower limits change the result, as they should." if changed else ""
+        games_right = all(r["winner"] == r["reference_winner"] for r in rows)
+        if games_right and all(r["generated"] == r["reference_generated"] for r in rows):
+            return make_result(check, CheckStatus.PASSED, f"Self-play table matches the reference ({table}).{note}",
+                               figures=figures, started=started)
+        if games_right and all(r["channel_generated"] == r["reference_generated"] for r in rows):
+            r = next(r for r in rows if r["generated"] != r["reference_generated"])
+            counted = "; ".join(f"depth {r['depth']}: {_states(r['channel_generated'])}" for r in rows)
+            return make_result(
+                check, CheckStatus.PARTIAL,
+                f"The games and the search are right (the grader counted {counted}), but the reported counts are not ({table}).",
+                score=check.points * params.partial_credit,
+                counterexample=Counterexample(
+                    None, r["call"], f"{_states(r['reference_generated'])} reported", f"{_states(r['generated'])} reported",
+                    "The counter you report is off: is it incremented for every new state, and reset before each search only?"),
+                figures=figures, started=started,
+            )
+        r = next(r for r in rows if r["winner"] != r["reference_winner"] or r["channel_generated"] != r["reference_generated"])
+        cause = ("A different game was played: check the depth limit (depth counts from the start of the game) and the "
+                 "tie-break (first best move in row-major order)." if r["winner"] != r["reference_winner"] else
+                 f"The search generates {_states(r['channel_generated'])} (counted by the grader) where the reference generates "
+                 f"{_states(r['reference_generated'])}: check where the depth limit stops the search.")
+        return make_result(
+            check, CheckStatus.FAILED, f"Self-play table differs from the reference ({table}).",
+            counterexample=Counterexample(
+                None, r["call"], f"{r['reference_winner']}, {_states(r['reference_generated'])}",
+                f"{r['winner']}, {_states(r['generated'])}", cause),
+            figures=figures, started=started,
+        )
+
+
+def _states(n: object) -> str:
+    return f"{n:,} generated states" if isinstance(n, int) and not isinstance(n, bool) else f"{n!r} generated states"
