@@ -8,7 +8,6 @@ raised in here escapes to a batch.
 from __future__ import annotations
 
 import time
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -47,8 +46,6 @@ def grade_submission(
         return _nothing_ran(path, assignment, str(exc), timings)
     timings["read"] = round(time.monotonic() - started, 4)
     notebook = submission.notebook
-    code = "\n".join(c.source for c in notebook.cells if c.cell_type == "code")
-    seed = zlib.crc32(code.encode("utf-8", "replace"))
 
     execution_options = ExecutionOptions(
         stdin=assignment.stdin,
@@ -66,7 +63,6 @@ def grade_submission(
                 assignment=assignment,
                 runner=session.calls,
                 defined_names=_flatten(session.calls.defined_names()),
-                seed=seed,
                 execution=execution.to_dict(),
             )
             results = []

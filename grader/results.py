@@ -16,7 +16,8 @@ class CheckStatus(str, enum.Enum):
     FAILED = "failed"
     PARTIAL = "partial"
     ERROR = "error"
-    """The check itself could not complete (the student's function crashed, timed out...)."""
+    """The grader could not complete the check (a fault on the grader's side, never the
+    student's: a student's crash or timeout is a FAILED check that says so)."""
     NOT_RUN = "not run"
     """A prerequisite was missing (function not defined, notebook unreadable)."""
     MANUAL = "manual"

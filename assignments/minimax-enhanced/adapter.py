@@ -76,7 +76,6 @@ def check_depth_limited_heuristic(check: Any, ctx: CheckContext) -> CheckResult:
     answers = student.ask_many(((str(b), limit), ctx.placeholders(b, depth_limit=limit)) for b, limit in cases)
     for (board, limit), answer in sorted(zip(cases, answers), key=lambda ca: board_size(ca[0][0])):
         side = _side(ctx, board)
-        limited = minimax(board, ctx.spec(board, to_move=side, depth_limit=limit), to_move=side)
         exact = minimax(board, ctx.spec(board, to_move=side), to_move=side)
         if not answer.ok:
             return _failed(check, board, answer.call_text, "a result", answer.failure_text(), None, started)
@@ -85,8 +84,9 @@ def check_depth_limited_heuristic(check: Any, ctx: CheckContext) -> CheckResult:
         except ShapeError as exc:
             return _failed(check, board, answer.call_text, "(score, move)", str(exc), None, started)
         nodes = answer.outcome.counts.get("minimax_limited", 0)
-        if nodes > limited.nodes:
-            return _failed(check, board, answer.call_text, f"at most {limited.nodes:,} calls within depth {limit}",
+        bound = _full_width_nodes(len(board.empty_cells()), limit)
+        if nodes > bound:
+            return _failed(check, board, answer.call_text, f"at most {bound:,} calls within depth {limit}",
                            f"{nodes:,} calls", "The search goes deeper than the limit: stop when depth reaches max_depth.", started)
         if move is None or move not in board.empty_cells():
             return _failed(check, board, answer.call_text, "a legal move", f"move {ctx.show_move(move)}", None, started)
@@ -96,6 +96,16 @@ def check_depth_limited_heuristic(check: Any, ctx: CheckContext) -> CheckResult:
     return make_result(check, CheckStatus.PASSED,
                        f"`minimax_limited` respects its depth limit and is exact beyond the end of the game ({len(cases)} searches).",
                        started=started)
+
+
+def _full_width_nodes(empty: int, limit: int) -> int:
+    """Nodes of a search that expands every move down to ``limit`` plies, whatever the win test
+    says: any search that respects the limit visits at most this many."""
+    total, level = 1, 1
+    for depth in range(min(limit, empty)):
+        level *= empty - depth
+        total += level
+    return total
 
 
 def _failed(check: Any, board: Board | None, call: str, expected: str, actual: str, cause: str | None, started: float) -> CheckResult:

@@ -78,8 +78,14 @@ def board_size(board: Board) -> tuple:
 
 
 def check_seed(ctx: CheckContext, check: Check) -> int:
-    """Deterministic per submission and check: the same submission grades the same way."""
-    return zlib.crc32(f"{ctx.seed}:{check.id}".encode())
+    """Fixed per assignment and check: every submission is asked about the same positions,
+    which is fair between students and makes grading reproducible."""
+    return zlib.crc32(f"{ctx.assignment.id}:{check.id}".encode())
+
+
+def check_key(ctx: CheckContext, check: Check) -> tuple:
+    """Identifies a check's generated examples across the submissions of a batch."""
+    return (ctx.assignment.id, str(ctx.assignment.directory), check.id)
 
 
 def make_result(

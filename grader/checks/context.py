@@ -44,7 +44,6 @@ class CheckContext:
     assignment: Assignment
     runner: CallRunner
     defined_names: frozenset[str]
-    seed: int = 0
     execution: Mapping[str, Any] | None = None
     """The execution record, for checks about the run itself."""
     outcomes_log: list[CallOutcome] = field(default_factory=list)

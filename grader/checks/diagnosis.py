@@ -4,7 +4,7 @@ Each known mistake is a variant of the search (a line that does not count, score
 favour the wrong player, a draw scored as a loss, alpha raised in a MIN node, ...). A variant
 is named only when it reproduces EVERY answer the student gave on the boards tried, and the
 correct search does not: one board can be explained by several mistakes by coincidence, a
-dozen rarely are. A guess from the numbers alone ("the sign is flipped") would often name the
+few dozen rarely are. A guess from the numbers alone ("the sign is flipped") would often name the
 wrong bug.
 """
 
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from reference import EMPTY, LINES, Board, SearchSpec
+from reference.search import WIN_SCORE
 
 MAX_OBSERVATIONS = 12
 
@@ -35,7 +36,11 @@ class Variant:
     """The lines the mistaken win test recognises."""
     scores_swapped: bool = False
     marks_swapped: bool = False
+    same_mark: str | None = None
+    """"max" or "min": both branches place that player's mark."""
     draw_value: float = 0
+    depth_sign: int = -1
+    """Depth-adjusted scores: a win is worth 10 + depth_sign * depth (-1 is right)."""
 
 
 def _missing(lines: Sequence[tuple[int, int, int]], what: str) -> Variant:
@@ -50,6 +55,11 @@ MINIMAX_VARIANTS: tuple[Variant, ...] = (
             "+1 is for.", scores_swapped=True),
     Variant("The values are what you get when the maximizing branch places the minimizing player's mark "
             "(and the other way round): check which mark each branch plays.", marks_swapped=True),
+    Variant("Both branches place the maximizing player's mark: the minimizing branch must play the other mark.",
+            same_mark="max"),
+    Variant("Both branches place the minimizing player's mark: the maximizing branch must play its own mark.",
+            same_mark="min"),
+    Variant("Depth is added instead of subtracted: a win is worth 10 - depth, a loss depth - 10.", depth_sign=1),
     Variant("A drawn game is scored as a loss: a full board without a line is worth 0.", draw_value=-1),
     Variant("A drawn game is scored as a win: a full board without a line is worth 0.", draw_value=1),
     _missing(LINES[:0] + ((0, 1, 2), (3, 4, 5), (6, 7, 8)), "a complete row"),
@@ -68,6 +78,10 @@ class Observation:
     beta: float = math.inf
     depth_limit: int | None = None
     start_depth: int = 0
+    expected: float | None = None
+    """The reference's value: answers that disagree with it are the evidence that matters."""
+    maximizer: str | None = None
+    """Per observation when the maximizer is the side to move (seed 000)."""
 
 
 def is_full_window(spec: SearchSpec, alpha: float, beta: float) -> bool:
@@ -78,35 +92,49 @@ def is_full_window(spec: SearchSpec, alpha: float, beta: float) -> bool:
 
 def explain_minimax(observations: Sequence[Observation], spec: SearchSpec) -> str | None:
     """The first mistake that reproduces every observed value of a minimax-like function."""
-    if spec.scoring != "unit" or not observations:
+    if not observations:
         return None
-    sample = _smallest(observations)
+    # Memoized over at most 5,478 positions per variant: cheap enough to demand that a
+    # variant reproduce every answer, which keeps coincidences out.
+    sample = observations
     for variant in MINIMAX_VARIANTS:
-        if all(_variant_value(o.board.cells, o.side, spec.maximizer, variant, o.start_depth, o.depth_limit,
-                              spec.cutoff_value) == o.actual for o in sample):
+        if variant.depth_sign != -1 and spec.scoring == "unit":
+            continue
+        if all(_variant_value(o.board.cells, o.side, o.maximizer or spec.maximizer, variant, o.start_depth, o.depth_limit,
+                              spec.cutoff_value, spec.scoring) == o.actual for o in sample):
             return variant.sentence
     return None
 
 
 def _smallest(observations: Sequence[Observation]) -> list[Observation]:
-    return sorted(observations, key=lambda o: (9 - len(o.board.empty_cells()), str(o.board)))[:MAX_OBSERVATIONS]
+    """The evidence a variant must reproduce: the smallest answers that disagree with the
+    reference (without them any variant fits boards where every game is a draw) and as many
+    that agree (so a variant that is wrong everywhere else does not fit either)."""
+    ordered = sorted(observations, key=lambda o: (9 - len(o.board.empty_cells()), str(o.board)))
+    wrong = [o for o in ordered if o.expected is not None and o.actual != o.expected]
+    right = [o for o in ordered if o not in wrong]
+    return wrong[:MAX_OBSERVATIONS] + right[:MAX_OBSERVATIONS]
 
 
 @functools.lru_cache(maxsize=200_000)
 def _variant_value(cells: tuple[str, ...], side: str, maximizer: str, variant: Variant,
-                   depth: int, limit: int | None, cutoff: float) -> float:
+                   depth: int, limit: int | None, cutoff: float, scoring: str = "unit") -> float:
     winner = _winner(cells, variant.lines)
     if winner is not None:
-        score = 1 if winner == maximizer else -1
+        score = 1 if scoring == "unit" else WIN_SCORE + variant.depth_sign * depth
+        score = score if winner == maximizer else -score
         return -score if variant.scores_swapped else score
     if EMPTY not in cells:
         return variant.draw_value
     if limit is not None and depth >= limit:
         return cutoff
     other = "O" if side == "X" else "X"
+    minimizer = "O" if maximizer == "X" else "X"
     mark = other if variant.marks_swapped else side
+    if variant.same_mark:
+        mark = maximizer if variant.same_mark == "max" else minimizer
     values = [
-        _variant_value(cells[:c] + (mark,) + cells[c + 1:], other, maximizer, variant, depth + 1, limit, cutoff)
+        _variant_value(cells[:c] + (mark,) + cells[c + 1:], other, maximizer, variant, depth + 1, limit, cutoff, scoring)
         for c, v in enumerate(cells) if v == EMPTY
     ]
     return max(values) if side == maximizer else min(values)
@@ -138,7 +166,8 @@ def explain_alphabeta(observations: Sequence[Observation], spec: SearchSpec) -> 
     sample = _smallest(observations)
     for name, sentence in AB_VARIANTS.items():
         for style in STYLES:
-            if all(_ab(o.board.cells, o.side, spec.maximizer, o.alpha, o.beta, name, style) == o.actual for o in sample):
+            if all(_ab(o.board.cells, o.side, o.maximizer or spec.maximizer, o.alpha, o.beta, name, style) == o.actual
+                   for o in sample):
                 return sentence
     return None
 

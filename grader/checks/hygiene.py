@@ -9,7 +9,7 @@ from typing import Any
 
 from grader.assignment import Check
 from grader.call_template import CallTemplate
-from grader.checks.base import Sampling, board_size, call_field, check_seed, guarded, make_result, result_from_property
+from grader.checks.base import Sampling, board_size, call_field, check_key, check_seed, guarded, make_result, result_from_property
 from grader.checks.context import CheckContext
 from grader.checks.properties import Mismatch, find_smallest_failure
 from grader.results import CheckResult, CheckStatus
@@ -51,7 +51,7 @@ class NoMutation:
 
         outcome = find_smallest_failure(
             sampling.strategy(ctx), judge, size=board_size, examples=params.examples,
-            run_seed=check_seed(ctx, check), budget_seconds=ctx.assignment.check_budget_seconds,
+            run_seed=check_seed(ctx, check), cache_key=check_key(ctx, check), budget_seconds=ctx.assignment.check_budget_seconds,
             prefetch=lambda boards: student.ask_many((str(b), values(b)) for b in boards),
         )
         return result_from_property(check, outcome, f"`{student.label}` leaves its board argument unchanged", started=started)

@@ -72,7 +72,7 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
         for answer in filter(None, (mm_answer, ab_answer)):
             if not answer.ok:
                 return make_result(
-                    check, CheckStatus.ERROR, f"`{answer.call_text}` {answer.failure_text()}",
+                    check, CheckStatus.FAILED, f"`{answer.call_text}` {answer.failure_text()}",
                     counterexample=Counterexample(str(board), answer.call_text, "a completed search", answer.failure_text()),
                     started=started,
                 )

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from grader.assignment import Check
 from grader.call_template import CallTemplate
-from grader.checks.base import board_size, call_field, check_seed, guarded, make_result, result_from_property
+from grader.checks.base import board_size, call_field, check_key, check_seed, guarded, make_result, result_from_property
 from grader.checks.context import CheckContext, ShapeError, format_value
 from grader.checks.properties import Mismatch, find_smallest_failure
 from grader.results import CheckResult, CheckStatus
@@ -215,7 +215,7 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
         explicit=explicit,
         size=lambda c: (*board_size(c[0]), c[1] or "", c[2] or 0),
         examples=params.examples or ctx.assignment.hypothesis_examples,
-        run_seed=check_seed(ctx, check),
+        run_seed=check_seed(ctx, check), cache_key=check_key(ctx, check),
         budget_seconds=ctx.assignment.check_budget_seconds,
         prefetch=prefetch,
     )

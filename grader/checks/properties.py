@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable, Sequence, TypeVar
+from typing import Callable, Hashable, Sequence, TypeVar
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
@@ -58,8 +58,21 @@ def _settings(examples: int, phases: Sequence[Phase]) -> settings:
     )
 
 
-def collect_examples(strategy: st.SearchStrategy[T], *, examples: int, run_seed: int) -> list[T]:
-    """The inputs a seeded property run will generate, in order, without judging any."""
+_COLLECTED: dict[Hashable, list] = {}
+
+
+def collect_examples(
+    strategy: st.SearchStrategy[T], *, examples: int, run_seed: int, cache_key: Hashable | None = None
+) -> list[T]:
+    """The inputs a seeded property run will generate, in order, without judging any.
+
+    With a ``cache_key`` the list is kept for the life of the process: generating examples
+    costs more than asking the student about them, and every submission of a batch is asked
+    about the same ones.
+    """
+    key = (cache_key, examples, run_seed)
+    if cache_key is not None and key in _COLLECTED:
+        return _COLLECTED[key]
     seen: list[T] = []
 
     @seed(run_seed)
@@ -69,6 +82,8 @@ def collect_examples(strategy: st.SearchStrategy[T], *, examples: int, run_seed:
         seen.append(value)
 
     collect()
+    if cache_key is not None:
+        _COLLECTED[key] = seen
     return seen
 
 
@@ -82,11 +97,14 @@ def find_smallest_failure(
     budget_seconds: float,
     prefetch: Callable[[list[T]], None] | None = None,
     explicit: Sequence[T] = (),
+    cache_key: Hashable | None = None,
 ) -> PropertyOutcome:
-    """Judge explicit inputs, then hypothesis-generated ones; shrink the first failure.
+    """Judge explicit inputs, then hypothesis-generated ones; shrink if anything failed.
 
     ``judge`` returns None when the student agrees with the reference. ``size`` orders
-    failures: the smallest one seen is reported.
+    failures: the smallest one seen is reported. A submission that passes costs one batch
+    of calls and no property run; only a failure starts hypothesis, which replays the same
+    examples from the cache and then shrinks.
     """
     started = time.monotonic()
     judged: set[object] = set()
@@ -106,13 +124,14 @@ def find_smallest_failure(
                 best[:] = [(key, value, mismatch)]
         return mismatch
 
-    if prefetch is not None and explicit:
-        prefetch(list(explicit))
-    for value in explicit:
-        record(value)
-
+    generated = collect_examples(strategy, examples=examples, run_seed=run_seed, cache_key=cache_key)
     if prefetch is not None:
-        prefetch(collect_examples(strategy, examples=examples, run_seed=run_seed))
+        prefetch([*explicit, *generated])
+    for value in [*explicit, *generated]:
+        if record(value) is not None:
+            break
+    if not best:
+        return PropertyOutcome(len(judged), None, None, exhausted)
 
     @seed(run_seed)
     @_settings(examples, [Phase.generate, Phase.shrink])

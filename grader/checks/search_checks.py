@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from grader.assignment import Check
 from grader.call_template import CallTemplate
-from grader.checks.base import Sampling, board_size, boards_field, call_field, check_seed, guarded, result_from_property
+from grader.checks.base import Sampling, board_size, boards_field, call_field, check_key, check_seed, guarded, result_from_property
 from grader.checks.diagnosis import Observation, explain_alphabeta, explain_minimax, is_full_window
 from grader.checks.context import SEARCH_SHAPES, Answer, CheckContext, ShapeError, StudentFunction, format_value, read_search_result
 from grader.checks.properties import Mismatch, PropertyOutcome, find_smallest_failure
@@ -190,7 +190,7 @@ def _search_run(check: Check, ctx: CheckContext, *, depth_limits: tuple[int, ...
         judge,
         size=lambda c: (*board_size(c[0]), c[1] or 0),
         examples=params.examples or ctx.assignment.hypothesis_examples,
-        run_seed=check_seed(ctx, check),
+        run_seed=check_seed(ctx, check), cache_key=check_key(ctx, check),
         budget_seconds=ctx.assignment.check_budget_seconds,
         prefetch=lambda cases: student.ask_many((key(c), values(c)) for c in cases),
         explicit=explicit,
@@ -303,7 +303,7 @@ class PruningEquivalence:
             judge,
             size=lambda c: (*board_size(c[0]), c[1]),
             examples=params.examples or ctx.assignment.hypothesis_examples,
-            run_seed=check_seed(ctx, check),
+            run_seed=check_seed(ctx, check), cache_key=check_key(ctx, check),
             budget_seconds=ctx.assignment.check_budget_seconds,
             prefetch=lambda cases: student.ask_many((key(c), values(c)) for c in cases),
             explicit=explicit,
@@ -327,7 +327,7 @@ def _diagnosed(outcome: PropertyOutcome, ctx: CheckContext, params: Any, student
     board, extra = outcome.failing_input
     mismatch = outcome.mismatch
     assert mismatch is not None
-    if mismatch.cause is None and ctx.assignment.maximizer != "to-move":
+    if mismatch.cause is None:
         observations = []
         spec = ctx.spec(board, to_move=_side(ctx, params, board), start_depth=params.start_depth)
         for (board_text, case_extra), answer in student.answers():
@@ -342,7 +342,13 @@ def _diagnosed(outcome: PropertyOutcome, ctx: CheckContext, params: Any, student
             seen = Board.from_string(board_text)
             alpha, beta = case_extra if windows else (-math.inf, math.inf)
             limit = None if windows else case_extra
-            observations.append(Observation(seen, _side(ctx, params, seen), value, alpha, beta, limit, params.start_depth))
+            side = _side(ctx, params, seen)
+            seen_spec = ctx.spec(seen, to_move=side, start_depth=params.start_depth)
+            if limit is not None:
+                seen_spec = replace(seen_spec, depth_limit=limit, cutoff_value=getattr(params, "cutoff_value", 0))
+            expected = reference_minimax(seen, seen_spec, side).value
+            observations.append(Observation(seen, side, value, alpha, beta, limit, params.start_depth, expected,
+                                            seen_spec.maximizer))
         if windows:
             spec = replace(spec, cutoff_value=0)
         else:

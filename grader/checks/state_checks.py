@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from grader.assignment import Check
 from grader.call_template import CallTemplate
-from grader.checks.base import board_size, call_field, check_seed, guarded, make_result, result_from_property
+from grader.checks.base import board_size, call_field, check_key, check_seed, guarded, make_result, result_from_property
 from grader.checks.context import CheckContext
 from grader.checks.properties import Mismatch, find_smallest_failure
 from grader.results import CheckResult, CheckStatus, Counterexample
@@ -93,7 +93,7 @@ class Successor:
             strategy, judge,
             size=lambda c: (*board_size(c[0]), c[1]),
             examples=params.examples or ctx.assignment.hypothesis_examples,
-            run_seed=check_seed(ctx, check),
+            run_seed=check_seed(ctx, check), cache_key=check_key(ctx, check),
             budget_seconds=ctx.assignment.check_budget_seconds,
             prefetch=lambda cases: student.ask_many((key(c), values(c)) for c in cases),
         )
@@ -135,7 +135,8 @@ class SelfPlayTable:
             row: dict[str, Any] = {"depth": depth, "reference_winner": ref.winner, "reference_generated": ref.generated,
                                    "call": answer.call_text}
             if not answer.ok:
-                return make_result(check, CheckStatus.ERROR, f"`{answer.call_text}` {answer.failure_text()}",
+                return make_result(check, CheckStatus.FAILED, f"`{answer.call_text}` {answer.failure_text()}",
+                                   counterexample=Counterexample(None, answer.call_text, "a finished game", answer.failure_text()),
                                    figures={"rows": rows}, started=started)
             value = answer.value
             try:
@@ -173,7 +174,8 @@ class SelfPlayTable:
         cause = ("A different game was played: check the depth limit (depth counts from the start of the game) and the "
                  "tie-break (first best move in row-major order)." if r["winner"] != r["reference_winner"] else
                  f"The search generates {_states(r['channel_generated'])} (counted by the grader) where the reference generates "
-                 f"{_states(r['reference_generated'])}: check where the depth limit stops the search.")
+                 f"{_states(r['reference_generated'])}: check the depth limit (counted from the start of the game) and the "
+                 "terminal test, which decide where the search stops.")
         return make_result(
             check, CheckStatus.FAILED, f"Self-play table differs from the reference ({table}).",
             counterexample=Counterexample(
