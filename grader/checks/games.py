@@ -13,7 +13,7 @@ from grader.assignment import Check
 from grader.call_template import CallTemplate, parse_call
 from grader.checks.base import PLACEHOLDERS, guarded, make_result
 from grader.checks.context import CheckContext, ShapeError, StudentFunction, read_search_result
-from grader.checks.search_checks import reference_minimax, reference_optimal_moves, shapes_field
+from grader.checks.search_checks import reference_answer, shapes_field
 from grader.results import CheckResult, CheckStatus, Counterexample
 from reference import O, X, Board
 
@@ -58,7 +58,7 @@ def _reference_game(ctx: CheckContext) -> tuple[list[int], str]:
     first = ctx.assignment.first_player
     while not board.is_terminal():
         side = board.to_move(first)
-        result = reference_minimax(board, ctx.spec(board, to_move=side), side)
+        result = reference_answer(board, ctx.spec(board, to_move=side), side)
         moves.append(result.best_move)
         board = board.play(result.best_move, side, first=first)
     return moves, _outcome(board)
@@ -112,7 +112,7 @@ class MoveSequence:
                     figures={"moves": [ctx.show_move(c, fmt) for c in sequence]}, started=started,
                 )
             if params.moves == "optimal":
-                best = reference_optimal_moves(board, ctx.spec(board, to_move=side), side)
+                best = reference_answer(board, ctx.spec(board, to_move=side), side).best_moves
                 if cell not in best:
                     return make_result(
                         check, CheckStatus.FAILED,

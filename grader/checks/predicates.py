@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 
 from grader.assignment import Check
 from grader.call_template import CallTemplate
-from grader.checks.base import board_size, call_field, check_key, check_seed, guarded, make_result, result_from_property
+from grader.checks.base import board_size, positions, call_field, check_key, check_seed, guarded, make_result, result_from_property
 from grader.checks.context import CheckContext, ShapeError, format_value
 from grader.checks.properties import Mismatch, find_smallest_failure
 from grader.results import CheckResult, CheckStatus
 from reference import EMPTY, LINES, O, X, Board, reachable_positions
-from reference.strategies import arbitrary_boards, reachable_boards
+from reference.strategies import arbitrary_boards
 
 LINE_NAMES = {
     (0, 1, 2): "the top row",
@@ -60,7 +60,7 @@ def lines_of(board: Board, player: str) -> list[tuple[int, int, int]]:
     return [line for line in LINES if all(board.cells[i] == player for i in line)]
 
 
-def reference_answer(params: Params, board: Board, player: str | None, position: int | None, maximizer: str = O) -> Any:
+def expected_answer(params: Params, board: Board, player: str | None, position: int | None, maximizer: str = O) -> Any:
     winners = board.winners()
     if params.expect == "wins":
         return player in winners
@@ -140,8 +140,20 @@ def line_boards(reachable_only: bool, first: str) -> tuple[Board, ...]:
     so every predicate check tries these first. Arbitrary boards get the bare line; reachable
     ones the smallest legal position that contains it.
     """
+    smallest: dict[tuple[str, tuple[int, int, int]], Board] = {}
+    smallest_full: dict[tuple[str, tuple[int, int, int]], Board] = {}
+    for board in sorted(reachable_positions(first), key=lambda b: (9 - len(b.empty_cells()), str(b))):
+        winners = board.winners()
+        if len(winners) != 1:
+            continue
+        player = next(iter(winners))
+        lines = lines_of(board, player)
+        if len(lines) == 1:
+            smallest.setdefault((player, lines[0]), board)
+            if board.is_full():
+                # A full board whose one line is this one: a draw test built on a faulty win test fails here.
+                smallest_full.setdefault((player, lines[0]), board)
     boards = []
-    positions = sorted(reachable_positions(first), key=lambda b: (9 - len(b.empty_cells()), str(b)))
     for player in (X, O):
         for line in LINES:
             if not reachable_only:
@@ -149,13 +161,10 @@ def line_boards(reachable_only: bool, first: str) -> tuple[Board, ...]:
                 for i in line:
                     cells[i] = player
                 boards.append(Board(tuple(cells)))
-            only_line = [b for b in positions if b.winners() == {player} and lines_of(b, player) == [line]]
-            if only_line and reachable_only:
-                boards.append(only_line[0])
-            # A full board whose one line is this one: a draw test built on a faulty win test fails here.
-            full = [b for b in only_line if b.is_full()]
-            if full:
-                boards.append(full[0])
+            elif (player, line) in smallest:
+                boards.append(smallest[(player, line)])
+            if (player, line) in smallest_full:
+                boards.append(smallest_full[(player, line)])
     return tuple(boards)
 
 
@@ -164,7 +173,7 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
     started = time.monotonic()
     params: Params = check.params
     student = ctx.student(params.call, globals_from=params.globals)
-    base = arbitrary_boards() if params.boards == "arbitrary" else reachable_boards(first=ctx.assignment.first_player)
+    base = arbitrary_boards() if params.boards == "arbitrary" else positions(ctx.assignment.first_player)
     if params.expect == "wins":
         strategy = st.tuples(base, st.sampled_from([X, O]), st.none())
     elif params.expect == "valid-move":
@@ -190,7 +199,7 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
     def judge(case: tuple[Board, str | None, int | None]) -> Mismatch | None:
         board, player, position = case
         answer = student.ask(key(case), values(case))
-        expected = reference_answer(params, board, player, position, ctx.maximizer_for(board))
+        expected = expected_answer(params, board, player, position, ctx.maximizer_for(board))
         shown = show(params, ctx, expected)
         if not answer.ok:
             return Mismatch(answer.call_text, shown, answer.failure_text())

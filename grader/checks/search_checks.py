@@ -17,7 +17,7 @@ from grader.checks.diagnosis import Observation, explain_alphabeta, explain_mini
 from grader.checks.context import SEARCH_SHAPES, Answer, CheckContext, ShapeError, StudentFunction, format_value, read_search_result
 from grader.checks.properties import Mismatch, PropertyOutcome, find_smallest_failure
 from grader.results import CheckResult
-from reference import Board, SearchSpec, alphabeta, minimax, move_values, optimal_moves
+from reference import Board, SearchSpec, alphabeta, minimax, move_values, solve
 
 
 def _parse_shapes(raw: Any) -> tuple[str, ...]:
@@ -31,16 +31,36 @@ def shapes_field(default: tuple[str, ...]) -> Any:
     return field(default=default, metadata={"parse": _parse_shapes})
 
 
+@dataclass(frozen=True)
+class ReferenceAnswer:
+    value: float
+    best_moves: tuple[int, ...]
+    """Every optimal move, in move order: the first is the seeds' first-best move."""
+
+    @property
+    def best_move(self) -> int | None:
+        return self.best_moves[0] if self.best_moves else None
+
+
 # Reference answers are pure functions of (board, spec): memoized across the submissions
 # of a batch, so the reference cost is paid once per position.
 @functools.lru_cache(maxsize=200_000)
+def reference_answer(board: Board, spec: SearchSpec, to_move: str) -> ReferenceAnswer:
+    """Value and optimal moves; from the solved table when the spec is a full-depth one (a
+    lookup), else from a search."""
+    solvable = spec.depth_limit is None and not (spec.scoring == "depth-adjusted" and spec.start_depth > 0)
+    if solvable and not board.is_terminal() and board.to_move(spec.first_player) == to_move:
+        solution = solve(board, spec)
+        return ReferenceAnswer(solution.value, tuple(solution.optimal_moves))
+    result = minimax(board, spec, to_move=to_move)
+    return ReferenceAnswer(result.value, tuple(result.best_moves))
+
+
+@functools.lru_cache(maxsize=10_000)
 def reference_minimax(board: Board, spec: SearchSpec, to_move: str):
+    """A full search, for its node count."""
     return minimax(board, spec, to_move=to_move)
 
-
-@functools.lru_cache(maxsize=200_000)
-def reference_optimal_moves(board: Board, spec: SearchSpec, to_move: str) -> tuple[int, ...]:
-    return tuple(optimal_moves(board, spec, to_move=to_move))
 
 
 @functools.lru_cache(maxsize=200_000)
@@ -86,10 +106,10 @@ def judge_search_answer(
 ) -> Mismatch | None:
     """Compare one (value, move) answer with the reference under ``spec``."""
     side = _side(ctx, params, board)
-    ref = reference_minimax(board, spec, side)
+    ref = reference_answer(board, spec, side)
     wants_value = any(s != "move" for s in params.returns)
     wants_move = judge_move != "none" and any(s != "value" for s in params.returns)
-    best = reference_optimal_moves(board, spec, side) if wants_move else ()
+    best = ref.best_moves if wants_move else ()
     expected_parts = []
     if wants_value:
         expected_parts.append(f"value {format_value(ref.value)}")
@@ -178,7 +198,7 @@ def _search_run(check: Check, ctx: CheckContext, *, depth_limits: tuple[int, ...
         answer = student.ask(key(case), values(case))
         full = None
         if limit is not None:
-            full = reference_minimax(board, spec_for(board, None), _side(ctx, params, board)).value
+            full = reference_answer(board, spec_for(board, None), _side(ctx, params, board)).value
         mismatch = judge_search_answer(
             ctx, params, board, answer, spec_for(board, limit), judge_move=params.judge_move, full_value=full
         )
@@ -283,7 +303,7 @@ class PruningEquivalence:
             spec = ctx.spec(board, to_move=_side(ctx, params, board), start_depth=params.start_depth)
             if is_full_window(spec, alpha, beta) or not answer.ok:
                 return judge_search_answer(ctx, params, board, answer, spec, judge_move=params.judge_move)
-            true = reference_minimax(board, spec, _side(ctx, params, board)).value
+            true = reference_answer(board, spec, _side(ctx, params, board)).value
             try:
                 value, _ = read_search_result(answer.value, params.returns, ctx, params.move)
             except ShapeError as exc:
@@ -346,7 +366,7 @@ def _diagnosed(outcome: PropertyOutcome, ctx: CheckContext, params: Any, student
             seen_spec = ctx.spec(seen, to_move=side, start_depth=params.start_depth)
             if limit is not None:
                 seen_spec = replace(seen_spec, depth_limit=limit, cutoff_value=getattr(params, "cutoff_value", 0))
-            expected = reference_minimax(seen, seen_spec, side).value
+            expected = reference_answer(seen, seen_spec, side).value
             observations.append(Observation(seen, side, value, alpha, beta, limit, params.start_depth, expected,
                                             seen_spec.maximizer))
         if windows:

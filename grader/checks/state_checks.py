@@ -11,13 +11,12 @@ from hypothesis import strategies as st
 
 from grader.assignment import Check
 from grader.call_template import CallTemplate
-from grader.checks.base import board_size, call_field, check_key, check_seed, guarded, make_result, result_from_property
+from grader.checks.base import board_size, positions, call_field, check_key, check_seed, guarded, make_result, result_from_property
 from grader.checks.context import CheckContext
 from grader.checks.properties import Mismatch, find_smallest_failure
 from grader.results import CheckResult, CheckStatus, Counterexample
 from reference import Board, MalformedBoard, depth_limited_selfplay, get_codec
 from reference.codecs import cell_to_rowcol
-from reference.strategies import reachable_boards
 
 OUT_OF_RANGE = ((3, 0), (0, 3), (-1, 0))
 
@@ -54,7 +53,7 @@ class Successor:
         student = ctx.student(params.call, globals_from=params.globals)
         first = ctx.assignment.first_player
         moves = st.one_of(st.integers(0, 8).map(cell_to_rowcol), st.sampled_from(OUT_OF_RANGE))
-        strategy = st.tuples(reachable_boards(first=first, include_terminal=False), moves)
+        strategy = st.tuples(positions(first, min_empty=1, include_terminal=False), moves)
 
         def values(case: tuple[Board, tuple[int, int]]) -> dict[str, Any]:
             board, move = case
