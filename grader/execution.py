@@ -1,0 +1,525 @@
+"""Execute a student's notebook top to bottom in a sandboxed kernel, then keep it for calls.
+
+::
+
+    options = ExecutionOptions(stdin=("1", "2"), cell_timeout=30, sandbox="auto")
+    with NotebookSession("submission.ipynb", options) as session:
+        result = session.execute()
+        outcomes = session.calls.call_many([Call("minimax", (board, True))])
+
+Every cell runs, whatever happened before it: an error, a timeout (the kernel is
+interrupted), a kernel death (a fresh kernel replays the cells before it and execution goes
+on after it). Each outcome becomes a :class:`CellStatus` in one place, :meth:`_run_cell`,
+whatever exception nbclient raised to report it.
+"""
+
+from __future__ import annotations
+
+import copy
+import enum
+import json
+import logging
+import math
+import re
+import time
+from dataclasses import asdict, dataclass, field
+from os import PathLike
+from queue import Empty
+from typing import Any
+
+from jupyter_core.utils import run_sync
+from nbclient import NotebookClient
+from nbformat import NotebookNode
+
+from grader.call_channel import (
+    CallChannel,
+    KernelDied,
+    KernelUnavailable,
+    KernelUnresponsive,
+    ShimLink,
+    describe_exit,
+)
+from grader.sandbox import Limits, RunningKernel, Sandbox, SandboxChoice, SandboxMode, resolve_mode
+from grader.submission_reader import definition_statements, read_submission
+
+_TIMEOUT_MARK = "GraderCellTimeout"
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_TRACEBACK_CHARS = 4000
+_KERNEL_TRUNCATION_NOTICE = "[output truncated: only the first"  # see kernel_shim.capped_writer
+_quiet_log = logging.getLogger(__name__ + ".nbclient")
+# nbclient logs every timeout and dead kernel at ERROR level; here they are expected
+# outcomes and end up in the result instead.
+_quiet_log.setLevel(logging.CRITICAL)
+
+
+class CellStatus(str, enum.Enum):
+    """What happened to one code cell."""
+
+    OK = "ok"
+    ERROR = "error"
+    """The cell raised (including SyntaxError, SystemExit, exhausted scripted input)."""
+    TIMEOUT = "timeout"
+    """The cell ran past its time and was interrupted (or its kernel replaced)."""
+    KILLED = "killed"
+    """The kernel died during the cell; a fresh kernel took over after it."""
+    SKIPPED = "skipped"
+    """Not run because the options said so."""
+    NOT_RUN = "not_run"
+    """Not reached: the notebook's time ran out or the kernel could not be restarted."""
+
+
+@dataclass(frozen=True)
+class CellRecord:
+    """One code cell's execution."""
+
+    index: int
+    """Position of the cell in the notebook (markdown cells included)."""
+    source: str
+    status: CellStatus
+    error_name: str | None = None
+    error_message: str | None = None
+    output: str = ""
+    """Printed text and plain-text results, truncated to the output limit."""
+    output_truncated: bool = False
+    duration: float = 0.0
+    traceback: str = ""
+
+
+@dataclass(frozen=True)
+class StdinExchange:
+    """One ``input()`` call: its prompt and the scripted answer (None: the script ran out)."""
+
+    cell_index: int
+    prompt: str
+    answer: str | None
+
+
+@dataclass(frozen=True)
+class ExecutionResult:
+    """Everything about one execution of a notebook, as plain data."""
+
+    cells: tuple[CellRecord, ...]
+    stdin_transcript: tuple[StdinExchange, ...]
+    sandbox_mode: SandboxMode
+    isolation_note: str | None
+    """Set when isolation was weaker than bubblewrap, in words for the report."""
+    kernel_restarts: int
+    total_duration: float
+    kernel_start_seconds: float
+    notebook_timed_out: bool
+
+    @property
+    def failed_cells(self) -> tuple[CellRecord, ...]:
+        """Cells that did not run cleanly (skipped cells are not failures)."""
+        return tuple(r for r in self.cells if r.status not in (CellStatus.OK, CellStatus.SKIPPED))
+
+    def cell(self, index: int) -> CellRecord:
+        """The record of the code cell at notebook position ``index``."""
+        for record in self.cells:
+            if record.index == index:
+                return record
+        raise KeyError(f"no code cell at index {index}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return json.loads(self.to_json())
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps(asdict(self), indent=indent, default=_enum_value)
+
+
+def _enum_value(value: object) -> object:
+    if isinstance(value, enum.Enum):
+        return value.value
+    raise TypeError(f"cannot serialize {type(value).__name__}")
+
+
+@dataclass(frozen=True)
+class ExecutionOptions:
+    """How to execute a notebook."""
+
+    stdin: tuple[str, ...] = ()
+    """Answers ``input()`` receives, in order; once used up, ``input()`` ends the cell."""
+    cell_timeout: float = 30.0
+    notebook_timeout: float = 300.0
+    """Wall-clock budget of the whole execution, restarts and replays included."""
+    sandbox: SandboxChoice = "auto"
+    limits: Limits = field(default_factory=Limits)
+    skip_cells: frozenset[int] = frozenset()
+    """Notebook positions of code cells not to run (recorded as SKIPPED)."""
+    startup_timeout: float = 60.0
+    interrupt_grace: float = 3.0
+    """How long an interrupted kernel has to become responsive before it is replaced."""
+    max_kernel_restarts: int = 5
+
+
+class _CellRunner(NotebookClient):
+    """nbclient's cell execution with the output kept per cell capped."""
+
+    def __init__(self, nb: NotebookNode, *, output_limit: int, **kwargs: Any) -> None:
+        super().__init__(nb, **kwargs)
+        # Room for the kernel's own truncation notice on top of the characters it kept.
+        self.output_limit = output_limit + 500
+        self.kept_chars = 0
+        self.truncated = False
+
+    def start_cell(self) -> None:
+        self.kept_chars = 0
+        self.truncated = False
+
+    def output(self, outs: list, msg: dict, display_id: str | None, cell_index: int) -> NotebookNode | None:
+        if self.truncated:
+            return None
+        out = super().output(outs, msg, display_id, cell_index)
+        if out is None or out.get("output_type") == "error":
+            return out
+        size = _output_chars(out)
+        if self.kept_chars + size > self.output_limit:
+            _trim_output(out, max(self.output_limit - self.kept_chars, 0))
+            self.truncated = True
+        self.kept_chars += size
+        return out
+
+
+class NotebookSession:
+    """A notebook, its sandboxed kernel and, after :meth:`execute`, the kernel's state."""
+
+    def __init__(self, notebook: NotebookNode | str | PathLike[str], options: ExecutionOptions | None = None) -> None:
+        if isinstance(notebook, NotebookNode):
+            self.notebook = copy.deepcopy(notebook)
+        else:
+            self.notebook = read_submission(notebook).notebook
+        self.options = options or ExecutionOptions()
+        self._sandbox: Sandbox | None = None
+        self._kernel: RunningKernel | None = None
+        self._link: ShimLink | None = None
+        self._records: dict[int, CellRecord] = {}
+        self._stdin_spans: dict[int, tuple[int, int]] = {}
+        self._stdin_used = 0
+        self._transcript: list[StdinExchange] = []
+        self._stdin_log_offset = 0
+        self._replaying = False
+        self._replay_skip: set[int] = set()
+        self._restarts = 0
+        self._kernel_start_seconds = 0.0
+        self._result: ExecutionResult | None = None
+        self._calls = CallChannel(self)
+
+    # --- lifecycle ----------------------------------------------------------------------
+
+    def __enter__(self) -> NotebookSession:
+        mode = resolve_mode(self.options.sandbox)
+        self._sandbox = Sandbox(mode, self.options.limits)
+        started = time.perf_counter()
+        try:
+            run_sync(self._start_kernel)()
+        except BaseException:
+            self.close()
+            raise
+        self._kernel_start_seconds = time.perf_counter() - started
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._sandbox is None:
+            return
+        try:
+            if self._kernel is not None:
+                run_sync(self._sandbox.stop_kernel)(self._kernel)
+        finally:
+            self._kernel = None
+            self._sandbox.close()
+            self._sandbox = None
+
+    @property
+    def link(self) -> ShimLink:
+        if self._link is None:
+            raise RuntimeError("the session is not open; use it in a `with` block")
+        return self._link
+
+    @property
+    def calls(self) -> CallChannel:
+        """Call the notebook's functions (after :meth:`execute`)."""
+        return self._calls
+
+    @property
+    def result(self) -> ExecutionResult | None:
+        return self._result
+
+    @property
+    def kernel_restarts(self) -> int:
+        """Restarts so far, including those caused by calls after execution."""
+        return self._restarts
+
+    @property
+    def executed_notebook(self) -> NotebookNode:
+        """The notebook with the (capped) outputs of its execution."""
+        return self.notebook
+
+    # --- execution ------------------------------------------------------------------------
+
+    def execute(self) -> ExecutionResult:
+        """Run every code cell once, top to bottom; call once per session."""
+        if self._result is not None:
+            raise RuntimeError("this session has already executed its notebook")
+        self._result = run_sync(self._execute)()
+        return self._result
+
+    async def _execute(self) -> ExecutionResult:
+        options = self.options
+        started = time.perf_counter()
+        deadline = time.monotonic() + options.notebook_timeout
+        notebook_timed_out = False
+        unavailable: str | None = None
+        runner = self._runner(self.notebook)
+        for index, cell in enumerate(self.notebook.cells):
+            if cell.cell_type != "code" or not cell.source.strip():
+                continue
+            remaining = deadline - time.monotonic()
+            if index in options.skip_cells:
+                self._records[index] = CellRecord(index, cell.source, CellStatus.SKIPPED)
+            elif unavailable is not None or remaining <= 0:
+                notebook_timed_out = notebook_timed_out or remaining <= 0
+                reason = unavailable or f"the notebook's {options.notebook_timeout:g} s ran out"
+                self._records[index] = CellRecord(index, cell.source, CellStatus.NOT_RUN, error_message=reason)
+            else:
+                timeout = min(options.cell_timeout, remaining)
+                record, needs_new_kernel = await self._run_cell(runner, index, cell, timeout)
+                if record.status is CellStatus.TIMEOUT and timeout < options.cell_timeout:
+                    notebook_timed_out = True
+                self._records[index] = record
+                if needs_new_kernel:
+                    try:
+                        await self._replace_kernel(deadline)
+                    except KernelUnavailable as error:
+                        unavailable = str(error)
+                    runner = self._runner(self.notebook)
+                elif self._kernel is not None and self._kernel.pid is not None and self._sandbox is not None:
+                    self._sandbox.kill_strays(keep=self._kernel.pid)
+        assert self._sandbox is not None
+        return ExecutionResult(
+            cells=tuple(self._records[i] for i in sorted(self._records)),
+            stdin_transcript=tuple(self._transcript),
+            sandbox_mode=self._sandbox.mode,
+            isolation_note=self._sandbox.isolation_note,
+            kernel_restarts=self._restarts,
+            total_duration=time.perf_counter() - started,
+            kernel_start_seconds=self._kernel_start_seconds,
+            notebook_timed_out=notebook_timed_out,
+        )
+
+    async def _run_cell(
+        self, runner: _CellRunner, index: int, cell: NotebookNode, timeout: float
+    ) -> tuple[CellRecord, bool]:
+        """Run one cell; returns its record and whether the kernel must be replaced.
+
+        This is the one place where nbclient's exceptions and replies become statuses.
+        """
+        replies: list[dict] = []
+        runner.on_cell_executed = lambda **hook: replies.append(hook["execute_reply"])
+        runner.timeout_func = lambda _cell: timeout
+        runner.start_cell()
+        if not self._replaying:
+            self._stdin_spans[index] = (self._stdin_used, self._stdin_used)
+        started = time.perf_counter()
+        failure: Exception | None = None
+        try:
+            await runner.async_execute_cell(cell, index, store_history=True)
+        except Exception as error:  # nbclient's type for a dead kernel varies; the state decides
+            failure = error
+        if not self._replaying:
+            self._collect_stdin(index)
+        duration = time.perf_counter() - started
+        fields: dict[str, Any] = {"index": index, "source": cell.source, "duration": duration}
+        fields.update(_output_fields(cell, runner.truncated))
+        assert self._kernel is not None
+        alive = await self._kernel.manager.is_alive()
+        if failure is not None or not alive:
+            if alive:
+                message = f"the kernel stopped answering ({type(failure).__name__}: {failure}) and was replaced"
+            else:
+                message = f"{describe_exit(self._kernel)} while running this cell"
+            return CellRecord(status=CellStatus.KILLED, error_message=message, **fields), True
+        content = replies[-1]["content"] if replies else {"status": "ok"}
+        if content.get("ename") == _TIMEOUT_MARK:
+            recovered = await self._responds(self.options.interrupt_grace)
+            note = "it was interrupted" if recovered else "it ignored the interrupt, so the kernel was replaced"
+            message = f"the cell ran longer than {timeout:g} s; {note}"
+            record = CellRecord(status=CellStatus.TIMEOUT, error_name="Timeout", error_message=message, **fields)
+            return record, not recovered
+        if content.get("status") == "error":
+            traceback = _ANSI.sub("", "\n".join(content.get("traceback", [])))[-_TRACEBACK_CHARS:]
+            return CellRecord(
+                status=CellStatus.ERROR,
+                error_name=content.get("ename"),
+                error_message=content.get("evalue"),
+                traceback=traceback,
+                **fields,
+            ), False
+        return CellRecord(status=CellStatus.OK, **fields), False
+
+    def _runner(self, notebook: NotebookNode) -> _CellRunner:
+        assert self._kernel is not None
+        runner = _CellRunner(
+            notebook,
+            output_limit=self.options.limits.output_chars,
+            km=self._kernel.manager,
+            allow_errors=True,
+            interrupt_on_timeout=True,
+            error_on_timeout={"ename": _TIMEOUT_MARK, "evalue": "", "traceback": []},
+            iopub_timeout=math.ceil(self.options.interrupt_grace),
+            record_timing=False,
+            skip_cells_with_tag="grader-never-skips-cells",
+            log=_quiet_log,
+        )
+        runner.kc = self._kernel.client
+        return runner
+
+    async def _responds(self, within: float) -> bool:
+        """Whether the kernel answers a kernel_info request (it is idle again) in time."""
+        assert self._kernel is not None
+        client = self._kernel.client
+        msg_id = client.kernel_info()
+        deadline = time.monotonic() + within
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                reply = await client.get_shell_msg(timeout=left)
+            except Empty:
+                break
+            if reply["parent_header"].get("msg_id") == msg_id:
+                return True
+        return False
+
+    def _collect_stdin(self, index: int) -> None:
+        """Attribute the input() exchanges logged since the last cell to cell ``index``."""
+        exchanges, self._stdin_log_offset = self.link.read_stdin_log(self._stdin_log_offset)
+        for prompt, answer in exchanges:
+            self._transcript.append(StdinExchange(index, prompt, answer))
+            if answer is not None:
+                self._stdin_used += 1
+        self._stdin_spans[index] = (self._stdin_spans[index][0], self._stdin_used)
+
+    # --- kernels ------------------------------------------------------------------------------
+
+    async def _start_kernel(self) -> None:
+        assert self._sandbox is not None
+        self._kernel = await self._sandbox.start_kernel(self.options.startup_timeout)
+        self._link = ShimLink(
+            self._kernel, runtime_dir=self._sandbox.runtime_dir, interrupt_grace=self.options.interrupt_grace
+        )
+        await self._link.install(
+            stdin=self.options.stdin,
+            output_chars=self.options.limits.output_chars,
+            timeout=self.options.startup_timeout,
+        )
+
+    async def recover_kernel(self) -> None:
+        """Replace the kernel after a death or hang during calls (see ``KernelOwner``)."""
+        await self._replace_kernel(time.monotonic() + self.options.notebook_timeout)
+
+    async def _replace_kernel(self, deadline: float) -> None:
+        """Start a fresh kernel and replay what has run so far.
+
+        Cells that completed run again in full; a cell that timed out or killed the kernel
+        runs only its definitions, so functions defined there can still be graded. A cell
+        that kills the replay too is left out of later replays.
+        """
+        assert self._sandbox is not None
+        while True:
+            if self._restarts >= self.options.max_kernel_restarts:
+                raise KernelUnavailable(f"not run: the kernel was restarted {self._restarts} times already")
+            self._restarts += 1
+            if self._kernel is not None:
+                await self._sandbox.stop_kernel(self._kernel)
+                self._kernel = None
+            await self._start_kernel()
+            failed = await self._replay(deadline)
+            if failed is None:
+                break
+            self._replay_skip.add(failed)
+        await self.link.request("stdin_position", {"position": self._stdin_used})
+
+    async def _replay(self, deadline: float) -> int | None:
+        """Replay recorded cells; returns the index of a cell that broke the kernel, if any."""
+        runner = self._runner(copy.deepcopy(self.notebook))
+        self._replaying = True
+        try:
+            for index, record in sorted(self._records.items()):
+                source = _replay_source(record)
+                if index in self._replay_skip or not source.strip():
+                    continue
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                start, end = self._stdin_spans.get(index, (0, 0))
+                if end > start:
+                    await self.link.request("stdin_position", {"position": start})
+                scratch = copy.deepcopy(runner.nb.cells[index])
+                scratch.source = source
+                _, broken = await self._run_cell(runner, index, scratch, min(self.options.cell_timeout, remaining))
+                if broken:
+                    return index
+        except (KernelDied, KernelUnresponsive):
+            return index
+        finally:
+            self._replaying = False
+            # What the replay typed is not part of the transcript.
+            _, self._stdin_log_offset = self.link.read_stdin_log(self._stdin_log_offset)
+        return None
+
+
+def _replay_source(record: CellRecord) -> str:
+    if record.status in (CellStatus.OK, CellStatus.ERROR):
+        return record.source
+    if record.status in (CellStatus.TIMEOUT, CellStatus.KILLED):
+        return definition_statements(record.source)
+    return ""
+
+
+def _output_chars(out: NotebookNode) -> int:
+    if out.get("output_type") == "stream":
+        return len(out.get("text", ""))
+    values = out.get("data", {}).values()
+    return sum(len(value) if isinstance(value, str) else len(json.dumps(value)) for value in values)
+
+
+def _trim_output(out: NotebookNode, room: int) -> None:
+    notice = "\n[output truncated by the grader]\n"
+    if out.get("output_type") == "stream":
+        out["text"] = out.get("text", "")[:room] + notice
+    else:
+        text = out.get("data", {}).get("text/plain", "")
+        out["data"] = {"text/plain": text[:room] + notice}
+
+
+def _output_fields(cell: NotebookNode, truncated: bool) -> dict[str, Any]:
+    parts = []
+    for out in cell.get("outputs", []):
+        if out.get("output_type") == "stream":
+            parts.append(out.get("text", ""))
+        elif out.get("output_type") in ("execute_result", "display_data"):
+            text = out.get("data", {}).get("text/plain", "")
+            parts.append(text if text.endswith("\n") else text + "\n")
+    text = "".join(parts)
+    return {"output": text, "output_truncated": truncated or _KERNEL_TRUNCATION_NOTICE in text}
+
+
+def execute_notebook(
+    notebook: NotebookNode | str | PathLike[str], options: ExecutionOptions | None = None
+) -> ExecutionResult:
+    """Execute a notebook in a fresh sandboxed kernel and return what happened."""
+    with NotebookSession(notebook, options) as session:
+        return session.execute()
+
+
+__all__ = [
+    "CellRecord",
+    "CellStatus",
+    "ExecutionOptions",
+    "ExecutionResult",
+    "KernelUnavailable",
+    "NotebookSession",
+    "StdinExchange",
+    "execute_notebook",
+]

@@ -1,0 +1,525 @@
+"""Start a student's kernel in isolation and clean up after it.
+
+Three modes:
+
+``bwrap``
+    The kernel runs under bubblewrap with no network, its own pid namespace and a filesystem
+    that shows only what Python needs, read-only: the interpreter's install, the virtualenv
+    and system libraries. The working directory and ``/tmp`` are small private tmpfs mounts.
+    The repository, ``assignments/``, other submissions and report directories are simply
+    not there.
+``limits``
+    No namespaces, but the same resource limits and, when the grader runs as root, the same
+    unprivileged uid. Files readable by that uid stay readable, and the network is reachable:
+    the result says so in its isolation note.
+``none``
+    A plain kernel for trusted notebooks (solutions, templates), without limits.
+
+In every mode the kernel is started by a small launcher (``python -S``) that applies the
+resource limits, drops privileges and starts ipykernel with only the standard library and
+the site-packages directories on ``sys.path``. Skipping ``site`` means the ``.pth`` hook of
+an editable install is never run, so ``import grader`` finds nothing; the kernel shim also
+refuses the grader's packages on ``sys.meta_path``. Under bubblewrap the package sources
+are not even mounted. In ``limits`` mode that refusal is all there is: code that edits
+``sys.meta_path`` and ``sys.path`` could still load the grader's files, which it can read.
+
+When the grader runs as root (CI, containers) the kernel runs under a uid of its own, so
+RLIMIT_NPROC applies (root ignores it) and every process the notebook leaves behind can be
+found and killed. As an ordinary user, the process limit counts the user's existing
+processes, and leftovers die with the pid namespace (bwrap) or the kernel's process group.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import importlib.util
+import json
+import os
+import secrets
+import shutil
+import signal
+import site
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from jupyter_client.kernelspec import KernelSpec
+from jupyter_client.manager import AsyncKernelManager
+
+SandboxChoice = Literal["auto", "bwrap", "limits", "none"]
+
+_GiB = 1024**3
+_MiB = 1024**2
+
+# Packages that must never be importable by student code, whatever the install layout.
+BLOCKED_PACKAGES = ("grader", "reference")
+
+# Where the private working directory appears inside the bubblewrap sandbox.
+_SANDBOX_WORKDIR = "/sandbox"
+
+# Sandboxed kernels run under a uid of their own: RLIMIT_NPROC counts every process of a
+# uid, so kernels graded side by side under one shared uid would eat each other's budget,
+# and a uid nobody else uses lets the grader find and kill every leftover process.
+_SANDBOX_UID_BASE = 1_900_000_000
+_SANDBOX_UID_SPAN = 100_000_000
+
+_LAUNCHER = """\
+import json, os, resource, sys
+config = json.loads(sys.argv[1])
+for name, value in config["rlimits"]:
+    resource.setrlimit(getattr(resource, name), (value, value))
+if config["uid"] is not None:
+    os.setgroups([])
+    os.setgid(config["uid"])
+    os.setuid(config["uid"])
+if config["forget_parent_pid"]:
+    os.environ.pop("JPY_PARENT_PID", None)
+sys.path.extend(config["site_packages"])
+sys.argv = ["ipykernel_launcher", *config["kernel_args"]]
+from ipykernel import kernelapp
+kernelapp.launch_new_instance()
+"""
+
+
+class SandboxMode(str, enum.Enum):
+    """How strongly a kernel is isolated."""
+
+    BWRAP = "bwrap"
+    LIMITS = "limits"
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits for a student's kernel (ignored in ``none`` mode)."""
+
+    memory_bytes: int = 2 * _GiB
+    """Address space (RLIMIT_AS); allocations beyond it raise MemoryError."""
+    cpu_seconds: int = 1200
+    """CPU time of one kernel process over its whole life, execution and calls together."""
+    processes: int = 64
+    """Processes and threads of the kernel's uid (RLIMIT_NPROC); ipykernel itself uses ~10."""
+    file_bytes: int = 64 * _MiB
+    """Largest file the kernel may write (RLIMIT_FSIZE)."""
+    disk_bytes: int = 128 * _MiB
+    """Size of each private tmpfs (working directory, /tmp) in bwrap mode."""
+    output_chars: int = 200_000
+    """Characters of output kept per cell and per call; the kernel stops sending beyond it."""
+
+
+class SandboxUnavailable(RuntimeError):
+    """The requested isolation cannot be provided on this machine."""
+
+
+class KernelStartFailed(RuntimeError):
+    """A kernel did not come up; the message ends with the tail of its log."""
+
+
+@functools.lru_cache(maxsize=1)
+def bwrap_problem() -> str | None:
+    """Why bubblewrap cannot run a sandbox here, or None when it can."""
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return "bubblewrap (bwrap) is not installed"
+    probe = [bwrap, "--unshare-pid", "--unshare-net", "--die-with-parent", "--new-session"]
+    probe += _system_mounts() + ["--proc", "/proc", "--dev", "/dev", "--", "true"]
+    try:
+        completed = subprocess.run(probe, capture_output=True, timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"bubblewrap failed to start: {error}"
+    if completed.returncode != 0:
+        detail = completed.stderr.decode(errors="replace").strip() or f"exit {completed.returncode}"
+        return f"bubblewrap cannot create a sandbox here: {detail}"
+    return None
+
+
+def resolve_mode(choice: SandboxChoice) -> SandboxMode:
+    """The mode to use for ``choice``; ``auto`` prefers bubblewrap."""
+    if choice == "auto":
+        return SandboxMode.BWRAP if bwrap_problem() is None else SandboxMode.LIMITS
+    mode = SandboxMode(choice)
+    if mode is SandboxMode.BWRAP and (problem := bwrap_problem()) is not None:
+        raise SandboxUnavailable(problem)
+    return mode
+
+
+@dataclass
+class RunningKernel:
+    """One started kernel process and the client the grader talks to it through."""
+
+    manager: AsyncKernelManager
+    client: object  # jupyter_client AsyncKernelClient; typed loosely, it has no stubs
+    pid: int | None
+    """Host pid of the ipykernel process itself (not bwrap's), when known."""
+
+
+class _SandboxKernelManager(AsyncKernelManager):
+    """A kernel manager that launches exactly the command the sandbox built.
+
+    The kernelspec named in the student's file (or installed on the machine) is never
+    consulted: the kernel is always this interpreter running ipykernel.
+    """
+
+    def __init__(self, spec: KernelSpec, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self._sandbox_spec = spec
+
+    @property
+    def kernel_spec(self) -> KernelSpec:  # type: ignore[override]
+        return self._sandbox_spec
+
+
+class Sandbox:
+    """The private directories and launch recipe shared by every kernel of one session."""
+
+    def __init__(self, mode: SandboxMode, limits: Limits) -> None:
+        self.mode = mode
+        self.limits = limits
+        self.uid = self._choose_uid()
+        self.root = Path(tempfile.mkdtemp(prefix="grader-kernel-"))
+        self.runtime_dir = self.root / "runtime"
+        self.host_workdir = self.root / "work"
+        self.host_tmpdir = self.root / "tmp"
+        for directory in (self.runtime_dir, self.host_workdir, self.host_tmpdir):
+            directory.mkdir()
+        self.root.chmod(0o755)
+        if self.uid is not None:
+            for directory in (self.runtime_dir, self.host_workdir, self.host_tmpdir):
+                os.chown(directory, self.uid, self.uid)
+        self.log_path = self.root / "kernel.log"
+        self._starts = 0
+
+    @property
+    def isolation_note(self) -> str | None:
+        """Plain words on what this mode does not protect against, or None for bwrap."""
+        if self.mode is SandboxMode.BWRAP:
+            return None
+        if self.mode is SandboxMode.NONE:
+            return "Isolation is off: the notebook ran as a trusted program, without limits."
+        note = (
+            "Isolation is reduced: the kernel ran with resource limits but without bubblewrap, "
+            "so it could reach the network and read every file its user can read."
+        )
+        if os.geteuid() == 0 and self.uid is None:
+            note += (
+                " It ran as root because the Python installation is not readable by an "
+                "unprivileged user, so the process limit was not enforced."
+            )
+        if problem := bwrap_problem():
+            note += f" ({problem}.)"
+        return note
+
+    # --- starting kernels --------------------------------------------------------------
+
+    async def start_kernel(self, startup_timeout: float) -> RunningKernel:
+        """Launch a fresh kernel and wait until it answers."""
+        self._starts += 1
+        connection_file = self.runtime_dir / f"kernel-{self._starts}.json"
+        manager = _SandboxKernelManager(
+            self._kernel_spec(connection_file),
+            transport="ipc",
+            ip=str(self.runtime_dir / f"k{self._starts}"),
+            connection_file=str(connection_file),
+        )
+        # Written (and handed to the sandbox uid) before launch: jupyter_client creates it
+        # readable by the grader's user only.
+        manager.write_connection_file()
+        if self.uid is not None:
+            os.chown(connection_file, self.uid, self.uid)
+        with open(self.log_path, "ab") as log:
+            await manager.start_kernel(
+                env=self._environment(), cwd=str(self.host_workdir), stdout=log, stderr=log
+            )
+        client = manager.client()
+        client.start_channels()
+        try:
+            await client.wait_for_ready(timeout=startup_timeout)
+        except (RuntimeError, TimeoutError) as error:
+            client.stop_channels()
+            await _kill(manager)
+            raise KernelStartFailed(f"the kernel did not start: {error}\n{self.log_tail()}") from error
+        client.allow_stdin = False
+        return RunningKernel(manager=manager, client=client, pid=self._kernel_pid(manager))
+
+    def log_tail(self, limit: int = 2000) -> str:
+        """The end of the kernels' stdout/stderr, for diagnosing a failed start."""
+        try:
+            return self.log_path.read_bytes()[-limit:].decode(errors="replace")
+        except OSError:
+            return ""
+
+    def _kernel_spec(self, connection_file: Path) -> KernelSpec:
+        config = {
+            "rlimits": self._rlimits(),
+            "uid": self.uid,
+            # Inside a pid namespace ipykernel would compare JPY_PARENT_PID with a pid it
+            # cannot see and exit at once; --die-with-parent covers what that check is for.
+            "forget_parent_pid": self.mode is SandboxMode.BWRAP,
+            "site_packages": site.getsitepackages(),
+            "kernel_args": [
+                "-f",
+                str(connection_file),
+                "--HistoryManager.enabled=False",
+                "--IPKernelApp.log_level=WARN",
+            ],
+        }
+        command = [sys.executable, "-S", "-s", "-c", _LAUNCHER, json.dumps(config)]
+        if self.mode is SandboxMode.BWRAP:
+            command = self._bwrap_prefix() + ["--"] + command
+        # Interrupt by message: ipykernel signals itself, which reaches it inside bwrap's
+        # new session where a signal to the launcher's process group would not.
+        return KernelSpec(
+            argv=command, display_name="grader sandbox", language="python", interrupt_mode="message"
+        )
+
+    def _rlimits(self) -> list[tuple[str, int]]:
+        if self.mode is SandboxMode.NONE:
+            return []
+        limits = self.limits
+        processes = limits.processes
+        if os.geteuid() != 0:
+            # RLIMIT_NPROC counts all of the user's processes, not just the kernel's.
+            processes += _count_tasks_of_uid(os.geteuid())
+        return [
+            ("RLIMIT_AS", limits.memory_bytes),
+            ("RLIMIT_CPU", limits.cpu_seconds),
+            ("RLIMIT_NPROC", processes),
+            ("RLIMIT_FSIZE", limits.file_bytes),
+            ("RLIMIT_CORE", 0),
+        ]
+
+    def _choose_uid(self) -> int | None:
+        if self.mode is SandboxMode.NONE or os.geteuid() != 0:
+            return None
+        if self.mode is SandboxMode.LIMITS and not all(
+            _traversable_by_anyone(Path(prefix)) for prefix in _python_roots()
+        ):
+            return None
+        return _SANDBOX_UID_BASE + secrets.randbelow(_SANDBOX_UID_SPAN)
+
+    def _environment(self) -> dict[str, str]:
+        inside_bwrap = self.mode is SandboxMode.BWRAP
+        home = _SANDBOX_WORKDIR if inside_bwrap else str(self.host_workdir)
+        tmp = "/tmp" if inside_bwrap else str(self.host_tmpdir)
+        env = {
+            "PATH": os.pathsep.join([str(Path(sys.executable).parent), "/usr/local/bin", "/usr/bin", "/bin"]),
+            "HOME": home,
+            "TMPDIR": tmp,
+            "LANG": "C.UTF-8",
+            "LC_ALL": "C.UTF-8",
+            # Same submission, same set iteration order, same result.
+            "PYTHONHASHSEED": "0",
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTHONIOENCODING": "utf-8",
+            # One thread per numeric library keeps RLIMIT_NPROC meaningful and timing fair.
+            "OPENBLAS_NUM_THREADS": "1",
+            "OMP_NUM_THREADS": "1",
+            "MKL_NUM_THREADS": "1",
+            "NUMEXPR_NUM_THREADS": "1",
+            "VECLIB_MAXIMUM_THREADS": "1",
+            "MPLBACKEND": "Agg",
+            "MPLCONFIGDIR": f"{tmp}/matplotlib",
+            # A fresh IPython profile: the instructor's startup files must not run here.
+            "IPYTHONDIR": f"{tmp}/ipython",
+            "JUPYTER_CONFIG_DIR": f"{tmp}/jupyter/config",
+            "JUPYTER_DATA_DIR": f"{tmp}/jupyter/data",
+            "JUPYTER_RUNTIME_DIR": f"{tmp}/jupyter/runtime",
+            "XDG_CACHE_HOME": f"{tmp}/cache",
+            "XDG_CONFIG_HOME": f"{tmp}/config",
+            "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+        }
+        return env
+
+    def _bwrap_prefix(self) -> list[str]:
+        limits = self.limits
+        args = [
+            shutil.which("bwrap") or "bwrap",
+            "--die-with-parent",
+            "--new-session",
+            "--unshare-pid",
+            "--unshare-net",
+            "--unshare-ipc",
+            "--unshare-uts",
+            "--unshare-cgroup-try",
+            "--hostname",
+            "sandbox",
+        ]
+        args += _system_mounts()
+        readonly = [Path(p) for p in _python_roots()]
+        args += _mount_points(readonly)
+        for path in readonly:
+            args += ["--ro-bind", str(path), str(path)]
+        args += _masks_for_blocked_packages(readonly)
+        args += ["--proc", "/proc", "--dev", "/dev"]
+        # Both private filesystems are world-writable: tmpfs mounts belong to root and the
+        # kernel's uid is the only one inside. Their size caps what the notebook can store.
+        for private in ("/tmp", _SANDBOX_WORKDIR):
+            args += ["--perms", "1777", "--size", str(limits.disk_bytes), "--tmpfs", private]
+        # The connection file and ipc sockets live here, at the same path on both sides.
+        args += _mount_points([self.runtime_dir])
+        args += ["--bind", str(self.runtime_dir), str(self.runtime_dir)]
+        args += ["--chdir", _SANDBOX_WORKDIR, "--remount-ro", "/"]
+        return args
+
+    def _kernel_pid(self, manager: AsyncKernelManager) -> int | None:
+        if self.mode is not SandboxMode.BWRAP:
+            process = getattr(manager.provisioner, "process", None)
+            return process.pid if process is not None else None
+        if self.uid is None:
+            return None
+        pids = list(_pids_of_uid(self.uid))
+        return pids[0] if len(pids) == 1 else None
+
+    # --- cleaning up --------------------------------------------------------------------
+
+    def kill_strays(self, keep: int | None) -> int:
+        """Kill every process of the sandbox uid except ``keep``; returns how many.
+
+        Only possible when the kernel has a uid of its own (the grader runs as root);
+        otherwise leftovers die with the kernel's pid namespace or process group.
+        """
+        if self.uid is None:
+            return 0
+        stopped: set[int] = set()
+        # Stop first, then kill: a fork bomb keeps replacing processes killed one by one.
+        for _ in range(20):
+            fresh = [pid for pid in _pids_of_uid(self.uid) if pid != keep and pid not in stopped]
+            if not fresh:
+                break
+            for pid in fresh:
+                _signal(pid, signal.SIGSTOP)
+                stopped.add(pid)
+        for pid in stopped:
+            _signal(pid, signal.SIGKILL)
+        return len(stopped)
+
+    async def stop_kernel(self, kernel: RunningKernel) -> None:
+        """Kill a kernel and everything it started."""
+        try:
+            kernel.client.stop_channels()
+        finally:
+            await _kill(kernel.manager)
+            self.kill_strays(keep=None)
+
+    def close(self) -> None:
+        """Remove the session's directories (after its kernels are stopped)."""
+        self.kill_strays(keep=None)
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+async def _kill(manager: AsyncKernelManager) -> None:
+    try:
+        await manager.shutdown_kernel(now=True)
+    except RuntimeError:
+        pass  # already gone
+    await manager.cleanup_resources()
+
+
+def _python_roots() -> list[str]:
+    """Directories holding the interpreter, its standard library and installed packages."""
+    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    roots.update(os.path.realpath(root) for root in list(roots))
+    roots.add(os.path.dirname(os.path.realpath(sys.executable)))
+    # Skip roots inside others; /usr itself is mounted with the system directories.
+    ordered = sorted(root for root in roots if root != "/usr" and not root.startswith("/usr/"))
+    kept: list[str] = []
+    for root in ordered:
+        if not any(root == k or root.startswith(k + "/") for k in kept):
+            kept.append(root)
+    return kept
+
+
+def _system_mounts() -> list[str]:
+    """/usr read-only, the merged-/usr symlinks, and the few /etc files libraries read."""
+    args = ["--ro-bind", "/usr", "/usr"]
+    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        path = Path("/") / name
+        if path.is_symlink():
+            args += ["--symlink", os.readlink(path), str(path)]
+        elif path.is_dir():
+            args += ["--ro-bind", str(path), str(path)]
+    args += ["--perms", "0755", "--dir", "/etc"]
+    for name in ("ld.so.cache", "localtime", "nsswitch.conf", "host.conf"):
+        args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+    return args
+
+
+_ALWAYS_PRESENT = frozenset({Path("/"), Path("/usr"), Path("/tmp")})
+
+
+def _mount_points(paths: list[Path]) -> list[str]:
+    """Create every missing parent of ``paths`` world-readable.
+
+    bubblewrap creates implied parent directories with mode 0700, which would lock the
+    unprivileged kernel out of e.g. a virtualenv under /work/main.
+    """
+    args: list[str] = []
+    created: set[Path] = set()
+    for path in paths:
+        for parent in reversed(path.parents):
+            if parent in _ALWAYS_PRESENT or parent in created or Path("/usr") in parent.parents:
+                continue
+            created.add(parent)
+            args += ["--perms", "0755", "--dir", str(parent)]
+    return args
+
+
+def _masks_for_blocked_packages(readonly: list[Path]) -> list[str]:
+    """Hide grader/reference when they are installed inside a mounted directory.
+
+    With an editable install they live in the repository, which is never mounted; a regular
+    install puts them in site-packages, which is.
+    """
+    args: list[str] = []
+    for name in BLOCKED_PACKAGES:
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.origin is None:
+            continue
+        package_dir = Path(spec.origin).resolve().parent
+        if any(root in package_dir.parents for root in readonly):
+            args += ["--tmpfs", str(package_dir)]
+    return args
+
+
+def _traversable_by_anyone(path: Path) -> bool:
+    """Whether an unprivileged user can reach ``path`` (every ancestor has o+x)."""
+    for directory in [path, *path.parents]:
+        try:
+            if not directory.stat().st_mode & 0o001:
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def _pids_of_uid(uid: int) -> Iterator[int]:
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            if entry.stat().st_uid == uid:
+                yield int(entry.name)
+        except OSError:
+            continue
+
+
+def _count_tasks_of_uid(uid: int) -> int:
+    total = 0
+    for pid in _pids_of_uid(uid):
+        try:
+            total += len(os.listdir(f"/proc/{pid}/task"))
+        except OSError:
+            continue
+    return total
+
+
+def _signal(pid: int, signum: int) -> None:
+    try:
+        os.kill(pid, signum)
+    except (ProcessLookupError, PermissionError):
+        pass

@@ -1,0 +1,260 @@
+"""The wire format between the grader and the kernel shim: tagged JSON for plain data.
+
+Both ends use this one definition. The grader imports it; the kernel receives its source
+text, executed into the shim's private namespace before :mod:`grader.kernel_shim`.
+
+JSON null/bool/int/str/list and finite floats stand for themselves. Everything else is a
+one-key object whose key starts with "$"::
+
+    {"$float": "inf"|"-inf"|"nan"}     {"$tuple": [...]}      {"$dict": [[key, value], ...]}
+    {"$set": [...]}  {"$frozenset": [...]}  {"$bytes": base64}  {"$complex": [re, im]}
+    {"$ndarray": {"dtype": "<i8", "shape": [3, 3], "data": nested lists}}
+    {"$object": {"type": "State", "module": "__main__", "attrs": [[name, value], ...] | null}}
+    {"$opaque": type name}   an attribute that cannot be represented (a function, a lock...)
+    {"$cycle": type name}    a container that contains itself
+
+Objects carry their attributes one level deep: objects found inside those attributes are
+sent as their type only (``"attrs": null``), which keeps linked structures small. Nothing
+is ever pickled or evaluated: decoding builds only the types above.
+
+Only the standard library is used; numpy is looked up in ``sys.modules`` when encoding (an
+array can only exist if the notebook imported numpy) and imported when an array is decoded.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import sys
+import types
+from collections.abc import Callable
+from typing import Any
+
+
+class Unserializable(Exception):
+    """A value cannot be represented in the wire format."""
+
+
+_PLAIN = (type(None), bool, int, str)
+
+
+class _Encoder:
+    def __init__(self, max_nodes: int, max_chars: int) -> None:
+        self.nodes = 0
+        self.chars = 0
+        self.max_nodes = max_nodes
+        self.max_chars = max_chars
+        self.active: set[int] = set()
+
+    def encode(self, value: Any, object_depth: int = 0) -> Any:
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise Unserializable(f"the value is too large to transfer (over {self.max_nodes} parts)")
+        kind = type(value)
+        if kind is str:
+            self.chars += len(value)
+            if self.chars > self.max_chars:
+                raise Unserializable(f"the value is too large to transfer (over {self.max_chars} characters)")
+            return value
+        if kind in _PLAIN:
+            return value
+        if kind is float:
+            return value if math.isfinite(value) else {"$float": repr(value)}
+        if kind is list:
+            return self._sequence(value, None, object_depth)
+        if kind is tuple:
+            return self._sequence(value, "$tuple", object_depth)
+        if kind is dict:
+            return self._mapping(value, object_depth)
+        if kind is set or kind is frozenset:
+            return self._sequence(value, "$" + kind.__name__, object_depth)
+        numpy_value = self._numpy(value, object_depth)
+        if numpy_value is not _NOT_NUMPY:
+            return numpy_value
+        if isinstance(value, bool):
+            return bool(value)
+        if isinstance(value, (int, str)) and not _is_enum(value):
+            return self.encode(int(value) if isinstance(value, int) else str(value), object_depth)
+        if isinstance(value, float):
+            return self.encode(float(value), object_depth)
+        if isinstance(value, (bytes, bytearray)):
+            return {"$bytes": base64.b64encode(bytes(value)).decode("ascii")}
+        if isinstance(value, complex):
+            return {"$complex": [self.encode(value.real), self.encode(value.imag)]}
+        if isinstance(value, (list, tuple, dict, set, frozenset)):
+            # Subclasses (namedtuple, defaultdict, OrderedDict...) travel as their base type.
+            base = next(b for b in (list, tuple, dict, set, frozenset) if isinstance(value, b))
+            return self.encode(base(value), object_depth)
+        return self._object(value, object_depth)
+
+    def _sequence(self, value: Any, tag: str | None, object_depth: int) -> Any:
+        marker = id(value)
+        if marker in self.active:
+            return {"$cycle": type(value).__name__}
+        self.active.add(marker)
+        try:
+            items = [self.encode(item, object_depth) for item in value]
+        finally:
+            self.active.discard(marker)
+        return items if tag is None else {tag: items}
+
+    def _mapping(self, value: dict, object_depth: int) -> Any:
+        marker = id(value)
+        if marker in self.active:
+            return {"$cycle": type(value).__name__}
+        self.active.add(marker)
+        try:
+            pairs = [
+                [self.encode(key, object_depth), self.encode(item, object_depth)]
+                for key, item in value.items()
+            ]
+        finally:
+            self.active.discard(marker)
+        return {"$dict": pairs}
+
+    def _numpy(self, value: Any, object_depth: int) -> Any:
+        numpy = sys.modules.get("numpy")
+        if numpy is None:
+            return _NOT_NUMPY
+        if isinstance(value, numpy.ndarray):
+            if value.size > self.max_nodes:
+                raise Unserializable(f"the array is too large to transfer ({value.size} elements)")
+            self.nodes += value.size
+            data = value.tolist()
+            if value.dtype.kind == "O":
+                data = self.encode(data, object_depth)
+            elif value.dtype.kind == "f":
+                data = _finite_floats(data)
+            elif value.dtype.kind not in "biuUSb":
+                raise Unserializable(f"arrays of dtype {value.dtype} cannot be transferred")
+            return {"$ndarray": {"dtype": value.dtype.str, "shape": list(value.shape), "data": data}}
+        if isinstance(value, numpy.generic):
+            return self.encode(value.item(), object_depth)
+        return _NOT_NUMPY
+
+    def _object(self, value: Any, object_depth: int) -> Any:
+        kind = type(value)
+        if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, types.MethodType,
+                              types.ModuleType, types.GeneratorType, type)) or _is_iterator(value):
+            raise Unserializable(f"a {kind.__name__} cannot be transferred")
+        attributes = _plain_attributes(value)
+        if attributes is None:
+            raise Unserializable(f"a {kind.__name__} object has no attributes to transfer")
+        header = {"type": kind.__qualname__, "module": getattr(kind, "__module__", None)}
+        if object_depth >= 1:
+            return {"$object": {**header, "attrs": None}}
+        marker = id(value)
+        if marker in self.active:
+            return {"$cycle": kind.__name__}
+        self.active.add(marker)
+        try:
+            pairs = []
+            for name, item in attributes:
+                try:
+                    encoded = self.encode(item, object_depth + 1)
+                except Unserializable:
+                    encoded = {"$opaque": type(item).__name__}
+                pairs.append([name, encoded])
+        finally:
+            self.active.discard(marker)
+        return {"$object": {**header, "attrs": pairs}}
+
+
+_NOT_NUMPY = object()
+
+
+def _finite_floats(data: Any) -> Any:
+    if isinstance(data, list):
+        return [_finite_floats(item) for item in data]
+    if isinstance(data, float) and not math.isfinite(data):
+        return {"$float": repr(data)}
+    return data
+
+
+def _is_enum(value: Any) -> bool:
+    return any(base.__name__ == "Enum" and base.__module__ == "enum" for base in type(value).__mro__)
+
+
+def _is_iterator(value: Any) -> bool:
+    kind = type(value)
+    return hasattr(kind, "__next__") and hasattr(kind, "__iter__")
+
+
+def _plain_attributes(value: Any) -> list[tuple[str, Any]] | None:
+    """Instance attributes from ``__dict__`` and ``__slots__``, without running properties."""
+    found: dict[str, Any] = {}
+    try:
+        instance_dict = object.__getattribute__(value, "__dict__")
+    except (AttributeError, TypeError):
+        instance_dict = None
+    if isinstance(instance_dict, dict):
+        found.update((k, v) for k, v in instance_dict.items() if isinstance(k, str))
+    for klass in type(value).__mro__:
+        slots = klass.__dict__.get("__slots__", ())
+        for slot in (slots,) if isinstance(slots, str) else slots:
+            if slot in ("__dict__", "__weakref__") or slot in found:
+                continue
+            try:
+                found[slot] = object.__getattribute__(value, slot)
+            except AttributeError:
+                continue
+    if instance_dict is None and not found:
+        return None
+    return list(found.items())
+
+
+def encode(value: Any, *, max_nodes: int = 1_000_000, max_chars: int = 50_000_000) -> Any:
+    """Turn ``value`` into JSON-ready tagged data; raises :class:`Unserializable`."""
+    return _Encoder(max_nodes, max_chars).encode(value)
+
+
+def decode(
+    data: Any,
+    on_object: Callable[[str, str | None, dict[str, Any] | None], Any] | None = None,
+    on_marker: Callable[[str, str], Any] | None = None,
+) -> Any:
+    """Rebuild a value from tagged data.
+
+    ``on_object(type, module, attributes)`` builds objects and ``on_marker(tag, type)``
+    stands in for ``$opaque``/``$cycle``; without them such data is rejected (the kernel
+    never receives objects from the grader).
+    """
+    if data is None or type(data) in (bool, int, float, str):
+        return data
+    if type(data) is list:
+        return [decode(item, on_object, on_marker) for item in data]
+    if type(data) is not dict or len(data) != 1:
+        raise ValueError(f"not tagged data: {data!r:.80}")
+    ((tag, body),) = data.items()
+    if tag == "$tuple":
+        return tuple(decode(item, on_object, on_marker) for item in body)
+    if tag == "$dict":
+        return {decode(k, on_object, on_marker): decode(v, on_object, on_marker) for k, v in body}
+    if tag == "$set":
+        return {decode(item, on_object, on_marker) for item in body}
+    if tag == "$frozenset":
+        return frozenset(decode(item, on_object, on_marker) for item in body)
+    if tag == "$float":
+        return float(body)
+    if tag == "$bytes":
+        return base64.b64decode(body)
+    if tag == "$complex":
+        return complex(decode(body[0]), decode(body[1]))
+    if tag == "$ndarray":
+        import numpy
+
+        dtype = numpy.dtype(body["dtype"])
+        items = decode(body["data"], on_object, on_marker)
+        return numpy.array(items, dtype=dtype).reshape(body["shape"])
+    if tag == "$object" and on_object is not None:
+        attrs = body["attrs"]
+        attributes = None if attrs is None else {
+            name: decode(value, on_object, on_marker) for name, value in attrs
+        }
+        return on_object(body["type"], body["module"], attributes)
+    if tag in ("$opaque", "$cycle") and on_marker is not None:
+        return on_marker(tag[1:], body)
+    raise ValueError(f"cannot decode {tag!r} here")
+
+
+__all__ = ["Unserializable", "decode", "encode"]

@@ -1,0 +1,88 @@
+"""What a notebook can see and reach from inside the sandbox."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from grader.call_channel import Call, CallStatus
+from grader.execution import CellStatus, ExecutionOptions
+from grader.sandbox import SandboxMode, resolve_mode
+from tests.execution.support import REPO, requires_bwrap
+
+FAST = {"cell_timeout": 5.0, "interrupt_grace": 2.0}
+
+
+@requires_bwrap
+def test_network_is_unreachable(open_session) -> None:
+    result = open_session("network_probe", ExecutionOptions(sandbox="bwrap", **FAST)).execute()
+    record = result.cell(1)
+    assert record.status is CellStatus.ERROR
+    assert record.error_name == "OSError" and "unreachable" in record.error_message
+    assert result.cells[-1].status is CellStatus.OK
+
+
+@requires_bwrap
+def test_instructor_files_are_invisible_and_only_private_places_are_writable(open_session, tmp_path: Path) -> None:
+    other_submission = tmp_path / "other_student.ipynb"
+    other_submission.write_text("{}")
+    written_by_student = REPO / "grader" / "written_by_student.txt"
+    options = ExecutionOptions(stdin=(str(REPO / "pyproject.toml"), str(written_by_student)), sandbox="bwrap", **FAST)
+    session = open_session("file_probe", options)
+    result = session.execute()
+
+    assert result.sandbox_mode is SandboxMode.BWRAP and result.isolation_note is None
+    assert (result.cell(2).status, result.cell(2).error_name) == (CellStatus.ERROR, "FileNotFoundError")
+    assert result.cell(3).status is CellStatus.ERROR
+    assert result.cell(4).output == "kept in the working directory\n"
+    assert result.cells[-1].status is CellStatus.OK
+
+    invisible = [
+        REPO / "pyproject.toml",
+        REPO / "grader" / "__init__.py",
+        REPO / "assignments",
+        other_submission,
+        Path("/etc/shadow"),
+    ]
+    unwritable = [REPO / "grader" / "x.txt", Path("/usr/x.txt"), Path("/x.txt"), Path.home() / "x.txt"]
+    calls = [Call("read", (str(path),)) for path in invisible]
+    calls += [Call("write", (str(path),)) for path in unwritable]
+    calls += [Call("write", ("/tmp/private.txt",)), Call("listing", (str(REPO),)), Call("listing", (".",))]
+    outcomes = session.calls.call_many(calls)
+
+    for path, outcome in zip(invisible, outcomes):
+        assert outcome.status is CallStatus.RAISED and outcome.error.startswith("FileNotFoundError"), (path, outcome)
+    for path, outcome in zip(unwritable, outcomes[len(invisible) :]):
+        assert outcome.status is CallStatus.RAISED and "Error" in outcome.error, (path, outcome)
+    private, repo_listing, workdir_listing = outcomes[-3:]
+    assert private.value == "written" and not Path("/tmp/private.txt").exists()
+    assert set(repo_listing.value) <= {".venv"}  # only the interpreter's own directory shows
+    assert workdir_listing.value == ["notes.txt"]
+    assert not written_by_student.exists()
+
+
+def test_limits_mode_says_isolation_is_reduced(open_session) -> None:
+    result = open_session("syntax_error_repaired", ExecutionOptions(sandbox="limits", **FAST)).execute()
+    assert result.sandbox_mode is SandboxMode.LIMITS
+    assert "reduced" in result.isolation_note
+    assert result.cells[-1].status is CellStatus.OK
+
+
+def test_none_mode_runs_without_limits_and_says_so(open_session) -> None:
+    session = open_session("syntax_error_repaired", ExecutionOptions(sandbox="none", **FAST))
+    result = session.execute()
+    assert result.sandbox_mode is SandboxMode.NONE and "off" in result.isolation_note
+    assert session.calls.call(Call("evaluate", ("X",))).value == 1
+
+
+def test_auto_prefers_bubblewrap_when_it_works() -> None:
+    from grader.sandbox import bwrap_problem
+
+    expected = SandboxMode.BWRAP if bwrap_problem() is None else SandboxMode.LIMITS
+    assert resolve_mode("auto") is expected
+
+
+@pytest.mark.parametrize("choice", ["limits", "none"])
+def test_explicit_modes_resolve_to_themselves(choice: str) -> None:
+    assert resolve_mode(choice) is SandboxMode(choice)
