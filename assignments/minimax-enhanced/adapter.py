@@ -14,11 +14,11 @@ from typing import Any
 
 from grader.call_channel import Call, CallStatus
 from grader.call_template import parse_call
-from grader.checks.base import board_size, positions, check_seed, make_result, result_from_property
+from grader.checks.base import board_size, check_seed, find_failure, make_result, positions, result_from_property
 from grader.checks.context import CheckContext, ShapeError, format_value, read_search_result
-from grader.checks.properties import Mismatch, find_smallest_failure
+from grader.checks.properties import Mismatch
 from grader.results import CheckResult, CheckStatus, Counterexample
-from reference import EMPTY, O, X, Board, ConnectK, ConnectState, game_minimax, minimax, move_values, solve_all
+from reference import EMPTY, X, Board, ConnectK, ConnectState, game_minimax, minimax, move_values, solve_all
 
 
 def _side(ctx: CheckContext, board: Board) -> str:
@@ -54,11 +54,9 @@ def check_second_best(check: Any, ctx: CheckContext) -> CheckResult:
         return Mismatch(answer.call_text, want, f"value {format_value(got_value)}, move {ctx.show_move(got_move)}",
                         "The second-best move is the best of the moves left once minimax's own choice is set aside.")
 
-    outcome = find_smallest_failure(
-        positions(ctx.assignment.first_player, min_empty=2, max_empty=6, include_terminal=False),
-        judge, size=board_size, examples=30, run_seed=check_seed(ctx, check),
-        budget_seconds=ctx.assignment.check_budget_seconds,
-        prefetch=lambda boards: student.ask_many((str(b), ctx.placeholders(b)) for b in boards),
+    outcome = find_failure(
+        check, ctx, student, positions(ctx.assignment.first_player, min_empty=2, max_empty=6, include_terminal=False),
+        judge, key=str, values=ctx.placeholders, examples=30,
     )
     return result_from_property(check, outcome, "`second_best_move` finds the runner-up move", started=started)
 

@@ -6,14 +6,14 @@ import functools
 import time
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, Sequence
 
 from hypothesis import strategies as st
 
 from grader.assignment import Check
 from grader.call_template import CallTemplate, parse_call
-from grader.checks.context import CheckContext, NotDefined
-from grader.checks.properties import Mismatch, PropertyOutcome
+from grader.checks.context import CheckContext, NotDefined, StudentFunction
+from grader.checks.properties import Mismatch, PropertyOutcome, find_smallest_failure
 from grader.results import CheckResult, CheckStatus, Counterexample
 from reference import Board, MalformedBoard, reachable_positions
 
@@ -180,3 +180,32 @@ def guarded(run: Callable[[Check, CheckContext], CheckResult]) -> Callable[[Chec
             return make_result(check, CheckStatus.NOT_RUN, f"Not run: {exc}", figures={"missing": exc.name})
 
     return wrapper
+
+
+def find_failure(
+    check: Check,
+    ctx: CheckContext,
+    student: StudentFunction,
+    strategy: st.SearchStrategy[Any],
+    judge: Callable[[Any], Mismatch | None],
+    *,
+    key: Callable[[Any], Any],
+    values: Callable[[Any], dict[str, Any]],
+    size: Callable[[Any], tuple] = board_size,
+    explicit: Sequence[Any] = (),
+    examples: int | None = None,
+) -> PropertyOutcome:
+    """A check's property run with the assignment's budget, the check's own seed and example
+    cache, and the student's answers fetched in one batch (``key`` and ``values`` say how a
+    case becomes a call)."""
+    return find_smallest_failure(
+        strategy,
+        judge,
+        size=size,
+        examples=examples or ctx.assignment.hypothesis_examples,
+        run_seed=check_seed(ctx, check),
+        cache_key=check_key(ctx, check),
+        budget_seconds=ctx.assignment.check_budget_seconds,
+        prefetch=lambda cases: student.ask_many((key(c), values(c)) for c in cases),
+        explicit=explicit,
+    )

@@ -12,7 +12,7 @@ from typing import Any, Literal
 from grader.assignment import Check
 from grader.call_template import CallTemplate, parse_call
 from grader.checks.base import PLACEHOLDERS, guarded, make_result
-from grader.checks.context import CheckContext, ShapeError, StudentFunction, read_search_result
+from grader.checks.context import CheckContext, ShapeError, read_search_result
 from grader.checks.search_checks import reference_answer, shapes_field
 from grader.results import CheckResult, CheckStatus, Counterexample
 from reference import O, X, Board

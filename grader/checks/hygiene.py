@@ -9,9 +9,9 @@ from typing import Any
 
 from grader.assignment import Check
 from grader.call_template import CallTemplate
-from grader.checks.base import Sampling, board_size, call_field, check_key, check_seed, guarded, make_result, result_from_property
+from grader.checks.base import Sampling, call_field, find_failure, guarded, make_result, result_from_property
 from grader.checks.context import CheckContext
-from grader.checks.properties import Mismatch, find_smallest_failure
+from grader.checks.properties import Mismatch
 from grader.results import CheckResult, CheckStatus
 from reference import Board
 
@@ -49,11 +49,8 @@ class NoMutation:
             return Mismatch(answer.call_text, "the board is left as it was", "the board was changed by the call",
                             "A move that is tried is not undone afterwards (or the board is modified in place).")
 
-        outcome = find_smallest_failure(
-            sampling.strategy(ctx), judge, size=board_size, examples=params.examples,
-            run_seed=check_seed(ctx, check), cache_key=check_key(ctx, check), budget_seconds=ctx.assignment.check_budget_seconds,
-            prefetch=lambda boards: student.ask_many((str(b), values(b)) for b in boards),
-        )
+        outcome = find_failure(check, ctx, student, sampling.strategy(ctx), judge, key=str, values=values,
+                               examples=params.examples)
         return result_from_property(check, outcome, f"`{student.label}` leaves its board argument unchanged", started=started)
 
 

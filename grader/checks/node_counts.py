@@ -15,7 +15,7 @@ from typing import Any, Literal
 from grader.assignment import Check
 from grader.call_template import CallTemplate
 from grader.checks.base import boards_field, call_field, guarded, make_result
-from grader.checks.context import Answer, CheckContext, StudentFunction
+from grader.checks.context import Answer, CheckContext
 from grader.checks.search_checks import reference_alphabeta, reference_minimax
 from grader.results import CheckResult, CheckStatus, Counterexample
 from reference import Board

@@ -6,15 +6,15 @@ from __future__ import annotations
 import functools
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 from hypothesis import strategies as st
 
 from grader.assignment import Check
 from grader.call_template import CallTemplate
-from grader.checks.base import board_size, positions, call_field, check_key, check_seed, guarded, make_result, result_from_property
+from grader.checks.base import board_size, call_field, find_failure, guarded, positions, result_from_property
 from grader.checks.context import CheckContext, ShapeError, format_value
-from grader.checks.properties import Mismatch, find_smallest_failure
+from grader.checks.properties import Mismatch
 from grader.results import CheckResult, CheckStatus
 from reference import EMPTY, LINES, O, X, Board, reachable_positions
 from reference.strategies import arbitrary_boards
@@ -193,8 +193,6 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
     def key(case: tuple[Board, str | None, int | None]) -> tuple:
         return (str(case[0]), case[1], case[2])
 
-    def prefetch(cases: list) -> None:
-        student.ask_many((key(c), values(c)) for c in cases)
 
     def judge(case: tuple[Board, str | None, int | None]) -> Mismatch | None:
         board, player, position = case
@@ -218,15 +216,9 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
         explicit = [(b, None, pos) for b in lines[:2] for pos in (0, 1, 5, 9, 10)]
     else:
         explicit = [(b, None, None) for b in lines]
-    outcome = find_smallest_failure(
-        strategy,
-        judge,
-        explicit=explicit,
-        size=lambda c: (*board_size(c[0]), c[1] or "", c[2] or 0),
-        examples=params.examples or ctx.assignment.hypothesis_examples,
-        run_seed=check_seed(ctx, check), cache_key=check_key(ctx, check),
-        budget_seconds=ctx.assignment.check_budget_seconds,
-        prefetch=prefetch,
+    outcome = find_failure(
+        check, ctx, student, strategy, judge, key=key, values=values, explicit=explicit,
+        size=lambda c: (*board_size(c[0]), c[1] or "", c[2] or 0), examples=params.examples,
     )
     if outcome.failing_input is not None:  # the board alone is the counterexample input
         outcome = replace(outcome, failing_input=outcome.failing_input[0])
@@ -243,5 +235,3 @@ def show(params: Params, ctx: CheckContext, value: Any) -> str:
         return repr(codes.get(value, value))
     return format_value(value)
 
-
-__all__ = ["Params", "run", "CheckStatus"]

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from grader.assignment import Check
 from grader.call_template import CallTemplate
-from grader.checks.base import Sampling, board_size, boards_field, call_field, check_key, check_seed, guarded, result_from_property
+from grader.checks.base import Sampling, board_size, boards_field, call_field, find_failure, guarded, result_from_property
 from grader.checks.diagnosis import Observation, explain_alphabeta, explain_minimax, is_full_window
 from grader.checks.context import SEARCH_SHAPES, Answer, CheckContext, ShapeError, StudentFunction, format_value, read_search_result
-from grader.checks.properties import Mismatch, PropertyOutcome, find_smallest_failure
+from grader.checks.properties import Mismatch, PropertyOutcome
 from grader.results import CheckResult
 from reference import Board, SearchSpec, alphabeta, minimax, move_values, solve
 
@@ -204,16 +204,10 @@ def _search_run(check: Check, ctx: CheckContext, *, depth_limits: tuple[int, ...
         )
         return mismatch
 
-    explicit = [(b, lim) for b in params.include for lim in limits]
-    outcome = find_smallest_failure(
-        strategy,
-        judge,
+    outcome = find_failure(
+        check, ctx, student, strategy, judge, key=key, values=values,
         size=lambda c: (*board_size(c[0]), c[1] or 0),
-        examples=params.examples or ctx.assignment.hypothesis_examples,
-        run_seed=check_seed(ctx, check), cache_key=check_key(ctx, check),
-        budget_seconds=ctx.assignment.check_budget_seconds,
-        prefetch=lambda cases: student.ask_many((key(c), values(c)) for c in cases),
-        explicit=explicit,
+        explicit=[(b, lim) for b in params.include for lim in limits], examples=params.examples,
     )
     outcome = _diagnosed(outcome, ctx, params, student, windows=False)
     judges_value = any(s != "move" for s in params.returns)
@@ -317,16 +311,10 @@ class PruningEquivalence:
                 f"value {format_value(value)}",
             )
 
-        explicit = [(b, w) for b in params.include for w in windows]
-        outcome = find_smallest_failure(
-            strategy,
-            judge,
+        outcome = find_failure(
+            check, ctx, student, strategy, judge, key=key, values=values,
             size=lambda c: (*board_size(c[0]), c[1]),
-            examples=params.examples or ctx.assignment.hypothesis_examples,
-            run_seed=check_seed(ctx, check), cache_key=check_key(ctx, check),
-            budget_seconds=ctx.assignment.check_budget_seconds,
-            prefetch=lambda cases: student.ask_many((key(c), values(c)) for c in cases),
-            explicit=explicit,
+            explicit=[(b, w) for b in params.include for w in windows], examples=params.examples,
         )
         outcome = _diagnosed(outcome, ctx, params, student, windows=True)
         return result_from_property(check, outcome, f"`{student.label}` agrees with minimax", started=started)

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from grader.assignment import Check
 from grader.call_template import CallTemplate
-from grader.checks.base import board_size, positions, call_field, check_key, check_seed, guarded, make_result, result_from_property
+from grader.checks.base import board_size, call_field, find_failure, guarded, make_result, positions, result_from_property
 from grader.checks.context import CheckContext
-from grader.checks.properties import Mismatch, find_smallest_failure
+from grader.checks.properties import Mismatch
 from grader.results import CheckResult, CheckStatus, Counterexample
 from reference import Board, MalformedBoard, depth_limited_selfplay, get_codec
 from reference.codecs import cell_to_rowcol
@@ -88,14 +88,8 @@ class Successor:
                 cause = "The mark placed is not the mover's, or it is placed on the wrong cell."
             return Mismatch(answer.call_text, expected_text, actual_text, cause)
 
-        outcome = find_smallest_failure(
-            strategy, judge,
-            size=lambda c: (*board_size(c[0]), c[1]),
-            examples=params.examples or ctx.assignment.hypothesis_examples,
-            run_seed=check_seed(ctx, check), cache_key=check_key(ctx, check),
-            budget_seconds=ctx.assignment.check_budget_seconds,
-            prefetch=lambda cases: student.ask_many((key(c), values(c)) for c in cases),
-        )
+        outcome = find_failure(check, ctx, student, strategy, judge, key=key, values=values,
+                               size=lambda c: (*board_size(c[0]), c[1]), examples=params.examples)
         if outcome.failing_input is not None:
             outcome = replace(outcome, failing_input=outcome.failing_input[0])
         return result_from_property(check, outcome, f"`{student.label}` makes the right successors", started=started)
