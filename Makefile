@@ -13,13 +13,19 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# bubblewrap isolates student kernels; install it when missing and we are allowed to.
+# bubblewrap isolates student kernels; chromium renders the reports in the browser test.
+# Install them when missing and we are allowed to.
 system-deps:
 	@command -v bwrap >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap) >/dev/null \
 	      || echo "warning: could not install bubblewrap; kernels will run with reduced isolation"; \
 	  else echo "note: bubblewrap not installed (sudo apt-get install bubblewrap); kernels will run with reduced isolation"; fi; }
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null \
+	      || echo "warning: could not install chromium; the browser test of the reports will be skipped"; \
+	  else echo "note: chromium not installed (sudo apt-get install chromium); the browser test of the reports will be skipped"; fi; }
 
 demo: $(STAMP) system-deps
 	$(PY) -m grader demo

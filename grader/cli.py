@@ -49,6 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
     from grader.cli_run import add_run_parser
 
     add_run_parser(sub)
+    from grader.cli_batch import add_batch_parsers
+
+    add_batch_parsers(sub)
 
     p = sub.add_parser("grade", help="grade one notebook against an assignment")
     p.add_argument("notebook", type=Path)

@@ -1,0 +1,575 @@
+"""Grade a whole class: in parallel, resumable, and without ever losing a graded result.
+
+Each submission is graded in a process of its own (at most ``jobs`` at a time), so a
+submission that crashes or hangs the grader costs only itself. As soon as one is graded its
+outputs are written, each atomically (temporary file + ``os.replace``), to
+``OUT/<student>/``: ``report.html`` (returned to the student), ``results.json`` (Gradescope
+format) and, last, ``submission_result.json``, which also records a fingerprint of what was
+graded: the submission's bytes, the assignment spec and the grader's code. A batch stopped
+at any moment and started again grades only the submissions whose fingerprint is missing
+or different (``force`` regrades all). ``index.html`` and ``grades.csv`` are rebuilt from
+the stored results at the end (and when interrupted, from what is done).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.metadata
+import json
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import statistics
+import sys
+import tempfile
+import time
+import traceback
+from collections import deque
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from grader.assignment import Assignment, load_assignment
+from grader.checks.base import make_result
+from grader.gradebook import GradebookRow, grades_csv
+from grader.gradescope import results_json
+from grader.grading import GradingOptions, grade_submission
+from grader.report import ClassEntry, render_class_index, render_student_report
+from grader.results import CheckStatus, SubmissionResult
+from grader.submissions_input import StudentSubmission, SubmissionSet, collect_submissions
+
+RESULT_FILE = "submission_result.json"
+REPORT_FILE = "report.html"
+GRADESCOPE_FILE = "results.json"
+INDEX_FILE = "index.html"
+GRADES_FILE = "grades.csv"
+
+GradeFunction = Callable[[Path, Assignment, GradingOptions], SubmissionResult]
+"""What grades one file; module-level so a worker process can import it by name."""
+
+_PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+_TERMINATE_GRACE_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class BatchOptions:
+    jobs: int | None = None
+    """Submissions graded at once (default: one per available core)."""
+    force: bool = False
+    """Regrade everything, even submissions whose stored result is up to date."""
+    sandbox: str = "auto"
+    progress: bool = True
+    """Show a progress bar on stderr (only when it is a terminal)."""
+    deadline_seconds: float | None = None
+    """Stop grading one submission after this long (default: derived from the assignment's
+    own time limits, as a safety net behind them)."""
+
+    def worker_count(self) -> int:
+        if self.jobs:
+            return max(1, self.jobs)
+        try:
+            return max(1, len(os.sched_getaffinity(0)))
+        except AttributeError:  # not on Linux
+            return max(1, os.cpu_count() or 1)
+
+
+# -- what is stored per student ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GradingRecord:
+    """One student's outcome, as stored in ``OUT/<student>/submission_result.json``."""
+
+    submission: StudentSubmission
+    result: SubmissionResult
+    fingerprint: str
+    failure: str | None = None
+    """Why the submission could not be graded (unreadable, did not run, grader failure)."""
+    grader_fault: bool = False
+    """The grader (not the submission) failed: withheld from grades.csv, retried on resume."""
+    seconds: float = 0.0
+    reused: bool = False
+    """Taken from an earlier run rather than graded now."""
+
+    def to_dict(self) -> dict[str, Any]:
+        s = self.submission
+        return {
+            "batch": {
+                "fingerprint": self.fingerprint,
+                "student_id": s.student_id,
+                "display_name": s.display_name,
+                "original_name": s.original_name,
+                "late": s.late,
+                "notes": list(s.notes),
+                "failure": self.failure,
+                "grader_fault": self.grader_fault,
+                "seconds": round(self.seconds, 3),
+            },
+            **self.result.to_dict(),
+        }
+
+    @classmethod
+    def load(cls, path: Path, submission: StudentSubmission) -> "GradingRecord | None":
+        """The stored record, or None when there is none or it cannot be read."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            meta = data["batch"]
+            result = SubmissionResult.from_dict(data)
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        return cls(submission, result, str(meta.get("fingerprint", "")), meta.get("failure"),
+                   bool(meta.get("grader_fault")), float(meta.get("seconds", 0.0)), reused=True)
+
+
+def not_graded_result(submission: str, assignment: Assignment, reason: str) -> SubmissionResult:
+    """A result that says why nothing could be graded: every check NOT RUN, scoring 0."""
+    checks = tuple(make_result(check, CheckStatus.NOT_RUN, f"Not run: {reason}") for check in assignment.checks)
+    return SubmissionResult(submission=submission, assignment_id=assignment.id, checks=checks, execution=None,
+                            problems=(reason,))
+
+
+# -- fingerprints -----------------------------------------------------------------------------
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def assignment_sha256(assignment: Assignment) -> str:
+    """The spec as graded: its TOML, its adapter and its scripted input."""
+    digest = hashlib.sha256()
+    for name in ("assignment.toml", "adapter.py"):
+        path = assignment.directory / name
+        digest.update(name.encode() + b"\0" + (path.read_bytes() if path.is_file() else b"") + b"\0")
+    digest.update("\n".join(assignment.stdin).encode())
+    return digest.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def grader_version() -> str:
+    """The package version plus a hash of the grading code, so that an edited grader (a
+    development install keeps its version number) regrades instead of reusing results."""
+    try:
+        version = importlib.metadata.version("gamesearch-grader")
+    except importlib.metadata.PackageNotFoundError:
+        version = "unknown"
+    digest = hashlib.sha256()
+    for package in ("grader", "reference"):
+        for path in sorted((_PACKAGE_ROOT / package).rglob("*")):
+            if path.is_file() and path.suffix in (".py", ".j2"):
+                digest.update(path.relative_to(_PACKAGE_ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    return f"{version}+{digest.hexdigest()[:12]}"
+
+
+def fingerprint(submission_path: Path, assignment_digest: str) -> str:
+    """What a stored result is valid for: this file, this spec, this grader."""
+    parts = (file_sha256(submission_path), assignment_digest, grader_version())
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+# -- writing outputs ----------------------------------------------------------------------------
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Readers (and a rerun after kill -9) see the old file or the new one, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_student_outputs(out_dir: Path, record: GradingRecord, assignment: Assignment) -> None:
+    """The report and results.json first, the stored record last: a record on disk means
+    everything for that student is."""
+    folder = out_dir / record.submission.folder_name
+    s = record.submission
+    html = render_student_report(record.result, submission_name=s.original_name, student_id=s.student_id,
+                                 display_name=s.display_name, late=s.late, assignment=assignment)
+    write_atomic(folder / REPORT_FILE, html)
+    write_atomic(folder / GRADESCOPE_FILE, results_json(record.result, failure=record.failure))
+    write_atomic(folder / RESULT_FILE, json.dumps(record.to_dict(), indent=2, ensure_ascii=False) + "\n")
+
+
+def write_class_outputs(out_dir: Path, records: Sequence[GradingRecord], assignment: Assignment,
+                        skipped: Iterable[tuple[str, str]], complete: bool) -> None:
+    ordered = sorted(records, key=lambda r: r.submission.student_id)
+    rows = [GradebookRow(r.submission.student_id, r.submission.display_name, r.result, withheld=r.grader_fault)
+            for r in ordered]
+    write_atomic(out_dir / GRADES_FILE, grades_csv(rows))
+    entries = [
+        ClassEntry(r.submission.student_id, r.submission.display_name, r.submission.late, r.result,
+                   f"{r.submission.folder_name}/{REPORT_FILE}", r.failure, r.seconds, r.submission.notes)
+        for r in ordered
+    ]
+    html = render_class_index(entries, assignment_id=assignment.id, title=assignment.title, skipped=skipped, complete=complete)
+    write_atomic(out_dir / INDEX_FILE, html)
+
+
+# -- the batch ------------------------------------------------------------------------------------
+
+
+@dataclass
+class BatchResult:
+    out_dir: Path
+    records: list[GradingRecord]
+    skipped: list[tuple[str, str]]
+    total: int
+    """Submissions found in the input."""
+    interrupted: bool = False
+    elapsed: float = 0.0
+
+    @property
+    def graded(self) -> list[GradingRecord]:
+        return [r for r in self.records if r.failure is None]
+
+    @property
+    def not_graded(self) -> list[GradingRecord]:
+        return [r for r in self.records if r.failure is not None]
+
+    @property
+    def return_code(self) -> int:
+        """130 when interrupted, 1 when the grader itself failed on a submission, else 0
+        (submissions that could not be read or run are results, not errors)."""
+        if self.interrupted:
+            return 130
+        return 1 if any(r.grader_fault for r in self.records) else 0
+
+    def __str__(self) -> str:
+        reused = sum(r.reused for r in self.records)
+        lines = [
+            f"{'Interrupted' if self.interrupted else 'Done'}: {len(self.records)} of {self.total} submission(s) in "
+            f"{_duration(self.elapsed)} ({len(self.records) - reused} graded now, {reused} kept from an earlier run)."
+        ]
+        scores = [r.result.score for r in self.graded]
+        if scores:
+            top = max(r.result.max_score for r in self.graded)
+            lines.append(f"Graded: {len(scores)}. Mean score {statistics.fmean(scores):.1f}, "
+                         f"median {statistics.median(scores):g} (out of {top:g}).")
+        if self.not_graded:
+            lines.append(f"Could not be graded: {len(self.not_graded)}.")
+            lines += [f"  {r.submission.student_id}: {_first_line(r.failure or '')}" for r in self.not_graded]
+        if self.skipped:
+            lines.append(f"Files left out: {len(self.skipped)}.")
+            lines += [f"  {path}: {reason}" for path, reason in self.skipped]
+        lines.append(f"Class report: {self.out_dir / INDEX_FILE}")
+        lines.append(f"Gradebook:    {self.out_dir / GRADES_FILE}")
+        if self.interrupted:
+            lines.append("Run the same command again to grade the rest.")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class BatchJob:
+    """One class to grade: its submissions, the assignment, where the outputs go."""
+
+    source: Path
+    """A folder, an nbgrader tree or an LMS zip."""
+    assignment: Assignment
+    out_dir: Path
+
+
+def run_batch(
+    source: Path,
+    assignment: Assignment,
+    out_dir: Path,
+    options: BatchOptions = BatchOptions(),
+    grade: GradeFunction = grade_submission,
+) -> BatchResult:
+    """Grade every submission in ``source`` (folder, nbgrader tree or LMS zip) into ``out_dir``."""
+    return run_batches([BatchJob(source, assignment, out_dir)], options, grade)[0]
+
+
+def run_batches(jobs: Sequence[BatchJob], options: BatchOptions = BatchOptions(),
+                grade: GradeFunction = grade_submission) -> list[BatchResult]:
+    """Grade several classes through one pool of workers, so that one class's slow tail
+    (a notebook looping until its time-out) overlaps with the others' work."""
+    started = time.monotonic()
+    with contextlib.ExitStack() as scratch_dirs:
+        plans = []
+        for job in jobs:
+            scratch = Path(scratch_dirs.enter_context(tempfile.TemporaryDirectory(prefix="grader-batch-")))
+            plans.append(_plan(job, collect_submissions(job.source, job.assignment.id, scratch), options))
+        tasks = [task for plan in plans for task in plan.tasks]
+        interrupted = False
+        try:
+            _WorkerPool(options, grade).run(tasks, lambda task, record: task.plan.store(record))
+        except KeyboardInterrupt:
+            interrupted = True
+    return [plan.finish(interrupted, started) for plan in plans]
+
+
+@dataclass
+class _BatchPlan:
+    """One class while it is being graded: what is stored already, what is left to grade."""
+
+    job: BatchJob
+    found: SubmissionSet
+    records: dict[str, GradingRecord] = field(default_factory=dict)
+    tasks: list["_Task"] = field(default_factory=list)
+    last_stored: float | None = None
+
+    def store(self, record: GradingRecord) -> None:
+        write_student_outputs(self.job.out_dir, record, self.job.assignment)
+        self.records[record.submission.student_id] = record
+        self.last_stored = time.monotonic()
+
+    def finish(self, interrupted: bool, started: float) -> BatchResult:
+        skipped = [(s.path, s.reason) for s in self.found.skipped]
+        records = sorted(self.records.values(), key=lambda r: r.submission.student_id)
+        write_class_outputs(self.job.out_dir, records, self.job.assignment, skipped, complete=not interrupted)
+        elapsed = (self.last_stored or time.monotonic()) - started
+        return BatchResult(self.job.out_dir, records, skipped, len(self.found.submissions), interrupted, elapsed)
+
+
+def _plan(job: BatchJob, found: SubmissionSet, options: BatchOptions) -> _BatchPlan:
+    """Keep every stored result that is still valid; everything else becomes a task."""
+    job.out_dir.mkdir(parents=True, exist_ok=True)
+    plan = _BatchPlan(job, found)
+    spec_digest = assignment_sha256(job.assignment)
+    for submission in found.submissions:
+        current = fingerprint(submission.path, spec_digest)
+        folder = job.out_dir / submission.folder_name
+        stored = GradingRecord.load(folder / RESULT_FILE, submission)
+        if stored and stored.fingerprint == current and not stored.grader_fault and not options.force:
+            stored = replace(stored, submission=submission)
+            if not (folder / REPORT_FILE).is_file():
+                write_student_outputs(job.out_dir, stored, job.assignment)
+            plan.records[submission.student_id] = stored
+        else:
+            plan.tasks.append(_Task(submission, current, plan))
+    if options.progress:
+        _log(f"{job.assignment.id}: {len(found.submissions)} submission(s) found ({found.layout.value}), "
+             f"{len(plan.tasks)} to grade, {len(plan.records)} up to date.")
+    return plan
+
+
+# -- grading in worker processes -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Task:
+    submission: StudentSubmission
+    fingerprint: str
+    plan: _BatchPlan = field(compare=False, repr=False)
+
+    @property
+    def assignment(self) -> Assignment:
+        return self.plan.job.assignment
+
+
+@dataclass(frozen=True)
+class _WorkOrder:
+    """What a worker process receives (picklable: the assignment travels as its folder)."""
+
+    path: Path
+    source: str
+    assignment_dir: Path
+    options: GradingOptions
+    grade: GradeFunction
+
+
+def _work(order: _WorkOrder, channel: multiprocessing.connection.Connection) -> None:
+    """Runs in the worker process: grade one file and send back the result (or the error)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)  # lets the kernel be shut down on the way out
+    try:
+        assignment = load_assignment(order.assignment_dir)
+        result = order.grade(order.path, assignment, order.options)
+        message: dict[str, Any] = {"result": replace(result, submission=order.source).to_dict()}
+    except BaseException as exc:  # noqa: BLE001 - everything must reach the parent as text
+        message = {"error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()}
+    try:
+        channel.send(message)
+    finally:
+        channel.close()
+
+
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    raise SystemExit(f"stopped by the batch (signal {signum})")
+
+
+@dataclass
+class _Running:
+    task: _Task
+    process: multiprocessing.process.BaseProcess
+    channel: multiprocessing.connection.Connection
+    started: float
+    message: Mapping[str, Any] | None = None
+    terminating_since: float | None = None
+    stop_reason: str | None = None
+
+
+class _WorkerPool:
+    """At most ``jobs`` worker processes, one per submission, each watched for death and
+    for running past the deadline. Results are handed to ``finished`` in the parent."""
+
+    def __init__(self, options: BatchOptions, grade: GradeFunction) -> None:
+        self.options = options
+        self.grade = grade
+        self.jobs = options.worker_count()
+        self.context = _process_context()
+
+    def run(self, tasks: Sequence[_Task], finished: Callable[[_Task, GradingRecord], None]) -> None:
+        pending = deque(tasks)
+        running: list[_Running] = []
+        progress = _progress_bar(len(tasks), enabled=self.options.progress)
+        if self.options.progress and tasks:
+            _log(f"Grading {len(tasks)} submission(s) with {min(self.jobs, len(tasks))} worker(s).")
+        ungraded = 0
+        try:
+            while pending or running:
+                while pending and len(running) < self.jobs:
+                    running.append(self._start(pending.popleft()))
+                waitables = [r.channel for r in running if r.message is None] + [r.process.sentinel for r in running]
+                multiprocessing.connection.wait(waitables, timeout=0.5)
+                for job in list(running):
+                    record = self._poll(job)
+                    if record is None:
+                        continue
+                    running.remove(job)
+                    finished(job.task, record)
+                    ungraded += record.failure is not None
+                    progress.set_postfix_str(f"not graded: {ungraded}", refresh=False)
+                    progress.update(1)
+        except KeyboardInterrupt:
+            for job in running:
+                self._stop(job, "interrupted")
+            for job in running:
+                job.process.join(_TERMINATE_GRACE_SECONDS)
+                if job.process.is_alive():
+                    job.process.kill()
+                job.process.join()
+            raise
+        finally:
+            progress.close()
+
+    def _start(self, task: _Task) -> _Running:
+        receiver, sender = self.context.Pipe(duplex=False)
+        order = _WorkOrder(
+            path=task.submission.path,
+            source=task.submission.original_name,
+            assignment_dir=task.assignment.directory,
+            options=GradingOptions(sandbox=self.options.sandbox),
+            grade=self.grade,
+        )
+        process = self.context.Process(target=_work, args=(order, sender), name=f"grade-{task.submission.folder_name}", daemon=False)
+        process.start()
+        sender.close()  # only the worker writes; the parent sees EOF if it dies
+        return _Running(task, process, receiver, time.monotonic())
+
+    def _poll(self, job: _Running) -> GradingRecord | None:
+        """The job's record once it is over, else None (and enforce the deadline)."""
+        alive = job.process.is_alive()  # before reading: once it is gone, all it sent is in the pipe
+        if job.message is None and job.channel.poll():
+            try:
+                job.message = job.channel.recv()
+            except (EOFError, OSError):
+                job.message = {}
+        now = time.monotonic()
+        if alive:
+            deadline = self.options.deadline_seconds or _default_deadline(job.task.assignment)
+            if job.terminating_since is None and now - job.started > deadline:
+                self._stop(job, f"grading took longer than {deadline:.0f} s and was stopped")
+            elif job.terminating_since is not None and now - job.terminating_since > _TERMINATE_GRACE_SECONDS:
+                job.process.kill()
+            return None
+        job.process.join()
+        job.channel.close()
+        return self._record(job, now - job.started)
+
+    def _stop(self, job: _Running, reason: str) -> None:
+        job.stop_reason = reason
+        job.terminating_since = time.monotonic()
+        job.process.terminate()
+
+    def _record(self, job: _Running, seconds: float) -> GradingRecord:
+        submission = job.task.submission
+        message = job.message or {}
+        if "result" in message and job.stop_reason is None:
+            result = SubmissionResult.from_dict(message["result"])
+            failure = None
+            if result.execution is None:
+                failure = result.problems[0] if result.problems else "the notebook could not be run"
+            return GradingRecord(submission, result, job.task.fingerprint, failure, False, seconds)
+        if job.stop_reason:
+            reason, fault = f"Not graded: {job.stop_reason}.", False
+        elif "error" in message:
+            reason, fault = f"The grader failed on this submission ({message['error']}).", True
+            _log(f"grader: {submission.student_id}: {message['error']}\n{message.get('traceback', '')}")
+        else:
+            reason, fault = f"The grading process died ({_exit_description(job.process.exitcode)}).", True
+        result = not_graded_result(submission.original_name, job.task.assignment, reason)
+        return GradingRecord(submission, result, job.task.fingerprint, reason, fault, seconds)
+
+
+def _default_deadline(assignment: Assignment) -> float:
+    """Generous: the notebook's own limit plus every check's budget and a slow call each."""
+    per_check = assignment.check_budget_seconds + 2 * assignment.call_timeout
+    return assignment.notebook_timeout + 60 + per_check * len(assignment.checks)
+
+
+def _process_context() -> multiprocessing.context.BaseContext:
+    """A fork server when the platform has one: each worker is a cheap fork of a process
+    that has already imported the grader but holds no threads or open kernels."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["grader.grading", "grader.batch"])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def _exit_description(exitcode: int | None) -> str:
+    if exitcode is None:
+        return "no exit status"
+    if exitcode < 0:
+        try:
+            name = signal.Signals(-exitcode).name
+        except ValueError:
+            name = f"signal {-exitcode}"
+        hint = ", perhaps out of memory" if -exitcode == signal.SIGKILL else ""
+        return f"killed by {name}{hint}"
+    return f"exit status {exitcode}"
+
+
+class _NoProgress:
+    def update(self, n: int = 1) -> None: ...
+    def set_postfix_str(self, s: str = "", refresh: bool = True) -> None: ...
+    def close(self) -> None: ...
+
+
+def _progress_bar(total: int, enabled: bool) -> Any:
+    if not enabled or not total or not sys.stderr.isatty():
+        return _NoProgress()
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="notebook", file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
+
+
+def _log(text: str) -> None:
+    """A line on stderr that does not break a progress bar being drawn there."""
+    from tqdm import tqdm
+
+    tqdm.write(text, file=sys.stderr)
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else ""
+
+
+def _duration(seconds: float) -> str:
+    minutes, rest = divmod(int(round(seconds)), 60)
+    return f"{minutes}m{rest:02d}s" if minutes else f"{seconds:.1f}s"

@@ -1,0 +1,62 @@
+"""`grades.csv`: one row per student, ready for an LMS gradebook import.
+
+Columns: ``student_id, name, total, max``, then one column per check (its id) holding the
+points earned. A submission the grader itself failed on has empty score cells (no grade
+rather than a false zero); one that could not be read or run scores what it scored, 0.
+Manual items stay empty for the instructor to fill in.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from typing import Sequence
+
+from grader.results import CheckStatus, SubmissionResult
+
+FIXED_COLUMNS = ("student_id", "name", "total", "max")
+
+
+@dataclass(frozen=True)
+class GradebookRow:
+    student_id: str
+    name: str
+    result: SubmissionResult
+    withheld: bool = False
+    """No scores: the grader failed on this submission (not the student)."""
+
+
+def check_columns(rows: Sequence[GradebookRow]) -> list[str]:
+    """Check ids in rubric order (first seen), across every row."""
+    seen: dict[str, None] = {}
+    for row in rows:
+        for check in row.result.checks:
+            seen.setdefault(check.check_id, None)
+    return list(seen)
+
+
+def grades_csv(rows: Sequence[GradebookRow]) -> str:
+    columns = check_columns(rows)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow([*FIXED_COLUMNS, *columns])
+    for row in sorted(rows, key=lambda r: r.student_id):
+        by_id = {c.check_id: c for c in row.result.checks}
+        cells = []
+        for check_id in columns:
+            check = by_id.get(check_id)
+            manual = check is None or check.status == CheckStatus.MANUAL
+            cells.append("" if row.withheld or manual else _number(check.score))
+        total = "" if row.withheld else _number(row.result.score)
+        writer.writerow([_safe_cell(row.student_id), _safe_cell(row.name), total, _number(row.result.max_score), *cells])
+    return buffer.getvalue()
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def _safe_cell(text: str) -> str:
+    """Neutralise spreadsheet formulas in names taken from file names (CSV injection)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

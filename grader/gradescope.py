@@ -1,0 +1,140 @@
+"""Gradescope's `results.json`, and the autograder entry point that writes it.
+
+Format: https://gradescope-autograders.readthedocs.io/en/latest/specs/ . One test per
+automatic check (manual items are marked in Gradescope itself). Public checks are
+``visible``; hidden checks get ``after_published`` and, like in the HTML report, their
+output never carries their inputs.
+"""
+
+from __future__ import annotations
+
+import json
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from grader.assignment import Assignment
+from grader.grading import GradingOptions, grade_submission
+from grader.report import HIDDEN_CHECK_MESSAGES
+from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
+from grader.submissions_input import SUBMISSION_SUFFIXES, choose_submission_file
+
+VISIBILITY_FOR_STUDENTS = {"public": "visible", "hidden": "after_published"}
+"""Our visibility -> Gradescope's. A hidden check's score shows once grades are published."""
+
+DEFAULT_SUBMISSION_DIR = Path("/autograder/submission")
+DEFAULT_RESULTS_PATH = Path("/autograder/results/results.json")
+
+
+def gradescope_results(result: SubmissionResult, *, failure: str | None = None) -> dict[str, Any]:
+    """The results.json document for one graded submission."""
+    tests = [_test(check) for check in result.checks if check.status != CheckStatus.MANUAL]
+    manual = [c for c in result.checks if c.status == CheckStatus.MANUAL]
+    lines = [f"Automatic score: {result.score:g} / {result.max_score:g}."]
+    if failure:
+        lines.append(f"Your submission could not be graded: {failure}")
+    lines += [f"Problem: {p}" for p in result.problems if p != failure]
+    if any(c.visibility != "public" for c in result.checks):
+        lines.append("Some checks are hidden: their scores appear when grades are published, their test cases never do.")
+    if manual:
+        lines.append(f"{len(manual)} item(s) will be marked by your instructor: " + ", ".join(c.title for c in manual) + ".")
+    return {
+        "score": result.score,
+        "execution_time": round(float(result.timings.get("total", 0.0) or 0.0), 2),
+        "output": "\n".join(lines),
+        "output_format": "text",
+        "stdout_visibility": "hidden",
+        "tests": tests,
+    }
+
+
+def _test(check: CheckResult) -> dict[str, Any]:
+    visibility = VISIBILITY_FOR_STUDENTS.get(check.visibility, "after_published")
+    shown_inputs = visibility == "visible"
+    output = check.message if shown_inputs else HIDDEN_CHECK_MESSAGES[check.status]
+    if shown_inputs and check.counterexample:
+        output += "\n\n" + counterexample_text(check.counterexample)
+    return {
+        "name": check.title,
+        "score": check.score,
+        "max_score": check.max_score,
+        "status": "passed" if check.status == CheckStatus.PASSED else "failed",
+        "output": output,
+        "output_format": "text",
+        "visibility": visibility,
+    }
+
+
+def counterexample_text(ce: Counterexample) -> str:
+    lines = []
+    if ce.board and len(ce.board) == 9:
+        rows = [" | ".join(c if c in "XO" else " " for c in ce.board[r * 3:r * 3 + 3]) for r in range(3)]
+        lines += ["Position:", *(f"   {row}" for row in rows)]
+    elif ce.board:
+        lines.append(f"Input: {ce.board}")
+    lines += [f"Call:     {ce.call}", f"Expected: {ce.expected}", f"Got:      {ce.actual}"]
+    if ce.cause:
+        lines.append(f"Likely cause: {ce.cause}")
+    return "\n".join(lines)
+
+
+def results_json(result: SubmissionResult, *, failure: str | None = None) -> str:
+    return json.dumps(gradescope_results(result, failure=failure), indent=2, ensure_ascii=False) + "\n"
+
+
+# -- the autograder entry point -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AutograderOutcome:
+    results_path: Path
+    graded_file: Path | None
+    score: float
+    failure: str | None
+
+    @property
+    def return_code(self) -> int:
+        """0 whenever results.json was written: Gradescope shows it, whatever the score."""
+        return 0
+
+    def __str__(self) -> str:
+        graded = f"graded {self.graded_file.name}" if self.graded_file else "nothing graded"
+        problem = f" ({self.failure})" if self.failure else ""
+        return f"{graded}: score {self.score:g}{problem}; results in {self.results_path}"
+
+
+def run_autograder(
+    assignment: Assignment,
+    submission_dir: Path = DEFAULT_SUBMISSION_DIR,
+    results_path: Path = DEFAULT_RESULTS_PATH,
+    options: GradingOptions = GradingOptions(),
+    grade: Callable[[Path, Assignment, GradingOptions], SubmissionResult] = grade_submission,
+) -> AutograderOutcome:
+    """Grade the one submission Gradescope unpacked, hidden checks included; always writes
+    results.json, even when there is nothing to grade or the grader itself fails."""
+    results_path.parent.mkdir(parents=True, exist_ok=True)
+    files = sorted(p for p in submission_dir.rglob("*") if p.is_file() and p.suffix.lower() in SUBMISSION_SUFFIXES
+                   and not any(part.startswith(".") or part == "__MACOSX" for part in p.relative_to(submission_dir).parts))
+    if not files:
+        received = sorted(p.name for p in submission_dir.rglob("*") if p.is_file())[:20] if submission_dir.is_dir() else []
+        reason = "no notebook (.ipynb) or Python file was found in the submission" + (
+            f" (received: {', '.join(received)})" if received else "")
+        return _write_failure(assignment, results_path, None, reason)
+    chosen = choose_submission_file(files, assignment.id)
+    try:
+        result = grade(chosen, assignment, options)
+    except Exception as exc:  # the grader's own bug: the student still gets a results.json
+        traceback.print_exc()
+        return _write_failure(assignment, results_path, chosen, f"the grader failed ({type(exc).__name__}: {exc}); please tell your instructor")
+    failure = (result.problems[0] if result.problems else "the notebook could not be run") if result.execution is None else None
+    results_path.write_text(results_json(result, failure=failure), encoding="utf-8")
+    return AutograderOutcome(results_path, chosen, result.score, failure)
+
+
+def _write_failure(assignment: Assignment, results_path: Path, graded: Path | None, reason: str) -> AutograderOutcome:
+    from grader.batch import not_graded_result  # the same shape a batch gives an ungradable file
+
+    result = not_graded_result(str(graded or "submission"), assignment, reason)
+    results_path.write_text(results_json(result, failure=reason), encoding="utf-8")
+    return AutograderOutcome(results_path, graded, 0.0, reason)

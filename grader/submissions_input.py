@@ -1,0 +1,269 @@
+"""Find the submissions in what an instructor hands to `grader batch`, and who wrote each.
+
+Four shapes are understood:
+
+flat folder
+    ``alice.ipynb``, ``bob.py``: the student id is the file name without its extension
+    (a file inside a sub-folder belongs to the student named by that top-level folder).
+nbgrader tree
+    ``submitted/<student>/<assignment>/*.ipynb``.
+Canvas export (zip or unpacked)
+    ``lastfirst_12345_67890_original-name.ipynb``, late ones ``lastfirst_LATE_12345_...``:
+    the student id is the Canvas user id (12345), the name part is kept for display.
+Moodle export (zip or unpacked)
+    ``Full Name_12345_assignsubmission_file_/file.ipynb`` (or the same prefix on the file
+    name when the export was made without folders).
+
+A zip is unpacked into a scratch folder first, refusing absolute paths, ``..``, links,
+oversized members and archives that unpack to more than a set total.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import stat
+import zipfile
+from collections import defaultdict
+from dataclasses import dataclass, replace
+from pathlib import Path, PurePosixPath
+from typing import Iterable
+
+SUBMISSION_SUFFIXES = (".ipynb", ".py")
+IGNORED_PARTS = frozenset({"__MACOSX", ".ipynb_checkpoints", "__pycache__"})
+
+_CANVAS = re.compile(r"^(?P<name>[^_]+)_(?:(?P<late>LATE)_)?(?P<user>\d+)_(?P<attachment>\d+)_(?P<original>.+)$")
+_MOODLE = re.compile(r"^(?P<name>.+?)_(?P<user>\d+)_assignsubmission_file_(?P<original>.*)$")
+_UNSAFE_NAME_CHARS = re.compile(r"[^\w.@+-]+", re.UNICODE)
+
+
+class InputLayout(str, enum.Enum):
+    FLAT = "folder"
+    NBGRADER = "nbgrader"
+    CANVAS = "canvas"
+    MOODLE = "moodle"
+
+
+class InputError(ValueError):
+    """The batch input cannot be used at all (missing, unsafe zip, nothing to grade)."""
+
+
+@dataclass(frozen=True)
+class ZipLimits:
+    """What an LMS export may unpack to; real exports of a class stay far below."""
+
+    max_members: int = 20_000
+    max_member_bytes: int = 50 * 1024**2
+    max_total_bytes: int = 1024**3
+
+
+@dataclass(frozen=True)
+class StudentSubmission:
+    student_id: str
+    """The id used in grades.csv and (made safe) as the student's output folder."""
+    path: Path
+    """The file to grade."""
+    original_name: str
+    """The file name as the student uploaded it (what a student-facing report shows)."""
+    display_name: str = ""
+    """A human name when the export carries one (Canvas ``lastfirst``, Moodle full name)."""
+    late: bool = False
+    notes: tuple[str, ...] = ()
+    """Things the instructor should know, e.g. other files the student handed in."""
+
+    @property
+    def folder_name(self) -> str:
+        return safe_folder_name(self.student_id)
+
+
+@dataclass(frozen=True)
+class SkippedFile:
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class SubmissionSet:
+    layout: InputLayout
+    submissions: tuple[StudentSubmission, ...]
+    skipped: tuple[SkippedFile, ...] = ()
+
+
+def collect_submissions(source: Path, assignment_id: str, scratch: Path, limits: ZipLimits = ZipLimits()) -> SubmissionSet:
+    """The submissions in a folder or zip; a zip is unpacked under ``scratch``."""
+    if not source.exists():
+        raise InputError(f"{source}: no such file or folder")
+    if source.is_file():
+        if not zipfile.is_zipfile(source):
+            raise InputError(f"{source}: not a folder or a zip archive")
+        root = scratch / "unpacked"
+        extract_zip(source, root, limits)
+    else:
+        root = source
+    found = _collect_from_folder(root, assignment_id)
+    # Skipped files are named as the instructor knows them, not by the scratch folder.
+    shown = [SkippedFile(_shown_path(Path(s.path), root, source.name), s.reason) for s in found.skipped]
+    found = replace(found, skipped=tuple(shown))
+    if not found.submissions:
+        detail = f" ({len(found.skipped)} file(s) skipped)" if found.skipped else ""
+        raise InputError(f"{source}: no .ipynb or .py submissions found{detail}")
+    return found
+
+
+def _shown_path(path: Path, root: Path, label: str) -> str:
+    try:
+        return f"{label}/{path.relative_to(root).as_posix()}"
+    except ValueError:
+        return str(path)
+
+
+def extract_zip(archive: Path, destination: Path, limits: ZipLimits = ZipLimits()) -> list[Path]:
+    """Unpack the notebooks and Python files of ``archive`` safely; returns what was written.
+
+    Sizes are counted while decompressing (a zip header can lie about them), and every
+    member is refused before anything is written if its name could leave ``destination``.
+    """
+    destination.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    total = 0
+    try:
+        with zipfile.ZipFile(archive) as zf:
+            members = zf.infolist()
+            if len(members) > limits.max_members:
+                raise InputError(f"{archive}: {len(members)} entries, more than the limit of {limits.max_members}")
+            for info in members:
+                _refuse_unsafe_member(archive, info)
+            for info in members:
+                relative = PurePosixPath(info.filename)
+                if info.is_dir() or not _is_candidate(relative):
+                    continue
+                target = destination.joinpath(*relative.parts)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                size = 0
+                with zf.open(info) as src, open(target, "wb") as dst:
+                    while chunk := src.read(1 << 16):
+                        size += len(chunk)
+                        total += len(chunk)
+                        if size > limits.max_member_bytes:
+                            raise InputError(f"{archive}: {info.filename} unpacks to more than {limits.max_member_bytes:,} bytes")
+                        if total > limits.max_total_bytes:
+                            raise InputError(f"{archive}: unpacks to more than {limits.max_total_bytes:,} bytes")
+                        dst.write(chunk)
+                written.append(target)
+    except zipfile.BadZipFile as exc:
+        raise InputError(f"{archive}: damaged zip archive ({exc})") from None
+    return written
+
+
+def _refuse_unsafe_member(archive: Path, info: zipfile.ZipInfo) -> None:
+    name = info.filename
+    path = PurePosixPath(name.replace("\\", "/"))
+    if name.startswith(("/", "\\")) or (len(name) > 1 and name[1] == ":") or ".." in path.parts:
+        raise InputError(f"{archive}: refusing the entry {name!r}: it would be written outside the target folder")
+    if stat.S_ISLNK(info.external_attr >> 16):
+        raise InputError(f"{archive}: refusing the entry {name!r}: symbolic links are not allowed")
+
+
+def _is_candidate(relative: PurePosixPath) -> bool:
+    if any(part in IGNORED_PARTS or part.startswith(".") for part in relative.parts):
+        return False
+    return relative.suffix.lower() in SUBMISSION_SUFFIXES
+
+
+# -- identifying students ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    student_id: str
+    path: Path
+    original_name: str
+    display_name: str = ""
+    late: bool = False
+
+
+def _collect_from_folder(root: Path, assignment_id: str) -> SubmissionSet:
+    submitted = root if root.name == "submitted" else root / "submitted"
+    if submitted.is_dir():
+        return _nbgrader(submitted, assignment_id)
+    files = sorted(p for p in root.rglob("*") if p.is_file() and _is_candidate(PurePosixPath(p.relative_to(root).as_posix())))
+    candidates = [_identify(root, path) for path in files]
+    layouts = {layout for layout, _ in candidates}
+    layout = next((lay for lay in (InputLayout.MOODLE, InputLayout.CANVAS) if lay in layouts), InputLayout.FLAT)
+    submissions, skipped = _one_per_student((c for _, c in candidates), assignment_id)
+    return SubmissionSet(layout, submissions, skipped)
+
+
+def _identify(root: Path, path: Path) -> tuple[InputLayout, _Candidate]:
+    relative = path.relative_to(root)
+    for part in relative.parts:
+        moodle = _MOODLE.match(part)
+        if moodle:
+            original = moodle["original"] or path.name
+            return InputLayout.MOODLE, _Candidate(moodle["user"], path, original, moodle["name"].strip())
+    canvas = _CANVAS.match(path.name)
+    if canvas:
+        return InputLayout.CANVAS, _Candidate(canvas["user"], path, canvas["original"], canvas["name"], bool(canvas["late"]))
+    student = relative.parts[0] if len(relative.parts) > 1 else path.stem
+    return InputLayout.FLAT, _Candidate(student, path, path.name)
+
+
+def _nbgrader(submitted: Path, assignment_id: str) -> SubmissionSet:
+    candidates: list[_Candidate] = []
+    skipped: list[SkippedFile] = []
+    for student_dir in sorted(p for p in submitted.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        folders = sorted(p for p in student_dir.iterdir() if p.is_dir() and not p.name.startswith("."))
+        chosen = next((f for f in folders if f.name == assignment_id), folders[0] if len(folders) == 1 else None)
+        if chosen is None:
+            names = ", ".join(f.name for f in folders) or "none"
+            skipped.append(SkippedFile(str(student_dir), f"no assignment folder named {assignment_id!r} (found: {names})"))
+            continue
+        for path in sorted(chosen.rglob("*")):
+            if path.is_file() and _is_candidate(PurePosixPath(path.relative_to(chosen).as_posix())):
+                candidates.append(_Candidate(student_dir.name, path, path.name))
+    submissions, more_skipped = _one_per_student(candidates, assignment_id)
+    return SubmissionSet(InputLayout.NBGRADER, submissions, tuple(skipped) + more_skipped)
+
+
+def _one_per_student(candidates: Iterable[_Candidate], assignment_id: str) -> tuple[tuple[StudentSubmission, ...], tuple[SkippedFile, ...]]:
+    by_student: dict[str, list[_Candidate]] = defaultdict(list)
+    for candidate in candidates:
+        by_student[candidate.student_id].append(candidate)
+    submissions: list[StudentSubmission] = []
+    skipped: list[SkippedFile] = []
+    used_folders: set[str] = set()
+    for student_id in sorted(by_student):
+        files = by_student[student_id]
+        chosen = choose_submission_file([c.path for c in files], assignment_id)
+        winner = next(c for c in files if c.path == chosen)
+        others = [c for c in files if c is not winner]
+        notes = tuple(f"Also handed in {c.original_name}; graded {winner.original_name}." for c in others)
+        skipped.extend(SkippedFile(str(c.path), f"{student_id} handed in several files; graded {winner.original_name}") for c in others)
+        folder = safe_folder_name(student_id)
+        if folder.lower() in used_folders:  # ids differing only in unsafe characters or case
+            skipped.append(SkippedFile(str(winner.path), f"student id {student_id!r} clashes with another once made a safe folder name"))
+            continue
+        used_folders.add(folder.lower())
+        submissions.append(StudentSubmission(student_id, winner.path, winner.original_name, winner.display_name, winner.late, notes))
+    return tuple(submissions), tuple(skipped)
+
+
+def choose_submission_file(paths: list[Path], assignment_id: str) -> Path:
+    """Which of several handed-in files to grade: a notebook before a script, then one whose
+    name mentions the assignment, then the largest (least likely to be a stub), then by name."""
+    if not paths:
+        raise ValueError("no files to choose from")
+    key = assignment_id.lower().replace("-", "").replace("_", "")
+
+    def rank(path: Path) -> tuple:
+        squashed = path.name.lower().replace("-", "").replace("_", "")
+        size = path.stat().st_size if path.exists() else 0
+        return (path.suffix.lower() != ".ipynb", key not in squashed, -size, path.name)
+
+    return min(paths, key=rank)
+
+
+def safe_folder_name(student_id: str) -> str:
+    """A folder name for a student id: no separators, no leading dot, never empty."""
+    name = _UNSAFE_NAME_CHARS.sub("_", student_id).strip("._") or "student"
+    return name[:100]

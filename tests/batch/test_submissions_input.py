@@ -1,0 +1,170 @@
+"""Finding submissions and student ids in folders, nbgrader trees and LMS zip exports."""
+
+from __future__ import annotations
+
+import stat
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from grader.submissions_input import (
+    InputError,
+    InputLayout,
+    ZipLimits,
+    choose_submission_file,
+    collect_submissions,
+    extract_zip,
+    safe_folder_name,
+)
+
+NOTEBOOK = '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}'
+
+
+def write(root: Path, relative: str, text: str = NOTEBOOK) -> Path:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def make_zip(path: Path, members: dict[str, str]) -> Path:
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for name, text in members.items():
+            zf.writestr(name, text)
+    return path
+
+
+def ids(found) -> list[str]:
+    return [s.student_id for s in found.submissions]
+
+
+def test_flat_folder_ids_are_file_names(tmp_path: Path) -> None:
+    write(tmp_path, "in/alice.ipynb")
+    write(tmp_path, "in/bob.py", "print(1)")
+    write(tmp_path, "in/notes.txt", "not a submission")
+    write(tmp_path, "in/.ipynb_checkpoints/alice-checkpoint.ipynb")
+    found = collect_submissions(tmp_path / "in", "lab05", tmp_path / "scratch")
+    assert found.layout == InputLayout.FLAT
+    assert ids(found) == ["alice", "bob"]
+    assert found.submissions[0].original_name == "alice.ipynb"
+
+
+def test_a_notebook_wins_over_a_script_of_the_same_student(tmp_path: Path) -> None:
+    write(tmp_path, "in/alice.ipynb")
+    write(tmp_path, "in/alice.py", "print(1)")
+    found = collect_submissions(tmp_path / "in", "lab05", tmp_path / "scratch")
+    assert ids(found) == ["alice"] and found.submissions[0].path.suffix == ".ipynb"
+    assert "alice.py" in found.submissions[0].notes[0]
+    assert len(found.skipped) == 1
+
+
+def test_nbgrader_tree(tmp_path: Path) -> None:
+    write(tmp_path, "course/submitted/alice/lab05/lab05.ipynb")
+    write(tmp_path, "course/submitted/bob/lab05/lab05.ipynb")
+    write(tmp_path, "course/submitted/bob/lab04/old.ipynb")
+    write(tmp_path, "course/submitted/carol/lab04/old.ipynb")
+    write(tmp_path, "course/submitted/carol/lab03/older.ipynb")
+    found = collect_submissions(tmp_path / "course", "lab05", tmp_path / "scratch")
+    assert found.layout == InputLayout.NBGRADER
+    assert ids(found) == ["alice", "bob"]
+    assert found.submissions[1].path.parent.name == "lab05"
+    assert [s.reason for s in found.skipped if "carol" in s.path][0].startswith("no assignment folder named 'lab05'")
+
+
+def test_nbgrader_tree_given_as_its_submitted_folder(tmp_path: Path) -> None:
+    write(tmp_path, "submitted/alice/any-name/work.ipynb")
+    found = collect_submissions(tmp_path / "submitted", "lab05", tmp_path / "scratch")
+    assert ids(found) == ["alice"]
+
+
+def test_canvas_zip_with_late_submissions(tmp_path: Path) -> None:
+    archive = make_zip(tmp_path / "submissions.zip", {
+        "doejane_12345_67890_lab05.ipynb": NOTEBOOK,
+        "smithjohn_LATE_23456_78901_Lab 5 final.ipynb": NOTEBOOK,
+        "smithjohn_LATE_23456_78902_helpers.py": "x = 1",
+        "__MACOSX/._doejane_12345_67890_lab05.ipynb": "junk",
+    })
+    found = collect_submissions(archive, "lab05", tmp_path / "scratch")
+    assert found.layout == InputLayout.CANVAS
+    assert ids(found) == ["12345", "23456"]
+    jane, john = found.submissions
+    assert (jane.display_name, jane.original_name, jane.late) == ("doejane", "lab05.ipynb", False)
+    assert (john.display_name, john.original_name, john.late) == ("smithjohn", "Lab 5 final.ipynb", True)
+    assert john.path.is_file() and john.path.is_relative_to(tmp_path / "scratch")
+    assert [s.path for s in found.skipped] == ["submissions.zip/smithjohn_LATE_23456_78902_helpers.py"]
+
+
+def test_moodle_zip_with_and_without_folders(tmp_path: Path) -> None:
+    archive = make_zip(tmp_path / "moodle.zip", {
+        "Jane Doe_12345_assignsubmission_file_/lab05.ipynb": NOTEBOOK,
+        "John Smith_23456_assignsubmission_file_my work.ipynb": NOTEBOOK,
+        "Jane Doe_12345_assignsubmission_onlinetext_/onlinetext.html": "<p>hi</p>",
+    })
+    found = collect_submissions(archive, "lab05", tmp_path / "scratch")
+    assert found.layout == InputLayout.MOODLE
+    assert [(s.student_id, s.display_name, s.original_name) for s in found.submissions] == [
+        ("12345", "Jane Doe", "lab05.ipynb"), ("23456", "John Smith", "my work.ipynb")]
+
+
+@pytest.mark.parametrize("evil", ["../escape.ipynb", "/abs/escape.ipynb", "a/../../escape.ipynb", "C:/win.ipynb", "..\\x.ipynb"])
+def test_zip_entries_that_leave_the_folder_are_refused(tmp_path: Path, evil: str) -> None:
+    archive = tmp_path / "evil.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("fine.ipynb", NOTEBOOK)
+        zf.writestr(zipfile.ZipInfo(evil), NOTEBOOK)
+    with pytest.raises(InputError, match="outside the target folder"):
+        extract_zip(archive, tmp_path / "out")
+    assert not (tmp_path / "escape.ipynb").exists()
+    assert not list((tmp_path / "out").rglob("*.ipynb"))  # refused before anything was written
+
+
+def test_zip_symlinks_are_refused(tmp_path: Path) -> None:
+    archive = tmp_path / "link.zip"
+    info = zipfile.ZipInfo("alice.ipynb")
+    info.external_attr = (stat.S_IFLNK | 0o777) << 16
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr(info, "/etc/passwd")
+    with pytest.raises(InputError, match="symbolic links"):
+        extract_zip(archive, tmp_path / "out")
+
+
+def test_zip_bombs_stop_at_the_size_limit(tmp_path: Path) -> None:
+    archive = make_zip(tmp_path / "bomb.zip", {"a.ipynb": "0" * 200_000, "b.ipynb": "0" * 200_000})
+    assert archive.stat().st_size < 5_000
+    with pytest.raises(InputError, match="more than 100,000 bytes"):
+        extract_zip(archive, tmp_path / "out", ZipLimits(max_member_bytes=100_000))
+    with pytest.raises(InputError, match="unpacks to more than 300,000 bytes"):
+        extract_zip(archive, tmp_path / "out2", ZipLimits(max_total_bytes=300_000))
+    with pytest.raises(InputError, match="entries"):
+        extract_zip(archive, tmp_path / "out3", ZipLimits(max_members=1))
+
+
+def test_unusable_inputs(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no such file"):
+        collect_submissions(tmp_path / "missing", "lab05", tmp_path)
+    (tmp_path / "plain.txt").write_text("hello")
+    with pytest.raises(InputError, match="not a folder or a zip"):
+        collect_submissions(tmp_path / "plain.txt", "lab05", tmp_path)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InputError, match="no .ipynb or .py"):
+        collect_submissions(tmp_path / "empty", "lab05", tmp_path)
+    (tmp_path / "broken.zip").write_bytes(b"PK\x03\x04" + b"\0" * 100)
+    with pytest.raises(InputError):
+        collect_submissions(tmp_path / "broken.zip", "lab05", tmp_path / "s")
+
+
+def test_choosing_among_several_files(tmp_path: Path) -> None:
+    helper = write(tmp_path, "helper.py", "x = 1")
+    scratch = write(tmp_path, "scratch.ipynb", NOTEBOOK)
+    lab = write(tmp_path, "Lab_05.ipynb", NOTEBOOK)
+    assert choose_submission_file([helper, scratch, lab], "lab05") == lab
+    assert choose_submission_file([helper, scratch], "lab05") == scratch
+
+
+@pytest.mark.parametrize("student_id, folder", [
+    ("alice", "alice"), ("../../etc", "etc"), (".hidden", "hidden"), ("a/b\\c", "a_b_c"), ("", "student"),
+    ("Jane Doe", "Jane_Doe"), ("José", "José"),
+])
+def test_safe_folder_names(student_id: str, folder: str) -> None:
+    assert safe_folder_name(student_id) == folder

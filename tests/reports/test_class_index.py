@@ -1,0 +1,52 @@
+"""The instructor's class index: statistics, histogram, pass rates, escaping."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.report import ClassEntry, histogram, pass_rates, render_class_index
+from grader.results import CheckStatus
+from tests.reports import fabricated as fab
+
+
+def entry(student: str, *checks, failure: str | None = None, seconds: float = 1.0) -> ClassEntry:
+    return ClassEntry(student, f"Name {student}", False, fab.submission(*checks), f"{student}/report.html", failure, seconds)
+
+
+def entries() -> list[ClassEntry]:
+    win = fab.check("check-win", CheckStatus.PASSED, 10, 10)
+    lose = fab.check("check-win", CheckStatus.FAILED, 0, 10)
+    return [
+        entry("ann", win, fab.node_counts(CheckStatus.PASSED), seconds=3.0),
+        entry("bob", lose, fab.node_counts(CheckStatus.FAILED), seconds=9.5),
+        entry("<b>eve</b>", lose, fab.node_counts(CheckStatus.FAILED), failure="not a notebook <script>x</script>"),
+    ]
+
+
+def test_histogram_bins_fractions() -> None:
+    bins = histogram([0.0, 0.05, 0.5, 0.99, 1.0])
+    assert [b.count for b in bins] == [2, 0, 0, 0, 0, 1, 0, 0, 0, 2]
+    assert max(b.height for b in bins) == pytest.approx(120)
+
+
+def test_pass_rates_count_graded_submissions_only() -> None:
+    rates = {r.id: r for r in pass_rates(entries())}
+    assert (rates["check-win"].passed, rates["check-win"].attempted) == (1, 2)
+    assert rates["node-reduction"].percent == pytest.approx(50)
+
+
+def test_index_lists_everyone_and_escapes_names() -> None:
+    html = render_class_index(entries(), assignment_id="lab05", title="Lab 5", skipped=[("x/y.txt", "not a notebook")])
+    assert "&lt;b&gt;eve&lt;/b&gt;" in html and "<b>eve</b>" not in html
+    assert "<script>x</script>" not in html
+    assert html.count("<script") == 1  # only the sorting code
+    assert 'href="ann/report.html"' in html
+    assert "could not be graded" in html and "x/y.txt" in html
+    slowest = html[html.index('id="slowest"'):]
+    assert slowest.index("bob") < slowest.index("ann")
+    assert 'class="chart histogram"' in html
+
+
+def test_interrupted_index_says_so() -> None:
+    html = render_class_index(entries(), assignment_id="lab05", title="Lab 5", complete=False)
+    assert "interrupted" in html

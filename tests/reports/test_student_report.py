@@ -1,0 +1,183 @@
+"""The student-facing HTML report: escaping, hidden checks, wording, drawings."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from grader.assignment import load_assignment
+from grader.report import ExecutionView, headline, check_view, render_student_report
+from grader.results import CheckStatus
+from tests.reports import fabricated as fab
+
+ALL_PASSED = re.compile(r"\ball\b[^.<]*\b(tests?|checks?)\b[^.<]*\bpassed\b", re.IGNORECASE)
+
+
+class _Collector(HTMLParser):
+    """Tags with their attributes, and the visible text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def parse(html: str) -> _Collector:
+    collector = _Collector()
+    collector.feed(html)
+    return collector
+
+
+def test_printed_html_is_shown_as_text() -> None:
+    html = render_student_report(fab.submission(fab.public_failure()))
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert fab.HOSTILE_OUTPUT not in html
+    assert "<img" not in html
+    parsed = parse(html)
+    assert not [t for t, _ in parsed.tags if t in ("script", "img", "iframe")]
+    assert fab.HOSTILE_OUTPUT in "".join(parsed.text)  # the student sees exactly what was printed
+
+
+def test_messages_and_causes_are_escaped() -> None:
+    failure = fab.check("x", CheckStatus.FAILED, 0, 5, 'returned "<b>bold</b>" & more')
+    html = render_student_report(fab.submission(failure))
+    assert "&lt;b&gt;bold&lt;/b&gt;" in html and "<b>bold</b>" not in html
+
+
+def test_report_is_self_contained() -> None:
+    html = render_student_report(fab.submission(fab.public_failure(), fab.node_counts()))
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
+    assert "@import" not in html and "url(" not in html
+    assert "default-src 'none'" in html  # the page may not fetch anything
+
+
+def test_hidden_checks_never_show_their_inputs() -> None:
+    result = fab.submission(fab.public_failure(), fab.hidden_failure(), fab.hidden_node_counts())
+    html = render_student_report(result)
+    for secret in (*fab.SECRETS, "SECRETBRD", "OOX"):
+        assert secret not in html, secret
+    assert "title of secret-search" in html  # the name and points may show
+    assert "0 / 10" in html
+    assert 'aria-label="board: OOX' not in html
+
+
+def test_a_hidden_check_view_carries_nothing_to_leak() -> None:
+    view = check_view(fab.hidden_failure(), student_facing=True)
+    assert view.counterexample is None and view.board is None and view.node_chart is None
+    assert "SECRET" not in view.message
+    instructor = check_view(fab.hidden_failure(), student_facing=False)
+    assert instructor.counterexample is not None
+
+
+@pytest.mark.parametrize("with_hidden", [False, True])
+def test_all_passed_wording_only_without_hidden_checks(with_hidden: bool) -> None:
+    html = render_student_report(fab.all_passed(with_hidden=with_hidden))
+    text = " ".join(parse(html).text)
+    if with_hidden:
+        assert not ALL_PASSED.search(text.replace("All 2 public checks passed", ""))
+        assert "All 2 public checks passed" in text
+    else:
+        assert "All 2 checks passed." in text
+
+
+def test_self_check_names_the_hidden_checks_it_did_not_run(tmp_path) -> None:
+    assignment = _with_hidden_check(tmp_path)
+    graded = assignment.public()
+    checks = [fab.check(c.id, CheckStatus.PASSED, c.points, c.points) for c in graded.checks if c.points]
+    html = render_student_report(fab.submission(*checks), assignment=assignment)
+    text = " ".join(parse(html).text)
+    assert "hidden check(s) run only when the assignment is graded" in text
+    assert "not yet your final score" in text
+    assert not ALL_PASSED.search(re.sub(r"All \d+ public checks passed", "", text))
+    hidden = next(c for c in assignment.checks if c.hidden)
+    assert hidden.title in text
+
+
+def test_headline_counts_only_scored_public_checks() -> None:
+    views = [check_view(c, student_facing=True) for c in (
+        fab.check("a", CheckStatus.PASSED, 5, 5), fab.check("b", CheckStatus.FAILED, 0, 5),
+        fab.check("bonus", CheckStatus.NOT_RUN, 0, 0), fab.check("m", CheckStatus.MANUAL, 0, 0))]
+    assert headline(views, hidden_not_run=0, nothing_ran=False).text == "1 of 2 public checks passed."
+    assert "could not be graded" in headline(views, 0, nothing_ran=True).text
+
+
+def test_counterexample_board_is_drawn_as_a_grid() -> None:
+    html = render_student_report(fab.submission(fab.public_failure()))
+    parsed = parse(html)
+    boards = [a for t, a in parsed.tags if t == "svg" and "board" in (a.get("class") or "")]
+    assert len(boards) == 1 and boards[0]["aria-label"] == "board: XO.X....."
+    marks_x = [a for t, a in parsed.tags if t == "line" and a.get("class") == "mark-x"]
+    marks_o = [a for t, a in parsed.tags if t == "circle" and a.get("class") == "mark-o"]
+    assert len(marks_x) == 2 * 2 and len(marks_o) == 1  # two X (two strokes each), one O
+    text = " ".join(parsed.text)
+    for fact in ("minimax(board, 0, True)", "Expected", "Your code gave", "-1", "wrong player's side"):
+        assert fact in text
+
+
+def test_node_counts_are_drawn_as_a_bar_chart() -> None:
+    html = render_student_report(fab.submission(fab.node_counts()))
+    parsed = parse(html)
+    assert any(t == "svg" and "node-chart" in (a.get("class") or "") for t, a in parsed.tags)
+    bars = [a for t, a in parsed.tags if t == "rect" and (a.get("class") or "").startswith("series-")]
+    assert len(bars) == 8  # 2 positions x (minimax, alpha-beta, both references)
+    widths = {a["class"]: float(a["width"]) for a in bars[:4]}
+    assert widths["series-minimax"] == pytest.approx(330)
+    assert widths["series-alphabeta"] < widths["series-minimax"] / 20
+    assert "59,705" in html and "787" in html
+
+
+def test_cells_errors_timeouts_and_stdin_appear_where_they_happened() -> None:
+    html = render_student_report(fab.submission(fab.public_failure()))
+    cell_3 = html[html.index('id="cell-3"'):html.index('id="cell-4"')]
+    assert "Your move? five" in cell_3 and "ValueError: invalid literal" in cell_3
+    assert "\x1b" not in html
+    assert '<details class="cell trouble" id="cell-3" open>' in html  # unfolded where it went wrong
+    assert '<details class="cell" id="cell-1">' in html
+    cell_4 = html[html.index('id="cell-4"'):]
+    assert "timeout" in cell_4 and "60 s" in cell_4
+    assert "NOTE_FOR_FOOTER" in html.split("<footer>")[1]  # not listed among the student's problems
+    assert "/instructor/private" not in html
+
+
+@pytest.mark.parametrize("record", [
+    {}, {"cells": None}, {"cells": [{}]}, {"cells": ["junk", 3]}, {"stdin_transcript": [{"prompt": None}], "cells": []},
+    {"cells": [{"index": "x", "status": None, "output": ["a", {"text": "b"}], "duration": "slow"}]},
+])
+def test_any_execution_record_renders(record: dict) -> None:
+    assert ExecutionView.from_record(record) is not None
+    render_student_report(fab.submission(fab.public_failure(), execution=record))
+
+
+def test_nothing_ran() -> None:
+    result = fab.submission(fab.check("a", CheckStatus.NOT_RUN, 0, 10, "Not run: not a notebook"),
+                            problems=("The file is not a notebook: invalid JSON",))
+    result = type(result)(result.submission, result.assignment_id, result.checks, None, result.problems)
+    html = render_student_report(result)
+    assert "could not be graded" in html and "invalid JSON" in html and "as it ran" not in html
+
+
+def _with_hidden_check(tmp_path):
+    source = load_assignment("lab05").directory
+    spec = (source / "assignment.toml").read_text(encoding="utf-8")
+    spec = spec.replace('id = "best-move"', 'id = "best-move"\nvisibility = "hidden"')
+    (tmp_path / "assignment.toml").write_text(spec, encoding="utf-8")
+    for extra in ("STDIN.txt", "adapter.py"):
+        if (source / extra).is_file():
+            (tmp_path / extra).write_bytes((source / extra).read_bytes())
+    return load_assignment(tmp_path)
+
+
+def test_backticks_become_code_and_stay_escaped() -> None:
+    html = render_student_report(fab.submission(
+        fab.check("a", CheckStatus.FAILED, 0, 5, "`minimax(<i>board</i>)` returned 1"),
+        fab.check("b", CheckStatus.FAILED, 0, 5, "an `unbalanced <b>quote")))
+    assert "<code>minimax(&lt;i&gt;board&lt;/i&gt;)</code> returned 1" in html
+    assert "an `unbalanced &lt;b&gt;quote" in html
