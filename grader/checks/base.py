@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import random
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -63,8 +64,9 @@ class Sampling:
     to_move: str | None = None
     """Only positions with this side to move (for functions that always play one side)."""
 
-    def strategy(self, ctx: CheckContext) -> st.SearchStrategy[Board]:
-        return positions(ctx.assignment.first_player, self.min_empty, self.max_empty, self.to_move, include_terminal=False)
+    def strategy(self, ctx: CheckContext, *, spread: bool = False) -> st.SearchStrategy[Board]:
+        return positions(ctx.assignment.first_player, self.min_empty, self.max_empty, self.to_move,
+                         include_terminal=False, spread=spread)
 
 
 @functools.lru_cache(maxsize=None)
@@ -80,15 +82,25 @@ def position_pool(first: str, min_empty: int, max_empty: int, to_move: str | Non
 
 
 def positions(first: str, min_empty: int = 0, max_empty: int = 9, to_move: str | None = None,
-              include_terminal: bool = True) -> st.SearchStrategy[Board]:
-    """Reachable positions drawn from the table of all of them.
+              include_terminal: bool = True, *, spread: bool = False) -> st.SearchStrategy[Board]:
+    """Reachable positions drawn from the table of all of them (microseconds a draw, where
+    replaying random games costs milliseconds).
 
-    Drawing from the table costs microseconds where replaying random games costs
-    milliseconds, and the order makes hypothesis shrink toward the board with the fewest
-    pieces. Uniform over positions, the draw already favours boards with few empty cells
-    (there are far more of them), which keeps slow student code affordable.
+    Hypothesis favours the first entries of a list. In smallest-first order that makes it
+    shrink toward the board with the fewest pieces; with ``spread`` the list is a fixed
+    shuffle instead, so a batch of examples is close to uniform over positions, which favours
+    boards with few empty cells (there are far more of them) and keeps slow student code
+    affordable.
     """
-    return st.sampled_from(position_pool(first, min_empty, max_empty, to_move, include_terminal))
+    return st.sampled_from(_spread_pool(first, min_empty, max_empty, to_move, include_terminal) if spread
+                           else position_pool(first, min_empty, max_empty, to_move, include_terminal))
+
+
+@functools.lru_cache(maxsize=None)
+def _spread_pool(first: str, min_empty: int, max_empty: int, to_move: str | None, include_terminal: bool) -> tuple[Board, ...]:
+    pool = list(position_pool(first, min_empty, max_empty, to_move, include_terminal))
+    random.Random(len(pool)).shuffle(pool)
+    return tuple(pool)
 
 
 def board_size(board: Board) -> tuple:
@@ -194,6 +206,7 @@ def find_failure(
     size: Callable[[Any], tuple] = board_size,
     explicit: Sequence[Any] = (),
     examples: int | None = None,
+    sample: st.SearchStrategy[Any] | None = None,
 ) -> PropertyOutcome:
     """A check's property run with the assignment's budget, the check's own seed and example
     cache, and the student's answers fetched in one batch (``key`` and ``values`` say how a
@@ -208,4 +221,5 @@ def find_failure(
         budget_seconds=ctx.assignment.check_budget_seconds,
         prefetch=lambda cases: student.ask_many((key(c), values(c)) for c in cases),
         explicit=explicit,
+        sample=sample,
     )

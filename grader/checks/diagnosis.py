@@ -206,12 +206,15 @@ def _ab(cells: tuple[str, ...], side: str, maximizer: str, alpha: float, beta: f
         value = _ab(cells[:c] + (side,) + cells[c + 1:], other, maximizer, alpha, beta, variant, style)
         best = max(best, value) if is_max else min(best, value)
         if style == "best":
-            reached = best >= beta if is_max else best <= alpha
-            if reached != (variant == "inverted-cut"):
+            if variant == "inverted-cut":  # `>=` written as `<=` (and the reverse)
+                reached = best <= beta if is_max else best >= alpha
+            else:
+                reached = best >= beta if is_max else best <= alpha
+            if reached:
                 break
             alpha, beta = _updated(is_max, best, alpha, beta, variant)
             continue
         alpha, beta = _updated(is_max, value, alpha, beta, variant)
-        if (alpha < beta) if variant == "inverted-cut" else (beta <= alpha):
+        if (beta >= alpha) if variant == "inverted-cut" else (beta <= alpha):
             break
     return best

@@ -50,7 +50,7 @@ class NoMutation:
                             "A move that is tried is not undone afterwards (or the board is modified in place).")
 
         outcome = find_failure(check, ctx, student, sampling.strategy(ctx), judge, key=str, values=values,
-                               examples=params.examples)
+                               examples=params.examples, sample=sampling.strategy(ctx, spread=True))
         return result_from_property(check, outcome, f"`{student.label}` leaves its board argument unchanged", started=started)
 
 

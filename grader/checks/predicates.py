@@ -15,8 +15,8 @@ from grader.call_template import CallTemplate
 from grader.checks.base import board_size, call_field, find_failure, guarded, positions, result_from_property
 from grader.checks.context import CheckContext, ShapeError, format_value
 from grader.checks.properties import Mismatch
-from grader.results import CheckResult, CheckStatus
-from reference import EMPTY, LINES, O, X, Board, reachable_positions
+from grader.results import CheckResult
+from reference import EMPTY, LINES, O, X, Board, cell_to_rowcol, reachable_positions
 from reference.strategies import arbitrary_boards
 
 LINE_NAMES = {
@@ -128,6 +128,13 @@ def likely_cause(params: Params, board: Board, player: str | None, expected: Any
         return "It reports a draw while cells are still empty."
     if params.expect == "valid-move" and not expected and actual:
         return "It accepts a move on an occupied or out-of-range cell."
+    if params.expect == "valid-move" and expected and not actual:
+        return "It rejects a move on a free cell: check how the position maps to a row and a column."
+    if params.expect == "legal-moves" and isinstance(actual, list) and sorted(actual) == sorted(expected):
+        return "The moves are all there, but not in row-major order (row by row, left to right)."
+    if params.expect == "legal-moves" and isinstance(actual, list) and set(actual) < set(expected):
+        missing = sorted(set(expected) - set(actual))
+        return "Free cells are missing from the list: " + ", ".join(str(cell_to_rowcol(c)) for c in missing) + "."
     return None
 
 
@@ -173,13 +180,13 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
     started = time.monotonic()
     params: Params = check.params
     student = ctx.student(params.call, globals_from=params.globals)
-    base = arbitrary_boards() if params.boards == "arbitrary" else positions(ctx.assignment.first_player)
-    if params.expect == "wins":
-        strategy = st.tuples(base, st.sampled_from([X, O]), st.none())
-    elif params.expect == "valid-move":
-        strategy = st.tuples(base, st.none(), st.integers(0, 10))
-    else:
-        strategy = st.tuples(base, st.none(), st.none())
+    def cases(spread: bool) -> st.SearchStrategy[tuple[Board, str | None, int | None]]:
+        base = arbitrary_boards() if params.boards == "arbitrary" else positions(ctx.assignment.first_player, spread=spread)
+        if params.expect == "wins":
+            return st.tuples(base, st.sampled_from([X, O]), st.none())
+        if params.expect == "valid-move":
+            return st.tuples(base, st.none(), st.integers(0, 10))
+        return st.tuples(base, st.none(), st.none())
 
     def values(case: tuple[Board, str | None, int | None]) -> dict[str, Any]:
         board, player, position = case
@@ -217,8 +224,8 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
     else:
         explicit = [(b, None, None) for b in lines]
     outcome = find_failure(
-        check, ctx, student, strategy, judge, key=key, values=values, explicit=explicit,
-        size=lambda c: (*board_size(c[0]), c[1] or "", c[2] or 0), examples=params.examples,
+        check, ctx, student, cases(spread=False), judge, key=key, values=values, explicit=explicit,
+        size=lambda c: (*board_size(c[0]), c[1] or "", c[2] or 0), examples=params.examples, sample=cases(spread=True),
     )
     if outcome.failing_input is not None:  # the board alone is the counterexample input
         outcome = replace(outcome, failing_input=outcome.failing_input[0])

@@ -98,13 +98,16 @@ def find_smallest_failure(
     prefetch: Callable[[list[T]], None] | None = None,
     explicit: Sequence[T] = (),
     cache_key: Hashable | None = None,
+    sample: st.SearchStrategy[T] | None = None,
 ) -> PropertyOutcome:
     """Judge explicit inputs, then hypothesis-generated ones; shrink if anything failed.
 
     ``judge`` returns None when the student agrees with the reference. ``size`` orders
     failures: the smallest one seen is reported. A submission that passes costs one batch
-    of calls and no property run; only a failure starts hypothesis, which replays the same
-    examples from the cache and then shrinks.
+    of calls and no property run; only a failure starts hypothesis, which then shrinks.
+
+    ``sample`` (default: ``strategy``) draws the batch. The two may differ: the batch should
+    spread over the input space, while ``strategy`` should lead hypothesis to small inputs.
     """
     started = time.monotonic()
     judged: set[object] = set()
@@ -124,7 +127,7 @@ def find_smallest_failure(
                 best[:] = [(key, value, mismatch)]
         return mismatch
 
-    generated = collect_examples(strategy, examples=examples, run_seed=run_seed, cache_key=cache_key)
+    generated = collect_examples(strategy if sample is None else sample, examples=examples, run_seed=run_seed, cache_key=cache_key)
     if prefetch is not None:
         prefetch([*explicit, *generated])
     for value in [*explicit, *generated]:

@@ -178,7 +178,8 @@ def _search_run(check: Check, ctx: CheckContext, *, depth_limits: tuple[int, ...
     params = check.params
     student = ctx.student(params.call, globals_from=params.globals)
     limits: tuple[int | None, ...] = depth_limits or (None,)
-    strategy = st.tuples(params.sampling.strategy(ctx), st.sampled_from(limits))
+    def cases(spread: bool) -> st.SearchStrategy[tuple[Board, int | None]]:
+        return st.tuples(params.sampling.strategy(ctx, spread=spread), st.sampled_from(limits))
 
     def spec_for(board: Board, limit: int | None) -> SearchSpec:
         extra: dict[str, Any] = {"start_depth": params.start_depth}
@@ -205,7 +206,7 @@ def _search_run(check: Check, ctx: CheckContext, *, depth_limits: tuple[int, ...
         return mismatch
 
     outcome = find_failure(
-        check, ctx, student, strategy, judge, key=key, values=values,
+        check, ctx, student, cases(spread=False), judge, key=key, values=values, sample=cases(spread=True),
         size=lambda c: (*board_size(c[0]), c[1] or 0),
         explicit=[(b, lim) for b in params.include for lim in limits], examples=params.examples,
     )
@@ -282,7 +283,8 @@ class PruningEquivalence:
         params: PruningParams = check.params
         student = ctx.student(params.call, globals_from=params.globals)
         windows = params.windows
-        strategy = st.tuples(params.sampling.strategy(ctx), st.sampled_from(windows))
+        def cases(spread: bool) -> st.SearchStrategy[tuple[Board, tuple[float, float]]]:
+            return st.tuples(params.sampling.strategy(ctx, spread=spread), st.sampled_from(windows))
 
         def values(case: tuple[Board, tuple[float, float]]) -> dict[str, Any]:
             board, (alpha, beta) = case
@@ -312,7 +314,7 @@ class PruningEquivalence:
             )
 
         outcome = find_failure(
-            check, ctx, student, strategy, judge, key=key, values=values,
+            check, ctx, student, cases(spread=False), judge, key=key, values=values, sample=cases(spread=True),
             size=lambda c: (*board_size(c[0]), c[1]),
             explicit=[(b, w) for b in params.include for w in windows], examples=params.examples,
         )

@@ -53,7 +53,8 @@ class Successor:
         student = ctx.student(params.call, globals_from=params.globals)
         first = ctx.assignment.first_player
         moves = st.one_of(st.integers(0, 8).map(cell_to_rowcol), st.sampled_from(OUT_OF_RANGE))
-        strategy = st.tuples(positions(first, min_empty=1, include_terminal=False), moves)
+        def cases(spread: bool) -> st.SearchStrategy[tuple[Board, tuple[int, int]]]:
+            return st.tuples(positions(first, min_empty=1, include_terminal=False, spread=spread), moves)
 
         def values(case: tuple[Board, tuple[int, int]]) -> dict[str, Any]:
             board, move = case
@@ -88,7 +89,7 @@ class Successor:
                 cause = "The mark placed is not the mover's, or it is placed on the wrong cell."
             return Mismatch(answer.call_text, expected_text, actual_text, cause)
 
-        outcome = find_failure(check, ctx, student, strategy, judge, key=key, values=values,
+        outcome = find_failure(check, ctx, student, cases(spread=False), judge, key=key, values=values, sample=cases(spread=True),
                                size=lambda c: (*board_size(c[0]), c[1]), examples=params.examples)
         if outcome.failing_input is not None:
             outcome = replace(outcome, failing_input=outcome.failing_input[0])

@@ -121,7 +121,7 @@ def test_cycles_are_marked() -> None:
     assert roundtrip(loop) == [1, Unrepresented("cycle", "list")]
 
 
-@pytest.mark.parametrize("value", [len, (x for x in ()), iter([]), json, Node], ids=repr)
+@pytest.mark.parametrize("value", [len, (x for x in ()), iter([]), json, Node], ids=lambda v: type(v).__name__)
 def test_code_and_iterators_are_unserializable(value) -> None:
     with pytest.raises(Unserializable):
         encode(value)
