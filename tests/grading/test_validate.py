@@ -1,0 +1,39 @@
+"""Every built-in assignment validates: its solution scores full marks, its handout
+template at most a fifth of the points."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from grader.assignment import list_assignments, load_assignment
+from grader.results import CheckStatus
+from grader.validation import TEMPLATE_MAX_FRACTION, validate_assignment
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.mark.parametrize("assignment_id", list_assignments())
+def test_assignment_validates(assignment_id: str) -> None:
+    report = validate_assignment(load_assignment(assignment_id))
+    assert report.problems == ()
+    assert report.ok
+    solution, template = report.solution, report.template
+    assert solution is not None and template is not None
+    assert solution.score >= solution.max_score > 0  # bonus tasks add beyond the maximum
+    assert all(c.status in (CheckStatus.PASSED, CheckStatus.MANUAL) for c in solution.checks)
+    assert template.score <= TEMPLATE_MAX_FRACTION * template.max_score
+
+
+def test_validate_reports_a_broken_solution(tmp_path: Path) -> None:
+    """A solution that fails a check makes the assignment invalid, naming the check."""
+    source = load_assignment("alphabeta-challenges").directory
+    copy = tmp_path / "alphabeta-challenges"
+    shutil.copytree(source, copy)
+    template = copy / "template.ipynb"
+    shutil.copyfile(template, copy / "solution.ipynb")  # the handout is no solution
+    report = validate_assignment(load_assignment(copy))
+    assert not report.ok
+    assert any("solution: check" in p for p in report.problems)
