@@ -57,6 +57,7 @@ def check_second_best(check: Any, ctx: CheckContext) -> CheckResult:
     outcome = find_failure(
         check, ctx, student, positions(ctx.assignment.first_player, min_empty=2, max_empty=6, include_terminal=False),
         judge, key=str, values=ctx.placeholders, examples=30,
+        sample=positions(ctx.assignment.first_player, min_empty=2, max_empty=6, include_terminal=False, spread=True),
     )
     return result_from_property(check, outcome, "`second_best_move` finds the runner-up move", started=started)
 
