@@ -1,7 +1,10 @@
 """Grade a whole class: in parallel, resumable, and without ever losing a graded result.
 
-Each submission is graded in a process of its own (at most ``jobs`` at a time), so a
-submission that crashes or hangs the grader costs only itself. As soon as one is graded its
+Submissions are graded in worker processes (``jobs`` of them), each taking one submission
+after another; a submission that crashes or hangs its worker costs only itself (the worker
+is replaced). With ``cluster`` the work goes to a Dask scheduler instead
+(``grader.distributed``), and with ``shard`` only part of the class is graded
+(``grader.sharding``, combined by ``grader merge``). As soon as one is graded its
 outputs are written, each atomically (temporary file + ``os.replace``), to
 ``OUT/<student>/``: ``report.html`` (returned to the student), ``results.json`` (Gradescope
 format) and, last, ``submission_result.json``, which also records a fingerprint of what was
@@ -30,7 +33,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 from grader.assignment import Assignment, load_assignment
 from grader.checks.base import make_result
@@ -39,6 +42,8 @@ from grader.gradescope import results_json
 from grader.grading import GradingOptions, grade_submission
 from grader.report import ClassEntry, render_class_index, render_student_report
 from grader.results import CheckStatus, SubmissionResult
+from grader.sharding import MANIFEST_FILE, Shard, ShardManifest
+from grader.spare_kernels import SpareKernel
 from grader.submissions_input import StudentSubmission, SubmissionSet, collect_submissions
 
 RESULT_FILE = "submission_result.json"
@@ -66,6 +71,12 @@ class BatchOptions:
     deadline_seconds: float | None = None
     """Stop grading one submission after this long (default: derived from the assignment's
     own time limits, as a safety net behind them)."""
+    cluster: str | None = None
+    """Grade on the Dask scheduler at this address instead of local processes
+    (``grader.distributed``; needs the ``dask`` extra). ``jobs`` is then ignored."""
+    shard: Shard | None = None
+    """Grade only this shard of each class (``grader.sharding``) and leave a manifest for
+    ``grader merge``."""
 
     def worker_count(self) -> int:
         if self.jobs:
@@ -302,14 +313,51 @@ def run_batches(jobs: Sequence[BatchJob], options: BatchOptions = BatchOptions()
         plans = []
         for job in jobs:
             scratch = Path(scratch_dirs.enter_context(tempfile.TemporaryDirectory(prefix="grader-batch-")))
-            plans.append(_plan(job, collect_submissions(job.source, job.assignment.id, scratch), options))
+            found = collect_submissions(job.source, job.assignment.id, scratch)
+            plans.append(_plan(job, options.shard.select(found) if options.shard else found, options))
         tasks = [task for plan in plans for task in plan.tasks]
+        pool = _pool(options, grade)
+        progress = _progress_bar(len(tasks), enabled=options.progress)
+        if options.progress and tasks:
+            log_line(f"Grading {len(tasks)} submission(s) {pool.description(len(tasks))}.")
+        ungraded = 0
+
+        def finished(task: GradingTask, record: GradingRecord) -> None:
+            nonlocal ungraded
+            task.plan.store(record)
+            ungraded += record.failure is not None
+            progress.set_postfix_str(f"not graded: {ungraded}", refresh=False)
+            progress.update(1)
+
         interrupted = False
         try:
-            _WorkerPool(options, grade).run(tasks, lambda task, record: task.plan.store(record))
+            pool.run(tasks, finished)
         except KeyboardInterrupt:
             interrupted = True
-    return [plan.finish(interrupted, started) for plan in plans]
+        finally:
+            progress.close()
+    results = [plan.finish(interrupted, started) for plan in plans]
+    if options.shard:
+        for plan in plans:
+            plan.write_manifest(options.shard, complete=not interrupted)
+    return results
+
+
+class GradingPool(Protocol):
+    """Grades tasks somewhere (local processes, a Dask cluster) and hands each record to
+    ``finished`` in this process, which writes the outputs."""
+
+    def description(self, task_count: int) -> str: ...
+
+    def run(self, tasks: Sequence["GradingTask"], finished: Callable[["GradingTask", GradingRecord], None]) -> None: ...
+
+
+def _pool(options: BatchOptions, grade: GradeFunction) -> GradingPool:
+    if options.cluster:
+        from grader.distributed import DaskPool
+
+        return DaskPool(options.cluster, options, grade)
+    return _WorkerPool(options, grade)
 
 
 @dataclass
@@ -319,7 +367,7 @@ class _BatchPlan:
     job: BatchJob
     found: SubmissionSet
     records: dict[str, GradingRecord] = field(default_factory=dict)
-    tasks: list["_Task"] = field(default_factory=list)
+    tasks: list["GradingTask"] = field(default_factory=list)
     last_stored: float | None = None
 
     def store(self, record: GradingRecord) -> None:
@@ -333,6 +381,11 @@ class _BatchPlan:
         write_class_outputs(self.job.out_dir, records, self.job.assignment, skipped, complete=not interrupted)
         elapsed = (self.last_stored or time.monotonic()) - started
         return BatchResult(self.job.out_dir, records, skipped, len(self.found.submissions), interrupted, elapsed)
+
+    def write_manifest(self, shard: Shard, complete: bool) -> None:
+        manifest = ShardManifest(shard, self.job.assignment.id, tuple(s.student_id for s in self.found.submissions),
+                                 tuple((s.path, s.reason) for s in self.found.skipped), complete)
+        write_atomic(self.job.out_dir / MANIFEST_FILE, manifest.to_json())
 
 
 def _plan(job: BatchJob, found: SubmissionSet, options: BatchOptions) -> _BatchPlan:
@@ -350,10 +403,10 @@ def _plan(job: BatchJob, found: SubmissionSet, options: BatchOptions) -> _BatchP
                 write_student_outputs(job.out_dir, stored, job.assignment)
             plan.records[submission.student_id] = stored
         else:
-            plan.tasks.append(_Task(submission, current, plan))
+            plan.tasks.append(GradingTask(submission, current, plan))
     if options.progress:
-        _log(f"{job.assignment.id}: {len(found.submissions)} submission(s) found ({found.layout.value}), "
-             f"{len(plan.tasks)} to grade, {len(plan.records)} up to date.")
+        log_line(f"{job.assignment.id}: {len(found.submissions)} submission(s) found ({found.layout.value}), "
+                 f"{len(plan.tasks)} to grade, {len(plan.records)} up to date.")
     return plan
 
 
@@ -361,7 +414,9 @@ def _plan(job: BatchJob, found: SubmissionSet, options: BatchOptions) -> _BatchP
 
 
 @dataclass(frozen=True)
-class _Task:
+class GradingTask:
+    """One submission to grade, as a pool receives it."""
+
     submission: StudentSubmission
     fingerprint: str
     plan: _BatchPlan = field(compare=False, repr=False)
@@ -370,10 +425,41 @@ class _Task:
     def assignment(self) -> Assignment:
         return self.plan.job.assignment
 
+    def deadline(self, options: BatchOptions) -> float:
+        """Seconds after which grading this submission is stopped."""
+        return options.deadline_seconds or _default_deadline(self.assignment)
+
+
+def record_for(task: GradingTask, seconds: float, message: Mapping[str, Any], *, stop_reason: str | None = None,
+               death: str | None = None) -> GradingRecord:
+    """What a pool learned about one task, as the record to store.
+
+    ``message``: ``{"result": SubmissionResult.to_dict()}`` when grading finished, or
+    ``{"error": ..., "traceback": ...}`` when the grader raised; ``stop_reason``: why the
+    pool stopped it (its deadline); ``death``: how the process grading it died.
+    """
+    submission = task.submission
+    if "result" in message and stop_reason is None:
+        result = SubmissionResult.from_dict(message["result"])
+        failure = None
+        if result.execution is None:
+            failure = result.problems[0] if result.problems else "the notebook could not be run"
+        return GradingRecord(submission, result, task.fingerprint, failure, False, seconds)
+    if stop_reason:
+        reason, fault = f"Not graded: {stop_reason}.", False
+    elif "error" in message:
+        reason, fault = f"The grader failed on this submission ({message['error']}).", True
+        log_line(f"grader: {submission.student_id}: {message['error']}\n{message.get('traceback', '')}")
+    else:
+        reason, fault = f"The grading process died ({death or 'no exit status'}).", True
+    result = not_graded_result(submission.original_name, task.assignment, reason)
+    return GradingRecord(submission, result, task.fingerprint, reason, fault, seconds)
+
 
 @dataclass(frozen=True)
-class _WorkOrder:
-    """What a worker process receives (picklable: the assignment travels as its folder)."""
+class WorkOrder:
+    """One file to grade, as a worker process receives it (picklable: the assignment
+    travels as its folder)."""
 
     path: Path
     source: str
@@ -382,19 +468,34 @@ class _WorkOrder:
     grade: GradeFunction
 
 
-def _work(order: _WorkOrder, channel: multiprocessing.connection.Connection) -> None:
-    """Runs in the worker process: grade one file and send back the result (or the error)."""
+def grade_order(order: WorkOrder, assignments: dict[Path, Assignment], spare: SpareKernel | None) -> dict[str, Any]:
+    """Grade one file in this process: the message for the pool (result or error)."""
+    try:
+        assignment = assignments.get(order.assignment_dir)
+        if assignment is None:
+            assignment = assignments[order.assignment_dir] = load_assignment(order.assignment_dir)
+        result = order.grade(order.path, assignment, replace(order.options, spare_kernel=spare))
+        return {"result": replace(result, submission=order.source).to_dict()}
+    except Exception as exc:  # noqa: BLE001 - everything must reach the parent as text
+        return {"error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()}
+
+
+def _serve(channel: multiprocessing.connection.Connection) -> None:
+    """A worker process: grade one order after another until told to stop (None) or the
+    parent is gone. Staying alive keeps what the grader memoizes per process (reference
+    answers, generated positions, the parsed assignment) and lets the next submission's
+    kernel boot while this one is graded."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
-    signal.signal(signal.SIGTERM, _exit_on_sigterm)  # lets the kernel be shut down on the way out
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)  # lets the kernels be shut down on the way out
+    spare = SpareKernel()
+    assignments: dict[Path, Assignment] = {}
     try:
-        assignment = load_assignment(order.assignment_dir)
-        result = order.grade(order.path, assignment, order.options)
-        message: dict[str, Any] = {"result": replace(result, submission=order.source).to_dict()}
-    except BaseException as exc:  # noqa: BLE001 - everything must reach the parent as text
-        message = {"error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()}
-    try:
-        channel.send(message)
+        while (order := channel.recv()) is not None:
+            channel.send(grade_order(order, assignments, spare))
+    except (EOFError, OSError):
+        pass  # the parent is gone
     finally:
+        spare.close()
         channel.close()
 
 
@@ -403,19 +504,21 @@ def _exit_on_sigterm(signum: int, frame: object) -> None:
 
 
 @dataclass
-class _Running:
-    task: _Task
+class _Worker:
     process: multiprocessing.process.BaseProcess
     channel: multiprocessing.connection.Connection
-    started: float
+    task: GradingTask | None = None
+    started: float = 0.0
     message: Mapping[str, Any] | None = None
     terminating_since: float | None = None
     stop_reason: str | None = None
+    dead: bool = False
 
 
 class _WorkerPool:
-    """At most ``jobs`` worker processes, one per submission, each watched for death and
-    for running past the deadline. Results are handed to ``finished`` in the parent."""
+    """At most ``jobs`` worker processes, each grading one submission after another and
+    watched for death and for running past the deadline; a worker that dies or is stopped
+    costs only its submission and is replaced. Results are handed to ``finished`` here."""
 
     def __init__(self, options: BatchOptions, grade: GradeFunction) -> None:
         self.options = options
@@ -423,97 +526,106 @@ class _WorkerPool:
         self.jobs = options.worker_count()
         self.context = _process_context()
 
-    def run(self, tasks: Sequence[_Task], finished: Callable[[_Task, GradingRecord], None]) -> None:
+    def description(self, task_count: int) -> str:
+        return f"with {min(self.jobs, task_count)} worker(s)"
+
+    def run(self, tasks: Sequence[GradingTask], finished: Callable[[GradingTask, GradingRecord], None]) -> None:
         pending = deque(tasks)
-        running: list[_Running] = []
-        progress = _progress_bar(len(tasks), enabled=self.options.progress)
-        if self.options.progress and tasks:
-            _log(f"Grading {len(tasks)} submission(s) with {min(self.jobs, len(tasks))} worker(s).")
-        ungraded = 0
+        workers: list[_Worker] = []
         try:
-            while pending or running:
-                while pending and len(running) < self.jobs:
-                    running.append(self._start(pending.popleft()))
-                waitables = [r.channel for r in running if r.message is None] + [r.process.sentinel for r in running]
+            while pending or any(w.task for w in workers):
+                for worker in workers:
+                    if worker.task is None and pending:
+                        self._assign(worker, pending.popleft())
+                while pending and len(workers) < self.jobs:
+                    workers.append(self._assign(self._spawn(), pending.popleft()))
+                busy = [w for w in workers if w.task is not None]
+                waitables = [w.channel for w in busy if w.message is None] + [w.process.sentinel for w in busy]
                 multiprocessing.connection.wait(waitables, timeout=0.5)
-                for job in list(running):
-                    record = self._poll(job)
+                for worker in busy:
+                    record = self._poll(worker)
                     if record is None:
                         continue
-                    running.remove(job)
-                    finished(job.task, record)
-                    ungraded += record.failure is not None
-                    progress.set_postfix_str(f"not graded: {ungraded}", refresh=False)
-                    progress.update(1)
+                    task, worker.task = worker.task, None
+                    assert task is not None
+                    finished(task, record)
+                workers = [w for w in workers if not w.dead]
         except KeyboardInterrupt:
-            for job in running:
-                self._stop(job, "interrupted")
-            for job in running:
-                job.process.join(_TERMINATE_GRACE_SECONDS)
-                if job.process.is_alive():
-                    job.process.kill()
-                job.process.join()
+            for worker in workers:
+                if worker.task is not None:
+                    self._stop(worker, "interrupted")
             raise
         finally:
-            progress.close()
+            self._shut_down(workers)
 
-    def _start(self, task: _Task) -> _Running:
-        receiver, sender = self.context.Pipe(duplex=False)
-        order = _WorkOrder(
+    def _spawn(self) -> _Worker:
+        parent_end, child_end = self.context.Pipe(duplex=True)
+        process = self.context.Process(target=_serve, args=(child_end,), name="grader-worker", daemon=False)
+        process.start()
+        child_end.close()  # the parent sees EOF when the worker dies
+        return _Worker(process, parent_end)
+
+    def _assign(self, worker: _Worker, task: GradingTask) -> _Worker:
+        order = WorkOrder(
             path=task.submission.path,
             source=task.submission.original_name,
             assignment_dir=task.assignment.directory,
             options=GradingOptions(sandbox=self.options.sandbox),
             grade=self.grade,
         )
-        process = self.context.Process(target=_work, args=(order, sender), name=f"grade-{task.submission.folder_name}", daemon=False)
-        process.start()
-        sender.close()  # only the worker writes; the parent sees EOF if it dies
-        return _Running(task, process, receiver, time.monotonic())
+        worker.task, worker.started, worker.message = task, time.monotonic(), None
+        try:
+            worker.channel.send(order)
+        except OSError:
+            worker.message = {}  # died while idle: _poll records the death
+        return worker
 
-    def _poll(self, job: _Running) -> GradingRecord | None:
-        """The job's record once it is over, else None (and enforce the deadline)."""
-        alive = job.process.is_alive()  # before reading: once it is gone, all it sent is in the pipe
-        if job.message is None and job.channel.poll():
+    def _poll(self, worker: _Worker) -> GradingRecord | None:
+        """The record of the worker's task once it is over, else None (and enforce the deadline)."""
+        assert worker.task is not None
+        alive = worker.process.is_alive()  # before reading: once it is gone, all it sent is in the pipe
+        if worker.message is None and worker.channel.poll():
             try:
-                job.message = job.channel.recv()
+                worker.message = worker.channel.recv()
             except (EOFError, OSError):
-                job.message = {}
+                worker.message = {}
         now = time.monotonic()
-        if alive:
-            deadline = self.options.deadline_seconds or _default_deadline(job.task.assignment)
-            if job.terminating_since is None and now - job.started > deadline:
-                self._stop(job, f"grading took longer than {deadline:.0f} s and was stopped")
-            elif job.terminating_since is not None and now - job.terminating_since > _TERMINATE_GRACE_SECONDS:
-                job.process.kill()
+        if worker.message and worker.stop_reason is None:
+            return record_for(worker.task, now - worker.started, worker.message)
+        if alive and worker.message is None:
+            deadline = worker.task.deadline(self.options)
+            if worker.terminating_since is None and now - worker.started > deadline:
+                self._stop(worker, f"grading took longer than {deadline:.0f} s and was stopped")
+            elif worker.terminating_since is not None and now - worker.terminating_since > _TERMINATE_GRACE_SECONDS:
+                worker.process.kill()
             return None
-        job.process.join()
-        job.channel.close()
-        return self._record(job, now - job.started)
+        self._bury(worker)
+        return record_for(worker.task, now - worker.started, worker.message or {}, stop_reason=worker.stop_reason,
+                          death=_exit_description(worker.process.exitcode))
 
-    def _stop(self, job: _Running, reason: str) -> None:
-        job.stop_reason = reason
-        job.terminating_since = time.monotonic()
-        job.process.terminate()
+    def _stop(self, worker: _Worker, reason: str) -> None:
+        worker.stop_reason = reason
+        worker.terminating_since = time.monotonic()
+        worker.process.terminate()
 
-    def _record(self, job: _Running, seconds: float) -> GradingRecord:
-        submission = job.task.submission
-        message = job.message or {}
-        if "result" in message and job.stop_reason is None:
-            result = SubmissionResult.from_dict(message["result"])
-            failure = None
-            if result.execution is None:
-                failure = result.problems[0] if result.problems else "the notebook could not be run"
-            return GradingRecord(submission, result, job.task.fingerprint, failure, False, seconds)
-        if job.stop_reason:
-            reason, fault = f"Not graded: {job.stop_reason}.", False
-        elif "error" in message:
-            reason, fault = f"The grader failed on this submission ({message['error']}).", True
-            _log(f"grader: {submission.student_id}: {message['error']}\n{message.get('traceback', '')}")
-        else:
-            reason, fault = f"The grading process died ({_exit_description(job.process.exitcode)}).", True
-        result = not_graded_result(submission.original_name, job.task.assignment, reason)
-        return GradingRecord(submission, result, job.task.fingerprint, reason, fault, seconds)
+    def _bury(self, worker: _Worker) -> None:
+        worker.process.join(_TERMINATE_GRACE_SECONDS)
+        if worker.process.is_alive():
+            worker.process.kill()
+            worker.process.join()
+        worker.channel.close()
+        worker.dead = True
+
+    def _shut_down(self, workers: list[_Worker]) -> None:
+        """Idle workers are told to stop (they close their spare kernels); busy ones, left
+        only by an interruption, were sent SIGTERM already."""
+        for worker in workers:
+            if worker.task is None and not worker.dead:
+                with contextlib.suppress(OSError):
+                    worker.channel.send(None)
+        for worker in workers:
+            if not worker.dead:
+                self._bury(worker)
 
 
 def _default_deadline(assignment: Assignment) -> float:
@@ -559,7 +671,7 @@ def _progress_bar(total: int, enabled: bool) -> Any:
     return tqdm(total=total, unit="notebook", file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
 
 
-def _log(text: str) -> None:
+def log_line(text: str) -> None:
     """A line on stderr that does not break a progress bar being drawn there."""
     from tqdm import tqdm
 

@@ -1,4 +1,4 @@
-"""Commands for a whole class and for students: `batch`, `check` and `gradescope`.
+"""Commands for a whole class and for students: `batch`, `merge`, `check` and `gradescope`.
 
 Each handler parses nothing itself: it calls a function that returns a result object and
 returns that object's exit code.
@@ -31,7 +31,22 @@ def add_batch_parsers(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--force", action="store_true", help="regrade everything, even up-to-date results")
     p.add_argument("--sandbox", choices=SANDBOX_CHOICES, default="auto")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.add_argument("--cluster", metavar="ADDRESS", default=None,
+                   help="grade on the Dask scheduler at ADDRESS, e.g. tcp://10.0.0.5:8786 (needs the dask extra)")
+    p.add_argument("--shard", metavar="K/N", default=None,
+                   help="grade only part K of N (K from 0) of the class, split by student id; combine with `grader merge`")
     p.set_defaults(handler=cmd_batch)
+
+    p = subparsers.add_parser(
+        "merge", help="combine the output folders of a sharded class (grader batch --shard K/N) into one",
+        description="Copy every student's outputs from the SHARD_DIR folders into OUT and rebuild OUT/index.html and "
+                    "OUT/grades.csv. Exit status 1 when a shard is missing or was interrupted.",
+    )
+    p.add_argument("out", type=Path, metavar="OUT")
+    p.add_argument("shards", type=Path, nargs="+", metavar="SHARD_DIR")
+    p.add_argument("--assignment", "-a", default=None,
+                   help="assignment id or folder (default: the one the shards were graded against)")
+    p.set_defaults(handler=cmd_merge)
 
     p = subparsers.add_parser(
         "check", help="students: run the public checks on your notebook and get the feedback report",
@@ -60,17 +75,38 @@ def add_batch_parsers(subparsers: argparse._SubParsersAction) -> None:
 
 def cmd_batch(args: argparse.Namespace) -> int:
     from grader.batch import BatchOptions, run_batch
+    from grader.distributed import ClusterUnavailable
+    from grader.sharding import Shard, ShardError
     from grader.submissions_input import InputError
 
     assignment = load_assignment(args.assignment)
     if args.jobs is not None and args.jobs < 1:
         print("grader batch: --jobs must be at least 1", file=sys.stderr)
         return USAGE_ERROR
-    options = BatchOptions(jobs=args.jobs, force=args.force, sandbox=args.sandbox, progress=not args.quiet)
+    try:
+        shard = Shard.parse(args.shard) if args.shard else None
+    except ShardError as exc:
+        print(f"grader batch: --shard {exc}", file=sys.stderr)
+        return USAGE_ERROR
+    options = BatchOptions(jobs=args.jobs, force=args.force, sandbox=args.sandbox, progress=not args.quiet,
+                           cluster=args.cluster, shard=shard)
     try:
         result = run_batch(args.input, assignment, args.out, options)
-    except InputError as exc:
+    except (InputError, ClusterUnavailable) as exc:
         print(f"grader batch: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+    print(result)
+    return result.return_code
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    from grader.merge import MergeError, merge_shards
+
+    assignment = load_assignment(args.assignment) if args.assignment else None
+    try:
+        result = merge_shards(args.out, args.shards, assignment)
+    except MergeError as exc:
+        print(f"grader merge: {exc}", file=sys.stderr)
         return USAGE_ERROR
     print(result)
     return result.return_code

@@ -40,6 +40,7 @@ from grader.call_channel import (
     describe_exit,
 )
 from grader.sandbox import Limits, RunningKernel, Sandbox, SandboxChoice, SandboxMode, resolve_mode
+from grader.spare_kernels import KernelRecipe, SpareKernel
 from grader.submission_reader import definition_statements, read_submission
 
 _TIMEOUT_MARK = "GraderCellTimeout"
@@ -183,7 +184,15 @@ class _CellRunner(NotebookClient):
 class NotebookSession:
     """A notebook, its sandboxed kernel and, after :meth:`execute`, the kernel's state."""
 
-    def __init__(self, notebook: NotebookNode | str | PathLike[str], options: ExecutionOptions | None = None) -> None:
+    def __init__(
+        self,
+        notebook: NotebookNode | str | PathLike[str],
+        options: ExecutionOptions | None = None,
+        *,
+        spare_kernel: SpareKernel | None = None,
+    ) -> None:
+        """``spare_kernel``: take the first kernel from there (launched ahead of time) and
+        leave the next one booting; kernels after a restart are always started here."""
         if isinstance(notebook, NotebookNode):
             self.notebook = copy.deepcopy(notebook)
         else:
@@ -203,15 +212,15 @@ class NotebookSession:
         self._kernel_start_seconds = 0.0
         self._result: ExecutionResult | None = None
         self._calls = CallChannel(self)
+        self._spare_kernel = spare_kernel
 
     # --- lifecycle ----------------------------------------------------------------------
 
     def __enter__(self) -> NotebookSession:
         mode = resolve_mode(self.options.sandbox)
-        self._sandbox = Sandbox(mode, self.options.limits)
         started = time.perf_counter()
         try:
-            run_sync(self._start_kernel)()
+            run_sync(self._start_first_kernel)(mode)
         except BaseException:
             self.close()
             raise
@@ -402,9 +411,19 @@ class NotebookSession:
 
     # --- kernels ------------------------------------------------------------------------------
 
-    async def _start_kernel(self) -> None:
+    async def _start_first_kernel(self, mode: SandboxMode) -> None:
+        if self._spare_kernel is None:
+            self._sandbox = Sandbox(mode, self.options.limits)
+            await self._start_kernel()
+            return
+        recipe = KernelRecipe(mode, self.options.limits)
+        self._sandbox, kernel = await self._spare_kernel.take(recipe, self.options.startup_timeout)
+        await self._start_kernel(kernel)
+
+    async def _start_kernel(self, ready: RunningKernel | None = None) -> None:
+        """Install the shim in ``ready`` (a kernel that answers), else in a kernel started now."""
         assert self._sandbox is not None
-        self._kernel = await self._sandbox.start_kernel(self.options.startup_timeout)
+        self._kernel = ready or await self._sandbox.start_kernel(self.options.startup_timeout)
         self._link = ShimLink(
             self._kernel, runtime_dir=self._sandbox.runtime_dir, interrupt_grace=self.options.interrupt_grace
         )

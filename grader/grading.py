@@ -8,7 +8,7 @@ raised in here escapes to a batch.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -17,6 +17,7 @@ from grader.checks import CheckContext, run_check
 from grader.call_channel import DefinedNames
 from grader.checks.base import make_result
 from grader.execution import ExecutionOptions, NotebookSession
+from grader.spare_kernels import SpareKernel
 from grader.results import CheckResult, CheckStatus, SubmissionResult
 from grader.submission_reader import SubmissionUnreadable, read_submission
 
@@ -26,6 +27,9 @@ class GradingOptions:
     sandbox: str = "auto"
     public_only: bool = False
     """Student self-check: hidden checks are not run at all."""
+    spare_kernel: SpareKernel | None = field(default=None, compare=False, repr=False)
+    """Where a worker that grades one submission after another keeps the next kernel
+    booting (see `grader.spare_kernels`); None: each submission starts its own."""
 
 
 def grade_submission(
@@ -54,7 +58,7 @@ def grade_submission(
         sandbox=options.sandbox,
     )
     try:
-        with NotebookSession(notebook, execution_options) as session:
+        with NotebookSession(notebook, execution_options, spare_kernel=options.spare_kernel) as session:
             execution = session.execute()
             timings["execute"] = round(execution.total_duration, 4)
             timings["kernel_start"] = round(execution.kernel_start_seconds, 4)

@@ -218,6 +218,11 @@ class Sandbox:
 
     async def start_kernel(self, startup_timeout: float) -> RunningKernel:
         """Launch a fresh kernel and wait until it answers."""
+        return await self.wait_until_ready(await self.launch_kernel(), startup_timeout)
+
+    async def launch_kernel(self) -> RunningKernel:
+        """Start a kernel process without waiting for it to answer: it boots on its own
+        while the caller does something else (see :meth:`wait_until_ready`)."""
         self._starts += 1
         connection_file = self.runtime_dir / f"kernel-{self._starts}.json"
         manager = _SandboxKernelManager(
@@ -237,14 +242,19 @@ class Sandbox:
             )
         client = manager.client()
         client.start_channels()
-        try:
-            await client.wait_for_ready(timeout=startup_timeout)
-        except (RuntimeError, TimeoutError) as error:
-            client.stop_channels()
-            await _kill(manager)
-            raise KernelStartFailed(f"the kernel did not start: {error}\n{self.log_tail()}") from error
         client.allow_stdin = False
-        return RunningKernel(manager=manager, client=client, pid=self._kernel_pid(manager))
+        return RunningKernel(manager=manager, client=client, pid=None)
+
+    async def wait_until_ready(self, kernel: RunningKernel, startup_timeout: float) -> RunningKernel:
+        """Wait until a launched kernel answers; a kernel that does not is killed."""
+        try:
+            await kernel.client.wait_for_ready(timeout=startup_timeout)
+        except (RuntimeError, TimeoutError) as error:
+            kernel.client.stop_channels()
+            await _kill(kernel.manager)
+            raise KernelStartFailed(f"the kernel did not start: {error}\n{self.log_tail()}") from error
+        kernel.pid = self._kernel_pid(kernel.manager)
+        return kernel
 
     def log_tail(self, limit: int = 2000) -> str:
         """The end of the kernels' stdout/stderr, for diagnosing a failed start."""
@@ -413,6 +423,19 @@ class Sandbox:
 
 
 async def _kill(manager: AsyncKernelManager) -> None:
+    provisioner = manager.provisioner
+    process = getattr(provisioner, "process", None)
+    if process is not None and process.poll() is None:
+        # Killed and reaped here, then forgotten by the provisioner: jupyter_client would
+        # look for the end every 0.1 s, and first send the dead kernel an interrupt request
+        # that keeps its socket open for another 0.1 s.
+        pgid = getattr(provisioner, "pgid", None)
+        try:
+            os.killpg(pgid, signal.SIGKILL) if pgid else process.kill()
+            process.wait(timeout=5)
+            await provisioner.wait()
+        except (OSError, subprocess.TimeoutExpired):
+            pass  # jupyter_client tries again below
     try:
         await manager.shutdown_kernel(now=True)
     except RuntimeError:

@@ -1,0 +1,371 @@
+"""Speed and scale: grading next to plain notebook execution, and what a second worker buys.
+
+    .venv/bin/python bench/scale_bench.py            # about 10 minutes on 2 cores
+    .venv/bin/python bench/scale_bench.py --quick    # about 4 minutes: fewer notebooks, a class of 40
+
+Everything is measured side by side in one run (the machine is noisy; figures from
+different runs do not compare):
+
+1. The bundled classes (``examples/<id>/`` with a matching ``assignments/<id>/``). Each
+   notebook is executed by plain nbclient (``NotebookClient`` with the stock ``python3``
+   kernel, no sandbox, the same cell time-out; plain nbclient cannot answer ``input()``, so a
+   first cell hands the assignment's scripted answers to the kernel's ``raw_input``): the
+   floor any notebook grader pays. With ``--sandbox-floor`` also by ``grader.execution``
+   with ``sandbox="none"``. Each class is then graded by ``run_batch`` (``grader batch``),
+   with 1 worker and with 2, from an empty output folder, right after its floor: the load of
+   a shared machine drifts, and each side must see the same. The
+   per-phase times come from each ``SubmissionResult.timings`` (kernel start is the time
+   the submission waited for its kernel); "report" is ``write_student_outputs`` timed on
+   the results; "pool" is what the worker pool adds around ``grade_submission``.
+   The notebooks that loop forever (``*-infinite-loop``: each costs its cell time-out,
+   the same for every grader) are left out unless ``--with-timeouts``.
+2. A generated class of ``--count`` submissions (default 200): copies of the solutions and
+   wrong submissions (``tests/submissions/<id>/``, ``assignments/<id>/solution.ipynb``) of
+   the assignments in ``--generated-from`` (default: the fastest one), each with a comment of
+   its own so that every file has its own content hash. Graded with 2 workers (and 1 with
+   ``--generated-workers 1 2``); the floor is plain nbclient run once per distinct notebook,
+   times its number of copies (the copies differ only in a comment).
+
+Goals (exit status 1 when missed): grading at most 1.3 times plain nbclient in total over
+the bundled classes with 1 worker, and 2 workers at most 0.6 of the 1-worker time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import nbformat
+from nbclient import NotebookClient
+from nbformat.v4 import new_code_cell
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from grader.assignment import Assignment, list_assignments, load_assignment  # noqa: E402
+from grader.batch import BatchJob, BatchOptions, GradingRecord, run_batches, write_student_outputs  # noqa: E402
+from grader.execution import ExecutionOptions, execute_notebook  # noqa: E402
+from grader.sandbox import resolve_mode  # noqa: E402
+from grader.submission_reader import SubmissionUnreadable  # noqa: E402
+
+EXAMPLES = REPO / "examples"
+FIXTURES = REPO / "tests" / "submissions"
+ENDLESS = "infinite-loop"  # examples/README.md: the solution plus a game loop that never ends
+RATIO_GOAL = 1.3
+WORKERS_GOAL = 0.6
+PHASES = ("kernel_start", "execute", "checks")
+logging.getLogger("traitlets").setLevel(logging.CRITICAL)
+
+
+# -- the floors ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FloorRun:
+    seconds: float
+    outcome: str
+    """"ok", "unreadable", "timeout", or the exception that stopped the run."""
+
+
+def plain_nbclient(path: Path, answers: Sequence[str], cell_timeout: float) -> FloorRun:
+    """Plain nbclient: the stock python3 kernel, started and shut down, no sandbox."""
+    started = time.perf_counter()
+    try:
+        notebook = nbformat.read(path, as_version=4)
+    except Exception:  # noqa: BLE001 - what a truncated upload does to any grader
+        return FloorRun(time.perf_counter() - started, "unreadable")
+    if answers:
+        notebook.cells.insert(0, new_code_cell(_scripted_input(answers)))
+    timed_out = []
+    client = NotebookClient(notebook, kernel_name="python3", timeout=cell_timeout, allow_errors=True,
+                            interrupt_on_timeout=True, record_timing=False,
+                            error_on_timeout={"ename": "Timeout", "evalue": "", "traceback": []},
+                            on_cell_error=lambda cell, cell_index, execute_reply: timed_out.append(
+                                execute_reply["content"].get("ename") == "Timeout"))
+    outcome = "ok"
+    try:
+        client.execute(stderr=subprocess.DEVNULL)  # the stock kernel warns about unencrypted TCP
+    except Exception as error:  # noqa: BLE001 - a kernel death ends the plain run; it is still a floor
+        outcome = type(error).__name__
+    if any(timed_out):
+        outcome = "timeout"
+    return FloorRun(time.perf_counter() - started, outcome)
+
+
+def _scripted_input(answers: Sequence[str]) -> str:
+    return (
+        f"_answers = iter({list(answers)!r})\n"
+        "def _scripted(prompt=''):\n"
+        "    answer = next(_answers, None)\n"
+        "    if answer is None:\n"
+        "        raise EOFError('no more scripted input')\n"
+        "    print(prompt + answer)\n"
+        "    return answer\n"
+        "get_ipython().kernel.raw_input = _scripted"
+    )
+
+
+def unsandboxed_execution(path: Path, assignment: Assignment) -> FloorRun:
+    """The grader's execution layer without a sandbox (and without checks)."""
+    options = ExecutionOptions(stdin=assignment.stdin, cell_timeout=assignment.cell_timeout,
+                               notebook_timeout=assignment.notebook_timeout, sandbox="none")
+    started = time.perf_counter()
+    try:
+        result = execute_notebook(path, options)
+    except SubmissionUnreadable:
+        return FloorRun(time.perf_counter() - started, "unreadable")
+    outcome = "timeout" if any(c.status.value == "timeout" for c in result.cells) else "ok"
+    return FloorRun(time.perf_counter() - started, outcome)
+
+
+# -- grading ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GradedRun:
+    workers: int
+    wall: float
+    records: dict[tuple[str, str], GradingRecord]
+    """By (assignment id, student id)."""
+    report_seconds: dict[tuple[str, str], float]
+
+    def per_submission(self, key: tuple[str, str]) -> float:
+        return self.records[key].seconds + self.report_seconds[key]
+
+
+def grade_classes(classes: Sequence[tuple[Path, Assignment]], workers: int, sandbox: str, scratch: Path) -> GradedRun:
+    jobs = [BatchJob(folder, assignment, scratch / f"out-{workers}" / assignment.id) for folder, assignment in classes]
+    for job in jobs:
+        shutil.rmtree(job.out_dir, ignore_errors=True)
+    started = time.perf_counter()
+    results = run_batches(jobs, BatchOptions(jobs=workers, sandbox=sandbox, progress=False, force=True))
+    wall = time.perf_counter() - started
+    records, reports = {}, {}
+    for job, result in zip(jobs, results):
+        for record in result.records:
+            key = (job.assignment.id, record.submission.student_id)
+            records[key] = record
+            began = time.perf_counter()
+            write_student_outputs(scratch / "report-timing", record, job.assignment)
+            reports[key] = time.perf_counter() - began
+    return GradedRun(workers, wall, records, reports)
+
+
+def combined(runs: Sequence[GradedRun]) -> GradedRun:
+    """Batches run one after another, as one: their wall times add up."""
+    return GradedRun(runs[0].workers, sum(r.wall for r in runs), {k: v for r in runs for k, v in r.records.items()},
+                     {k: v for r in runs for k, v in r.report_seconds.items()})
+
+
+# -- the classes ----------------------------------------------------------------------------------------
+
+
+def bundled_classes() -> list[tuple[Path, Assignment]]:
+    known = set(list_assignments())
+    return [(folder, load_assignment(folder.name)) for folder in sorted(EXAMPLES.iterdir())
+            if folder.is_dir() and folder.name in known]
+
+
+def class_notebooks(folder: Path, with_timeouts: bool, per_class: int | None) -> list[Path]:
+    notebooks = sorted(p for p in folder.glob("*.ipynb") if with_timeouts or ENDLESS not in p.stem)
+    return notebooks[:per_class]
+
+
+def generate_class(assignment_ids: Iterable[str], count: int, folder: Path) -> dict[Path, Path]:
+    """``count`` copies of the fixtures and solutions, each with a comment of its own.
+    Returns each generated file's original."""
+    originals = []
+    for assignment_id in assignment_ids:
+        originals += sorted((FIXTURES / assignment_id).glob("*.ipynb")) + [load_assignment(assignment_id).solution_path]
+    folder.mkdir(parents=True, exist_ok=True)
+    made = {}
+    for n in range(count):
+        original = originals[n % len(originals)]
+        notebook = nbformat.read(original, as_version=4)
+        first_code = next(c for c in notebook.cells if c.cell_type == "code")
+        first_code.source = f"# submission {n:03d} ({original.parent.name}/{original.stem})\n" + first_code.source
+        target = folder / original.parent.name / f"s{n:03d}-{original.stem}.ipynb"
+        target.parent.mkdir(exist_ok=True)
+        nbformat.write(notebook, target)
+        made[target] = original
+    return made
+
+
+def with_cell_timeout(assignment: Assignment, seconds: float | None, scratch: Path) -> Assignment:
+    """The assignment, or a copy of its folder whose cells time out after ``seconds``."""
+    if seconds is None:
+        return assignment
+    copy = scratch / "assignments" / assignment.id
+    shutil.copytree(assignment.directory, copy, dirs_exist_ok=True)
+    toml = copy / "assignment.toml"
+    text, found = re.subn(r"(?m)^cell_timeout\s*=.*$", f"cell_timeout = {seconds:g}", toml.read_text(encoding="utf-8"))
+    if not found:
+        text = text.replace("[assignment]\n", f"[assignment]\ncell_timeout = {seconds:g}\n", 1)
+    toml.write_text(text, encoding="utf-8")
+    return load_assignment(copy)
+
+
+# -- printing -------------------------------------------------------------------------------------------------
+
+
+def _phase(record: GradingRecord, name: str) -> float:
+    return float(record.result.timings.get(name, 0.0))
+
+
+def print_bundled(classes: Sequence[tuple[Path, Assignment, list[Path]]], plain: dict, unsandboxed: dict,
+                  one: GradedRun, two: GradedRun) -> tuple[float, float]:
+    head = (f"{'assignment':22} {'n':>3} {'plain nbclient':>15} {'no-sandbox exec':>16} {'grader, 1 worker':>17} {'ratio':>6}"
+            f"   per submission: {'kernel wait':>11} {'execute':>8} {'checks':>7} {'report':>7} {'pool':>6}")
+    print(head)
+    print("-" * len(head))
+    total_plain = total_graded = total_unsandboxed = 0.0
+    for folder, assignment, notebooks in classes:
+        keys = [(assignment.id, p.stem) for p in notebooks]
+        floor = sum(plain[p].seconds for p in notebooks)
+        bare = sum(unsandboxed[p].seconds for p in notebooks) if unsandboxed else None
+        graded = sum(one.per_submission(k) for k in keys)
+        records = [one.records[k] for k in keys]
+        means = [statistics.fmean(_phase(r, name) for r in records) for name in PHASES]
+        report = statistics.fmean(one.report_seconds[k] for k in keys)
+        other = statistics.fmean(max(0.0, r.seconds - _phase(r, "total")) for r in records)
+        bare_text = f"{bare:>15.1f}s" if bare is not None else f"{'-':>16}"
+        print(f"{assignment.id:22} {len(keys):>3} {floor:>14.1f}s {bare_text} {graded:>16.1f}s {graded / floor:>6.2f}"
+              f"   {'':17}{means[0]:>10.2f}s {means[1]:>7.2f}s {means[2]:>6.2f}s {1000 * report:>5.0f}ms {1000 * other:>4.0f}ms")
+        total_plain += floor
+        total_graded += graded
+        total_unsandboxed += bare or 0.0
+    count = sum(len(n) for *_, n in classes)
+    bare_text = f"{total_unsandboxed:>15.1f}s" if unsandboxed else f"{'(not run)':>16}"
+    print("-" * len(head))
+    print(f"{'total (sum per notebook)':26} {total_plain:>14.1f}s {bare_text} {total_graded:>16.1f}s {total_graded / total_plain:>6.2f}")
+    ratio = one.wall / total_plain
+    print(f"{'batches, wall clock':26} {'':>15} {'':>16} {one.wall:>16.1f}s {ratio:>6.2f}"
+          f"   (goal <= {RATIO_GOAL}: {'met' if ratio <= RATIO_GOAL else 'MISSED'})")
+    records = list(one.records.values())
+    phases = {name: sum(_phase(r, name) for r in records) for name in PHASES}
+    executing = sum(_phase(r, "kernel_start") + _phase(r, "execute") for r in records)
+    print(f"\nWhere the 1-worker time goes: executing the notebooks {executing:.1f} s (kernel waits included; plain "
+          f"nbclient: {total_plain:.1f} s), the checks {phases['checks']:.1f} s (mostly the student's own searches "
+          f"the rubric calls again: whole games, the empty board), everything else {one.wall - executing - phases['checks']:.1f} s "
+          "(reading, closing kernels, reports, the pool).")
+    workers = two.wall / one.wall
+    print(f"\nThroughput over the {count} notebooks: 1 worker {one.wall:.1f} s ({60 * count / one.wall:.1f} per minute), "
+          f"2 workers {two.wall:.1f} s ({60 * count / two.wall:.1f} per minute): 2 workers take {workers:.2f} of the "
+          f"1-worker time (goal <= {WORKERS_GOAL}: {'met' if workers <= WORKERS_GOAL else 'MISSED'})")
+    outcomes = Counter(run.outcome for run in plain.values())
+    print(f"plain nbclient outcomes: {dict(outcomes)}")
+    _check_same_scores(one, two)
+    return ratio, workers
+
+
+def _check_same_scores(*runs: GradedRun) -> None:
+    first, *others = runs
+    for other in others:
+        differ = [k for k in first.records if first.records[k].result.score != other.records[k].result.score]
+        if differ:
+            print(f"WARNING: scores differ between {first.workers} and {other.workers} worker(s) for {differ} "
+                  "(a cell near its time-out on a loaded machine?)")
+
+
+def print_generated(made: dict[Path, Path], floors: dict[Path, FloorRun], runs: Sequence[GradedRun]) -> None:
+    copies = Counter(made.values())
+    floor = sum(floors[original].seconds * n for original, n in copies.items())
+    n = len(made)
+    print(f"\nGenerated class: {n} submissions, copies of {len(copies)} notebooks "
+          f"({', '.join(sorted({p.parent.name for p in copies}))}).")
+    print(f"  plain nbclient (one run per distinct notebook, times its copies): {floor:.1f} s ({floor / n:.2f} s each)")
+    for run in runs:
+        scores = sorted(r.result.score for r in run.records.values())
+        not_graded = sum(r.failure is not None for r in run.records.values())
+        print(f"  grader, {run.workers} worker(s): {run.wall:.1f} s wall ({run.wall / n:.2f} s per submission, "
+              f"{60 * n / run.wall:.1f} per minute; {run.wall / floor:.2f} of the sequential plain floor); "
+              f"{n - not_graded} graded, scores {scores[0]:g}..{scores[-1]:g}")
+        phases = {name: statistics.fmean(_phase(r, name) for r in run.records.values()) for name in PHASES}
+        print("    per submission: " + ", ".join(f"{k.replace('_', ' ')} {v:.2f} s" for k, v in phases.items()))
+    if len(runs) > 1:
+        print(f"  2 workers / 1 worker: {runs[-1].wall / runs[0].wall:.2f}")
+    _check_same_scores(*runs)
+
+
+# -- main ----------------------------------------------------------------------------------------------------------
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="3 notebooks per bundled class, a generated class of 40")
+    parser.add_argument("--count", type=int, default=None, help="size of the generated class (default 200; 40 with --quick; 0: none)")
+    parser.add_argument("--generated-from", nargs="+", default=["alphabeta-challenges"], metavar="ID")
+    parser.add_argument("--generated-workers", nargs="+", type=int, default=[2], metavar="N")
+    parser.add_argument("--with-timeouts", action="store_true", help="include the notebooks that loop until their time-out")
+    parser.add_argument("--cell-timeout", type=float, default=None, metavar="S",
+                        help="cap every cell at S seconds, on both sides (with --with-timeouts)")
+    parser.add_argument("--sandbox-floor", action="store_true", help="also execute with grader.execution, sandbox='none'")
+    parser.add_argument("--sandbox", default="auto", choices=("auto", "bwrap", "limits", "none"))
+    parser.add_argument("--keep", type=Path, default=None, metavar="DIR", help="work in DIR and keep the outputs")
+    args = parser.parse_args()
+    count = args.count if args.count is not None else (40 if args.quick else 200)
+    per_class = 3 if args.quick else None
+
+    scratch = args.keep or Path(tempfile.mkdtemp(prefix="scale-bench-"))
+    scratch.mkdir(parents=True, exist_ok=True)
+    try:
+        print(f"{os.cpu_count()} cores, sandbox {resolve_mode(args.sandbox).value}, load average "
+              f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}; scratch {scratch}\n", flush=True)
+        classes = []
+        for folder, assignment in bundled_classes():
+            assignment = with_cell_timeout(assignment, args.cell_timeout, scratch)
+            notebooks = class_notebooks(folder, args.with_timeouts, per_class)
+            chosen = scratch / "bundled" / assignment.id
+            chosen.mkdir(parents=True, exist_ok=True)
+            for path in notebooks:
+                shutil.copyfile(path, chosen / path.name)
+            classes.append((chosen, assignment, [chosen / p.name for p in notebooks]))
+        # Class by class, each side right after the other: the load of a shared machine drifts.
+        plain: dict[Path, FloorRun] = {}
+        unsandboxed: dict[Path, FloorRun] = {}
+        runs: dict[int, list[GradedRun]] = {1: [], 2: []}
+        for folder, assignment, notebooks in classes:
+            plain.update((p, plain_nbclient(p, assignment.stdin, assignment.cell_timeout)) for p in notebooks)
+            if args.sandbox_floor:
+                unsandboxed.update((p, unsandboxed_execution(p, assignment)) for p in notebooks)
+            for workers in runs:
+                runs[workers].append(grade_classes([(folder, assignment)], workers, args.sandbox, scratch))
+        graded = [combined(r) for r in runs.values()]
+        print(f"Bundled classes: {sum(len(n) for *_, n in classes)} notebooks"
+              + ("" if args.with_timeouts else f" (the *-{ENDLESS} ones left out; --with-timeouts to include them)") + "\n")
+        ratio, workers = print_bundled(classes, plain, unsandboxed, *graded)
+
+        if count:
+            made = generate_class(args.generated_from, count, scratch / "generated")
+            by_class = defaultdict(list)
+            for path in made:
+                by_class[path.parent].append(path)
+            assignments = {folder: load_assignment(folder.name) for folder in by_class}
+            originals = {original: assignments[path.parent] for path, original in made.items()}
+            floors = {original: plain_nbclient(original, a.stdin, a.cell_timeout) for original, a in originals.items()}
+            runs = [grade_classes(list(assignments.items()), w, args.sandbox, scratch / "generated-out")
+                    for w in sorted(set(args.generated_workers))]
+            print_generated(made, floors, runs)
+        print(f"\nload average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    finally:
+        if args.keep is None:
+            shutil.rmtree(scratch, ignore_errors=True)
+    met = ratio <= RATIO_GOAL and workers <= WORKERS_GOAL
+    print("goals met" if met else "goals missed")
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,270 @@
+"""Grade on a Dask cluster: ``grader batch ... --cluster ADDRESS``.
+
+The machine that runs ``grader batch`` plans the class as a local run does (what is stored
+and up to date, what is left), submits one Dask task per submission to the scheduler at
+ADDRESS, and writes each student's outputs as that task's future completes, with the batch's
+own functions: the same output folder, the same atomic writes, the same resume rules.
+
+What travels with a task: the submission's bytes and the assignment's files (workers need
+no shared file system), the grading options and the grade function (by name). Workers need
+the same grader installed (``pip install 'gamesearch-grader[dask]'``); a worker whose grader
+code differs from the client's is refused, and its submission is left for a later run.
+A Dask worker process grades one submission after another, so what the grader memoizes per
+process is reused and the next kernel boots while a submission is graded, as in a local run.
+
+When things go wrong:
+
+- a worker lost midway (killed, out of memory, its machine gone): the scheduler runs the
+  task again on another worker; after ``distributed.scheduler.allowed-failures`` losses
+  (Dask's default: 3) the submission becomes "could not be graded";
+- the grader raising: the task is retried ``retries`` times (Dask's ``retries=``), then
+  the submission becomes "could not be graded", as a grader failure;
+- grading past the batch's deadline (counted from when the task started running): the
+  worker is restarted, which stops it, and the submission is "not graded", as locally.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import hashlib
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from grader.assignment import Assignment
+from grader.batch import (
+    BatchOptions,
+    GradeFunction,
+    GradingRecord,
+    GradingTask,
+    WorkOrder,
+    grade_order,
+    grader_version,
+    log_line,
+    record_for,
+)
+from grader.grading import GradingOptions
+from grader.spare_kernels import spare_kernel_for_this_thread
+
+DEFAULT_RETRIES = 2
+"""Times a task whose grader raised is run again before it counts as failed."""
+_POLL_SECONDS = 1.0
+_STARTED_TOPIC = "grader-task-started"
+_MAX_ASSIGNMENT_BYTES = 50 * 1024**2
+
+
+class ClusterUnavailable(RuntimeError):
+    """Dask is not installed, or the scheduler cannot be reached."""
+
+
+class GradingFailed(Exception):
+    """The grader raised on a worker (so that Dask retries the task)."""
+
+    def __init__(self, error: str, traceback: str) -> None:
+        super().__init__(error, traceback)
+        self.error = error
+        self.traceback = traceback
+
+
+# -- what travels to a worker -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AssignmentFiles:
+    """An assignment folder as bytes: rebuilt once per worker process, found by digest."""
+
+    name: str
+    files: tuple[tuple[str, bytes], ...]
+    digest: str
+
+    @classmethod
+    def of(cls, folder: Path) -> "AssignmentFiles":
+        files, total = [], 0
+        digest = hashlib.sha256()
+        for path in sorted(folder.rglob("*")):
+            relative = path.relative_to(folder)
+            if not path.is_file() or any(part.startswith(".") or part == "__pycache__" for part in relative.parts):
+                continue
+            content = path.read_bytes()
+            total += len(content)
+            if total > _MAX_ASSIGNMENT_BYTES:
+                raise ValueError(f"{folder}: more than {_MAX_ASSIGNMENT_BYTES:,} bytes to send to the workers")
+            files.append((relative.as_posix(), content))
+            digest.update(relative.as_posix().encode() + b"\0" + hashlib.sha256(content).digest())
+        return cls(folder.name, tuple(files), digest.hexdigest())
+
+
+@dataclass(frozen=True)
+class RemoteOrder:
+    """One submission's grading, as a Dask task receives it."""
+
+    content: bytes
+    file_name: str
+    """The file's own name (its extension says how it is read; messages quote it)."""
+    source: str
+    """The name the student gave the file (shown in reports)."""
+    assignment: AssignmentFiles
+    options: GradingOptions
+    grade: GradeFunction
+
+
+_ASSIGNMENT_FOLDERS: dict[str, Path] = {}
+_PARSED_ASSIGNMENTS: dict[Path, Assignment] = {}
+
+
+def grade_on_worker(order: RemoteOrder) -> dict[str, Any]:
+    """Runs on a Dask worker: the message a local worker process would send back."""
+    started = time.monotonic()
+    _announce_start()
+    folder = _assignment_folder(order.assignment)
+    with tempfile.TemporaryDirectory(prefix="grader-submission-") as scratch:
+        path = Path(scratch) / Path(order.file_name).name
+        path.write_bytes(order.content)
+        work = WorkOrder(path, order.source, folder, order.options, order.grade)
+        message = grade_order(work, _PARSED_ASSIGNMENTS, spare_kernel_for_this_thread())
+    if "error" in message:
+        raise GradingFailed(message["error"], message.get("traceback", ""))
+    return {**message, "grader_version": grader_version(), "seconds": time.monotonic() - started}
+
+
+def _announce_start() -> None:
+    """Tell the client this attempt started running here (its deadline counts from now):
+    the scheduler's "processing" also holds tasks queued on a worker."""
+    try:
+        from distributed import get_worker
+        from distributed.worker import thread_state
+
+        worker = get_worker()
+    except (ImportError, ValueError):  # not on a Dask worker
+        return
+    worker.log_event(_STARTED_TOPIC, {"key": thread_state.key, "worker": worker.address})
+
+
+def _assignment_folder(files: AssignmentFiles) -> Path:
+    folder = _ASSIGNMENT_FOLDERS.get(files.digest)
+    if folder is None:
+        root = Path(tempfile.mkdtemp(prefix="grader-assignment-"))
+        atexit.register(shutil.rmtree, root, ignore_errors=True)
+        folder = root / files.name
+        for relative, content in files.files:
+            target = folder / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content)
+        _ASSIGNMENT_FOLDERS[files.digest] = folder
+    return folder
+
+
+# -- the client side --------------------------------------------------------------------------------
+
+
+@dataclass
+class _Submitted:
+    task: GradingTask
+    submitted: float
+
+
+class DaskPool:
+    """Grades tasks on the Dask scheduler at ``address``; records are handed to ``finished``
+    in this process as their futures complete."""
+
+    def __init__(self, address: str, options: BatchOptions, grade: GradeFunction, retries: int = DEFAULT_RETRIES) -> None:
+        self.address = address
+        self.options = options
+        self.grade = grade
+        self.retries = retries
+
+    def description(self, task_count: int) -> str:
+        return f"on the Dask cluster at {self.address}"
+
+    def run(self, tasks: Sequence[GradingTask], finished: Callable[[GradingTask, GradingRecord], None]) -> None:
+        if not tasks:
+            return
+        client = _connect(self.address)
+        running: dict[str, tuple[float, str]] = {}
+        """Task key -> when its current attempt started (on this machine's clock), and where."""
+        client.subscribe_topic(_STARTED_TOPIC, lambda event: running.__setitem__(
+            event[1]["key"], (time.monotonic(), event[1]["worker"])))
+        submitted: dict[Any, _Submitted] = {}
+        try:
+            self._submit(client, tasks, submitted)
+            self._collect(client, submitted, running, finished)
+        except KeyboardInterrupt:
+            client.cancel(list(submitted))
+            raise
+        finally:
+            client.unsubscribe_topic(_STARTED_TOPIC)
+            client.close()
+
+    def _submit(self, client: Any, tasks: Sequence[GradingTask], submitted: dict[Any, _Submitted]) -> None:
+        bundles: dict[Path, AssignmentFiles] = {}
+        for task in tasks:
+            folder = task.assignment.directory
+            if folder not in bundles:
+                bundles[folder] = AssignmentFiles.of(folder)
+            order = RemoteOrder(
+                content=task.submission.path.read_bytes(), file_name=task.submission.path.name,
+                source=task.submission.original_name, assignment=bundles[folder],
+                options=GradingOptions(sandbox=self.options.sandbox), grade=self.grade,
+            )
+            key = f"grade-{task.assignment.id}-{task.submission.folder_name}-{task.fingerprint[:16]}"
+            future = client.submit(grade_on_worker, order, key=key, retries=self.retries, pure=False)
+            submitted[future] = _Submitted(task, time.monotonic())
+
+    def _collect(self, client: Any, submitted: dict[Any, _Submitted], running: dict[str, tuple[float, str]],
+                 finished: Callable[[GradingTask, GradingRecord], None]) -> None:
+        from distributed import wait
+
+        while submitted:
+            with contextlib.suppress(TimeoutError):
+                wait(list(submitted), timeout=_POLL_SECONDS, return_when="FIRST_COMPLETED")
+            for future in [f for f in submitted if f.done()]:
+                entry = submitted.pop(future)
+                finished(entry.task, self._record(future, entry, running.pop(future.key, None)))
+            now, workers = time.monotonic(), set()
+            for future, entry in list(submitted.items()):
+                started, worker = running.get(future.key, (now, ""))
+                deadline = entry.task.deadline(self.options)
+                if now - started > deadline:
+                    submitted.pop(future)
+                    future.cancel()
+                    workers.add(worker)
+                    stopped = f"grading took longer than {deadline:.0f} s and was stopped"
+                    finished(entry.task, record_for(entry.task, now - started, {}, stop_reason=stopped))
+            if workers:
+                _restart(client, sorted(workers))
+
+    def _record(self, future: Any, entry: _Submitted, running: tuple[float, str] | None) -> GradingRecord:
+        seconds = time.monotonic() - (running[0] if running else entry.submitted)
+        error = future.exception()
+        if error is None:
+            message: Mapping[str, Any] = future.result()
+            if message.get("grader_version") != grader_version():
+                message = {"error": f"the worker runs grader {message.get('grader_version')}, "
+                                    f"this machine {grader_version()}: install the same version on both"}
+            return record_for(entry.task, float(message.get("seconds", seconds)), message)
+        if isinstance(error, GradingFailed):
+            return record_for(entry.task, seconds, {"error": error.error, "traceback": error.traceback})
+        return record_for(entry.task, seconds, {}, death=f"{type(error).__name__}: {error}")
+
+
+def _restart(client: Any, workers: list[str]) -> None:
+    """Stop what those workers run: a thread cannot be stopped, its process can."""
+    try:
+        client.restart_workers(workers, raise_for_error=False)
+    except Exception as exc:  # noqa: BLE001 - e.g. workers started without a nanny
+        log_line(f"could not restart the Dask worker(s) {', '.join(workers)}: {exc}")
+
+
+def _connect(address: str) -> Any:
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ClusterUnavailable("grading on a cluster needs Dask: pip install 'gamesearch-grader[dask]'") from None
+    try:
+        return Client(address, timeout="20s")
+    except (OSError, TimeoutError) as exc:
+        raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from None

@@ -1,0 +1,154 @@
+"""`grader merge`: combine the output folders of a sharded class into one.
+
+Each shard of a job array (``grader batch ... --shard K/N``) writes a complete output folder
+for its students. The merge copies every student's folder into OUT (each file atomically, the
+stored record last, as a batch does) and rebuilds ``index.html`` and ``grades.csv`` from the
+stored records, with the functions the batch itself uses: the merged gradebook is byte for
+byte the one an unsharded run writes. The shards' ``shard.json`` manifests tell a complete
+class from one with a shard missing or interrupted; the merge says which, and its exit code
+is 1 until the class is complete.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from grader.assignment import Assignment, AssignmentError, load_assignment
+from grader.batch import (
+    GRADESCOPE_FILE,
+    GRADES_FILE,
+    INDEX_FILE,
+    REPORT_FILE,
+    RESULT_FILE,
+    GradingRecord,
+    write_atomic,
+    write_class_outputs,
+)
+from grader.sharding import MANIFEST_FILE, ShardManifest
+from grader.submissions_input import StudentSubmission
+
+
+class MergeError(ValueError):
+    """The shard folders cannot be combined (missing, other assignments, a student twice)."""
+
+
+@dataclass
+class MergeResult:
+    out_dir: Path
+    records: list[GradingRecord]
+    problems: list[str] = field(default_factory=list)
+    """Why the merged class is incomplete (missing or interrupted shards, missing students)."""
+
+    @property
+    def complete(self) -> bool:
+        return not self.problems
+
+    @property
+    def return_code(self) -> int:
+        """1 when the class is incomplete or the grader failed on a submission, else 0."""
+        return 0 if self.complete and not any(r.grader_fault for r in self.records) else 1
+
+    def __str__(self) -> str:
+        graded = sum(r.failure is None for r in self.records)
+        lines = [f"Merged {len(self.records)} student(s): {graded} graded, {len(self.records) - graded} could not be graded."]
+        if self.problems:
+            lines.append("The class is incomplete:")
+            lines += [f"  {problem}" for problem in self.problems]
+        lines.append(f"Class report: {self.out_dir / INDEX_FILE}")
+        lines.append(f"Gradebook:    {self.out_dir / GRADES_FILE}")
+        return "\n".join(lines)
+
+
+def merge_shards(out_dir: Path, shard_dirs: Sequence[Path], assignment: Assignment | None = None) -> MergeResult:
+    """Combine the shard output folders into ``out_dir``."""
+    if not shard_dirs:
+        raise MergeError("no shard folders given")
+    for folder in shard_dirs:
+        if not folder.is_dir():
+            raise MergeError(f"{folder}: no such folder")
+        if folder.resolve() == out_dir.resolve():
+            raise MergeError(f"{folder}: the merged output must go to a folder of its own")
+    records: dict[str, tuple[GradingRecord, Path]] = {}
+    for folder in shard_dirs:
+        for path in sorted(folder.glob(f"*/{RESULT_FILE}")):
+            record = read_record(path)
+            if record is None:
+                raise MergeError(f"{path}: not a stored grading record")
+            student = record.submission.student_id
+            if student in records:
+                raise MergeError(f"student {student!r} is in both {records[student][1].parent.parent} and {folder}: "
+                                 "were the shards run with different N?")
+            records[student] = (record, path.parent)
+    assignment = assignment or _assignment_of([r for r, _ in records.values()])
+    manifests = [ShardManifest.read(folder) for folder in shard_dirs]
+    problems = _completeness(shard_dirs, manifests, set(records), assignment.id)
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for record, source in records.values():
+        _copy_student_folder(source, out_dir / record.submission.folder_name)
+    skipped = sorted({pair for m in manifests if m for pair in m.skipped})
+    ordered = sorted((r for r, _ in records.values()), key=lambda r: r.submission.student_id)
+    write_class_outputs(out_dir, ordered, assignment, skipped, complete=not problems)
+    return MergeResult(out_dir, ordered, problems)
+
+
+def read_record(path: Path) -> GradingRecord | None:
+    """A stored record on its own: the student is rebuilt from what the record says."""
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))["batch"]
+        submission = StudentSubmission(
+            student_id=str(meta["student_id"]), path=path.parent, original_name=str(meta.get("original_name", "")),
+            display_name=str(meta.get("display_name", "")), late=bool(meta.get("late")),
+            notes=tuple(meta.get("notes", ())),
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return GradingRecord.load(path, submission)
+
+
+def _assignment_of(records: list[GradingRecord]) -> Assignment:
+    ids = sorted({r.result.assignment_id for r in records})
+    if len(ids) != 1:
+        raise MergeError(f"the shards hold results of {len(ids)} assignments ({', '.join(ids) or 'none'}); merge one at a time")
+    try:
+        return load_assignment(ids[0])
+    except AssignmentError as exc:
+        raise MergeError(f"{exc} (name the assignment folder with --assignment)") from None
+
+
+def _completeness(shard_dirs: Sequence[Path], manifests: list[ShardManifest | None], found: set[str],
+                  assignment_id: str) -> list[str]:
+    problems = []
+    present = [m for m in manifests if m is not None]
+    for folder, manifest in zip(shard_dirs, manifests):
+        if manifest is None:
+            problems.append(f"{folder}: no {MANIFEST_FILE}; was it graded with --shard K/N?")
+        elif manifest.assignment_id != assignment_id:
+            raise MergeError(f"{folder}: a shard of {manifest.assignment_id!r}, not of {assignment_id!r}")
+        elif not manifest.complete:
+            problems.append(f"{folder}: shard {manifest.shard} was interrupted; run it again, then merge")
+    counts = {m.shard.count for m in present}
+    if len(counts) > 1:
+        raise MergeError(f"the shards split the class different ways (N = {', '.join(map(str, sorted(counts)))})")
+    if counts:
+        (count,) = counts
+        given = [m.shard.index for m in present]
+        if len(set(given)) != len(given):
+            raise MergeError(f"a shard was given twice: {', '.join(str(m.shard) for m in present)}")
+        problems += [f"shard {k}/{count} is missing" for k in range(count) if k not in given]
+    expected = {s for m in present for s in m.students}
+    missing = sorted(expected - found)
+    if missing:
+        problems.append(f"{len(missing)} student(s) without a result: {', '.join(missing[:10])}{' ...' if len(missing) > 10 else ''}")
+    return problems
+
+
+def _copy_student_folder(source: Path, target: Path) -> None:
+    """Report and results.json first, the record last, each atomically (as a batch writes them)."""
+    for name in (REPORT_FILE, GRADESCOPE_FILE, RESULT_FILE):
+        path = source / name
+        if path.is_file():
+            write_atomic(target / name, path.read_bytes().decode("utf-8"))

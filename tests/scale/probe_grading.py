@@ -1,0 +1,21 @@
+"""A grade function for the tests: the fake batch grader, plus what the worker process was.
+
+It records the worker's pid and whether the worker handed it a spare kernel in the result's
+timings, so that tests can see which process graded what.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+
+from grader.assignment import Assignment
+from grader.grading import GradingOptions
+from grader.results import SubmissionResult
+from tests.batch.fake_grading import grade_by_content
+
+
+def grade_and_tell_pid(path: Path, assignment: Assignment, options: GradingOptions) -> SubmissionResult:
+    result = grade_by_content(path, assignment, options)
+    return replace(result, timings={**result.timings, "pid": os.getpid(), "spare": options.spare_kernel is not None})
