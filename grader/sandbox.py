@@ -360,16 +360,18 @@ class Sandbox:
             "sandbox",
         ]
         args += _system_mounts()
+        # Both private filesystems are world-writable: tmpfs mounts belong to root and the
+        # kernel's uid is the only one inside. Their size caps what the notebook can store.
+        # They are mounted before the interpreter and the virtualenv, which may live under
+        # /tmp themselves (a checkout in /tmp): mounted after, the tmpfs would hide them.
+        for private in ("/tmp", _SANDBOX_WORKDIR):
+            args += ["--perms", "1777", "--size", str(limits.disk_bytes), "--tmpfs", private]
         readonly = [Path(p) for p in _python_roots()]
         args += _mount_points(readonly)
         for path in readonly:
             args += ["--ro-bind", str(path), str(path)]
         args += _masks_for_blocked_packages(readonly)
         args += ["--proc", "/proc", "--dev", "/dev"]
-        # Both private filesystems are world-writable: tmpfs mounts belong to root and the
-        # kernel's uid is the only one inside. Their size caps what the notebook can store.
-        for private in ("/tmp", _SANDBOX_WORKDIR):
-            args += ["--perms", "1777", "--size", str(limits.disk_bytes), "--tmpfs", private]
         # The connection file and ipc sockets live here, at the same path on both sides.
         args += _mount_points([self.runtime_dir])
         args += ["--bind", str(self.runtime_dir), str(self.runtime_dir)]

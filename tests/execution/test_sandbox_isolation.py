@@ -86,3 +86,14 @@ def test_auto_prefers_bubblewrap_when_it_works() -> None:
 @pytest.mark.parametrize("choice", ["limits", "none"])
 def test_explicit_modes_resolve_to_themselves(choice: str) -> None:
     assert resolve_mode(choice) is SandboxMode(choice)
+
+
+def test_private_tmp_is_mounted_before_the_interpreter() -> None:
+    """A checkout (and its virtualenv) under /tmp must stay visible: the private /tmp is
+    mounted first and the interpreter's directories are bound on top of it."""
+    from grader.sandbox import Limits, Sandbox, SandboxMode, _python_roots
+
+    args = Sandbox(SandboxMode.BWRAP, Limits())._bwrap_prefix()
+    tmpfs = next(i for i, a in enumerate(args) if a == "--tmpfs" and args[i + 1] == "/tmp")
+    binds = [i for i, a in enumerate(args) if a == "--ro-bind" and args[i + 1] in _python_roots()]
+    assert binds and all(tmpfs < i for i in binds)
