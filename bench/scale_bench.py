@@ -11,9 +11,9 @@ different runs do not compare):
    kernel, no sandbox, the same cell time-out; plain nbclient cannot answer ``input()``, so a
    first cell hands the assignment's scripted answers to the kernel's ``raw_input``): the
    floor any notebook grader pays. With ``--sandbox-floor`` also by ``grader.execution``
-   with ``sandbox="none"``. Each class is then graded by ``run_batch`` (``grader batch``),
-   with 1 worker and with 2, from an empty output folder, right after its floor: the load of
-   a shared machine drifts, and each side must see the same. The
+   with ``sandbox="none"``. Then all the classes are graded by ``run_batches`` through one
+   pool, as ``grader demo`` does, with 1 worker and with 2, from empty output folders. The
+   load average is printed at each step: a shared machine drifts. The
    per-phase times come from each ``SubmissionResult.timings`` (kernel start is the time
    the submission waited for its kernel); "report" is ``write_student_outputs`` timed on
    the results; "pool" is what the worker pool adds around ``grade_submission``.
@@ -163,10 +163,8 @@ def grade_classes(classes: Sequence[tuple[Path, Assignment]], workers: int, sand
     return GradedRun(workers, wall, records, reports)
 
 
-def combined(runs: Sequence[GradedRun]) -> GradedRun:
-    """Batches run one after another, as one: their wall times add up."""
-    return GradedRun(runs[0].workers, sum(r.wall for r in runs), {k: v for r in runs for k, v in r.records.items()},
-                     {k: v for r in runs for k, v in r.report_seconds.items()})
+def _load() -> str:
+    return f"{os.getloadavg()[0]:.1f}"
 
 
 # -- the classes ----------------------------------------------------------------------------------------
@@ -251,7 +249,7 @@ def print_bundled(classes: Sequence[tuple[Path, Assignment, list[Path]]], plain:
     print("-" * len(head))
     print(f"{'total (sum per notebook)':26} {total_plain:>14.1f}s {bare_text} {total_graded:>16.1f}s {total_graded / total_plain:>6.2f}")
     ratio = one.wall / total_plain
-    print(f"{'batches, wall clock':26} {'':>15} {'':>16} {one.wall:>16.1f}s {ratio:>6.2f}"
+    print(f"{'whole batch, wall clock':26} {'':>15} {'':>16} {one.wall:>16.1f}s {ratio:>6.2f}"
           f"   (goal <= {RATIO_GOAL}: {'met' if ratio <= RATIO_GOAL else 'MISSED'})")
     records = list(one.records.values())
     phases = {name: sum(_phase(r, name) for r in records) for name in PHASES}
@@ -332,20 +330,19 @@ def main() -> int:
             for path in notebooks:
                 shutil.copyfile(path, chosen / path.name)
             classes.append((chosen, assignment, [chosen / p.name for p in notebooks]))
-        # Class by class, each side right after the other: the load of a shared machine drifts.
-        plain: dict[Path, FloorRun] = {}
-        unsandboxed: dict[Path, FloorRun] = {}
-        runs: dict[int, list[GradedRun]] = {1: [], 2: []}
-        for folder, assignment, notebooks in classes:
-            plain.update((p, plain_nbclient(p, assignment.stdin, assignment.cell_timeout)) for p in notebooks)
-            if args.sandbox_floor:
-                unsandboxed.update((p, unsandboxed_execution(p, assignment)) for p in notebooks)
-            for workers in runs:
-                runs[workers].append(grade_classes([(folder, assignment)], workers, args.sandbox, scratch))
-        graded = [combined(r) for r in runs.values()]
+        loads = [_load()]
+        plain = {p: plain_nbclient(p, a.stdin, a.cell_timeout) for _, a, ns in classes for p in ns}
+        loads.append(_load())
+        unsandboxed = {p: unsandboxed_execution(p, a) for _, a, ns in classes for p in ns} if args.sandbox_floor else {}
+        graded = []
+        for workers in (1, 2):
+            graded.append(grade_classes([(f, a) for f, a, _ in classes], workers, args.sandbox, scratch))
+            loads.append(_load())
         print(f"Bundled classes: {sum(len(n) for *_, n in classes)} notebooks"
               + ("" if args.with_timeouts else f" (the *-{ENDLESS} ones left out; --with-timeouts to include them)") + "\n")
         ratio, workers = print_bundled(classes, plain, unsandboxed, *graded)
+        print("load average (1 min) before and after plain nbclient, 1 worker, 2 workers: " + ", ".join(loads)
+              + " (a shared machine drifts; compare runs with similar figures)")
 
         if count:
             made = generate_class(args.generated_from, count, scratch / "generated")

@@ -119,9 +119,14 @@ _PARSED_ASSIGNMENTS: dict[Path, Assignment] = {}
 def grade_on_worker(order: RemoteOrder) -> dict[str, Any]:
     """Runs on a Dask worker: the message a local worker process would send back."""
     started = time.monotonic()
-    _announce_start()
-    folder = _assignment_folder(order.assignment)
-    with tempfile.TemporaryDirectory(prefix="grader-submission-") as scratch:
+    worker = _current_worker()
+    if worker is not None:
+        # Tell the client this attempt started (its deadline counts from now): the
+        # scheduler's "processing" also holds tasks queued behind it on the worker.
+        worker.log_event(_STARTED_TOPIC, {"key": _current_key(), "worker": worker.address})
+    scratch_root = worker.local_directory if worker is not None else None  # Dask purges it after a crash
+    folder = _assignment_folder(order.assignment, scratch_root)
+    with tempfile.TemporaryDirectory(prefix="grader-submission-", dir=scratch_root) as scratch:
         path = Path(scratch) / Path(order.file_name).name
         path.write_bytes(order.content)
         work = WorkOrder(path, order.source, folder, order.options, order.grade)
@@ -131,23 +136,26 @@ def grade_on_worker(order: RemoteOrder) -> dict[str, Any]:
     return {**message, "grader_version": grader_version(), "seconds": time.monotonic() - started}
 
 
-def _announce_start() -> None:
-    """Tell the client this attempt started running here (its deadline counts from now):
-    the scheduler's "processing" also holds tasks queued on a worker."""
+def _current_worker() -> Any:
+    """The Dask worker running this task, or None (called directly)."""
     try:
         from distributed import get_worker
-        from distributed.worker import thread_state
 
-        worker = get_worker()
-    except (ImportError, ValueError):  # not on a Dask worker
-        return
-    worker.log_event(_STARTED_TOPIC, {"key": thread_state.key, "worker": worker.address})
+        return get_worker()
+    except (ImportError, ValueError):
+        return None
 
 
-def _assignment_folder(files: AssignmentFiles) -> Path:
+def _current_key() -> str:
+    from distributed.worker import thread_state
+
+    return str(thread_state.key)
+
+
+def _assignment_folder(files: AssignmentFiles, scratch_root: str | None) -> Path:
     folder = _ASSIGNMENT_FOLDERS.get(files.digest)
     if folder is None:
-        root = Path(tempfile.mkdtemp(prefix="grader-assignment-"))
+        root = Path(tempfile.mkdtemp(prefix="grader-assignment-", dir=scratch_root))
         atexit.register(shutil.rmtree, root, ignore_errors=True)
         folder = root / files.name
         for relative, content in files.files:

@@ -79,7 +79,7 @@ def merge_shards(out_dir: Path, shard_dirs: Sequence[Path], assignment: Assignme
                 raise MergeError(f"{path}: not a stored grading record")
             student = record.submission.student_id
             if student in records:
-                raise MergeError(f"student {student!r} is in both {records[student][1].parent.parent} and {folder}: "
+                raise MergeError(f"student {student!r} is in both {records[student][1].parent} and {folder}: "
                                  "were the shards run with different N?")
             records[student] = (record, path.parent)
     assignment = assignment or _assignment_of([r for r, _ in records.values()])
@@ -89,7 +89,7 @@ def merge_shards(out_dir: Path, shard_dirs: Sequence[Path], assignment: Assignme
     out_dir.mkdir(parents=True, exist_ok=True)
     for record, source in records.values():
         _copy_student_folder(source, out_dir / record.submission.folder_name)
-    skipped = sorted({pair for m in manifests if m for pair in m.skipped})
+    skipped = list(dict.fromkeys(pair for m in manifests if m for pair in m.skipped))  # each shard lists them all
     ordered = sorted((r for r, _ in records.values()), key=lambda r: r.submission.student_id)
     write_class_outputs(out_dir, ordered, assignment, skipped, complete=not problems)
     return MergeResult(out_dir, ordered, problems)

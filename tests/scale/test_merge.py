@@ -97,8 +97,9 @@ def test_an_interrupted_shard_is_reported(shards: list[Path], tmp_path: Path) ->
 
 
 def test_the_same_student_in_two_shards_is_refused(shards: list[Path], whole: Path, tmp_path: Path) -> None:
-    with pytest.raises(MergeError, match="is in both"):
+    with pytest.raises(MergeError, match="is in both") as refused:
         merge_shards(tmp_path / "merged", [whole, shards[0]])
+    assert f"{whole} and {shards[0]}" in str(refused.value)
 
 
 def test_merge_command_line(shards: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
