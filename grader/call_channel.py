@@ -35,7 +35,6 @@ _SHIM_SOURCES = tuple(
     (Path(__file__).parent / name).read_text(encoding="utf-8") for name in ("wire_format.py", "kernel_shim.py")
 )
 _SHIM_FILENAME = "<grader-shim>"
-MIME_TYPE = "application/vnd.grader-shim+json"
 _POLL_SECONDS = 0.2
 # Slack on top of a call's own timeout before the grader steps in: the kernel's alarm
 # normally ends an overrunning call, and outcomes are sent at least every 50 ms.
@@ -202,16 +201,19 @@ class ShimLink:
         self.progress_path = runtime_dir / "call-progress"
         self.stdin_log_path = runtime_dir / "stdin-log.jsonl"
         self.nonce = secrets.token_hex(16)
-        self.handle = f"_grader_{self.nonce[:12]}"
+        # Requests travel on one comm, opened at install: a comm message skips IPython's
+        # cell machinery, so a round trip costs about a third of an execute request's.
+        self.comm_target = f"grader_shim_{self.nonce[:12]}"
+        self.comm_id = secrets.token_hex(16)
         self.interrupt_grace = interrupt_grace
 
     async def install(self, *, stdin: Sequence[str], output_chars: int, timeout: float) -> None:
-        """Send the shim into the kernel; must run before any student code."""
+        """Send the shim into the kernel and open the request comm; must run before any
+        student code."""
         config = json.dumps(
             {
                 "nonce": self.nonce,
-                "mime_type": MIME_TYPE,
-                "handle": self.handle,
+                "comm_target": self.comm_target,
                 "stdin": list(stdin),
                 "output_chars": output_chars,
                 "progress_path": str(self.progress_path),
@@ -231,18 +233,42 @@ class ShimLink:
         msg_id = client.execute(code, silent=True, store_history=False, allow_stdin=False, stop_on_error=False)
         deadline = time.monotonic() + timeout
         while True:
-            try:
-                reply = await client.get_shell_msg(timeout=_POLL_SECONDS)
-            except Empty:
-                await self._check_alive()
-                if time.monotonic() > deadline:
-                    raise KernelUnresponsive("the kernel did not finish setting up the grader's shim") from None
-                continue
+            reply = await self._receive(client.get_shell_msg, deadline, "finish setting up the grader's shim")
             if reply["parent_header"].get("msg_id") == msg_id:
                 break
         content = reply["content"]
         if content["status"] != "ok":
             raise ShimFailed(f"installing the grader's shim failed: {content.get('ename')}: {content.get('evalue')}")
+        await self._open_comm(deadline)
+
+    async def _open_comm(self, deadline: float) -> None:
+        """Open the request comm and wait until the shim says it is listening."""
+        client = self.kernel.client
+        msg = client.session.msg(
+            "comm_open", {"comm_id": self.comm_id, "target_name": self.comm_target, "data": {}}
+        )
+        client.shell_channel.send(msg)
+        msg_id = msg["header"]["msg_id"]
+        while True:
+            reply = await self._receive(client.get_iopub_msg, deadline, "open the grader's comm")
+            if reply["parent_header"].get("msg_id") != msg_id:
+                continue
+            payload = self._payload(reply)
+            if payload is not None and payload.get("kind") == "ready":
+                return
+            if reply["msg_type"] == "status" and reply["content"]["execution_state"] == "idle":
+                raise ShimFailed("the grader's shim did not take the request comm")
+
+    async def _receive(self, receive: Callable[..., Any], deadline: float, doing: str) -> dict:
+        """The next message from ``receive`` (a channel's getter), checking the kernel is
+        alive while it waits; :class:`KernelUnresponsive` once ``deadline`` passes."""
+        while True:
+            try:
+                return await receive(timeout=_POLL_SECONDS)
+            except Empty:
+                await self._check_alive()
+                if time.monotonic() > deadline:
+                    raise KernelUnresponsive(f"the kernel did not {doing}") from None
 
     async def request(
         self,
@@ -259,12 +285,14 @@ class ShimLink:
         follow a batch.
         """
         request_id = secrets.token_hex(8)
+        # The request travels as one JSON string, not as nested data: ipykernel parses a
+        # comm message's content twice (once to route it), which costs far more on a large
+        # batch than parsing a string. Replies come as nested data, which is the cheaper way.
         text = json.dumps({"id": request_id, "op": op, **(body or {})}, allow_nan=False)
         client = self.kernel.client
-        await self._discard_shell_replies()
-        msg_id = client.execute(
-            f"{self.handle}({text!r})", silent=True, store_history=False, allow_stdin=False, stop_on_error=False
-        )
+        msg = client.session.msg("comm_msg", {"comm_id": self.comm_id, "data": {"request": text}})
+        client.shell_channel.send(msg)
+        msg_id = msg["header"]["msg_id"]
         last_progress = time.monotonic()
         running = self.running_call()
         interrupted_at: float | None = None
@@ -299,15 +327,6 @@ class ShimLink:
             elif payload["kind"] == "error":
                 raise ShimFailed(f"the grader's shim failed: {payload['error']}")
 
-    async def _discard_shell_replies(self) -> None:
-        """Drop the execute replies of earlier requests (only their iopub messages matter):
-        unread, they would pile up in the socket for as long as the kernel lives."""
-        while True:
-            try:
-                await self.kernel.client.get_shell_msg(timeout=0)
-            except Empty:
-                return
-
     def forget_running_call(self) -> None:
         """Clear the progress file, so a stale index from an earlier batch cannot mislead."""
         self.progress_path.unlink(missing_ok=True)
@@ -339,10 +358,11 @@ class ShimLink:
         return exchanges, offset + len(complete)
 
     def _payload(self, msg: dict) -> dict | None:
-        """The shim payload of a message, if it is one and carries this session's nonce."""
-        if msg["msg_type"] != "display_data":
+        """The shim payload of a message, if it is one on this session's comm and carries
+        this session's nonce."""
+        if msg["msg_type"] != "comm_msg" or msg["content"].get("comm_id") != self.comm_id:
             return None
-        payload = msg["content"].get("data", {}).get(MIME_TYPE)
+        payload = msg["content"].get("data")
         if not isinstance(payload, dict) or payload.get("nonce") != self.nonce:
             return None
         return payload

@@ -15,14 +15,18 @@ monkeypatches ``builtins`` does not change what this code sees. ``encode``, ``de
 * hides the grader's own packages from ``import``;
 * runs batches of function calls for the grader and reports plain data back.
 
-Replies are ``display_data`` messages with a private MIME type whose payload carries a
-per-session nonce, so nothing a notebook prints can pass for a reply. They hold only tagged
-JSON; the grader decodes it without unpickling or evaluating anything, and computes every
-verdict itself. Only the standard library is used.
+Requests come as messages on a Jupyter comm the grader opens once the shim is installed
+(its target's name is private to the session); they run in the kernel's main thread like a
+cell would, without IPython's cell machinery. Replies are messages on the same comm whose
+payload carries a per-session nonce, so nothing a notebook prints or displays can pass for
+a reply. They hold only tagged JSON; the grader decodes it without unpickling or evaluating
+anything, and computes every verdict itself. Only the standard library is used.
 """
 
 from __future__ import annotations
 
+import builtins
+import getpass
 import io
 import os
 import signal
@@ -190,6 +194,8 @@ def _counting(original: Callable, cell: list[int]) -> Callable:
 
 
 _MISSING = object()
+# Builtins that IPython and ipykernel set while a cell runs (see _Shim.enter_cell_context).
+_CELL_BUILTINS = ("input", "get_ipython", "exit", "quit")
 
 
 def _resolve(namespace: dict, dotted: str) -> Any:
@@ -278,7 +284,6 @@ class _Shim:
         from IPython import get_ipython
 
         self.nonce: str = config["nonce"]
-        self.mime_type: str = config["mime_type"]
         self.answers: list[str] = list(config["stdin"])
         self.position = 0
         self.output_limit: int = config["output_chars"]
@@ -289,7 +294,9 @@ class _Shim:
         self.shell = get_ipython()
         self.kernel = self.shell.kernel
         self.user_ns: dict = self.shell.user_ns
-        self.publish = self.shell.display_pub.publish
+        self.displayhook = self.shell.displayhook
+        self.excepthook = self.shell.excepthook
+        self.comm: Any = None
         self.in_call = False
         self.in_student_code = False
         self.timed_out = False
@@ -298,8 +305,9 @@ class _Shim:
 
     # installation ---------------------------------------------------------------------
 
-    def install(self, handle_name: str, blocked: list[str]) -> None:
-        # ipykernel points builtins.input at kernel.raw_input for every execute request.
+    def install(self, comm_target: str, blocked: list[str]) -> None:
+        # ipykernel points builtins.input at kernel.raw_input for every execute request
+        # (grader calls set it themselves, see enter_cell_context).
         self.kernel.raw_input = self.scripted_input
         self.kernel.getpass = self.scripted_input
         self.shell.ask_exit = self.exit_instead
@@ -309,7 +317,17 @@ class _Shim:
         self.shell.colors = "nocolor"
         self.shell.events.register("pre_run_cell", self.start_cell)
         sys.meta_path.insert(0, _BlockedImports(blocked))
-        self.shell.push({handle_name: self.handle}, interactive=False)
+        self.kernel.comm_manager.register_target(comm_target, self.open_comm)
+
+    def open_comm(self, comm: Any, message: dict) -> None:
+        """The grader opened its comm: requests arrive on it from now on.
+
+        The target takes one comm only, so nothing opened later can be handed requests.
+        """
+        self.kernel.comm_manager.unregister_target(message["content"]["target_name"], self.open_comm)
+        self.comm = comm
+        comm.on_msg(self.on_message)
+        self.send({"kind": "ready"})
 
     def start_cell(self, info: Any = None) -> None:
         """Reset the output budget and put the cap on the streams for this cell.
@@ -378,10 +396,21 @@ class _Shim:
 
     def send(self, payload: dict) -> None:
         payload["nonce"] = self.nonce
-        self.publish(data={self.mime_type: payload}, metadata={})
+        self.comm.send(payload)
 
-    def handle(self, request_text: str) -> None:
-        request = _json_loads(request_text)
+    def on_message(self, message: dict) -> None:
+        """A request on the comm; nothing escapes into ipykernel's message loop.
+
+        An interrupt (or anything else that is not an ``Exception``) outside the calls ends
+        the request without a reply, as it ended the cell when requests were cells; the
+        grader sees the kernel go idle and knows the request was abandoned.
+        """
+        try:
+            self.handle(_json_loads(message["content"]["data"]["request"]))
+        except BaseException:  # noqa: BLE001
+            pass
+
+    def handle(self, request: dict) -> None:
         request_id = request["id"]
         try:
             if request["op"] == "calls":
@@ -403,10 +432,12 @@ class _Shim:
         names = {name for call in calls for name in call["count"]}
         counters = _Counters(self.user_ns, names, any(call["count_all"] for call in calls))
         previous_alarm = signal.signal(signal.SIGALRM, self.on_alarm)
-        # The index of the running call, where the grader can read it if this kernel dies
-        # or hangs before the outcomes are sent.
-        progress = os.open(self.progress_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        saved = self.enter_cell_context()
+        progress = -1
         try:
+            # The index of the running call, where the grader can read it if this kernel
+            # dies or hangs before the outcomes are sent.
+            progress = os.open(self.progress_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             pending: list[dict] = []
             first = 0
             last_flush = time.perf_counter()
@@ -418,11 +449,41 @@ class _Shim:
                     self.send({"kind": "outcomes", "request": request_id, "start": first, "outcomes": pending})
                     first, pending, last_flush = index + 1, [], now
         finally:
-            os.close(progress)
+            if progress >= 0:
+                os.close(progress)
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous_alarm)
+            self.leave_cell_context(saved)
             counters.restore()
         return {"start": first, "outcomes": pending}
+
+    def enter_cell_context(self) -> tuple[dict[str, Any], tuple[Any, Any, Any]]:
+        """Give the calls what code in a cell sees, which requests on the comm lack.
+
+        ipykernel points ``input``/``getpass`` at the shim only while it runs a cell, and
+        IPython swaps builtins (``get_ipython`` added; ``exit``/``quit`` hidden, so that a
+        notebook's ``exit()`` finds the namespace's own and reaches :meth:`exit_instead`),
+        ``sys.displayhook`` and ``sys.excepthook`` the same way. Returns what
+        :meth:`leave_cell_context` puts back.
+        """
+        names = builtins.__dict__
+        saved_builtins = {name: names.get(name, _MISSING) for name in _CELL_BUILTINS}
+        saved_hooks = getpass.getpass, sys.displayhook, sys.excepthook
+        names["input"] = self.scripted_input
+        names["get_ipython"] = self.shell.get_ipython
+        names.pop("exit", None)
+        names.pop("quit", None)
+        getpass.getpass, sys.displayhook, sys.excepthook = self.scripted_input, self.displayhook, self.excepthook
+        return saved_builtins, saved_hooks
+
+    def leave_cell_context(self, saved: tuple[dict[str, Any], tuple[Any, Any, Any]]) -> None:
+        saved_builtins, (getpass.getpass, sys.displayhook, sys.excepthook) = saved
+        names = builtins.__dict__
+        for name, value in saved_builtins.items():
+            if value is _MISSING:
+                names.pop(name, None)
+            else:
+                names[name] = value
 
     def on_alarm(self, signum: int, frame: Any) -> None:
         if self.in_student_code:
@@ -555,4 +616,4 @@ def install(config_json: str) -> None:
     """Set the kernel up for grading; called once per kernel before any student code."""
     config = _json_loads(config_json)
     shim = _Shim(config)
-    shim.install(config["handle"], config["blocked_packages"])
+    shim.install(config["comm_target"], config["blocked_packages"])

@@ -152,6 +152,27 @@ def test_printing_and_input_inside_calls(open_session) -> None:
     assert chatty.value == 100_000 and chatty.stdout.startswith("line 0\n")
     assert chatty.stdout.endswith("[output truncated]") and len(chatty.stdout) < 250_000
     assert ask.status is CallStatus.RAISED and ask.error.startswith("ScriptedInputExhausted")
+    assert "no scripted answers for function calls" in ask.error
+
+
+def test_input_exit_and_quit_inside_calls_end_only_the_call(open_session) -> None:
+    """Calls run outside IPython's cells, so the shim gives them what a cell would see."""
+    session = open_session("calls_hostile", ExecutionOptions(stdin=("never used",)))
+    session.execute()
+    names = ("ask", "secret", "leave", "leave_quietly", "cell_context")
+    ask, secret, leave, leave_quietly, context, after = session.calls.call_many(
+        [*(Call(name) for name in names), Call("increment", (1,))]
+    )
+    for refused in (ask, secret):
+        assert refused.status is CallStatus.RAISED
+        assert refused.error.startswith("ScriptedInputExhausted") and "function calls" in refused.error
+    for left in (leave, leave_quietly):
+        assert left.status is CallStatus.RAISED
+        assert left.error.startswith("SystemExit: exit() was called"), left.error
+    assert context.value == {"get_ipython": True, "exit_hidden": True, "hooks": True}
+    assert after.value == 2
+    assert session.kernel_restarts == 0
+    assert session.calls.call(Call("increment", (2,))).value == 3
 
 
 def test_a_call_that_spins_times_out_and_the_batch_goes_on(open_session) -> None:

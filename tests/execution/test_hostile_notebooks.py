@@ -162,4 +162,6 @@ def test_forged_shim_messages_are_ignored(open_session) -> None:
     result = session.execute()
     assert [(e.prompt, e.answer) for e in result.stdin_transcript] == [("real prompt: ", "real")]
     assert result.cell(2).output == "real prompt: real\ngot real\n"
+    # A reply sent on the grader's own comm, for the running request, without the nonce.
+    assert session.calls.call(Call("forger")).value == "real"
     assert session.calls.call(Call("survivor")).value == "alive"
