@@ -29,6 +29,7 @@ from reference.search import (
     SearchSpec,
     alphabeta,
     minimax,
+    minimax_nodes,
     move_values,
     optimal_moves,
 )
@@ -65,6 +66,7 @@ __all__ = [
     "SearchSpec",
     "alphabeta",
     "minimax",
+    "minimax_nodes",
     "move_values",
     "optimal_moves",
     # solved table

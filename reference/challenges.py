@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from reference.codecs import cell_to_position
-from reference.search import SearchResult, SearchSpec, alphabeta, minimax
+from reference.search import SearchResult, SearchSpec, alphabeta, minimax, minimax_nodes
+from reference.solved import solve
 from reference.tictactoe import X, Board
 
 __all__ = [
@@ -125,9 +126,14 @@ def depth_limited_selfplay(max_depth: int) -> SelfPlayResult:
     generated: list[int] = []
     while not board.is_terminal():
         spec = SearchSpec(maximizer=board.to_move(X), start_depth=len(moves), depth_limit=max_depth)
-        result = minimax(board, spec)
-        generated.append(result.nodes - 1)
-        move = result.best_move if result.best_move is not None else board.empty_cells()[0]
+        generated.append(minimax_nodes(board, spec) - 1)
+        if len(moves) + len(board.empty_cells()) <= max_depth:
+            # No node can reach the limit: this is the full search, read from the solved table.
+            move = solve(board, SearchSpec(maximizer=spec.maximizer)).best_move
+        else:
+            move = minimax(board, spec).best_move
+        if move is None:
+            move = board.empty_cells()[0]
         moves.append(move)
         board = board.play(move)
     outcome: SelfPlayOutcome

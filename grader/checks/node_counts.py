@@ -10,13 +10,13 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Sequence
 
 from grader.assignment import Check
 from grader.call_template import CallTemplate
 from grader.checks.base import boards_field, call_field, guarded, make_result
 from grader.checks.context import Answer, CheckContext
-from grader.checks.search_checks import reference_alphabeta, reference_minimax
+from grader.checks.search_checks import reference_alphabeta, reference_minimax_nodes
 from grader.results import CheckResult, CheckStatus, Counterexample
 from reference import Board
 
@@ -50,6 +50,10 @@ def _count(answer: Answer, names: tuple[str, ...], counter: str | None) -> int |
     return sum(answer.outcome.counts.get(n, 0) for n in names)
 
 
+def _first_failure(positions: Sequence[Board], answers: Sequence[Answer | None]) -> tuple[Board, Answer] | None:
+    return next(((b, a) for b, a in zip(positions, answers) if a is not None and not a.ok), None)
+
+
 @guarded
 def run(check: Check, ctx: CheckContext) -> CheckResult:
     started = time.monotonic()
@@ -62,24 +66,31 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
                      count=params.alphabeta_count or (params.alphabeta_call.function,), timeout=max(ctx.assignment.call_timeout, 60))
     offset = 1 if params.convention == "children" else 0
     rows: list[dict[str, Any]] = []
-    for board in params.positions:
-        side = board.to_move(ctx.assignment.first_player)
+    alpha, beta = params.window
+    sides = [board.to_move(ctx.assignment.first_player) for board in params.positions]
+    requests = [(str(board), ctx.placeholders(board, to_move=side, alpha=alpha, beta=beta))
+                for board, side in zip(params.positions, sides)]
+    # One round trip per function for all the positions; alpha-beta is only asked once
+    # minimax answered everywhere (a search that times out should not cost twice).
+    mm_answers = mm.ask_many(requests)
+    ab_answers: list[Answer | None] = [None] * len(requests)
+    failed = _first_failure(params.positions, mm_answers)
+    if failed is None and ab is not None:
+        ab_answers = list(ab.ask_many(requests))
+        failed = _first_failure(params.positions, ab_answers)
+    if failed is not None:
+        board, answer = failed
+        return make_result(
+            check, CheckStatus.FAILED, f"`{answer.call_text}` {answer.failure_text()}",
+            counterexample=Counterexample(str(board), answer.call_text, "a completed search", answer.failure_text()),
+            started=started,
+        )
+    for board, side, mm_answer, ab_answer in zip(params.positions, sides, mm_answers, ab_answers):
         spec = ctx.spec(board, to_move=side, start_depth=params.start_depth)
-        alpha, beta = params.window
-        values = ctx.placeholders(board, to_move=side, alpha=alpha, beta=beta)
-        mm_answer = mm.ask(str(board), values)
-        ab_answer = ab.ask(str(board), values) if ab else None
-        for answer in filter(None, (mm_answer, ab_answer)):
-            if not answer.ok:
-                return make_result(
-                    check, CheckStatus.FAILED, f"`{answer.call_text}` {answer.failure_text()}",
-                    counterexample=Counterexample(str(board), answer.call_text, "a completed search", answer.failure_text()),
-                    started=started,
-                )
         row = {
             "board": str(board),
             "minimax": _count(mm_answer, mm.count, params.counter),
-            "reference_minimax": reference_minimax(board, spec, side).nodes - offset,
+            "reference_minimax": reference_minimax_nodes(board, spec, side) - offset,
             "minimax_call": mm_answer.call_text,
         }
         if params.counter:

@@ -17,7 +17,7 @@ from grader.checks.diagnosis import Observation, explain_alphabeta, explain_mini
 from grader.checks.context import SEARCH_SHAPES, Answer, CheckContext, ShapeError, StudentFunction, format_value, read_search_result
 from grader.checks.properties import Mismatch, PropertyOutcome
 from grader.results import CheckResult
-from reference import Board, SearchSpec, alphabeta, minimax, move_values, solve
+from reference import Board, SearchSpec, alphabeta, minimax, minimax_nodes, move_values, solve
 
 
 def _parse_shapes(raw: Any) -> tuple[str, ...]:
@@ -57,9 +57,9 @@ def reference_answer(board: Board, spec: SearchSpec, to_move: str) -> ReferenceA
 
 
 @functools.lru_cache(maxsize=10_000)
-def reference_minimax(board: Board, spec: SearchSpec, to_move: str):
-    """A full search, for its node count."""
-    return minimax(board, spec, to_move=to_move)
+def reference_minimax_nodes(board: Board, spec: SearchSpec, to_move: str) -> int:
+    """The nodes the reference minimax visits (counted over the game tree, not searched)."""
+    return minimax_nodes(board, spec, to_move=to_move)
 
 
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.search import SearchSpec, alphabeta, minimax, move_values, optimal_moves
+from reference.search import SearchSpec, alphabeta, minimax, minimax_nodes, move_values, optimal_moves
 from reference.solved import solve_all
 from reference.strategies import nonterminal_boards, reachable_boards, windows
 from reference.tictactoe import EMPTY, SYMMETRIES, O, X, Board, MalformedBoard
@@ -245,3 +245,32 @@ def test_errors_are_typed_and_specific() -> None:
         SearchSpec(move_order=(0, 1, 2))
     from_list = SearchSpec(move_order=list(range(9)))  # type: ignore[arg-type]
     assert from_list.move_order == tuple(range(9))
+
+
+# -- node counts without the search ------------------------------------------------------------
+
+
+def test_minimax_nodes_from_the_empty_board_is_the_seed_figure() -> None:
+    assert minimax_nodes(Board.empty(), UNIT) == 549_946
+    assert minimax_nodes(Board.empty(), SearchSpec(maximizer=X, depth_limit=2)) == minimax(
+        Board.empty(), SearchSpec(maximizer=X, depth_limit=2)).nodes == 1 + 9 + 72
+
+
+@settings(deadline=None)  # a full search per example
+@given(
+    board=reachable_boards(),
+    limit=st.one_of(st.none(), st.integers(min_value=-1, max_value=9)),
+    start=st.sampled_from([-1, 0, 2]),
+    spec=st.sampled_from([UNIT, ADJUSTED]),
+)
+def test_minimax_nodes_equals_the_searched_count(board: Board, limit: int | None, start: int, spec: SearchSpec) -> None:
+    spec = replace(spec, depth_limit=limit, start_depth=start)
+    to_move = board.to_move(X)  # the boards are drawn with X first; ADJUSTED's first player is O
+    assert minimax_nodes(board, spec, to_move=to_move) == minimax(board, spec, to_move=to_move).nodes
+
+
+def test_minimax_nodes_ignores_move_order_and_follows_the_side_to_move() -> None:
+    board = Board.from_string("X...O....")
+    reversed_order = replace(UNIT, move_order=tuple(reversed(range(9))))
+    assert minimax_nodes(board, reversed_order) == minimax(board, reversed_order).nodes == minimax_nodes(board, UNIT)
+    assert minimax_nodes(board, UNIT, to_move=O) == minimax(board, UNIT, to_move=O).nodes
