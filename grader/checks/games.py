@@ -175,6 +175,9 @@ class RandomOpponent:
         rng = random.Random(params.seed)
         first = ctx.assignment.first_player
         tally = {"AI": 0, "Random": 0, "Draw": 0}
+        first_loss: tuple[int, Board] | None = None
+        # Game after game from one seeded stream: the random player's moves depend on how the
+        # earlier games went, so the games cannot be asked for side by side.
         for game in range(params.games):
             board = Board.empty()
             while not board.is_terminal():
@@ -198,10 +201,15 @@ class RandomOpponent:
                 board = board.play(cell, side, first=first)
             winners = board.winners()
             tally["AI" if params.ai in winners else "Random" if winners else "Draw"] += 1
+            if winners and params.ai not in winners and first_loss is None:
+                first_loss = (game, board)
         figures = {"tally": tally, "games": params.games, "seed": params.seed}
         summary = f"AI {tally['AI']}, random {tally['Random']}, draws {tally['Draw']} over {params.games} seeded games"
-        if tally["Random"]:
+        if first_loss is not None:
+            game, board = first_loss
             return make_result(check, CheckStatus.FAILED, f"The AI lost to a random player ({summary}): a full-depth search never loses.",
+                               counterexample=Counterexample(str(board), student.describe({}), "a win or a draw for the AI",
+                                                             f"game {game + 1} ended in a win for the random player"),
                                figures=figures, started=started)
         return make_result(check, CheckStatus.PASSED, f"The AI never lost ({summary}).", figures=figures, started=started)
 

@@ -138,3 +138,15 @@ def test_draw_scored_as_loss_is_diagnosed() -> None:
     failed = grade(source, ["minimax-value"])["minimax-value"]
     assert failed.status == CheckStatus.FAILED
     assert "scored as a loss" in failed.counterexample.cause
+
+
+def test_a_lost_random_game_shows_the_final_board() -> None:
+    source = variant("[0, 4, 8], [2, 4, 6]]", "[0, 4, 8]]")  # the AI cannot see anti-diagonal wins
+    result = grade(source, ["random-opponent"])["random-opponent"]
+    assert result.status == CheckStatus.FAILED
+    assert result.figures["tally"]["Random"] >= 1
+    ce = result.counterexample
+    board = Board.from_string(ce.board)
+    ai = next(c for c in LAB05.checks if c.id == "random-opponent").params.ai
+    assert board.winners() and ai not in board.winners()
+    assert ce.expected == "a win or a draw for the AI" and "win for the random player" in ce.actual
