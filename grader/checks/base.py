@@ -12,8 +12,9 @@ from typing import Any, Callable, Protocol, Sequence
 from hypothesis import strategies as st
 
 from grader.assignment import Check
+from grader.call_channel import CallOutcome, CallStatus
 from grader.call_template import CallTemplate, parse_call
-from grader.checks.context import CheckContext, NotDefined, StudentFunction
+from grader.checks.context import Answer, CheckContext, NotDefined, StudentFunction
 from grader.checks.properties import Mismatch, PropertyOutcome, find_smallest_failure
 from grader.results import CheckResult, CheckStatus, Counterexample
 from reference import Board, MalformedBoard, reachable_positions
@@ -115,8 +116,9 @@ def check_seed(ctx: CheckContext, check: Check) -> int:
 
 
 def check_key(ctx: CheckContext, check: Check) -> tuple:
-    """Identifies a check's generated examples across the submissions of a batch."""
-    return (ctx.assignment.id, str(ctx.assignment.directory), check.id)
+    """Identifies a check's generated examples across the submissions of a batch (the
+    parameters too: a course author's edit, or a test's variant, must not reuse them)."""
+    return (ctx.assignment.id, str(ctx.assignment.directory), check.id, repr(check.params))
 
 
 def make_result(
@@ -209,17 +211,79 @@ def find_failure(
     sample: st.SearchStrategy[Any] | None = None,
 ) -> PropertyOutcome:
     """A check's property run with the assignment's budget, the check's own seed and example
-    cache, and the student's answers fetched in one batch (``key`` and ``values`` say how a
+    cache, and the student's answers fetched in batches (``key`` and ``values`` say how a
     case becomes a call)."""
+    aside = AnswersAside(student, key, values)
     return find_smallest_failure(
         strategy,
-        judge,
+        aside.judging(judge),
         size=size,
         examples=examples or ctx.assignment.hypothesis_examples,
         run_seed=check_seed(ctx, check),
         cache_key=check_key(ctx, check),
         budget_seconds=ctx.assignment.check_budget_seconds,
-        prefetch=lambda cases: student.ask_many((key(c), values(c)) for c in cases),
+        prefetch=aside.fetch,
+        speculate=aside.speculate,
         explicit=explicit,
         sample=sample,
     )
+
+
+SPECULATIVE_SECONDS = 2.0
+"""The longest a batch of inputs fetched ahead may run if every call in it hangs: each call
+gets its share as its time limit (never more than the student's own limit). Blocks are sized
+so that the slowest call seen fits dozens of times in that share."""
+
+
+class AnswersAside:
+    """The student's answers to inputs a property run has not asked about yet.
+
+    They are fetched with the student's own calls but kept out of its evidence (what
+    diagnoses read) until the run judges their input: a run sees exactly the answers it would
+    have seen asking one input at a time. An answer that timed out under the shorter limit of
+    speculative calls, or a crash, is dropped: if judged, that input is asked again with the
+    student's full limit.
+    """
+
+    def __init__(self, student: StudentFunction, key: Callable[[Any], Any], values: Callable[[Any], dict[str, Any]]) -> None:
+        self.student = student
+        self.key = key
+        self.values = values
+        self.aside: dict[Any, Answer] = {}
+
+    def fetch(self, cases: Sequence[Any]) -> list[float | None]:
+        """One batch, cached as usual (the first pass's examples)."""
+        answers = self.student.ask_many((self.key(c), self.values(c)) for c in cases)
+        return [_seconds(a.outcome) for a in answers]
+
+    def speculate(self, cases: Sequence[Any]) -> list[float | None]:
+        """One batch, kept aside until judged. Each call's time limit is its share of
+        `SPECULATIVE_SECONDS` (at most the student's own limit)."""
+        requests = {self.key(c): self.values(c) for c in cases if self.key(c) not in self.aside}
+        if not requests:
+            return []
+        answers = self.student.fetch_aside(requests.items(), timeout=min(self.student.timeout, SPECULATIVE_SECONDS / len(requests)))
+        seconds = []
+        for k, answer in answers.items():
+            if answer.outcome.status not in (CallStatus.TIMEOUT, CallStatus.KILLED):
+                self.aside[k] = answer  # a hang under the short limit is asked again if judged
+            seconds.append(_seconds(answer.outcome))
+        return seconds
+
+    def judging(self, judge: Callable[[Any], Mismatch | None]) -> Callable[[Any], Mismatch | None]:
+        """``judge``, with the answer kept aside for its input made evidence first."""
+
+        def judge_with_answer(case: Any) -> Mismatch | None:
+            k = self.key(case)
+            if k in self.aside:
+                self.student.keep(k, self.aside.pop(k))
+            return judge(case)
+
+        return judge_with_answer
+
+
+def _seconds(outcome: CallOutcome) -> float | None:
+    """The student's time for a call; None when it hung or crashed (nothing to go by)."""
+    if outcome.status in (CallStatus.TIMEOUT, CallStatus.KILLED):
+        return None
+    return outcome.duration

@@ -208,7 +208,7 @@ class StudentFunction:
         """How feedback names the function: `minimax`, or `State.expand` for a chained call."""
         return f"{self.function}.{self.template.chain[-1].name}" if self.template.chain else self.function
 
-    def _build(self, values: Mapping[str, Any]) -> Call:
+    def _build(self, values: Mapping[str, Any], timeout: float | None = None) -> Call:
         set_globals = {name: values[placeholder] for name, placeholder in self.globals_from.items()}
         set_globals.update(self.reset)
         return self.template.render(
@@ -217,7 +217,7 @@ class StudentFunction:
             set_globals=set_globals,
             count=self.count,
             read_globals=self.read_globals,
-            timeout=self.timeout,
+            timeout=timeout or self.timeout,
         )
 
     def describe(self, values: Mapping[str, Any]) -> str:
@@ -233,6 +233,21 @@ class StudentFunction:
             for (key, values), outcome in zip(missing, outcomes):
                 self._cache[key] = Answer(outcome, self.describe(values))
         return [self._cache[k] for k, _ in requests]
+
+    def fetch_aside(self, requests: Iterable[tuple[Any, Mapping[str, Any]]], *, timeout: float) -> dict[Any, Answer]:
+        """Answers for inputs a check may or may not judge, in one round trip, NOT kept as
+        evidence (:meth:`answers`) until :meth:`keep` is called for them. Inputs already
+        answered are skipped; ``timeout`` is each call's limit."""
+        missing = {k: v for k, v in requests if k not in self._cache}
+        if not missing:
+            return {}
+        outcomes = self.ctx.runner.call_many([self._build(v, timeout) for v in missing.values()])
+        self.ctx.outcomes_log.extend(outcomes)
+        return {key: Answer(outcome, self.describe(values)) for (key, values), outcome in zip(missing.items(), outcomes)}
+
+    def keep(self, key: Any, answer: Answer) -> None:
+        """Make an answer from :meth:`fetch_aside` part of the evidence, as if just asked."""
+        self._cache.setdefault(key, answer)
 
     def answers(self) -> list[tuple[Any, Answer]]:
         """Every (key, answer) asked so far: the evidence a diagnosis works from."""

@@ -3,7 +3,15 @@
 Each example costs a round trip into the student's kernel, so the driver works in two passes
 with the same seed: a first pass only collects the boards hypothesis will generate, which are
 then asked of the student in ONE batch; the second pass is the real property run, which hits
-that cache and only pays for the extra boards tried while shrinking.
+that cache and only pays for the boards it tries beyond it.
+
+The second pass would still pay a round trip for each example it generates before it meets
+a failure: they are drawn from ``strategy``, while the batch was drawn from ``sample``. They
+are known in advance (the same seed), so on the run's second miss the rest of them come in
+one round trip when the student's calls are cheap (see `_RunExamples`). Those answers are
+kept aside and only become evidence when the property asks for them, so the run judges
+exactly the boards it would judge without them. Boards tried while shrinking cost a round
+trip each.
 
 The smallest failure is recorded here, not read from hypothesis' exception text (its wording
 changes between releases), and a time budget bounds every check: once it is spent the property
@@ -43,6 +51,11 @@ class PropertyOutcome:
     @property
     def passed(self) -> bool:
         return self.mismatch is None
+
+
+Fetch = Callable[[list], "Sequence[float | None] | None"]
+"""Fetches the student's answers for a list of inputs in one round trip and returns the
+seconds each fetched call took (the student's own time), or None when that is not known."""
 
 
 def _settings(examples: int, phases: Sequence[Phase]) -> settings:
@@ -95,10 +108,11 @@ def find_smallest_failure(
     examples: int,
     run_seed: int,
     budget_seconds: float,
-    prefetch: Callable[[list[T]], None] | None = None,
+    prefetch: Fetch | None = None,
     explicit: Sequence[T] = (),
     cache_key: Hashable | None = None,
     sample: st.SearchStrategy[T] | None = None,
+    speculate: Fetch | None = None,
 ) -> PropertyOutcome:
     """Judge explicit inputs, then hypothesis-generated ones; shrink if anything failed.
 
@@ -108,6 +122,10 @@ def find_smallest_failure(
 
     ``sample`` (default: ``strategy``) draws the batch. The two may differ: the batch should
     spread over the input space, while ``strategy`` should lead hypothesis to small inputs.
+
+    ``prefetch`` fetches the batch. ``speculate`` fetches the inputs the property run is
+    likely to ask next, whose answers must stay out of sight until ``judge`` asks for them
+    (they may never be); without it every input the run adds costs its own round trip.
     """
     started = time.monotonic()
     judged: set[object] = set()
@@ -128,19 +146,34 @@ def find_smallest_failure(
         return mismatch
 
     generated = collect_examples(strategy if sample is None else sample, examples=examples, run_seed=run_seed, cache_key=cache_key)
+    durations: Sequence[float | None] | None = None
     if prefetch is not None:
-        prefetch([*explicit, *generated])
+        durations = prefetch([*explicit, *generated])
     for value in [*explicit, *generated]:
         if record(value) is not None:
             break
     if not best:
         return PropertyOutcome(len(judged), None, None, exhausted)
 
+    lookahead = None
+    if speculate is not None and sample is not None:
+        lookahead = _RunExamples(
+            lambda: collect_examples(strategy, examples=examples, run_seed=run_seed,
+                                     cache_key=None if cache_key is None else (cache_key, "property run")),
+            speculate, durations, known={_key(v) for v in [*explicit, *generated]},
+            allowance=lambda: min(LOOKAHEAD_SECONDS, LOOKAHEAD_BUDGET_SHARE * (budget_seconds - (time.monotonic() - started))),
+        )
+
     @seed(run_seed)
     @_settings(examples, [Phase.generate, Phase.shrink])
     @given(strategy)
     def prop(value: T) -> None:
-        if record(value) is not None:
+        if lookahead is not None and time.monotonic() - started <= budget_seconds:
+            lookahead.before(value)
+        mismatch = record(value)
+        if lookahead is not None and mismatch is not None:
+            lookahead.stop()  # from here on hypothesis shrinks: its inputs are not known ahead
+        if mismatch is not None:
             raise AssertionError("student differs from the reference")
 
     try:
@@ -163,3 +196,88 @@ def _key(value: object) -> object:
         return value
     except TypeError:
         return repr(value)
+
+
+# -- fetching the property run's own examples ahead ---------------------------------------------
+
+LOOKAHEAD_MAX_CALLS = 512
+"""The most inputs fetched ahead in one round trip."""
+LOOKAHEAD_SECONDS = 0.03
+"""What one fetch ahead may cost (a few round trips), judged from the slowest call seen so
+far: cheap predicates get blocks of hundreds of inputs, searches of a few milliseconds a
+handful, slow code nothing beyond the input asked."""
+LOOKAHEAD_BUDGET_SHARE = 0.1
+"""...and at most this share of what is left of the check's time budget."""
+CALL_OVERHEAD_SECONDS = 0.0001
+"""The channel's own cost per call in a batch (encoding, dispatch), on top of the student's."""
+
+
+class _RunExamples:
+    """Fetches the property run's generated examples ahead, before its first failure.
+
+    The first miss fetches only its own input (when the run's simplest example already fails
+    there is nothing more to ask); from the second on, the examples that follow it in the run
+    come along, as many as the slowest call seen so far lets fit in the allowance. Without
+    known call times (or once a call hung or crashed) nothing is fetched ahead.
+    """
+
+    def __init__(
+        self,
+        run_examples: Callable[[], list],
+        speculate: Fetch,
+        durations: Sequence[float | None] | None,
+        *,
+        known: set[object],
+        allowance: Callable[[], float],
+    ) -> None:
+        self.run_examples = run_examples
+        self.speculate = speculate
+        self.known = known
+        self.allowance = allowance
+        self.seconds: list[float] = []
+        self.unknown_time = False
+        self.misses = 0
+        self.stopped = False
+        self._note(durations)
+
+    def _note(self, durations: Sequence[float | None] | None) -> None:
+        if durations is None or any(d is None for d in durations):  # hung or crashed: nothing to go by
+            self.unknown_time = True
+        else:
+            self.seconds.extend(d for d in durations if d is not None)
+
+    def block_size(self) -> int:
+        """How many inputs one fetch ahead may hold (a power of two: jitter in call times
+        rarely changes what is fetched)."""
+        if self.unknown_time or not self.seconds:
+            return 0
+        # The slowest call but one when there are enough: a first call that warms the
+        # kernel up should not shrink every block.
+        ordered = sorted(self.seconds)
+        slowest = ordered[-2] if len(ordered) >= 20 else ordered[-1]
+        fits = min(LOOKAHEAD_MAX_CALLS, int(self.allowance() / (slowest + CALL_OVERHEAD_SECONDS)))
+        return 1 << (fits.bit_length() - 1) if fits >= 1 else 0
+
+    def stop(self) -> None:
+        self.stopped = True
+
+    def before(self, value: object) -> None:
+        """Called before the run judges ``value``: on a miss, fetch what follows it."""
+        if self.stopped or _key(value) in self.known:
+            return
+        self.misses += 1
+        limit = self.block_size()
+        if self.misses < 2 or limit <= 1:
+            return  # the judge asks for this one input itself
+        examples = self.run_examples()
+        keys = [_key(v) for v in examples]
+        if _key(value) not in keys:
+            return
+        block = []
+        for candidate, k in zip(examples[keys.index(_key(value)):], keys[keys.index(_key(value)):]):
+            if k not in self.known:
+                self.known.add(k)
+                block.append(candidate)
+            if len(block) >= limit:
+                break
+        self._note(self.speculate(block))
