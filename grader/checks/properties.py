@@ -71,6 +71,24 @@ def _settings(examples: int, phases: Sequence[Phase]) -> settings:
     )
 
 
+def _without_local_constants() -> None:
+    """Make generation depend on the seed alone.
+
+    Hypothesis (since 6.131) sometimes draws a literal constant found in the "local" modules
+    imported in the process, i.e. outside the standard library and site-packages. Which ones
+    are imported differs between `grader grade`, a batch worker and a Dask worker (and with an
+    editable install), so the same check could ask different boards in each. There is no
+    setting for this; the pool of local constants is kept empty instead. If a release renames
+    the hook, `test_examples_do_not_depend_on_imported_modules` fails.
+    """
+    from hypothesis.internal.conjecture import providers
+
+    empty = providers.Constants()
+    providers._get_local_constants = lambda: empty
+    providers.CONSTANTS_CACHE.cache.clear()  # what earlier generation in this process collected
+
+
+_without_local_constants()
 _COLLECTED: dict[Hashable, list] = {}
 
 
