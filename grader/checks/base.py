@@ -263,11 +263,10 @@ class AnswersAside:
         if not requests:
             return []
         answers = self.student.fetch_aside(requests.items(), timeout=min(self.student.timeout, SPECULATIVE_SECONDS / len(requests)))
-        seconds = []
-        for k, answer in answers.items():
-            if answer.outcome.status not in (CallStatus.TIMEOUT, CallStatus.KILLED):
-                self.aside[k] = answer  # a hang under the short limit is asked again if judged
-            seconds.append(_seconds(answer.outcome))
+        seconds = [_seconds(answer.outcome) for answer in answers.values()]
+        for (k, answer), took in zip(answers.items(), seconds):
+            if took is not None:  # a hang or crash under the short limit is asked again if judged
+                self.aside[k] = answer
         return seconds
 
     def judging(self, judge: Callable[[Any], Mismatch | None]) -> Callable[[Any], Mismatch | None]:

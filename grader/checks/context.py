@@ -226,18 +226,17 @@ class StudentFunction:
     def ask_many(self, requests: Iterable[tuple[Any, Mapping[str, Any]]]) -> list[Answer]:
         """Answers for (key, placeholder values) pairs: one round trip for the uncached ones."""
         requests = list(requests)
-        missing = [(k, v) for k, v in dict(requests).items() if k not in self._cache]
-        if missing:
-            outcomes = self.ctx.runner.call_many([self._build(v) for _, v in missing])
-            self.ctx.outcomes_log.extend(outcomes)
-            for (key, values), outcome in zip(missing, outcomes):
-                self._cache[key] = Answer(outcome, self.describe(values))
+        self._cache.update(self._call_uncached(requests))
         return [self._cache[k] for k, _ in requests]
 
     def fetch_aside(self, requests: Iterable[tuple[Any, Mapping[str, Any]]], *, timeout: float) -> dict[Any, Answer]:
         """Answers for inputs a check may or may not judge, in one round trip, NOT kept as
         evidence (:meth:`answers`) until :meth:`keep` is called for them. Inputs already
         answered are skipped; ``timeout`` is each call's limit."""
+        return self._call_uncached(requests, timeout)
+
+    def _call_uncached(self, requests: Iterable[tuple[Any, Mapping[str, Any]]], timeout: float | None = None) -> dict[Any, Answer]:
+        """One round trip for the requests whose key has no answer yet (each key asked once)."""
         missing = {k: v for k, v in requests if k not in self._cache}
         if not missing:
             return {}

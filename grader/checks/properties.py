@@ -291,8 +291,9 @@ class _RunExamples:
         keys = [_key(v) for v in examples]
         if _key(value) not in keys:
             return
+        start = keys.index(_key(value))
         block = []
-        for candidate, k in zip(examples[keys.index(_key(value)):], keys[keys.index(_key(value)):]):
+        for candidate, k in zip(examples[start:], keys[start:]):
             if k not in self.known:
                 self.known.add(k)
                 block.append(candidate)
