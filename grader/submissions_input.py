@@ -173,15 +173,6 @@ def _is_candidate(relative: PurePosixPath) -> bool:
 # -- identifying students ------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Candidate:
-    student_id: str
-    path: Path
-    original_name: str
-    display_name: str = ""
-    late: bool = False
-
-
 def _collect_from_folder(root: Path, assignment_id: str) -> SubmissionSet:
     submitted = root if root.name == "submitted" else root / "submitted"
     if submitted.is_dir():
@@ -194,22 +185,22 @@ def _collect_from_folder(root: Path, assignment_id: str) -> SubmissionSet:
     return SubmissionSet(layout, submissions, skipped)
 
 
-def _identify(root: Path, path: Path) -> tuple[InputLayout, _Candidate]:
+def _identify(root: Path, path: Path) -> tuple[InputLayout, StudentSubmission]:
     relative = path.relative_to(root)
     for part in relative.parts:
         moodle = _MOODLE.match(part)
         if moodle:
             original = moodle["original"] or path.name
-            return InputLayout.MOODLE, _Candidate(moodle["user"], path, original, moodle["name"].strip())
+            return InputLayout.MOODLE, StudentSubmission(moodle["user"], path, original, moodle["name"].strip())
     canvas = _CANVAS.match(path.name)
     if canvas:
-        return InputLayout.CANVAS, _Candidate(canvas["user"], path, canvas["original"], canvas["name"], bool(canvas["late"]))
+        return InputLayout.CANVAS, StudentSubmission(canvas["user"], path, canvas["original"], canvas["name"], bool(canvas["late"]))
     student = relative.parts[0] if len(relative.parts) > 1 else path.stem
-    return InputLayout.FLAT, _Candidate(student, path, path.name)
+    return InputLayout.FLAT, StudentSubmission(student, path, path.name)
 
 
 def _nbgrader(submitted: Path, assignment_id: str) -> SubmissionSet:
-    candidates: list[_Candidate] = []
+    candidates: list[StudentSubmission] = []
     skipped: list[SkippedFile] = []
     for student_dir in sorted(p for p in submitted.iterdir() if p.is_dir() and not p.name.startswith(".")):
         folders = sorted(p for p in student_dir.iterdir() if p.is_dir() and not p.name.startswith("."))
@@ -220,13 +211,13 @@ def _nbgrader(submitted: Path, assignment_id: str) -> SubmissionSet:
             continue
         for path in sorted(chosen.rglob("*")):
             if path.is_file() and _is_candidate(PurePosixPath(path.relative_to(chosen).as_posix())):
-                candidates.append(_Candidate(student_dir.name, path, path.name))
+                candidates.append(StudentSubmission(student_dir.name, path, path.name))
     submissions, more_skipped = _one_per_student(candidates, assignment_id)
     return SubmissionSet(InputLayout.NBGRADER, submissions, tuple(skipped) + more_skipped)
 
 
-def _one_per_student(candidates: Iterable[_Candidate], assignment_id: str) -> tuple[tuple[StudentSubmission, ...], tuple[SkippedFile, ...]]:
-    by_student: dict[str, list[_Candidate]] = defaultdict(list)
+def _one_per_student(candidates: Iterable[StudentSubmission], assignment_id: str) -> tuple[tuple[StudentSubmission, ...], tuple[SkippedFile, ...]]:
+    by_student: dict[str, list[StudentSubmission]] = defaultdict(list)
     for candidate in candidates:
         by_student[candidate.student_id].append(candidate)
     submissions: list[StudentSubmission] = []
@@ -239,12 +230,11 @@ def _one_per_student(candidates: Iterable[_Candidate], assignment_id: str) -> tu
         others = [c for c in files if c is not winner]
         notes = tuple(f"Also handed in {c.original_name}; graded {winner.original_name}." for c in others)
         skipped.extend(SkippedFile(str(c.path), f"{student_id} handed in several files; graded {winner.original_name}") for c in others)
-        folder = safe_folder_name(student_id)
-        if folder.lower() in used_folders:  # ids differing only in unsafe characters or case
+        if winner.folder_name.lower() in used_folders:  # ids differing only in unsafe characters or case
             skipped.append(SkippedFile(str(winner.path), f"student id {student_id!r} clashes with another once made a safe folder name"))
             continue
-        used_folders.add(folder.lower())
-        submissions.append(StudentSubmission(student_id, winner.path, winner.original_name, winner.display_name, winner.late, notes))
+        used_folders.add(winner.folder_name.lower())
+        submissions.append(replace(winner, notes=notes))
     return tuple(submissions), tuple(skipped)
 
 
