@@ -20,20 +20,17 @@ from __future__ import annotations
 import argparse
 import copy
 import random
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-import nbformat
-from nbclient import NotebookClient
-from nbformat.v4 import new_code_cell
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from grader.call_channel import Call  # noqa: E402
 from grader.execution import ExecutionOptions, NotebookSession, execute_notebook  # noqa: E402
+from plain_nbclient import plain_nbclient  # noqa: E402  (bench/ is the script's folder)
 
 SEEDS = REPO / "tests" / "execution" / "fixtures" / "seeds"
 STDIN = {
@@ -50,23 +47,7 @@ BATCH = 1000
 
 
 def plain_nbclient_seconds(seed: str) -> float:
-    notebook = nbformat.read(SEEDS / f"{seed}.ipynb", as_version=4)
-    answers = list(STDIN[seed])
-    feeder = (
-        f"_answers = iter({answers!r})\n"
-        "def _scripted(prompt=''):\n"
-        "    answer = next(_answers, None)\n"
-        "    if answer is None:\n"
-        "        raise EOFError('no more scripted input')\n"
-        "    print(prompt + answer)\n"
-        "    return answer\n"
-        "get_ipython().kernel.raw_input = _scripted"
-    )
-    notebook.cells.insert(0, new_code_cell(feeder))
-    started = time.perf_counter()
-    client = NotebookClient(notebook, kernel_name="python3", timeout=600, allow_errors=True)
-    client.execute(stderr=subprocess.DEVNULL)  # the stock kernel warns about unencrypted TCP
-    return time.perf_counter() - started
+    return plain_nbclient(SEEDS / f"{seed}.ipynb", STDIN[seed], cell_timeout=600).seconds
 
 
 def sandbox_seconds(seed: str, mode: str) -> tuple[float, float]:
