@@ -36,12 +36,11 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 from grader.assignment import Assignment, load_assignment
-from grader.checks.base import make_result
 from grader.gradebook import GradebookRow, grades_csv
 from grader.gradescope import results_json
-from grader.grading import GradingOptions, grade_submission
+from grader.grading import GradingOptions, grade_submission, not_graded_result
 from grader.report import ClassEntry, render_class_index, render_student_report
-from grader.results import CheckStatus, SubmissionResult
+from grader.results import SubmissionResult
 from grader.sharding import MANIFEST_FILE, Shard, ShardManifest
 from grader.spare_kernels import SpareKernel
 from grader.submissions_input import StudentSubmission, SubmissionSet, collect_submissions
@@ -133,13 +132,6 @@ class GradingRecord:
             return None
         return cls(submission, result, str(meta.get("fingerprint", "")), meta.get("failure"),
                    bool(meta.get("grader_fault")), float(meta.get("seconds", 0.0)), reused=True)
-
-
-def not_graded_result(submission: str, assignment: Assignment, reason: str) -> SubmissionResult:
-    """A result that says why nothing could be graded: every check NOT RUN, scoring 0."""
-    checks = tuple(make_result(check, CheckStatus.NOT_RUN, f"Not run: {reason}") for check in assignment.checks)
-    return SubmissionResult(submission=submission, assignment_id=assignment.id, checks=checks, execution=None,
-                            problems=(reason,))
 
 
 # -- fingerprints -----------------------------------------------------------------------------

@@ -133,7 +133,7 @@ def run_autograder(
 
 
 def _write_failure(assignment: Assignment, results_path: Path, graded: Path | None, reason: str) -> AutograderOutcome:
-    from grader.batch import not_graded_result  # the same shape a batch gives an ungradable file
+    from grader.grading import not_graded_result  # the same shape a batch gives an ungradable file
 
     result = not_graded_result(str(graded or "submission"), assignment, reason)
     results_path.write_text(results_json(result, failure=reason), encoding="utf-8")

@@ -47,7 +47,7 @@ def grade_submission(
     try:
         submission = read_submission(path)
     except SubmissionUnreadable as exc:
-        return _nothing_ran(path, assignment, str(exc), timings)
+        return not_graded_result(str(path), assignment, str(exc), timings)
     timings["read"] = round(time.monotonic() - started, 4)
     notebook = submission.notebook
 
@@ -77,7 +77,7 @@ def grade_submission(
                     on_check(result)
             timings["checks"] = round(time.monotonic() - checks_started, 4)
     except Exception as exc:  # a kernel that cannot be started or talked to at all
-        return _nothing_ran(path, assignment, f"The notebook could not be run: {type(exc).__name__}: {exc}", timings)
+        return not_graded_result(str(path), assignment, f"The notebook could not be run: {type(exc).__name__}: {exc}", timings)
     timings["total"] = round(time.monotonic() - started, 4)
     return SubmissionResult(
         submission=str(path),
@@ -120,11 +120,13 @@ def _problems(results: list[CheckResult], execution: dict) -> list[str]:
     return problems
 
 
-def _nothing_ran(path: Path, assignment: Assignment, reason: str, timings: dict[str, float]) -> SubmissionResult:
+def not_graded_result(submission: str, assignment: Assignment, reason: str,
+                      timings: dict[str, float] | None = None) -> SubmissionResult:
+    """A result that says why nothing could be graded: every check NOT RUN, scoring 0."""
     checks = tuple(
         make_result(check, CheckStatus.NOT_RUN, f"Not run: {reason}") for check in assignment.checks
     )
     return SubmissionResult(
-        submission=str(path), assignment_id=assignment.id, checks=checks, execution=None,
-        problems=(reason,), timings=timings,
+        submission=submission, assignment_id=assignment.id, checks=checks, execution=None,
+        problems=(reason,), timings=timings or {},
     )
