@@ -1,5 +1,6 @@
 """Challenge answers that play whole games through the student's functions: the recommended
-move sequence (seed 003: 1, 2, 7, 6, 9 and a tie) and tallies against a seeded random player."""
+move sequence (seed 003: 1, 2, 7, 6, 9 and a tie) and tallies of seeded games against a random
+or an optimal opponent."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from grader.checks.base import PLACEHOLDERS, guarded, make_result
 from grader.checks.context import CheckContext, ShapeError, read_search_result
 from grader.checks.search_checks import reference_answer, shapes_field
 from grader.results import CheckResult, CheckStatus, Counterexample
-from reference import O, X, Board
+from reference import O, X, Board, solve
 
 
 def _parse_side_calls(raw: Any) -> dict[str, CallTemplate]:
@@ -159,10 +160,17 @@ class RandomOpponentParams:
     ai: Literal["X", "O"] = O
     games: int = 10
     seed: int = 0
+    opponent: Literal["random", "optimal"] = "random"
+    """``random``: any free cell. ``optimal``: any move that keeps the game's value for the
+    opponent (win, draw or loss), so every mistake that throws away a draw is punished; the
+    opponent's choice among those moves is still seeded and random, so games differ."""
+
+
+_OPPONENT_NAMES = {"random": "the random player", "optimal": "an optimal opponent"}
 
 
 class RandomOpponent:
-    """A full-depth AI never loses against a seeded random player."""
+    """A full-depth AI never loses seeded games against a random or an optimal opponent."""
 
     Params = RandomOpponentParams
 
@@ -174,16 +182,19 @@ class RandomOpponent:
         student = ctx.student(params.call, globals_from=params.globals)
         rng = random.Random(params.seed)
         first = ctx.assignment.first_player
-        tally = {"AI": 0, "Random": 0, "Draw": 0}
+        opponent = _OPPONENT_NAMES[params.opponent]
+        tally = {"AI": 0, "Opponent": 0, "Draw": 0}
         first_loss: tuple[int, Board] | None = None
-        # Game after game from one seeded stream: the random player's moves depend on how the
+        # Game after game from one seeded stream: the opponent's moves depend on how the
         # earlier games went, so the games cannot be asked for side by side.
         for game in range(params.games):
             board = Board.empty()
             while not board.is_terminal():
                 side = board.to_move(first)
                 if side != params.ai:
-                    board = board.play(rng.choice(board.empty_cells()), side, first=first)
+                    choices = (board.empty_cells() if params.opponent == "random"
+                               else solve(board, ctx.spec(board, to_move=side, scoring="unit")).optimal_moves)
+                    board = board.play(rng.choice(choices), side, first=first)
                     continue
                 answer = student.ask(str(board), ctx.placeholders(board, to_move=side))
                 try:
@@ -194,22 +205,23 @@ class RandomOpponent:
                         raise ShapeError(f"returned {ctx.show_move(cell, params.move)}, which is not a free cell")
                 except ShapeError as exc:
                     return make_result(
-                        check, CheckStatus.FAILED, f"Game {game + 1} against the random player stopped: `{answer.call_text}` {exc}.",
+                        check, CheckStatus.FAILED, f"Game {game + 1} against {opponent} stopped: `{answer.call_text}` {exc}.",
                         counterexample=Counterexample(str(board), answer.call_text, "a legal move", str(exc)),
                         figures={"tally": tally}, started=started,
                     )
                 board = board.play(cell, side, first=first)
             winners = board.winners()
-            tally["AI" if params.ai in winners else "Random" if winners else "Draw"] += 1
+            tally["AI" if params.ai in winners else "Opponent" if winners else "Draw"] += 1
             if winners and params.ai not in winners and first_loss is None:
                 first_loss = (game, board)
-        figures = {"tally": tally, "games": params.games, "seed": params.seed}
-        summary = f"AI {tally['AI']}, random {tally['Random']}, draws {tally['Draw']} over {params.games} seeded games"
+        figures = {"tally": tally, "games": params.games, "seed": params.seed, "opponent": params.opponent}
+        summary = (f"AI {tally['AI']}, {params.opponent} opponent {tally['Opponent']}, draws {tally['Draw']} "
+                   f"over {params.games} seeded games")
         if first_loss is not None:
             game, board = first_loss
-            return make_result(check, CheckStatus.FAILED, f"The AI lost to a random player ({summary}): a full-depth search never loses.",
+            return make_result(check, CheckStatus.FAILED, f"The AI lost to {opponent} ({summary}): a full-depth search never loses.",
                                counterexample=Counterexample(str(board), student.describe({}), "a win or a draw for the AI",
-                                                             f"game {game + 1} ended in a win for the random player"),
+                                                             f"game {game + 1} ended in a win for {opponent}"),
                                figures=figures, started=started)
         return make_result(check, CheckStatus.PASSED, f"The AI never lost ({summary}).", figures=figures, started=started)
 

@@ -1,0 +1,73 @@
+"""Games against a seeded opponent: the random player, and the optimal one that punishes every
+move that throws a draw away."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import nbformat
+
+from grader.assignment import Assignment, load_assignment
+from grader.checks import CheckContext, run_check
+from grader.results import CheckResult, CheckStatus
+from reference import Board
+from tests.checks.local_runner import LocalRunner
+from tests.checks.seed004_source import LAB05_SOLUTION
+
+SUBMISSIONS = Path(__file__).resolve().parent.parent / "submissions"
+
+
+def _games(assignment: Assignment, source: str, check_id: str, **params: object) -> CheckResult:
+    check = next(c for c in assignment.checks if c.id == check_id)
+    check = dataclasses.replace(check, params=dataclasses.replace(check.params, **params))
+    runner = LocalRunner(source)
+    ctx = CheckContext(assignment, runner, frozenset(runner.defined_names()), execution={"cells": []})
+    return run_check(check, ctx)
+
+
+def _code_without_input(notebook: Path) -> str:
+    cells = nbformat.read(notebook, as_version=4).cells
+    return "\n".join(c.source for c in cells if c.cell_type == "code" and "input(" not in c.source)
+
+
+def test_an_optimal_opponent_punishes_what_a_random_one_lets_pass() -> None:
+    experiment04 = load_assignment("experiment04")
+    wrong_turn = _code_without_input(SUBMISSIONS / "experiment04" / "best-move-wrong-turn.ipynb")
+    lenient = _games(experiment04, wrong_turn, "never-loses", opponent="random", games=10, seed=2)
+    strict = _games(experiment04, wrong_turn, "never-loses", opponent="optimal", games=3, seed=2)
+    assert lenient.status == CheckStatus.PASSED and lenient.figures["tally"]["Opponent"] == 0
+    assert strict.status == CheckStatus.FAILED
+    assert strict.figures["tally"] == {"AI": 0, "Opponent": 3, "Draw": 0}
+    board = Board.from_string(strict.counterexample.board)
+    assert board.winners() == {"O"}
+    assert "an optimal opponent" in strict.counterexample.actual
+
+
+def test_a_correct_ai_draws_every_game_against_an_optimal_opponent() -> None:
+    lab05 = load_assignment("lab05")
+    result = _games(lab05, LAB05_SOLUTION, "random-opponent", opponent="optimal", games=4, seed=7)
+    assert result.status == CheckStatus.PASSED, result.message
+    assert result.figures["tally"] == {"AI": 0, "Opponent": 0, "Draw": 4}
+    assert result.figures["opponent"] == "optimal"
+
+
+def test_the_optimal_opponent_still_varies_its_games() -> None:
+    """Seeded choices among the optimal moves: not one game played over and over."""
+    experiment04 = load_assignment("experiment04")
+    solution = _code_without_input(experiment04.solution_path)
+    runner = LocalRunner(solution)
+    asked: list[str] = []
+    original = runner.call_many
+
+    def recording(calls):
+        asked.extend(str(call.args) for call in calls)
+        return original(calls)
+
+    runner.call_many = recording  # type: ignore[method-assign]
+    check = next(c for c in experiment04.checks if c.id == "never-loses")
+    ctx = CheckContext(experiment04, runner, frozenset(runner.defined_names()), execution={"cells": []})
+    result = run_check(check, ctx)
+    assert result.status == CheckStatus.PASSED
+    openings = {a for a in asked if a.count("' '") == 8}
+    assert len(openings) >= 2
