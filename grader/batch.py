@@ -41,6 +41,7 @@ from grader.gradescope import results_json
 from grader.grading import GradingOptions, grade_submission, not_graded_result
 from grader.report import ClassEntry, render_class_index, render_student_report
 from grader.results import SubmissionResult
+from grader.sandbox import resolve_mode
 from grader.sharding import MANIFEST_FILE, Shard, ShardManifest
 from grader.spare_kernels import SpareKernel
 from grader.submissions_input import StudentSubmission, SubmissionSet, collect_submissions
@@ -171,10 +172,19 @@ def grader_version() -> str:
     return f"{version}+{digest.hexdigest()[:12]}"
 
 
-def fingerprint(submission_path: Path, assignment_digest: str) -> str:
-    """What a stored result is valid for: this file, this spec, this grader."""
-    parts = (file_sha256(submission_path), assignment_digest, grader_version())
+def fingerprint(submission_path: Path, assignment_digest: str, sandbox: str = "auto") -> str:
+    """What a stored result is valid for: this file, this spec, this grader, this isolation
+    (a notebook that ran without bubblewrap may have read files that bubblewrap hides, so
+    asking for a stronger sandbox regrades it)."""
+    parts = (file_sha256(submission_path), assignment_digest, grader_version(), isolation_asked(sandbox))
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def isolation_asked(sandbox: str) -> str:
+    """The sandbox mode a ``--sandbox`` choice stands for here: ``auto`` is bubblewrap where
+    it works, else limits; an explicit choice stands for itself (even where unavailable: that
+    submission then fails to grade and says why)."""
+    return resolve_mode("auto").value if sandbox == "auto" else sandbox
 
 
 # -- writing outputs ----------------------------------------------------------------------------
@@ -386,7 +396,7 @@ def _plan(job: BatchJob, found: SubmissionSet, options: BatchOptions) -> _BatchP
     plan = _BatchPlan(job, found)
     spec_digest = assignment_sha256(job.assignment)
     for submission in found.submissions:
-        current = fingerprint(submission.path, spec_digest)
+        current = fingerprint(submission.path, spec_digest, options.sandbox)
         folder = job.out_dir / submission.folder_name
         stored = GradingRecord.load(folder / RESULT_FILE, submission)
         if stored and stored.fingerprint == current and not stored.grader_fault and not options.force:

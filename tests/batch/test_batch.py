@@ -103,6 +103,16 @@ def test_a_changed_assignment_spec_regrades(tmp_path: Path, lab05: Assignment) -
     assert regraded(batch(source, tmp_path / "out", load_assignment(spec))) == {"a"}
 
 
+def test_another_sandbox_regrades(tmp_path: Path, lab05: Assignment) -> None:
+    """A result graded without isolation is not reused when isolation is asked for."""
+    source = make_class(tmp_path / "in", {"a.py": "check-win"})
+    out = tmp_path / "out"
+    assert regraded(batch(source, out, lab05, sandbox="none")) == {"a"}
+    assert regraded(batch(source, out, lab05, sandbox="none")) == set()
+    assert regraded(batch(source, out, lab05, sandbox="limits")) == {"a"}
+    assert regraded(batch(source, out, lab05, sandbox="limits")) == set()
+
+
 def test_grader_failures_are_retried_on_the_next_run(tmp_path: Path, lab05: Assignment) -> None:
     source = make_class(tmp_path / "in", {"a.py": "check-win", "b.py": "CRASH", "c.ipynb": "UNREADABLE"})
     out = tmp_path / "out"
