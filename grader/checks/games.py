@@ -169,6 +169,13 @@ class RandomOpponentParams:
 _OPPONENT_NAMES = {"random": "the random player", "optimal": "an optimal opponent"}
 
 
+def _opponent_choices(board: Board, side: str, opponent: str, ctx: CheckContext) -> tuple[int, ...]:
+    """The moves the opponent picks from at random: any free cell, or the optimal ones."""
+    if opponent == "random":
+        return tuple(board.empty_cells())
+    return solve(board, ctx.spec(board, to_move=side, scoring="unit")).optimal_moves
+
+
 class RandomOpponent:
     """A full-depth AI never loses seeded games against a random or an optimal opponent."""
 
@@ -192,9 +199,7 @@ class RandomOpponent:
             while not board.is_terminal():
                 side = board.to_move(first)
                 if side != params.ai:
-                    choices = (board.empty_cells() if params.opponent == "random"
-                               else solve(board, ctx.spec(board, to_move=side, scoring="unit")).optimal_moves)
-                    board = board.play(rng.choice(choices), side, first=first)
+                    board = board.play(rng.choice(_opponent_choices(board, side, params.opponent, ctx)), side, first=first)
                     continue
                 answer = student.ask(str(board), ctx.placeholders(board, to_move=side))
                 try:
