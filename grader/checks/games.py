@@ -217,14 +217,21 @@ class RandomOpponent:
                 board = board.play(cell, side, first=first)
             winners = board.winners()
             tally["AI" if params.ai in winners else "Opponent" if winners else "Draw"] += 1
-            if winners and params.ai not in winners and first_loss is None:
+            if winners and params.ai not in winners:
+                # One loss decides the check; the games after it would only cost the
+                # student's searches from new openings.
                 first_loss = (game, board)
-        figures = {"tally": tally, "games": params.games, "seed": params.seed, "opponent": params.opponent}
+                break
+        played = sum(tally.values())
+        figures = {"tally": tally, "games": params.games, "played": played, "seed": params.seed, "opponent": params.opponent}
         summary = (f"AI {tally['AI']}, {params.opponent} opponent {tally['Opponent']}, draws {tally['Draw']} "
-                   f"over {params.games} seeded games")
+                   f"over {played} seeded game{'s' if played != 1 else ''}")
         if first_loss is not None:
             game, board = first_loss
-            return make_result(check, CheckStatus.FAILED, f"The AI lost to {opponent} ({summary}): a full-depth search never loses.",
+            rest = f"; the other {params.games - played} were not played" if played < params.games else ""
+            return make_result(check, CheckStatus.FAILED,
+                               f"The AI lost game {game + 1} of {params.games} to {opponent} ({summary}{rest}): "
+                               "a full-depth search never loses.",
                                counterexample=Counterexample(str(board), student.describe({}), "a win or a draw for the AI",
                                                              f"game {game + 1} ended in a win for {opponent}"),
                                figures=figures, started=started)

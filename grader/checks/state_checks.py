@@ -122,9 +122,12 @@ class SelfPlayTable:
         started = time.monotonic()
         params: SelfPlayParams = check.params
         student = ctx.student(params.call, count=params.count, timeout=params.timeout)
-        answers = student.ask_many((depth, {"depth_limit": depth}) for depth in params.depths)
         rows = []
-        for depth, answer in zip(params.depths, answers):
+        # One depth at a time, cheapest first: a row that fails both ways to score (the
+        # reported table, or the grader's own count for partial credit) decides the check,
+        # and the deeper games after it would only cost their searches.
+        for depth in params.depths:
+            answer = student.ask(depth, {"depth_limit": depth})
             ref = depth_limited_selfplay(depth)
             row: dict[str, Any] = {"depth": depth, "reference_winner": ref.winner, "reference_generated": ref.generated,
                                    "call": answer.call_text}
@@ -144,6 +147,8 @@ class SelfPlayTable:
             searches = len(ref.moves)
             row["channel_generated"] = sum(answer.outcome.counts.values()) - searches
             rows.append(row)
+            if _cannot_pass(row):
+                break
         figures = {"rows": rows}
         table = "; ".join(f"depth {r['depth']}: {r['winner']}, {_states(r['generated'])}" for r in rows)
         changed = len({r["reference_winner"] for r in rows}) > 1
@@ -164,19 +169,33 @@ class SelfPlayTable:
                     "The counter you report is off: is it incremented for every new state, and reset before each search only?"),
                 figures=figures, started=started,
             )
-        r = next(r for r in rows if r["winner"] != r["reference_winner"] or r["channel_generated"] != r["reference_generated"])
+        r = next(r for r in rows if _search_differs(r))
         cause = ("A different game was played: check the depth limit (depth counts from the start of the game) and the "
                  "tie-break (first best move in row-major order)." if r["winner"] != r["reference_winner"] else
                  f"The search generates {_states(r['channel_generated'])} (counted by the grader) where the reference generates "
                  f"{_states(r['reference_generated'])}: check the depth limit (counted from the start of the game) and the "
                  "terminal test, which decide where the search stops.")
+        unplayed = params.depths[len(rows):]
+        rest = f" The games at depth {', '.join(map(str, unplayed))} were not played." if unplayed else ""
         return make_result(
-            check, CheckStatus.FAILED, f"Self-play table differs from the reference ({table}).",
+            check, CheckStatus.FAILED, f"Self-play table differs from the reference ({table}).{rest}",
             counterexample=Counterexample(
                 None, r["call"], f"{r['reference_winner']}, {_states(r['reference_generated'])}",
                 f"{r['winner']}, {_states(r['generated'])}", cause),
             figures=figures, started=started,
         )
+
+
+def _cannot_pass(row: dict[str, Any]) -> bool:
+    """A row that neither the full score (winner and reported count right) nor the partial
+    credit (winner and the grader's count right) allows, whatever the other depths show."""
+    return _search_differs(row) and (row["winner"] != row["reference_winner"] or row["generated"] != row["reference_generated"])
+
+
+def _search_differs(row: dict[str, Any]) -> bool:
+    """A different game, or a search that generates a different number of states (as the
+    grader counts them): the row a failure points at."""
+    return row["winner"] != row["reference_winner"] or row["channel_generated"] != row["reference_generated"]
 
 
 def _states(n: object) -> str:

@@ -38,7 +38,9 @@ def test_an_optimal_opponent_punishes_what_a_random_one_lets_pass() -> None:
     strict = _games(experiment04, wrong_turn, "never-loses", opponent="optimal", games=3, seed=2)
     assert lenient.status == CheckStatus.PASSED and lenient.figures["tally"]["Opponent"] == 0
     assert strict.status == CheckStatus.FAILED
-    assert strict.figures["tally"] == {"AI": 0, "Opponent": 3, "Draw": 0}
+    # The first loss decides: the games after it are not played.
+    assert strict.figures["tally"] == {"AI": 0, "Opponent": 1, "Draw": 0} and strict.figures["played"] == 1
+    assert "lost game 1 of 3" in strict.message and "the other 2 were not played" in strict.message
     board = Board.from_string(strict.counterexample.board)
     assert board.winners() == {"O"}
     assert "an optimal opponent" in strict.counterexample.actual
