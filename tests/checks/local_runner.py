@@ -51,7 +51,7 @@ class LocalRunner:
         try:
             try:
                 target = _resolve(ns, call.target)
-            except (KeyError, AttributeError) as exc:
+            except (KeyError, AttributeError):
                 return CallOutcome(CallStatus.MISSING, None, f"{call.target} is not defined", {}, False, {}, "", 0.0)
             try:
                 value = target(*args, **kwargs)

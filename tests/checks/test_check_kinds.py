@@ -3,8 +3,6 @@ realistic bug loses exactly the check it should, with a counterexample that show
 
 from __future__ import annotations
 
-import pytest
-
 from grader.assignment import load_assignment
 from grader.checks import CheckContext, run_check
 from grader.results import CheckStatus
