@@ -256,7 +256,15 @@ class _RunExamples:
         self.unknown_time = False
         self.misses = 0
         self.stopped = False
+        self._order: tuple[list, list[object]] | None = None
         self._note(durations)
+
+    def _run_order(self) -> tuple[list, list[object]]:
+        """The run's examples and their keys, generated once (a miss can come many times)."""
+        if self._order is None:
+            examples = self.run_examples()
+            self._order = (examples, [_key(v) for v in examples])
+        return self._order
 
     def _note(self, durations: Sequence[float | None] | None) -> None:
         if durations is None or any(d is None for d in durations):  # hung or crashed: nothing to go by
@@ -287,8 +295,7 @@ class _RunExamples:
         limit = self.block_size()
         if self.misses < 2 or limit <= 1:
             return  # the judge asks for this one input itself
-        examples = self.run_examples()
-        keys = [_key(v) for v in examples]
+        examples, keys = self._run_order()
         if _key(value) not in keys:
             return
         start = keys.index(_key(value))
