@@ -28,8 +28,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from grader.call_channel import Call  # noqa: E402
-from grader.execution import ExecutionOptions, NotebookSession, execute_notebook  # noqa: E402
+from grader.execution.channel.calls import Call  # noqa: E402
+from grader.execution.session import ExecutionOptions, NotebookSession, execute_notebook  # noqa: E402
 from plain_nbclient import plain_nbclient  # noqa: E402  (bench/ is the script's folder)
 
 SEEDS = REPO / "tests" / "execution" / "fixtures" / "seeds"

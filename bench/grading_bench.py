@@ -16,8 +16,8 @@ import statistics
 import time
 from pathlib import Path
 
-from grader.assignment import load_assignment
-from grader.execution import ExecutionOptions, execute_notebook
+from grader.spec.model import load_assignment
+from grader.execution.session import ExecutionOptions, execute_notebook
 from grader.grading import grade_submission
 
 ROOT = Path(__file__).resolve().parent.parent

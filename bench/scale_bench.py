@@ -10,7 +10,7 @@ different runs do not compare):
    notebook is executed by plain nbclient (``NotebookClient`` with the stock ``python3``
    kernel, no sandbox, the same cell time-out; plain nbclient cannot answer ``input()``, so a
    first cell hands the assignment's scripted answers to the kernel's ``raw_input``): the
-   floor any notebook grader pays. With ``--sandbox-floor`` also by ``grader.execution``
+   floor any notebook grader pays. With ``--sandbox-floor`` also by ``grader.execution.session``
    with ``sandbox="none"``. Then all the classes are graded by ``run_batches`` through one
    pool, as ``grader demo`` does, with 1 worker and with 2, from empty output folders. The
    load average is printed at each step: a shared machine drifts. The
@@ -54,11 +54,11 @@ import nbformat
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from grader.assignment import Assignment, list_assignments, load_assignment  # noqa: E402
-from grader.batch import BatchJob, BatchOptions, GradingRecord, run_batches, write_student_outputs  # noqa: E402
-from grader.execution import ExecutionOptions, execute_notebook  # noqa: E402
-from grader.sandbox import resolve_mode  # noqa: E402
-from grader.submission_reader import SubmissionUnreadable  # noqa: E402
+from grader.spec.model import Assignment, list_assignments, load_assignment  # noqa: E402
+from grader.batch.plan import BatchJob, BatchOptions, GradingRecord, run_batches, write_student_outputs  # noqa: E402
+from grader.execution.session import ExecutionOptions, execute_notebook  # noqa: E402
+from grader.execution.sandbox import resolve_mode  # noqa: E402
+from grader.submission.reader import SubmissionUnreadable  # noqa: E402
 from plain_nbclient import FloorRun, plain_nbclient  # noqa: E402  (bench/ is the script's folder)
 
 EXAMPLES = REPO / "examples"
@@ -265,7 +265,7 @@ def main() -> int:
     parser.add_argument("--with-timeouts", action="store_true", help="include the notebooks that loop until their time-out")
     parser.add_argument("--cell-timeout", type=float, default=None, metavar="S",
                         help="cap every cell at S seconds, on both sides (with --with-timeouts)")
-    parser.add_argument("--sandbox-floor", action="store_true", help="also execute with grader.execution, sandbox='none'")
+    parser.add_argument("--sandbox-floor", action="store_true", help="also execute with grader.execution.session, sandbox='none'")
     parser.add_argument("--sandbox", default="auto", choices=("auto", "bwrap", "limits", "none"))
     parser.add_argument("--keep", type=Path, default=None, metavar="DIR", help="work in DIR and keep the outputs")
     parser.add_argument("--rounds", type=int, default=2,

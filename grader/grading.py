@@ -12,14 +12,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from grader.assignment import Assignment, Check
-from grader.checks import CheckContext, run_check
-from grader.call_channel import DefinedNames
+from grader.spec.model import Assignment, Check
+from grader.checks.context import CheckContext
+from grader.checks.registry import run_check
+from grader.execution.channel.calls import DefinedNames
 from grader.checks.base import make_result
-from grader.execution import ExecutionOptions, NotebookSession
-from grader.spare_kernels import SpareKernel
+from grader.execution.session import ExecutionOptions, NotebookSession
+from grader.execution.spare_kernels import SpareKernel
 from grader.results import CheckResult, CheckStatus, SubmissionResult
-from grader.submission_reader import SubmissionUnreadable, read_submission
+from grader.submission.reader import SubmissionUnreadable, read_submission
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class GradingOptions:
     """Student self-check: hidden checks are not run at all."""
     spare_kernel: SpareKernel | None = field(default=None, compare=False, repr=False)
     """Where a worker that grades one submission after another keeps the next kernel
-    booting (see `grader.spare_kernels`); None: each submission starts its own."""
+    booting (see `grader.execution.spare_kernels`); None: each submission starts its own."""
 
 
 def grade_submission(

@@ -1,6 +1,6 @@
 """What happened when a submission was graded: check results and the submission result.
 
-The spec of a check (`grader.assignment.Check`) never carries its outcome; outcomes live
+The spec of a check (`grader.spec.model.Check`) never carries its outcome; outcomes live
 here. Scores are derived from the check results and never stored twice.
 """
 

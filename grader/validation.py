@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from grader.assignment import Assignment
+from grader.spec.model import Assignment
 from grader.grading import GradingOptions, grade_submission
 from grader.results import CheckStatus, SubmissionResult
 

@@ -12,8 +12,8 @@ import re
 import time
 from typing import Any
 
-from grader.call_channel import Call, CallStatus
-from grader.call_template import parse_call
+from grader.execution.channel.calls import Call, CallStatus
+from grader.spec.call_template import parse_call
 from grader.checks.base import board_size, check_seed, find_failure, make_result, positions, result_from_property
 from grader.checks.context import CheckContext, ShapeError, format_value, read_search_result
 from grader.checks.properties import Mismatch

@@ -11,9 +11,9 @@ from typing import Any, Callable, Protocol, Sequence
 
 from hypothesis import strategies as st
 
-from grader.assignment import Check
-from grader.call_channel import CallOutcome, CallStatus
-from grader.call_template import CallTemplate, parse_call
+from grader.spec.model import Check
+from grader.execution.channel.calls import CallOutcome, CallStatus
+from grader.spec.call_template import CallTemplate, parse_call
 from grader.checks.context import Answer, CheckContext, NotDefined, StudentFunction
 from grader.checks.properties import Mismatch, PropertyOutcome, find_smallest_failure
 from grader.results import CheckResult, CheckStatus, Counterexample

@@ -12,9 +12,9 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
-from grader.assignment import Assignment
-from grader.call_channel import Call, CallOutcome, CallStatus
-from grader.call_template import CallTemplate
+from grader.spec.model import Assignment
+from grader.execution.channel.calls import Call, CallOutcome, CallStatus
+from grader.spec.call_template import CallTemplate
 from reference import O, X, Board, MalformedBoard, SearchSpec, get_codec
 from reference.codecs import cell_to_position, cell_to_rowcol, position_to_cell, rowcol_to_cell
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.assignment import AssignmentError, list_assignments, load_assignment
-from grader.call_template import CallTemplateError, Placeholder, parse_call
+from grader.spec.model import AssignmentError, list_assignments, load_assignment
+from grader.spec.call_template import CallTemplateError, Placeholder, parse_call
 
 MINIMAL = """
 [assignment]

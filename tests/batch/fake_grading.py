@@ -17,7 +17,7 @@ import signal
 import time
 from pathlib import Path
 
-from grader.assignment import Assignment
+from grader.spec.model import Assignment
 from grader.checks.base import make_result
 from grader.grading import GradingOptions
 from grader.results import CheckStatus, Counterexample, SubmissionResult

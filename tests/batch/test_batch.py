@@ -12,8 +12,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from grader.assignment import Assignment, load_assignment
-from grader.batch import RESULT_FILE, BatchOptions, BatchResult, GradingRecord, run_batch
+from grader.spec.model import Assignment, load_assignment
+from grader.batch.plan import RESULT_FILE, BatchOptions, BatchResult, GradingRecord, run_batch
 from tests.batch.fake_grading import grade_by_content
 from tests.reports.test_output_formats import GRADESCOPE_SCHEMA
 
@@ -176,7 +176,7 @@ def test_lms_zip_batch_uses_ids_from_the_file_names(tmp_path: Path, lab05: Assig
 
 
 def test_several_classes_share_one_pool(tmp_path: Path, lab05: Assignment) -> None:
-    from grader.batch import BatchJob, run_batches
+    from grader.batch.plan import BatchJob, run_batches
 
     first = make_class(tmp_path / "one", {"a.py": "check-win", "b.py": "CRASH"})
     second = make_class(tmp_path / "two", {"a.py": "check-draw check-win"})
@@ -188,7 +188,7 @@ def test_several_classes_share_one_pool(tmp_path: Path, lab05: Assignment) -> No
 
 
 def test_demo_finds_the_classes_with_a_matching_assignment(tmp_path: Path) -> None:
-    from grader.demo import example_classes
+    from grader.tools.demo import example_classes
 
     (tmp_path / "lab05").mkdir()
     (tmp_path / "no-such-assignment").mkdir()

@@ -16,8 +16,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from grader.assignment import load_assignment
-from grader.batch import RESULT_FILE
+from grader.spec.model import load_assignment
+from grader.batch.plan import RESULT_FILE
 from tests.reports.test_output_formats import GRADESCOPE_SCHEMA
 
 pytestmark = pytest.mark.slow

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.submissions_input import (
+from grader.submission.inputs import (
     InputError,
     InputLayout,
     ZipLimits,

@@ -12,7 +12,7 @@ import functools
 import time
 from typing import Any, Sequence
 
-from grader.call_channel import Call, CallOutcome, CallStatus
+from grader.execution.channel.calls import Call, CallOutcome, CallStatus
 
 
 class LocalRunner:

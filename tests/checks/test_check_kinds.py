@@ -3,8 +3,9 @@ realistic bug loses exactly the check it should, with a counterexample that show
 
 from __future__ import annotations
 
-from grader.assignment import load_assignment
-from grader.checks import CheckContext, run_check
+from grader.spec.model import load_assignment
+from grader.checks.context import CheckContext
+from grader.checks.registry import run_check
 from grader.results import CheckStatus
 from reference import Board
 from tests.checks.local_runner import LocalRunner

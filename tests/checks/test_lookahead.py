@@ -10,9 +10,10 @@ from typing import Any, Sequence
 import pytest
 
 import grader.checks.base as base
-from grader.assignment import load_assignment
-from grader.call_channel import Call, CallOutcome, CallStatus
-from grader.checks import CheckContext, run_check
+from grader.spec.model import load_assignment
+from grader.execution.channel.calls import Call, CallOutcome, CallStatus
+from grader.checks.context import CheckContext
+from grader.checks.registry import run_check
 from grader.checks.base import AnswersAside, board_size, positions
 from grader.checks.properties import LOOKAHEAD_SECONDS, Mismatch, _RunExamples, find_smallest_failure
 from grader.results import CheckStatus

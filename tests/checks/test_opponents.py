@@ -8,8 +8,9 @@ from pathlib import Path
 
 import nbformat
 
-from grader.assignment import Assignment, load_assignment
-from grader.checks import CheckContext, run_check
+from grader.spec.model import Assignment, load_assignment
+from grader.checks.context import CheckContext
+from grader.checks.registry import run_check
 from grader.results import CheckResult, CheckStatus
 from reference import Board
 from tests.checks.local_runner import LocalRunner

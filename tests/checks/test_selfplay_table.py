@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from grader.assignment import load_assignment
-from grader.checks import CheckContext, run_check
+from grader.spec.model import load_assignment
+from grader.checks.context import CheckContext
+from grader.checks.registry import run_check
 from grader.results import CheckStatus
 from reference import depth_limited_selfplay
 from tests.checks.local_runner import LocalRunner

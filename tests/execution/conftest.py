@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from grader.execution import ExecutionOptions, NotebookSession
+from grader.execution.session import ExecutionOptions, NotebookSession
 from tests.execution.support import fixture
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.sandbox import bwrap_problem
+from grader.execution.sandbox import bwrap_problem
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SEEDS = FIXTURES / "seeds"

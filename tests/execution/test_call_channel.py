@@ -7,8 +7,8 @@ import time
 import numpy as np
 import pytest
 
-from grader.call_channel import Call, CallStatus, RemoteObject
-from grader.execution import CellStatus, ExecutionOptions
+from grader.execution.channel.calls import Call, CallStatus, RemoteObject
+from grader.execution.session import CellStatus, ExecutionOptions
 
 EMPTY_003 = [["1", "2", "3"], ["4", "5", "6"], ["7", "8", "9"]]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.cli_run import EXIT_CELLS_FAILED, EXIT_NOT_RUN, EXIT_OK, add_run_parser
+from grader.cli.run import EXIT_CELLS_FAILED, EXIT_NOT_RUN, EXIT_OK, add_run_parser
 from tests.execution.support import fixture
 
 

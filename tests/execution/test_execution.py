@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.call_channel import Call
-from grader.execution import CellStatus, ExecutionOptions, NotebookSession, execute_notebook
+from grader.execution.channel.calls import Call
+from grader.execution.session import CellStatus, ExecutionOptions, NotebookSession, execute_notebook
 from tests.execution.support import SEEDS, fixture
 
 OK, ERROR = CellStatus.OK, CellStatus.ERROR

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.call_channel import Call, CallStatus
-from grader.execution import CellStatus, ExecutionOptions
-from grader.sandbox import SandboxMode, resolve_mode
+from grader.execution.channel.calls import Call, CallStatus
+from grader.execution.session import CellStatus, ExecutionOptions
+from grader.execution.sandbox import SandboxMode, resolve_mode
 from tests.execution.support import REPO, requires_bwrap
 
 FAST = {"cell_timeout": 5.0, "interrupt_grace": 2.0}
@@ -77,7 +77,7 @@ def test_none_mode_runs_without_limits_and_says_so(open_session) -> None:
 
 
 def test_auto_prefers_bubblewrap_when_it_works() -> None:
-    from grader.sandbox import bwrap_problem
+    from grader.execution.sandbox import bwrap_problem
 
     expected = SandboxMode.BWRAP if bwrap_problem() is None else SandboxMode.LIMITS
     assert resolve_mode("auto") is expected
@@ -91,7 +91,7 @@ def test_explicit_modes_resolve_to_themselves(choice: str) -> None:
 def test_private_tmp_is_mounted_before_the_interpreter() -> None:
     """A checkout (and its virtualenv) under /tmp must stay visible: the private /tmp is
     mounted first and the interpreter's directories are bound on top of it."""
-    from grader.sandbox import Limits, Sandbox, SandboxMode, _python_roots
+    from grader.execution.sandbox import Limits, Sandbox, SandboxMode, _python_roots
 
     args = Sandbox(SandboxMode.BWRAP, Limits())._bwrap_prefix()
     tmpfs = next(i for i, a in enumerate(args) if a == "--tmpfs" and args[i + 1] == "/tmp")

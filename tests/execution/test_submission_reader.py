@@ -8,7 +8,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grader.submission_reader import (
+from grader.submission.reader import (
     SubmissionUnreadable,
     definition_statements,
     notebook_from_script,

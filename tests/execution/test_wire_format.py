@@ -9,8 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from grader.call_channel import RemoteObject, Unrepresented, decode_value
-from grader.wire_format import Unserializable, decode, encode
+from grader.execution.channel.calls import RemoteObject, Unrepresented, decode_value
+from grader.execution.channel.wire_format import Unserializable, decode, encode
 
 
 def roundtrip(value):

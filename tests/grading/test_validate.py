@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.assignment import list_assignments, load_assignment
+from grader.spec.model import list_assignments, load_assignment
 from grader.results import CheckStatus
 from grader.validation import TEMPLATE_MAX_FRACTION, validate_assignment
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.assignment import load_assignment
+from grader.spec.model import load_assignment
 from grader.grading import grade_submission
 from grader.results import CheckStatus
 

@@ -10,8 +10,8 @@ from typing import Iterator
 
 import pytest
 
-from grader.assignment import load_assignment
-from grader.batch import BatchOptions, run_batch
+from grader.spec.model import load_assignment
+from grader.batch.plan import BatchOptions, run_batch
 from tests.batch.fake_grading import grade_by_content
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

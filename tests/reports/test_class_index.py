@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from grader.report import ClassEntry, histogram, pass_rates, render_class_index
+from grader.feedback.html import ClassEntry, histogram, pass_rates, render_class_index
 from grader.results import CheckStatus
 from tests.reports import fabricated as fab
 

@@ -9,8 +9,8 @@ import json
 import jsonschema
 import pytest
 
-from grader.gradebook import GradebookRow, grades_csv
-from grader.gradescope import gradescope_results, results_json
+from grader.feedback.gradebook import GradebookRow, grades_csv
+from grader.feedback.gradescope import gradescope_results, results_json
 from grader.results import CheckStatus
 from tests.reports import fabricated as fab
 

@@ -7,8 +7,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from grader.assignment import load_assignment
-from grader.report import ExecutionView, headline, check_view, render_student_report
+from grader.spec.model import load_assignment
+from grader.feedback.html import ExecutionView, headline, check_view, render_student_report
 from grader.results import CheckStatus
 from tests.reports import fabricated as fab
 

@@ -10,7 +10,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from grader.assignment import Assignment
+from grader.spec.model import Assignment
 from grader.grading import GradingOptions
 from grader.results import SubmissionResult
 from tests.batch.fake_grading import grade_by_content

@@ -17,10 +17,10 @@ from typing import Any, Iterator
 
 import pytest
 
-from grader.assignment import load_assignment
-from grader.batch import RESULT_FILE, BatchOptions, run_batch
-from grader.merge import merge_shards
-from grader.sharding import Shard
+from grader.spec.model import load_assignment
+from grader.batch.plan import RESULT_FILE, BatchOptions, run_batch
+from grader.batch.merge import merge_shards
+from grader.batch.sharding import Shard
 from tests.batch.fake_grading import grade_by_content
 
 distributed = pytest.importorskip("distributed")

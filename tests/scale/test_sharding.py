@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.sharding import Shard, ShardError, ShardManifest, shard_of
-from grader.submissions_input import InputLayout, SkippedFile, StudentSubmission, SubmissionSet
+from grader.batch.sharding import Shard, ShardError, ShardManifest, shard_of
+from grader.submission.inputs import InputLayout, SkippedFile, StudentSubmission, SubmissionSet
 
 
 @pytest.mark.parametrize(("text", "shard"), [("0/4", Shard(0, 4)), (" 3 / 4 ", Shard(3, 4)), ("0/1", Shard(0, 1))])

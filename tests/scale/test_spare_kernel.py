@@ -8,9 +8,9 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from grader.execution import CellStatus, ExecutionOptions, NotebookSession
-from grader.sandbox import Limits
-from grader.spare_kernels import SpareKernel, spare_kernel_for_this_thread
+from grader.execution.session import CellStatus, ExecutionOptions, NotebookSession
+from grader.execution.sandbox import Limits
+from grader.execution.spare_kernels import SpareKernel, spare_kernel_for_this_thread
 
 
 def notebook(*sources: str) -> nbformat.NotebookNode:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.assignment import load_assignment
-from grader.batch import BatchOptions, run_batch
+from grader.spec.model import load_assignment
+from grader.batch.plan import BatchOptions, run_batch
 from tests.scale.probe_grading import grade_and_tell_pid
 
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from grader.assignment import Check
-from grader.call_template import CallTemplate
+from grader.spec.model import Check
+from grader.spec.call_template import CallTemplate
 from grader.checks.base import board_size, call_field, find_failure, guarded, make_result, positions, result_from_property
 from grader.checks.context import CheckContext
 from grader.checks.properties import Mismatch

@@ -19,7 +19,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from grader.call_channel import Call
+from grader.execution.channel.calls import Call
 
 
 class CallTemplateError(ValueError):

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from grader.assignment import AssignmentError, list_assignments, load_assignment
+from grader.spec.model import AssignmentError, list_assignments, load_assignment
 
 USAGE_ERROR = 2
 
@@ -46,10 +46,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print a JSON object")
     p.set_defaults(handler=cmd_solve)
 
-    from grader.cli_run import add_run_parser
+    from grader.cli.run import add_run_parser
 
     add_run_parser(sub)
-    from grader.cli_batch import add_batch_parsers
+    from grader.cli.batch import add_batch_parsers
 
     add_batch_parsers(sub)
 
@@ -76,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from grader.answer_key import solve
+    from grader.tools.answer_key import solve
     from reference import MalformedBoard
 
     try:
@@ -94,7 +94,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def cmd_grade(args: argparse.Namespace) -> int:
     from grader.grading import GradingOptions, grade_submission
-    from grader.summary import format_submission
+    from grader.feedback.text import format_submission
 
     assignment = load_assignment(args.assignment)
     if not args.notebook.exists():
@@ -135,6 +135,6 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from grader.demo import run_demo
+    from grader.tools.demo import run_demo
 
     return run_demo(args.out, jobs=args.jobs)

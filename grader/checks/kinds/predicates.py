@@ -10,8 +10,8 @@ from typing import Any, Literal
 
 from hypothesis import strategies as st
 
-from grader.assignment import Check
-from grader.call_template import CallTemplate
+from grader.spec.model import Check
+from grader.spec.call_template import CallTemplate
 from grader.checks.base import board_size, call_field, find_failure, guarded, positions, result_from_property
 from grader.checks.context import CheckContext, ShapeError, format_value
 from grader.checks.properties import Mismatch

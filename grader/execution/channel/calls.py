@@ -1,7 +1,7 @@
 """Call a student's functions in the executed kernel and get plain data back.
 
 A batch of :class:`Call` specs goes to the kernel in one request and comes back as
-:class:`CallOutcome` values; the kernel side is :mod:`grader.kernel_shim`. Values travel
+:class:`CallOutcome` values; the kernel side is :mod:`grader.execution.channel.shim`. Values travel
 in the shim's tagged JSON format and are decoded here into plain Python data, numpy arrays
 and :class:`RemoteObject` snapshots. Nothing from the kernel is ever unpickled or evaluated.
 
@@ -27,12 +27,12 @@ from typing import Any, Protocol
 
 from jupyter_core.utils import run_sync
 
-from grader.sandbox import BLOCKED_PACKAGES, RunningKernel
-from grader.wire_format import decode, encode
+from grader.execution.sandbox import BLOCKED_PACKAGES, RunningKernel
+from grader.execution.channel.wire_format import decode, encode
 
-# The kernel side: the wire format first, then the shim that uses it (see kernel_shim.py).
+# The kernel side: the wire format first, then the shim that uses it (see shim.py).
 _SHIM_SOURCES = tuple(
-    (Path(__file__).parent / name).read_text(encoding="utf-8") for name in ("wire_format.py", "kernel_shim.py")
+    (Path(__file__).parent / name).read_text(encoding="utf-8") for name in ("wire_format.py", "shim.py")
 )
 _SHIM_FILENAME = "<grader-shim>"
 _POLL_SECONDS = 0.2

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from grader.assignment import Assignment, AssignmentError, load_assignment
-from grader.batch import (
+from grader.spec.model import Assignment, AssignmentError, load_assignment
+from grader.batch.plan import (
     GRADESCOPE_FILE,
     GRADES_FILE,
     INDEX_FILE,
@@ -27,8 +27,8 @@ from grader.batch import (
     write_atomic,
     write_class_outputs,
 )
-from grader.sharding import MANIFEST_FILE, ShardManifest
-from grader.submissions_input import StudentSubmission
+from grader.batch.sharding import MANIFEST_FILE, ShardManifest
+from grader.submission.inputs import StudentSubmission
 
 
 class MergeError(ValueError):

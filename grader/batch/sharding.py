@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from grader.submissions_input import SubmissionSet
+from grader.submission.inputs import SubmissionSet
 
 _SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 

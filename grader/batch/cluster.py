@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from grader.assignment import Assignment
-from grader.batch import (
+from grader.spec.model import Assignment
+from grader.batch.plan import (
     BatchOptions,
     GradeFunction,
     GradingRecord,
@@ -48,7 +48,7 @@ from grader.batch import (
     record_for,
 )
 from grader.grading import GradingOptions
-from grader.spare_kernels import spare_kernel_for_this_thread
+from grader.execution.spare_kernels import spare_kernel_for_this_thread
 
 DEFAULT_RETRIES = 2
 """Times a task whose grader raised is run again before it counts as failed."""

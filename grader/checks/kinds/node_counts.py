@@ -12,11 +12,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Literal, Sequence
 
-from grader.assignment import Check
-from grader.call_template import CallTemplate
+from grader.spec.model import Check
+from grader.spec.call_template import CallTemplate
 from grader.checks.base import boards_field, call_field, guarded, make_result
 from grader.checks.context import Answer, CheckContext
-from grader.checks.search_checks import reference_alphabeta, reference_minimax_nodes
+from grader.checks.kinds.search import reference_alphabeta, reference_minimax_nodes
 from grader.results import CheckResult, CheckStatus, Counterexample
 from reference import Board
 

@@ -1,6 +1,6 @@
 """The part of the grader that lives inside the student's kernel.
 
-Nothing imports this module. The grader sends the source of :mod:`grader.wire_format` and
+Nothing imports this module. The grader sends the source of :mod:`grader.execution.channel.wire_format` and
 then this file's source, and executes both in one private namespace whose builtins are a
 copy taken before any student code ran: a notebook that defines ``max``/``min`` or
 monkeypatches ``builtins`` does not change what this code sees. ``encode``, ``decode`` and
@@ -40,7 +40,7 @@ from json import loads as _json_loads
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # in the kernel these are defined by the wire format's source, run first
-    from grader.wire_format import Unserializable, decode, encode
+    from grader.execution.channel.wire_format import Unserializable, decode, encode
 
 # Outcomes of a batch are sent at most this often: a message costs about half a millisecond,
 # many times a small call.

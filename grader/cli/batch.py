@@ -11,7 +11,7 @@ import sys
 import webbrowser
 from pathlib import Path
 
-from grader.assignment import load_assignment
+from grader.spec.model import load_assignment
 
 SANDBOX_CHOICES = ("auto", "bwrap", "limits", "none")
 USAGE_ERROR = 2
@@ -74,10 +74,10 @@ def add_batch_parsers(subparsers: argparse._SubParsersAction) -> None:
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
-    from grader.batch import BatchOptions, run_batch
-    from grader.distributed import ClusterUnavailable
-    from grader.sharding import Shard, ShardError
-    from grader.submissions_input import InputError
+    from grader.batch.plan import BatchOptions, run_batch
+    from grader.batch.cluster import ClusterUnavailable
+    from grader.batch.sharding import Shard, ShardError
+    from grader.submission.inputs import InputError
 
     assignment = load_assignment(args.assignment)
     if args.jobs is not None and args.jobs < 1:
@@ -100,7 +100,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    from grader.merge import MergeError, merge_shards
+    from grader.batch.merge import MergeError, merge_shards
 
     assignment = load_assignment(args.assignment) if args.assignment else None
     try:
@@ -114,8 +114,8 @@ def cmd_merge(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from grader.grading import GradingOptions, grade_submission
-    from grader.report import render_student_report
-    from grader.summary import format_submission
+    from grader.feedback.html import render_student_report
+    from grader.feedback.text import format_submission
 
     assignment = load_assignment(args.assignment)
     if not args.notebook.is_file():
@@ -137,7 +137,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_gradescope(args: argparse.Namespace) -> int:
-    from grader.gradescope import run_autograder
+    from grader.feedback.gradescope import run_autograder
     from grader.grading import GradingOptions
 
     assignment = load_assignment(args.assignment)

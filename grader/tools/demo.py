@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.assignment import BUILTIN_ASSIGNMENTS, list_assignments, load_assignment
-from grader.batch import INDEX_FILE, BatchJob, BatchOptions, run_batches
+from grader.spec.model import BUILTIN_ASSIGNMENTS, list_assignments, load_assignment
+from grader.batch.plan import INDEX_FILE, BatchJob, BatchOptions, run_batches
 
 EXAMPLES = BUILTIN_ASSIGNMENTS.parent / "examples"
 

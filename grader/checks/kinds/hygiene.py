@@ -7,8 +7,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from grader.assignment import Check
-from grader.call_template import CallTemplate
+from grader.spec.model import Check
+from grader.spec.call_template import CallTemplate
 from grader.checks.base import Sampling, call_field, find_failure, guarded, make_result, result_from_property
 from grader.checks.context import CheckContext
 from grader.checks.properties import Mismatch

@@ -1,6 +1,6 @@
 """HTML feedback: one self-contained report per submission and a class index for a batch.
 
-Everything is rendered through autoescaped Jinja templates (`grader/templates/`), so text a
+Everything is rendered through autoescaped Jinja templates (`grader/feedback/templates/`), so text a
 notebook printed is shown as text. Templates receive view objects built here, and the two
 rules that matter most live here too: in `check_view`, a hidden check seen by a student
 shows its title, status and points, never its inputs (no counterexample, call, expected
@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Iterable, Mapping, Sequence
 
 import jinja2
 
-from grader.assignment import Assignment
+from grader.spec.model import Assignment
 from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
 
 STATUS_LABELS = {
@@ -55,7 +55,7 @@ NODE_SERIES = (
 @functools.lru_cache(maxsize=1)
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("grader", "templates"),
+        loader=jinja2.PackageLoader("grader.feedback", "templates"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

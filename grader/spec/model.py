@@ -22,7 +22,7 @@ else:  # pragma: no cover
 
 from reference import CODECS, O, X
 
-BUILTIN_ASSIGNMENTS = Path(__file__).resolve().parent.parent / "assignments"
+BUILTIN_ASSIGNMENTS = Path(__file__).resolve().parents[2] / "assignments"
 
 VISIBILITIES = ("public", "hidden")
 MOVE_FORMATS = ("index", "rowcol", "position")
@@ -125,7 +125,7 @@ def load_assignment(id_or_path: str | Path, root: Path = BUILTIN_ASSIGNMENTS) ->
 
 
 def _parse(raw: Mapping[str, Any], path: Path) -> Assignment:
-    from grader.checks import CHECK_KINDS  # the kinds know their own parameters
+    from grader.checks.registry import CHECK_KINDS  # the kinds know their own parameters
 
     reader = _Reader(path)
     meta = reader.table(raw, "assignment")

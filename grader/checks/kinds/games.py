@@ -10,11 +10,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from grader.assignment import Check
-from grader.call_template import CallTemplate, parse_call
+from grader.spec.model import Check
+from grader.spec.call_template import CallTemplate, parse_call
 from grader.checks.base import PLACEHOLDERS, guarded, make_result
 from grader.checks.context import CheckContext, ShapeError, read_search_result
-from grader.checks.search_checks import reference_answer, shapes_field
+from grader.checks.kinds.search import reference_answer, shapes_field
 from grader.results import CheckResult, CheckStatus, Counterexample
 from reference import O, X, Board, solve
 

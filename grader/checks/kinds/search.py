@@ -10,8 +10,8 @@ from typing import Any, Literal
 
 from hypothesis import strategies as st
 
-from grader.assignment import Check
-from grader.call_template import CallTemplate
+from grader.spec.model import Check
+from grader.spec.call_template import CallTemplate
 from grader.checks.base import Sampling, board_size, boards_field, call_field, find_failure, guarded, result_from_property
 from grader.checks.diagnosis import Observation, explain_alphabeta, explain_minimax, is_full_window
 from grader.checks.context import SEARCH_SHAPES, Answer, CheckContext, ShapeError, StudentFunction, format_value, read_search_result

@@ -28,7 +28,7 @@ import threading
 import weakref
 from dataclasses import dataclass
 
-from grader.sandbox import Limits, RunningKernel, Sandbox, SandboxMode
+from grader.execution.sandbox import Limits, RunningKernel, Sandbox, SandboxMode
 
 
 @dataclass(frozen=True)

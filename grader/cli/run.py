@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from grader.execution import ExecutionOptions, ExecutionResult, execute_notebook
-from grader.sandbox import SandboxUnavailable
-from grader.submission_reader import SubmissionUnreadable
+from grader.execution.session import ExecutionOptions, ExecutionResult, execute_notebook
+from grader.execution.sandbox import SandboxUnavailable
+from grader.submission.reader import SubmissionUnreadable
 
 EXIT_OK = 0
 EXIT_CELLS_FAILED = 1

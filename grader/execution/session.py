@@ -31,7 +31,7 @@ from jupyter_core.utils import run_sync
 from nbclient import NotebookClient
 from nbformat import NotebookNode
 
-from grader.call_channel import (
+from grader.execution.channel.calls import (
     CallChannel,
     KernelDied,
     KernelUnavailable,
@@ -39,14 +39,14 @@ from grader.call_channel import (
     ShimLink,
     describe_exit,
 )
-from grader.sandbox import Limits, RunningKernel, Sandbox, SandboxChoice, SandboxMode, resolve_mode
-from grader.spare_kernels import KernelRecipe, SpareKernel
-from grader.submission_reader import definition_statements, read_submission
+from grader.execution.sandbox import Limits, RunningKernel, Sandbox, SandboxChoice, SandboxMode, resolve_mode
+from grader.execution.spare_kernels import KernelRecipe, SpareKernel
+from grader.submission.reader import definition_statements, read_submission
 
 _TIMEOUT_MARK = "GraderCellTimeout"
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _TRACEBACK_CHARS = 4000
-_KERNEL_TRUNCATION_NOTICE = "[output truncated: only the first"  # see kernel_shim.capped_writer
+_KERNEL_TRUNCATION_NOTICE = "[output truncated: only the first"  # see channel/shim.py capped_writer
 _quiet_log = logging.getLogger(__name__ + ".nbclient")
 # nbclient logs every timeout and dead kernel at ERROR level; here they are expected
 # outcomes and end up in the result instead.

@@ -3,8 +3,8 @@
 Submissions are graded in worker processes (``jobs`` of them), each taking one submission
 after another; a submission that crashes or hangs its worker costs only itself (the worker
 is replaced). With ``cluster`` the work goes to a Dask scheduler instead
-(``grader.distributed``), and with ``shard`` only part of the class is graded
-(``grader.sharding``, combined by ``grader merge``). As soon as one is graded its
+(``grader.batch.cluster``), and with ``shard`` only part of the class is graded
+(``grader.batch.sharding``, combined by ``grader merge``). As soon as one is graded its
 outputs are written, each atomically (temporary file + ``os.replace``), to
 ``OUT/<student>/``: ``report.html`` (returned to the student), ``results.json`` (Gradescope
 format) and, last, ``submission_result.json``, which also records a fingerprint of what was
@@ -35,16 +35,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
-from grader.assignment import Assignment, load_assignment
-from grader.gradebook import GradebookRow, grades_csv
-from grader.gradescope import results_json
+from grader.spec.model import Assignment, load_assignment
+from grader.feedback.gradebook import GradebookRow, grades_csv
+from grader.feedback.gradescope import results_json
 from grader.grading import GradingOptions, grade_submission, not_graded_result
-from grader.report import ClassEntry, render_class_index, render_student_report
+from grader.feedback.html import ClassEntry, render_class_index, render_student_report
 from grader.results import SubmissionResult
-from grader.sandbox import resolve_mode
-from grader.sharding import MANIFEST_FILE, Shard, ShardManifest
-from grader.spare_kernels import SpareKernel
-from grader.submissions_input import StudentSubmission, SubmissionSet, collect_submissions
+from grader.execution.sandbox import resolve_mode
+from grader.batch.sharding import MANIFEST_FILE, Shard, ShardManifest
+from grader.execution.spare_kernels import SpareKernel
+from grader.submission.inputs import StudentSubmission, SubmissionSet, collect_submissions
 
 RESULT_FILE = "submission_result.json"
 REPORT_FILE = "report.html"
@@ -55,7 +55,7 @@ GRADES_FILE = "grades.csv"
 GradeFunction = Callable[[Path, Assignment, GradingOptions], SubmissionResult]
 """What grades one file; module-level so a worker process can import it by name."""
 
-_PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+_PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 _TERMINATE_GRACE_SECONDS = 5.0
 
 
@@ -73,9 +73,9 @@ class BatchOptions:
     own time limits, as a safety net behind them)."""
     cluster: str | None = None
     """Grade on the Dask scheduler at this address instead of local processes
-    (``grader.distributed``; needs the ``dask`` extra). ``jobs`` is then ignored."""
+    (``grader.batch.cluster``; needs the ``dask`` extra). ``jobs`` is then ignored."""
     shard: Shard | None = None
-    """Grade only this shard of each class (``grader.sharding``) and leave a manifest for
+    """Grade only this shard of each class (``grader.batch.sharding``) and leave a manifest for
     ``grader merge``."""
 
     def worker_count(self) -> int:
@@ -356,7 +356,7 @@ class GradingPool(Protocol):
 
 def _pool(options: BatchOptions, grade: GradeFunction) -> GradingPool:
     if options.cluster:
-        from grader.distributed import DaskPool
+        from grader.batch.cluster import DaskPool
 
         return DaskPool(options.cluster, options, grade)
     return _WorkerPool(options, grade)
@@ -641,7 +641,7 @@ def _process_context() -> multiprocessing.context.BaseContext:
     that has already imported the grader but holds no threads or open kernels."""
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["grader.grading", "grader.batch"])
+        context.set_forkserver_preload(["grader.grading", "grader.batch.plan"])
         return context
     return multiprocessing.get_context("spawn")
 

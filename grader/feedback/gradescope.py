@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from grader.assignment import Assignment
+from grader.spec.model import Assignment
 from grader.grading import GradingOptions, grade_submission
-from grader.report import HIDDEN_CHECK_MESSAGES
+from grader.feedback.html import HIDDEN_CHECK_MESSAGES
 from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
-from grader.submissions_input import SUBMISSION_SUFFIXES, choose_submission_file
+from grader.submission.inputs import SUBMISSION_SUFFIXES, choose_submission_file
 
 VISIBILITY_FOR_STUDENTS = {"public": "visible", "hidden": "after_published"}
 """Our visibility -> Gradescope's. A hidden check's score shows once grades are published."""

@@ -1,0 +1,1 @@
+"""Many submissions: planning, resuming, pools (local and Dask), shards and merging."""

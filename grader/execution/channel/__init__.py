@@ -1,0 +1,1 @@
+"""Calls across the kernel boundary: the protocol, its wire format, the shim and the grader side."""

@@ -1,0 +1,1 @@
+"""From verdicts to people: HTML reports, text summaries, Gradescope and the gradebook."""

@@ -1,0 +1,1 @@
+"""What to test: assignment specs, their checks and call templates."""

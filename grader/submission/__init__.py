@@ -1,0 +1,1 @@
+"""From a file to a notebook: reading submissions and collecting a class."""

@@ -1,0 +1,1 @@
+"""Tools around grading: answer keys and the demo."""
