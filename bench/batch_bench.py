@@ -24,8 +24,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from grader.spec.model import load_assignment  # noqa: E402
 from grader.batch.plan import BatchOptions, run_batch  # noqa: E402
+from grader.spec.model import load_assignment  # noqa: E402
 
 GOAL = 0.6
 
@@ -45,10 +45,15 @@ def timed_batch(source: Path, assignment_id: str, out: Path, jobs: int, sandbox:
     if out.exists():
         shutil.rmtree(out)
     started = time.monotonic()
-    result = run_batch(source, load_assignment(assignment_id), out, BatchOptions(jobs=jobs, sandbox=sandbox, progress=True))
+    result = run_batch(
+        source, load_assignment(assignment_id), out, BatchOptions(jobs=jobs, sandbox=sandbox, progress=True)
+    )
     elapsed = time.monotonic() - started
     scores = sorted(r.result.score for r in result.records)
-    return elapsed, f"{len(result.graded)} graded, {len(result.not_graded)} not graded, scores {scores[0]:g}..{scores[-1]:g}"
+    return (
+        elapsed,
+        f"{len(result.graded)} graded, {len(result.not_graded)} not graded, scores {scores[0]:g}..{scores[-1]:g}",
+    )
 
 
 def main() -> int:
@@ -68,14 +73,20 @@ def main() -> int:
         for jobs in order:
             elapsed, outcome = timed_batch(source, args.assignment, args.out / f"jobs{jobs}", jobs, args.sandbox)
             times[jobs] = elapsed
-            print(f"round {round_number}: {args.count} submissions, {jobs} worker(s): {elapsed:7.1f} s  "
-                  f"({elapsed / args.count:.2f} s each; {outcome})", flush=True)
+            print(
+                f"round {round_number}: {args.count} submissions, {jobs} worker(s): {elapsed:7.1f} s  "
+                f"({elapsed / args.count:.2f} s each; {outcome})",
+                flush=True,
+            )
         ratios.append(times[2] / times[1])
         print(f"round {round_number}: 2 workers / 1 worker: {ratios[-1]:.2f}", flush=True)
     ratio = statistics.median(ratios)
-    print(f"ratio 2 workers / 1 worker over {len(ratios)} round(s): {', '.join(f'{r:.2f}' for r in ratios)}; "
-          f"median {ratio:.2f} (goal <= {GOAL}) {'OK' if ratio <= GOAL else 'MISSED'}")
+    print(
+        f"ratio 2 workers / 1 worker over {len(ratios)} round(s): {', '.join(f'{r:.2f}' for r in ratios)}; "
+        f"median {ratio:.2f} (goal <= {GOAL}) {'OK' if ratio <= GOAL else 'MISSED'}"
+    )
     return 0 if ratio <= GOAL else 1
+
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -24,13 +24,13 @@ import sys
 import time
 from pathlib import Path
 
-
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from plain_nbclient import plain_nbclient  # noqa: E402  (bench/ is the script's folder)
+
 from grader.execution.channel.calls import Call  # noqa: E402
 from grader.execution.session import ExecutionOptions, NotebookSession, execute_notebook  # noqa: E402
-from plain_nbclient import plain_nbclient  # noqa: E402  (bench/ is the script's folder)
 
 SEEDS = REPO / "tests" / "execution" / "fixtures" / "seeds"
 STDIN = {

@@ -16,9 +16,9 @@ import statistics
 import time
 from pathlib import Path
 
-from grader.spec.model import load_assignment
 from grader.execution.session import ExecutionOptions, execute_notebook
 from grader.grading import grade_submission
+from grader.spec.model import load_assignment
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = ["lab05", "alphabeta-challenges", "experiment04", "minimax-enhanced", "depth-limits"]
@@ -33,8 +33,9 @@ def main() -> None:
     for assignment_id in args.assignments:
         assignment = load_assignment(assignment_id)
         notebook = ROOT / "tests" / "submissions" / assignment_id / "seed.ipynb"
-        options = ExecutionOptions(stdin=assignment.stdin, cell_timeout=assignment.cell_timeout,
-                                   notebook_timeout=assignment.notebook_timeout)
+        options = ExecutionOptions(
+            stdin=assignment.stdin, cell_timeout=assignment.cell_timeout, notebook_timeout=assignment.notebook_timeout
+        )
         started = time.monotonic()
         execute_notebook(notebook, options)
         executed = time.monotonic() - started
@@ -48,8 +49,10 @@ def main() -> None:
             costs.append(total - result.timings.get("execute", 0.0) - result.timings.get("kernel_start", 0.0))
         warm_total = statistics.median(totals[1:])
         warm_cost = statistics.median(costs[1:])
-        print(f"{assignment_id:22} {executed:7.2f}s {totals[0]:9.2f}s {costs[0]:8.2f}s {warm_total:10.2f}s {warm_cost:9.2f}s"
-              f"   (score {result.score:g}/{result.max_score:g})")
+        print(
+            f"{assignment_id:22} {executed:7.2f}s {totals[0]:9.2f}s {costs[0]:8.2f}s {warm_total:10.2f}s {warm_cost:9.2f}s"
+            f"   (score {result.score:g}/{result.max_score:g})"
+        )
 
 
 if __name__ == "__main__":

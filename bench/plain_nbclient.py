@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import subprocess
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 import nbformat
 from nbclient import NotebookClient
@@ -32,11 +32,18 @@ def plain_nbclient(path: Path, answers: Sequence[str], cell_timeout: float) -> F
     if answers:
         notebook.cells.insert(0, new_code_cell(_scripted_input(answers)))
     timed_out = []
-    client = NotebookClient(notebook, kernel_name="python3", timeout=cell_timeout, allow_errors=True,
-                            interrupt_on_timeout=True, record_timing=False,
-                            error_on_timeout={"ename": "Timeout", "evalue": "", "traceback": []},
-                            on_cell_error=lambda cell, cell_index, execute_reply: timed_out.append(
-                                execute_reply["content"].get("ename") == "Timeout"))
+    client = NotebookClient(
+        notebook,
+        kernel_name="python3",
+        timeout=cell_timeout,
+        allow_errors=True,
+        interrupt_on_timeout=True,
+        record_timing=False,
+        error_on_timeout={"ename": "Timeout", "evalue": "", "traceback": []},
+        on_cell_error=lambda cell, cell_index, execute_reply: timed_out.append(
+            execute_reply["content"].get("ename") == "Timeout"
+        ),
+    )
     outcome = "ok"
     try:
         client.execute(stderr=subprocess.DEVNULL)  # the stock kernel warns about unencrypted TCP

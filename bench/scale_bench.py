@@ -45,21 +45,22 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
 
 import nbformat
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from grader.spec.model import Assignment, list_assignments, load_assignment  # noqa: E402
-from grader.batch.plan import BatchJob, BatchOptions, GradingRecord, run_batches, write_student_outputs  # noqa: E402
-from grader.execution.session import ExecutionOptions, execute_notebook  # noqa: E402
-from grader.execution.sandbox import resolve_mode  # noqa: E402
-from grader.submission.reader import SubmissionUnreadable  # noqa: E402
 from plain_nbclient import FloorRun, plain_nbclient  # noqa: E402  (bench/ is the script's folder)
+
+from grader.batch.plan import BatchJob, BatchOptions, GradingRecord, run_batches, write_student_outputs  # noqa: E402
+from grader.execution.sandbox import resolve_mode  # noqa: E402
+from grader.execution.session import ExecutionOptions, execute_notebook  # noqa: E402
+from grader.spec.model import Assignment, list_assignments, load_assignment  # noqa: E402
+from grader.submission.reader import SubmissionUnreadable  # noqa: E402
 
 EXAMPLES = REPO / "examples"
 FIXTURES = REPO / "tests" / "submissions"
@@ -75,8 +76,12 @@ logging.getLogger("traitlets").setLevel(logging.CRITICAL)
 
 def unsandboxed_execution(path: Path, assignment: Assignment) -> FloorRun:
     """The grader's execution layer without a sandbox (and without checks)."""
-    options = ExecutionOptions(stdin=assignment.stdin, cell_timeout=assignment.cell_timeout,
-                               notebook_timeout=assignment.notebook_timeout, sandbox="none")
+    options = ExecutionOptions(
+        stdin=assignment.stdin,
+        cell_timeout=assignment.cell_timeout,
+        notebook_timeout=assignment.notebook_timeout,
+        sandbox="none",
+    )
     started = time.perf_counter()
     try:
         result = execute_notebook(path, options)
@@ -128,8 +133,11 @@ def _load() -> str:
 
 def bundled_classes() -> list[tuple[Path, Assignment]]:
     known = set(list_assignments())
-    return [(folder, load_assignment(folder.name)) for folder in sorted(EXAMPLES.iterdir())
-            if folder.is_dir() and folder.name in known]
+    return [
+        (folder, load_assignment(folder.name))
+        for folder in sorted(EXAMPLES.iterdir())
+        if folder.is_dir() and folder.name in known
+    ]
 
 
 def class_notebooks(folder: Path, with_timeouts: bool, per_class: int | None) -> list[Path]:
@@ -178,14 +186,21 @@ def _phase(record: GradingRecord, name: str) -> float:
     return float(record.result.timings.get(name, 0.0))
 
 
-def print_bundled(classes: Sequence[tuple[Path, Assignment, list[Path]]], plain: dict, unsandboxed: dict,
-                  one: GradedRun, two: GradedRun) -> tuple[float, float]:
-    head = (f"{'assignment':22} {'n':>3} {'plain nbclient':>15} {'no-sandbox exec':>16} {'grader, 1 worker':>17} {'ratio':>6}"
-            f"   per submission: {'kernel wait':>11} {'execute':>8} {'checks':>7} {'report':>7} {'pool':>6}")
+def print_bundled(
+    classes: Sequence[tuple[Path, Assignment, list[Path]]],
+    plain: dict,
+    unsandboxed: dict,
+    one: GradedRun,
+    two: GradedRun,
+) -> tuple[float, float]:
+    head = (
+        f"{'assignment':22} {'n':>3} {'plain nbclient':>15} {'no-sandbox exec':>16} {'grader, 1 worker':>17} {'ratio':>6}"
+        f"   per submission: {'kernel wait':>11} {'execute':>8} {'checks':>7} {'report':>7} {'pool':>6}"
+    )
     print(head)
     print("-" * len(head))
     total_plain = total_graded = total_unsandboxed = 0.0
-    for folder, assignment, notebooks in classes:
+    for _folder, assignment, notebooks in classes:
         keys = [(assignment.id, p.stem) for p in notebooks]
         floor = sum(plain[p].seconds for p in notebooks)
         bare = sum(unsandboxed[p].seconds for p in notebooks) if unsandboxed else None
@@ -195,29 +210,39 @@ def print_bundled(classes: Sequence[tuple[Path, Assignment, list[Path]]], plain:
         report = statistics.fmean(one.report_seconds[k] for k in keys)
         other = statistics.fmean(max(0.0, r.seconds - _phase(r, "total")) for r in records)
         bare_text = f"{bare:>15.1f}s" if bare is not None else f"{'-':>16}"
-        print(f"{assignment.id:22} {len(keys):>3} {floor:>14.1f}s {bare_text} {graded:>16.1f}s {graded / floor:>6.2f}"
-              f"   {'':17}{means[0]:>10.2f}s {means[1]:>7.2f}s {means[2]:>6.2f}s {1000 * report:>5.0f}ms {1000 * other:>4.0f}ms")
+        print(
+            f"{assignment.id:22} {len(keys):>3} {floor:>14.1f}s {bare_text} {graded:>16.1f}s {graded / floor:>6.2f}"
+            f"   {'':17}{means[0]:>10.2f}s {means[1]:>7.2f}s {means[2]:>6.2f}s {1000 * report:>5.0f}ms {1000 * other:>4.0f}ms"
+        )
         total_plain += floor
         total_graded += graded
         total_unsandboxed += bare or 0.0
     count = sum(len(n) for *_, n in classes)
     bare_text = f"{total_unsandboxed:>15.1f}s" if unsandboxed else f"{'(not run)':>16}"
     print("-" * len(head))
-    print(f"{'total (sum per notebook)':26} {total_plain:>14.1f}s {bare_text} {total_graded:>16.1f}s {total_graded / total_plain:>6.2f}")
+    print(
+        f"{'total (sum per notebook)':26} {total_plain:>14.1f}s {bare_text} {total_graded:>16.1f}s {total_graded / total_plain:>6.2f}"
+    )
     ratio = one.wall / total_plain
-    print(f"{'whole batch, wall clock':26} {'':>15} {'':>16} {one.wall:>16.1f}s {ratio:>6.2f}"
-          f"   (goal <= {RATIO_GOAL}: {'met' if ratio <= RATIO_GOAL else 'MISSED'})")
+    print(
+        f"{'whole batch, wall clock':26} {'':>15} {'':>16} {one.wall:>16.1f}s {ratio:>6.2f}"
+        f"   (goal <= {RATIO_GOAL}: {'met' if ratio <= RATIO_GOAL else 'MISSED'})"
+    )
     records = list(one.records.values())
     phases = {name: sum(_phase(r, name) for r in records) for name in PHASES}
     executing = sum(_phase(r, "kernel_start") + _phase(r, "execute") for r in records)
-    print(f"\nWhere the 1-worker time goes: executing the notebooks {executing:.1f} s (kernel waits included; plain "
-          f"nbclient: {total_plain:.1f} s), the checks {phases['checks']:.1f} s (mostly the student's own searches "
-          f"the rubric calls again: whole games, the empty board), everything else {one.wall - executing - phases['checks']:.1f} s "
-          "(reading, closing kernels, reports, the pool).")
+    print(
+        f"\nWhere the 1-worker time goes: executing the notebooks {executing:.1f} s (kernel waits included; plain "
+        f"nbclient: {total_plain:.1f} s), the checks {phases['checks']:.1f} s (mostly the student's own searches "
+        f"the rubric calls again: whole games, the empty board), everything else {one.wall - executing - phases['checks']:.1f} s "
+        "(reading, closing kernels, reports, the pool)."
+    )
     workers = two.wall / one.wall
-    print(f"\nThroughput over the {count} notebooks: 1 worker {one.wall:.1f} s ({60 * count / one.wall:.1f} per minute), "
-          f"2 workers {two.wall:.1f} s ({60 * count / two.wall:.1f} per minute): 2 workers take {workers:.2f} of the "
-          f"1-worker time (goal <= {WORKERS_GOAL}: {'met' if workers <= WORKERS_GOAL else 'MISSED'})")
+    print(
+        f"\nThroughput over the {count} notebooks: 1 worker {one.wall:.1f} s ({60 * count / one.wall:.1f} per minute), "
+        f"2 workers {two.wall:.1f} s ({60 * count / two.wall:.1f} per minute): 2 workers take {workers:.2f} of the "
+        f"1-worker time (goal <= {WORKERS_GOAL}: {'met' if workers <= WORKERS_GOAL else 'MISSED'})"
+    )
     outcomes = Counter(run.outcome for run in plain.values())
     print(f"plain nbclient outcomes: {dict(outcomes)}")
     _check_same_scores(one, two)
@@ -229,23 +254,29 @@ def _check_same_scores(*runs: GradedRun) -> None:
     for other in others:
         differ = [k for k in first.records if first.records[k].result.score != other.records[k].result.score]
         if differ:
-            print(f"WARNING: scores differ between {first.workers} and {other.workers} worker(s) for {differ} "
-                  "(a cell near its time-out on a loaded machine?)")
+            print(
+                f"WARNING: scores differ between {first.workers} and {other.workers} worker(s) for {differ} "
+                "(a cell near its time-out on a loaded machine?)"
+            )
 
 
 def print_generated(made: dict[Path, Path], floors: dict[Path, FloorRun], runs: Sequence[GradedRun]) -> None:
     copies = Counter(made.values())
     floor = sum(floors[original].seconds * n for original, n in copies.items())
     n = len(made)
-    print(f"\nGenerated class: {n} submissions, copies of {len(copies)} notebooks "
-          f"({', '.join(sorted({p.parent.name for p in copies}))}).")
+    print(
+        f"\nGenerated class: {n} submissions, copies of {len(copies)} notebooks "
+        f"({', '.join(sorted({p.parent.name for p in copies}))})."
+    )
     print(f"  plain nbclient (one run per distinct notebook, times its copies): {floor:.1f} s ({floor / n:.2f} s each)")
     for run in runs:
         scores = sorted(r.result.score for r in run.records.values())
         not_graded = sum(r.failure is not None for r in run.records.values())
-        print(f"  grader, {run.workers} worker(s): {run.wall:.1f} s wall ({run.wall / n:.2f} s per submission, "
-              f"{60 * n / run.wall:.1f} per minute; {run.wall / floor:.2f} of the sequential plain floor); "
-              f"{n - not_graded} graded, scores {scores[0]:g}..{scores[-1]:g}")
+        print(
+            f"  grader, {run.workers} worker(s): {run.wall:.1f} s wall ({run.wall / n:.2f} s per submission, "
+            f"{60 * n / run.wall:.1f} per minute; {run.wall / floor:.2f} of the sequential plain floor); "
+            f"{n - not_graded} graded, scores {scores[0]:g}..{scores[-1]:g}"
+        )
         phases = {name: statistics.fmean(_phase(r, name) for r in run.records.values()) for name in PHASES}
         print("    per submission: " + ", ".join(f"{k.replace('_', ' ')} {v:.2f} s" for k, v in phases.items()))
     if len(runs) > 1:
@@ -259,17 +290,32 @@ def print_generated(made: dict[Path, Path], floors: dict[Path, FloorRun], runs: 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="3 notebooks per bundled class, a generated class of 40")
-    parser.add_argument("--count", type=int, default=None, help="size of the generated class (default 200; 40 with --quick; 0: none)")
+    parser.add_argument(
+        "--count", type=int, default=None, help="size of the generated class (default 200; 40 with --quick; 0: none)"
+    )
     parser.add_argument("--generated-from", nargs="+", default=["alphabeta-challenges"], metavar="ID")
     parser.add_argument("--generated-workers", nargs="+", type=int, default=[2], metavar="N")
-    parser.add_argument("--with-timeouts", action="store_true", help="include the notebooks that loop until their time-out")
-    parser.add_argument("--cell-timeout", type=float, default=None, metavar="S",
-                        help="cap every cell at S seconds, on both sides (with --with-timeouts)")
-    parser.add_argument("--sandbox-floor", action="store_true", help="also execute with grader.execution.session, sandbox='none'")
+    parser.add_argument(
+        "--with-timeouts", action="store_true", help="include the notebooks that loop until their time-out"
+    )
+    parser.add_argument(
+        "--cell-timeout",
+        type=float,
+        default=None,
+        metavar="S",
+        help="cap every cell at S seconds, on both sides (with --with-timeouts)",
+    )
+    parser.add_argument(
+        "--sandbox-floor", action="store_true", help="also execute with grader.execution.session, sandbox='none'"
+    )
     parser.add_argument("--sandbox", default="auto", choices=("auto", "bwrap", "limits", "none"))
     parser.add_argument("--keep", type=Path, default=None, metavar="DIR", help="work in DIR and keep the outputs")
-    parser.add_argument("--rounds", type=int, default=2,
-                        help="measure the bundled classes this many times, alternating the order (default 2)")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=2,
+        help="measure the bundled classes this many times, alternating the order (default 2)",
+    )
     args = parser.parse_args()
     count = args.count if args.count is not None else (40 if args.quick else 200)
     per_class = 3 if args.quick else None
@@ -277,8 +323,11 @@ def main() -> int:
     scratch = args.keep or Path(tempfile.mkdtemp(prefix="scale-bench-"))
     scratch.mkdir(parents=True, exist_ok=True)
     try:
-        print(f"{os.cpu_count()} cores, sandbox {resolve_mode(args.sandbox).value}, load average "
-              f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}; scratch {scratch}\n", flush=True)
+        print(
+            f"{os.cpu_count()} cores, sandbox {resolve_mode(args.sandbox).value}, load average "
+            f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}; scratch {scratch}\n",
+            flush=True,
+        )
         classes = []
         for folder, assignment in bundled_classes():
             assignment = with_cell_timeout(assignment, args.cell_timeout, scratch)
@@ -288,9 +337,11 @@ def main() -> int:
             for path in notebooks:
                 shutil.copyfile(path, chosen / path.name)
             classes.append((chosen, assignment, [chosen / p.name for p in notebooks]))
-        print(f"Bundled classes: {sum(len(n) for *_, n in classes)} notebooks"
-              + ("" if args.with_timeouts else f" (the *-{ENDLESS} ones left out; --with-timeouts to include them)")
-              + f", {args.rounds} round(s)\n")
+        print(
+            f"Bundled classes: {sum(len(n) for *_, n in classes)} notebooks"
+            + ("" if args.with_timeouts else f" (the *-{ENDLESS} ones left out; --with-timeouts to include them)")
+            + f", {args.rounds} round(s)\n"
+        )
         figures = []
         for round_number in range(1, args.rounds + 1):
             # Even rounds run the steps in reverse order: a machine that drifts faster or
@@ -302,20 +353,31 @@ def main() -> int:
                 if step == "plain":
                     plain = {p: plain_nbclient(p, a.stdin, a.cell_timeout) for _, a, ns in classes for p in ns}
                 else:
-                    graded[step] = grade_classes([(f, a) for f, a, _ in classes], step, args.sandbox,
-                                                 scratch / f"round-{round_number}")
+                    graded[step] = grade_classes(
+                        [(f, a) for f, a, _ in classes], step, args.sandbox, scratch / f"round-{round_number}"
+                    )
                 loads.append(_load())
-            unsandboxed = ({p: unsandboxed_execution(p, a) for _, a, ns in classes for p in ns}
-                           if args.sandbox_floor and round_number == 1 else {})
-            print(f"Round {round_number} ({', '.join(f'{s} worker(s)' if s != 'plain' else 'plain nbclient' for s in steps)}):")
+            unsandboxed = (
+                {p: unsandboxed_execution(p, a) for _, a, ns in classes for p in ns}
+                if args.sandbox_floor and round_number == 1
+                else {}
+            )
+            print(
+                f"Round {round_number} ({', '.join(f'{s} worker(s)' if s != 'plain' else 'plain nbclient' for s in steps)}):"
+            )
             figures.append(print_bundled(classes, plain, unsandboxed, graded[1], graded[2]))
-            print("load average (1 min) before and after each step: " + ", ".join(loads)
-                  + " (a shared machine drifts; compare runs with similar figures)\n")
+            print(
+                "load average (1 min) before and after each step: "
+                + ", ".join(loads)
+                + " (a shared machine drifts; compare runs with similar figures)\n"
+            )
         ratio = statistics.median(r for r, _ in figures)
         workers = statistics.median(w for _, w in figures)
-        print(f"Over {len(figures)} round(s): full grading {', '.join(f'{r:.2f}' for r, _ in figures)} times plain nbclient "
-              f"(median {ratio:.2f}, goal <= {RATIO_GOAL}); 2 workers {', '.join(f'{w:.2f}' for _, w in figures)} of 1 worker "
-              f"(median {workers:.2f}, goal <= {WORKERS_GOAL})")
+        print(
+            f"Over {len(figures)} round(s): full grading {', '.join(f'{r:.2f}' for r, _ in figures)} times plain nbclient "
+            f"(median {ratio:.2f}, goal <= {RATIO_GOAL}); 2 workers {', '.join(f'{w:.2f}' for _, w in figures)} of 1 worker "
+            f"(median {workers:.2f}, goal <= {WORKERS_GOAL})"
+        )
 
         if count:
             made = generate_class(args.generated_from, count, scratch / "generated")
@@ -325,8 +387,10 @@ def main() -> int:
             assignments = {folder: load_assignment(folder.name) for folder in by_class}
             originals = {original: assignments[path.parent] for path, original in made.items()}
             floors = {original: plain_nbclient(original, a.stdin, a.cell_timeout) for original, a in originals.items()}
-            runs = [grade_classes(list(assignments.items()), w, args.sandbox, scratch / "generated-out")
-                    for w in sorted(set(args.generated_workers))]
+            runs = [
+                grade_classes(list(assignments.items()), w, args.sandbox, scratch / "generated-out")
+                for w in sorted(set(args.generated_workers))
+            ]
             print_generated(made, floors, runs)
         print(f"\nload average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     finally:

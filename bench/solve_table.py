@@ -13,7 +13,7 @@ import time
 
 from reference.search import SearchSpec, alphabeta, minimax
 from reference.solved import clear_caches, solve_all
-from reference.tictactoe import EMPTY, O, X, Board
+from reference.tictactoe import EMPTY, Board, O, X
 
 BUDGET_SECONDS = 0.2
 

@@ -8,18 +8,18 @@ raised in here escapes to a batch.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
-from grader.spec.model import Assignment, Check
+from grader.checks.base import make_result
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.execution.channel.calls import DefinedNames
-from grader.checks.base import make_result
 from grader.execution.session import ExecutionOptions, NotebookSession
 from grader.execution.spare_kernels import SpareKernel
 from grader.results import CheckResult, CheckStatus, SubmissionResult
+from grader.spec.model import Assignment, Check
 from grader.submission.reader import SubmissionUnreadable, read_submission
 
 
@@ -78,7 +78,9 @@ def grade_submission(
                     on_check(result)
             timings["checks"] = round(time.monotonic() - checks_started, 4)
     except Exception as exc:  # a kernel that cannot be started or talked to at all
-        return not_graded_result(str(path), assignment, f"The notebook could not be run: {type(exc).__name__}: {exc}", timings)
+        return not_graded_result(
+            str(path), assignment, f"The notebook could not be run: {type(exc).__name__}: {exc}", timings
+        )
     timings["total"] = round(time.monotonic() - started, 4)
     return SubmissionResult(
         submission=str(path),
@@ -121,13 +123,16 @@ def _problems(results: list[CheckResult], execution: dict) -> list[str]:
     return problems
 
 
-def not_graded_result(submission: str, assignment: Assignment, reason: str,
-                      timings: dict[str, float] | None = None) -> SubmissionResult:
+def not_graded_result(
+    submission: str, assignment: Assignment, reason: str, timings: dict[str, float] | None = None
+) -> SubmissionResult:
     """A result that says why nothing could be graded: every check NOT RUN, scoring 0."""
-    checks = tuple(
-        make_result(check, CheckStatus.NOT_RUN, f"Not run: {reason}") for check in assignment.checks
-    )
+    checks = tuple(make_result(check, CheckStatus.NOT_RUN, f"Not run: {reason}") for check in assignment.checks)
     return SubmissionResult(
-        submission=submission, assignment_id=assignment.id, checks=checks, execution=None,
-        problems=(reason,), timings=timings or {},
+        submission=submission,
+        assignment_id=assignment.id,
+        checks=checks,
+        execution=None,
+        problems=(reason,),
+        timings=timings or {},
     )

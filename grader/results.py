@@ -7,8 +7,9 @@ here. Scores are derived from the check results and never stored twice.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 
 class CheckStatus(str, enum.Enum):
@@ -61,7 +62,7 @@ class CheckResult:
         return data
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "CheckResult":
+    def from_dict(cls, data: Mapping[str, Any]) -> CheckResult:
         values = dict(data)
         values["check_id"] = values.pop("id")
         values["status"] = CheckStatus(values["status"])
@@ -115,7 +116,7 @@ class SubmissionResult:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "SubmissionResult":
+    def from_dict(cls, data: Mapping[str, Any]) -> SubmissionResult:
         return cls(
             submission=data["submission"],
             assignment_id=data["assignment"],

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from grader.spec.model import Assignment
 from grader.grading import GradingOptions, grade_submission
 from grader.results import CheckStatus, SubmissionResult
+from grader.spec.model import Assignment
 
 TEMPLATE_MAX_FRACTION = 0.2
 

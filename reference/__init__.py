@@ -34,7 +34,7 @@ from reference.search import (
     optimal_moves,
 )
 from reference.solved import Solution, reachable_positions, solve, solve_all
-from reference.tictactoe import EMPTY, LINES, O, X, Board, TicTacToe, opponent
+from reference.tictactoe import EMPTY, LINES, Board, O, TicTacToe, X, opponent
 
 __all__ = [
     # tic-tac-toe

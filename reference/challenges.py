@@ -15,7 +15,7 @@ from typing import Literal
 from reference.codecs import cell_to_position
 from reference.search import SearchResult, SearchSpec, alphabeta, minimax, minimax_nodes
 from reference.solved import solve
-from reference.tictactoe import X, Board
+from reference.tictactoe import Board, X
 
 __all__ = [
     "RecommendedGame",
@@ -28,9 +28,7 @@ __all__ = [
 Algorithm = Literal["minimax", "alphabeta"]
 
 
-def first_best_move(
-    board: Board, spec: SearchSpec, algorithm: Algorithm = "minimax"
-) -> SearchResult:
+def first_best_move(board: Board, spec: SearchSpec, algorithm: Algorithm = "minimax") -> SearchResult:
     """Search ``board`` the way the seeds pick a move: first best in move order.
 
     Alpha-beta runs with the full window, which on unit scores is what seed 003's

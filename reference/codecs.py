@@ -8,14 +8,14 @@ student's board would grade something the student did not return, and its
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from numbers import Integral, Real
-from typing import Callable, Sequence
 
 import numpy as np
 
 from reference.errors import IllegalMove, MalformedBoard
-from reference.tictactoe import EMPTY, O, X, Board
+from reference.tictactoe import EMPTY, Board, O, X
 
 __all__ = [
     "CODECS",
@@ -85,9 +85,7 @@ def _rows(obj: object) -> list[Sequence[object]]:
 
 def _grid_cells(obj: object, read: Callable[[object, int], str]) -> tuple[str, ...]:
     """Read a 3x3 nested sequence cell by cell, row-major."""
-    return tuple(
-        read(value, 3 * r + c) for r, row in enumerate(_rows(obj)) for c, value in enumerate(row)
-    )
+    return tuple(read(value, 3 * r + c) for r, row in enumerate(_rows(obj)) for c, value in enumerate(row))
 
 
 def _where(cell: int) -> str:
@@ -162,8 +160,7 @@ def _digit_symbol(value: object, cell: int) -> str:
         return EMPTY
     if len(value) == 1 and value in "123456789":
         raise MalformedBoard(
-            f"empty cell at {_where(cell)} holds {value!r}; an empty cell holds its own "
-            f"position {str(cell + 1)!r}"
+            f"empty cell at {_where(cell)} holds {value!r}; an empty cell holds its own position {str(cell + 1)!r}"
         )
     raise _unknown(value, cell, f"'X', 'O' or the position digit {str(cell + 1)!r}")
 

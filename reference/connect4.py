@@ -7,10 +7,10 @@ enough to search fully (the default 4x4 with k=3) keep grading fast. Search it w
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from numbers import Integral
 from operator import itemgetter
-from typing import Callable
 
 from reference.errors import IllegalMove, MalformedBoard
 from reference.tictactoe import EMPTY, O, X, opponent
@@ -36,9 +36,7 @@ class ConnectState:
         if self.rows < 1 or self.cols < 1:
             raise MalformedBoard(f"a board needs at least one row and column, got {size}")
         if len(self.cells) != self.rows * self.cols:
-            raise MalformedBoard(
-                f"a {size} board has {self.rows * self.cols} cells, got {len(self.cells)}"
-            )
+            raise MalformedBoard(f"a {size} board has {self.rows * self.cols} cells, got {len(self.cells)}")
         for index, symbol in enumerate(self.cells):
             row, col = divmod(index, self.cols)
             if symbol not in _SYMBOLS:
@@ -65,9 +63,7 @@ class ConnectState:
         return sum(self.cell(row, col) != EMPTY for row in range(self.rows))
 
     def __str__(self) -> str:
-        return "/".join(
-            "".join(self.cells[row * self.cols : (row + 1) * self.cols]) for row in range(self.rows)
-        )
+        return "/".join("".join(self.cells[row * self.cols : (row + 1) * self.cols]) for row in range(self.rows))
 
     def __repr__(self) -> str:
         return f"ConnectState.from_rows{tuple(str(self).split('/'))!r}"
@@ -95,9 +91,7 @@ class ConnectK:
     first_player: str = X
     lines: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     """All winning runs, precomputed once per game."""
-    _readers: tuple[Callable[[tuple[str, ...]], tuple[str, ...]], ...] = field(
-        init=False, repr=False, compare=False
-    )
+    _readers: tuple[Callable[[tuple[str, ...]], tuple[str, ...]], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         opponent(self.first_player)
@@ -116,10 +110,7 @@ class ConnectK:
 
     def _check(self, state: ConnectState) -> None:
         if (state.rows, state.cols) != (self.rows, self.cols):
-            raise MalformedBoard(
-                f"a {state.rows}x{state.cols} state does not belong to "
-                f"a {self.rows}x{self.cols} game"
-            )
+            raise MalformedBoard(f"a {state.rows}x{state.cols} state does not belong to a {self.rows}x{self.cols} game")
 
     def winners(self, state: ConnectState) -> frozenset[str]:
         self._check(state)

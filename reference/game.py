@@ -7,8 +7,9 @@ tic-tac-toe, a toy tree in a test) can use.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Generic, Hashable, Protocol, Sequence, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 __all__ = ["Game", "GameSearchResult", "game_minimax"]
 

@@ -14,11 +14,12 @@ evaluate a move by calling ``minimax(child, 0, ...)``, so their root is at depth
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Literal
+from typing import Literal
 
 from reference.errors import MalformedBoard
-from reference.tictactoe import EMPTY, LINES_THROUGH, O, X, Board, opponent
+from reference.tictactoe import EMPTY, LINES_THROUGH, Board, O, X, opponent
 
 __all__ = [
     "WIN_SCORE",
@@ -134,15 +135,10 @@ class _TreeSearch:
         if leaf is not None:
             return leaf
         following = opponent(player)
-        values = [
-            self.minimax(child, move, following, depth + 1)
-            for move, child in self.children(cells, player)
-        ]
+        values = [self.minimax(child, move, following, depth + 1) for move, child in self.children(cells, player)]
         return max(values) if player == self.maximizer else min(values)
 
-    def alphabeta(
-        self, cells: tuple[str, ...], last: int, player: str, depth: int, alpha: float, beta: float
-    ) -> float:
+    def alphabeta(self, cells: tuple[str, ...], last: int, player: str, depth: int, alpha: float, beta: float) -> float:
         self.nodes += 1
         leaf = self.leaf_value(cells, last, depth)
         if leaf is not None:
@@ -210,9 +206,7 @@ def _side_to_move(board: Board, spec: SearchSpec, to_move: str | None) -> str:
     return to_move
 
 
-def _scored_moves(
-    search: _TreeSearch, board: Board, player: str, depth: int
-) -> list[tuple[int, float]]:
+def _scored_moves(search: _TreeSearch, board: Board, player: str, depth: int) -> list[tuple[int, float]]:
     following = opponent(player)
     return [
         (move, search.minimax(child, move, following, depth + 1))
@@ -224,9 +218,7 @@ def _best(values: Iterable[float], player: str, spec: SearchSpec) -> float:
     return max(values) if player == spec.maximizer else min(values)
 
 
-def minimax(
-    board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str | None = None
-) -> SearchResult:
+def minimax(board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str | None = None) -> SearchResult:
     """Full-width minimax from ``board`` under ``spec``.
 
     ``to_move`` overrides the side to move that the mark counts imply (for boards whose
@@ -316,9 +308,7 @@ def alphabeta(
     return SearchResult(value, best_move, (), search.nodes + 1)
 
 
-def move_values(
-    board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str | None = None
-) -> dict[int, float]:
+def move_values(board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str | None = None) -> dict[int, float]:
     """Minimax value of each legal move (the child searched at depth ``start_depth + 1``).
 
     This is what seeds 001/002/004's ``find_best_move`` loops compute per move. It is
@@ -331,9 +321,7 @@ def move_values(
     return dict(_scored_moves(_TreeSearch(spec), board, player, spec.start_depth))
 
 
-def optimal_moves(
-    board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str | None = None
-) -> tuple[int, ...]:
+def optimal_moves(board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str | None = None) -> tuple[int, ...]:
     """Every move whose value is best for the side to move, in ``spec.move_order``."""
     values = move_values(board, spec, to_move=to_move)
     if not values:

@@ -16,7 +16,7 @@ from types import MappingProxyType
 
 from reference.errors import MalformedBoard
 from reference.search import SearchSpec
-from reference.tictactoe import EMPTY, LINES_THROUGH, X, Board, opponent
+from reference.tictactoe import EMPTY, LINES_THROUGH, Board, X, opponent
 
 __all__ = ["Solution", "clear_caches", "reachable_positions", "solve", "solve_all"]
 
@@ -70,9 +70,7 @@ def reachable_positions(first: str = X) -> frozenset[Board]:
         if _won_by(cells, last) or EMPTY not in cells:
             continue
         following = opponent(player)
-        frontier.extend(
-            (child, following, m) for m, child in _successors(cells, player, _ROW_MAJOR)
-        )
+        frontier.extend((child, following, m) for m, child in _successors(cells, player, _ROW_MAJOR))
     return frozenset(Board(cells) for cells in seen)
 
 
@@ -88,8 +86,7 @@ def _seen_deeper(value: float, plies: int) -> float:
 def _check_solvable(spec: SearchSpec) -> None:
     if spec.depth_limit is not None:
         raise ValueError(
-            f"a solved table is a full-depth search; spec.depth_limit must be None, "
-            f"got {spec.depth_limit}"
+            f"a solved table is a full-depth search; spec.depth_limit must be None, got {spec.depth_limit}"
         )
     if spec.scoring == "depth-adjusted" and spec.start_depth > 0:
         # A win 9 plies below a root at depth >= 1 scores 10 - depth <= 0, no better than a

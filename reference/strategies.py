@@ -8,12 +8,12 @@ in the first free cells.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from reference.tictactoe import EMPTY, O, X, Board, opponent
+from reference.tictactoe import EMPTY, Board, O, X, opponent
 
 __all__ = [
     "arbitrary_boards",
@@ -48,9 +48,7 @@ def reachable_boards(
 
 
 @st.composite
-def _played_games(
-    draw: st.DrawFn, first: str, fewest: int, most: int, include_terminal: bool
-) -> Board:
+def _played_games(draw: st.DrawFn, first: str, fewest: int, most: int, include_terminal: bool) -> Board:
     board = Board.empty()
     for ply in range(most):
         # Past the minimum length each further ply is opted into, and stopping is the
@@ -59,11 +57,7 @@ def _played_games(
         if ply >= fewest and not draw(st.sampled_from((False,) + (True,) * (most - ply))):
             break
         may_end = include_terminal and ply + 1 >= fewest
-        choices = [
-            cell
-            for cell in board.empty_cells()
-            if may_end or not board.play(cell, first=first).is_terminal()
-        ]
+        choices = [cell for cell in board.empty_cells() if may_end or not board.play(cell, first=first).is_terminal()]
         assume(choices)  # rare: every move would end the game too early
         board = board.play(draw(st.sampled_from(choices)), first=first)
         if board.is_terminal():
@@ -71,25 +65,19 @@ def _played_games(
     return board
 
 
-def boards_with_empty(
-    n: int, first: str = X, include_terminal: bool = True
-) -> st.SearchStrategy[Board]:
+def boards_with_empty(n: int, first: str = X, include_terminal: bool = True) -> st.SearchStrategy[Board]:
     """Reachable boards with exactly ``n`` empty cells."""
     return reachable_boards(first, min_empty=n, max_empty=n, include_terminal=include_terminal)
 
 
-def nonterminal_boards(
-    first: str = X, min_empty: int = 1, max_empty: int = 9
-) -> st.SearchStrategy[Board]:
+def nonterminal_boards(first: str = X, min_empty: int = 1, max_empty: int = 9) -> st.SearchStrategy[Board]:
     """Reachable positions where the game is still on (there is a move to choose)."""
     return reachable_boards(first, min_empty, max_empty, include_terminal=False)
 
 
 def arbitrary_boards() -> st.SearchStrategy[Board]:
     """Any of the 3^9 grids, legal or not; shrinks toward the empty board."""
-    return st.lists(st.sampled_from((EMPTY, X, O)), min_size=9, max_size=9).map(
-        lambda cells: Board(tuple(cells))
-    )
+    return st.lists(st.sampled_from((EMPTY, X, O)), min_size=9, max_size=9).map(lambda cells: Board(tuple(cells)))
 
 
 def windows(

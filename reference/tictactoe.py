@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 X = "X"
-O = "O"
+O = "O"  # noqa: E741 - the player, named as on the board
 EMPTY = "."
 PLAYERS = (X, O)
 _SYMBOLS = frozenset((X, O, EMPTY))
@@ -101,8 +101,7 @@ def _parse_symbol(char: str, cell: int) -> str:
         return EMPTY
     hint = " (did you mean the letter 'O'?)" if char == "0" else ""
     raise MalformedBoard(
-        f"unknown symbol {char!r} at {_describe_cell(cell)}{hint}; "
-        f"use X, O, '.' or a digit 1-9 for an empty cell"
+        f"unknown symbol {char!r} at {_describe_cell(cell)}{hint}; use X, O, '.' or a digit 1-9 for an empty cell"
     )
 
 
@@ -121,10 +120,7 @@ class Board:
     def __post_init__(self) -> None:
         cells = self.cells
         if isinstance(cells, str):
-            raise MalformedBoard(
-                f"Board() takes a tuple of 9 cells, not the string {cells!r}; "
-                f"use Board.from_string"
-            )
+            raise MalformedBoard(f"Board() takes a tuple of 9 cells, not the string {cells!r}; use Board.from_string")
         if isinstance(cells, list):
             cells = tuple(cells)
             object.__setattr__(self, "cells", cells)
@@ -135,8 +131,7 @@ class Board:
         for cell, symbol in enumerate(cells):
             if symbol not in _SYMBOLS:
                 raise MalformedBoard(
-                    f"unknown symbol {symbol!r} at {_describe_cell(cell)}; "
-                    f"cells hold {X!r}, {O!r} or {EMPTY!r}"
+                    f"unknown symbol {symbol!r} at {_describe_cell(cell)}; cells hold {X!r}, {O!r} or {EMPTY!r}"
                 )
 
     # -- construction ---------------------------------------------------------------
@@ -159,8 +154,7 @@ class Board:
         symbols = [ch for ch in text if not ch.isspace() and ch not in "|/"]
         if len(symbols) != 9:
             raise MalformedBoard(
-                f"expected 9 cells, found {len(symbols)} in {text!r} "
-                f"(whitespace, '|' and '/' are ignored)"
+                f"expected 9 cells, found {len(symbols)} in {text!r} (whitespace, '|' and '/' are ignored)"
             )
         return cls(tuple(_parse_symbol(ch, cell) for cell, ch in enumerate(symbols)))
 
@@ -190,9 +184,7 @@ class Board:
     def winners(self) -> frozenset[str]:
         """Every player with a complete line; two players only on impossible boards."""
         cells = self.cells
-        return frozenset(
-            cells[a] for a, b, c in LINES if cells[a] != EMPTY and cells[a] == cells[b] == cells[c]
-        )
+        return frozenset(cells[a] for a, b, c in LINES if cells[a] != EMPTY and cells[a] == cells[b] == cells[c])
 
     def winner(self) -> str | None:
         """The player with a complete line, or ``None``.

@@ -12,13 +12,13 @@ import re
 import time
 from typing import Any
 
-from grader.execution.channel.calls import Call, CallStatus
-from grader.spec.call_template import parse_call
 from grader.checks.base import board_size, check_seed, find_failure, make_result, positions, result_from_property
 from grader.checks.context import CheckContext, ShapeError, format_value, read_search_result
 from grader.checks.properties import Mismatch
+from grader.execution.channel.calls import Call, CallStatus
 from grader.results import CheckResult, CheckStatus, Counterexample
-from reference import EMPTY, X, Board, ConnectK, ConnectState, game_minimax, minimax, move_values, solve_all
+from grader.spec.call_template import parse_call
+from reference import EMPTY, Board, ConnectK, ConnectState, X, game_minimax, minimax, move_values, solve_all
 
 
 def _side(ctx: CheckContext, board: Board) -> str:
@@ -51,12 +51,22 @@ def check_second_best(check: Any, ctx: CheckContext) -> CheckResult:
             return Mismatch(answer.call_text, want, str(exc))
         if got_value == value and got_move in moves:
             return None
-        return Mismatch(answer.call_text, want, f"value {format_value(got_value)}, move {ctx.show_move(got_move)}",
-                        "The second-best move is the best of the moves left once minimax's own choice is set aside.")
+        return Mismatch(
+            answer.call_text,
+            want,
+            f"value {format_value(got_value)}, move {ctx.show_move(got_move)}",
+            "The second-best move is the best of the moves left once minimax's own choice is set aside.",
+        )
 
     outcome = find_failure(
-        check, ctx, student, positions(ctx.assignment.first_player, min_empty=2, max_empty=6, include_terminal=False),
-        judge, key=str, values=ctx.placeholders, examples=30,
+        check,
+        ctx,
+        student,
+        positions(ctx.assignment.first_player, min_empty=2, max_empty=6, include_terminal=False),
+        judge,
+        key=str,
+        values=ctx.placeholders,
+        examples=30,
         sample=positions(ctx.assignment.first_player, min_empty=2, max_empty=6, include_terminal=False, spread=True),
     )
     return result_from_property(check, outcome, "`second_best_move` finds the runner-up move", started=started)
@@ -84,16 +94,33 @@ def check_depth_limited_heuristic(check: Any, ctx: CheckContext) -> CheckResult:
         nodes = answer.outcome.counts.get("minimax_limited", 0)
         bound = _full_width_nodes(len(board.empty_cells()), limit)
         if nodes > bound:
-            return _failed(check, board, answer.call_text, f"at most {bound:,} calls within depth {limit}",
-                           f"{nodes:,} calls", "The search goes deeper than the limit: stop when depth reaches max_depth.", started)
+            return _failed(
+                check,
+                board,
+                answer.call_text,
+                f"at most {bound:,} calls within depth {limit}",
+                f"{nodes:,} calls",
+                "The search goes deeper than the limit: stop when depth reaches max_depth.",
+                started,
+            )
         if move is None or move not in board.empty_cells():
             return _failed(check, board, answer.call_text, "a legal move", f"move {ctx.show_move(move)}", None, started)
         if limit >= len(board.empty_cells()) and value != exact.value:
-            return _failed(check, board, answer.call_text, f"value {format_value(exact.value)} (the limit is beyond the end of the game)",
-                           f"value {format_value(value)}", "With a limit past the end of the game the heuristic is never used: the value must be exact.", started)
-    return make_result(check, CheckStatus.PASSED,
-                       f"`minimax_limited` respects its depth limit and is exact beyond the end of the game ({len(cases)} searches).",
-                       started=started)
+            return _failed(
+                check,
+                board,
+                answer.call_text,
+                f"value {format_value(exact.value)} (the limit is beyond the end of the game)",
+                f"value {format_value(value)}",
+                "With a limit past the end of the game the heuristic is never used: the value must be exact.",
+                started,
+            )
+    return make_result(
+        check,
+        CheckStatus.PASSED,
+        f"`minimax_limited` respects its depth limit and is exact beyond the end of the game ({len(cases)} searches).",
+        started=started,
+    )
 
 
 def _full_width_nodes(empty: int, limit: int) -> int:
@@ -106,9 +133,16 @@ def _full_width_nodes(empty: int, limit: int) -> int:
     return total
 
 
-def _failed(check: Any, board: Board | None, call: str, expected: str, actual: str, cause: str | None, started: float) -> CheckResult:
-    return make_result(check, CheckStatus.FAILED, f"Wrong answer for `{call}`",
-                       counterexample=Counterexample(str(board) if board else None, call, expected, actual, cause), started=started)
+def _failed(
+    check: Any, board: Board | None, call: str, expected: str, actual: str, cause: str | None, started: float
+) -> CheckResult:
+    return make_result(
+        check,
+        CheckStatus.FAILED,
+        f"Wrong answer for `{call}`",
+        counterexample=Counterexample(str(board) if board else None, call, expected, actual, cause),
+        started=started,
+    )
 
 
 def _connect_positions(rng: random.Random, game: ConnectK, count: int, max_empty: int) -> list[ConnectState]:
@@ -130,7 +164,7 @@ def check_connect4(check: Any, ctx: CheckContext, rows: int = 4, cols: int = 4, 
     positions = _connect_positions(random.Random(check_seed(ctx, check)), game, 10, max_empty=7)
     requests = []
     for state in positions:
-        grid = [[" " if c == EMPTY else c for c in state.cells[r * cols:(r + 1) * cols]] for r in range(rows)]
+        grid = [[" " if c == EMPTY else c for c in state.cells[r * cols : (r + 1) * cols]] for r in range(rows)]
         requests.append((str(state), {"board": grid, "is_max": game.to_move(state) == X}))
     answers = student.ask_many(requests)
     for state, answer in sorted(zip(positions, answers), key=lambda sa: sa[0].cells.count(EMPTY)):
@@ -143,10 +177,21 @@ def check_connect4(check: Any, ctx: CheckContext, rows: int = 4, cols: int = 4, 
         if not (isinstance(value, (list, tuple)) and len(value) == 2):
             return _failed(check, None, call, want, f"{value!r}", None, started)
         if value[0] != ref.value or value[1] not in ref.best_moves:
-            return _failed(check, None, call, want, f"score {format_value(value[0])}, column {value[1]}",
-                           "Rows are listed top first and pieces fall to the lowest empty cell of a column.", started)
-    return make_result(check, CheckStatus.PASSED, f"`c4_minimax` agrees with the reference on {len(positions)} positions "
-                       f"({rows}x{cols}, {k} in a row).", started=started)
+            return _failed(
+                check,
+                None,
+                call,
+                want,
+                f"score {format_value(value[0])}, column {value[1]}",
+                "Rows are listed top first and pieces fall to the lowest empty cell of a column.",
+                started,
+            )
+    return make_result(
+        check,
+        CheckStatus.PASSED,
+        f"`c4_minimax` agrees with the reference on {len(positions)} positions ({rows}x{cols}, {k} in a row).",
+        started=started,
+    )
 
 
 def check_random_tie_break(check: Any, ctx: CheckContext, calls_per_board: int = 12) -> CheckResult:
@@ -154,36 +199,58 @@ def check_random_tie_break(check: Any, ctx: CheckContext, calls_per_board: int =
     started = time.monotonic()
     name = ctx.resolve("minimax_random")
     table = solve_all()
-    boards = [b for b in sorted(table, key=board_size) if not b.is_terminal() and 4 <= len(b.empty_cells()) <= 5
-              and len(table[b].optimal_moves) >= 2][:3]
+    boards = [
+        b
+        for b in sorted(table, key=board_size)
+        if not b.is_terminal() and 4 <= len(b.empty_cells()) <= 5 and len(table[b].optimal_moves) >= 2
+    ][:3]
     seen_variety = False
     for n, board in enumerate(boards):
         side = _side(ctx, board)
         values = ctx.placeholders(board)
         calls = [Call(target="random.seed", args=(check_seed(ctx, check) + n,), check_mutation=False)]
-        calls += [Call(target=name, args=(values["board"], values["is_max"]), timeout=ctx.assignment.call_timeout)] * calls_per_board
+        calls += [
+            Call(target=name, args=(values["board"], values["is_max"]), timeout=ctx.assignment.call_timeout)
+        ] * calls_per_board
         outcomes = ctx.runner.call_many(calls)
         optimal = set(move_values_optimal(ctx, board, side))
         moves = set()
         for outcome in outcomes[1:]:
             call_text = f"{name}(board, {values['is_max']})"
             if outcome.status != CallStatus.OK:
-                return _failed(check, board, call_text, "an optimal move", outcome.error or outcome.status.value, None, started)
+                return _failed(
+                    check, board, call_text, "an optimal move", outcome.error or outcome.status.value, None, started
+                )
             try:
                 _, move = read_search_result(outcome.value, ("value,move",), ctx)
             except ShapeError as exc:
                 return _failed(check, board, call_text, "(score, move)", str(exc), None, started)
             if move not in optimal:
-                return _failed(check, board, call_text, "a move in " + ", ".join(ctx.show_move(m) for m in sorted(optimal)),
-                               f"move {ctx.show_move(move)}", "Only moves with the best value may be drawn.", started)
+                return _failed(
+                    check,
+                    board,
+                    call_text,
+                    "a move in " + ", ".join(ctx.show_move(m) for m in sorted(optimal)),
+                    f"move {ctx.show_move(move)}",
+                    "Only moves with the best value may be drawn.",
+                    started,
+                )
             moves.add(move)
         seen_variety |= len(moves) > 1
     if not seen_variety:
-        return make_result(check, CheckStatus.FAILED,
-                           f"Every call returned the same move on each board ({calls_per_board} calls per board): "
-                           "equally good moves should be chosen at random.", started=started)
-    return make_result(check, CheckStatus.PASSED, "Every move returned is optimal, and different optimal moves are chosen.",
-                       started=started)
+        return make_result(
+            check,
+            CheckStatus.FAILED,
+            f"Every call returned the same move on each board ({calls_per_board} calls per board): "
+            "equally good moves should be chosen at random.",
+            started=started,
+        )
+    return make_result(
+        check,
+        CheckStatus.PASSED,
+        "Every move returned is optimal, and different optimal moves are chosen.",
+        started=started,
+    )
 
 
 def move_values_optimal(ctx: CheckContext, board: Board, side: str) -> tuple[int, ...]:
@@ -210,7 +277,7 @@ def check_game_tree(check: Any, ctx: CheckContext, board: str = "XOXOOX...") -> 
     lines = [line for line in outcome.stdout.splitlines() if TREE_LINE.match(line)]
     if not lines:
         return _failed(check, root, call_text, "lines such as '  (2, 0): 1'", repr(outcome.stdout[:200]), None, started)
-    indents = sorted({len(TREE_LINE.match(l)["indent"]) for l in lines})
+    indents = sorted({len(TREE_LINE.match(line)["indent"]) for line in lines})
     unit = min((b - a for a, b in zip(indents, indents[1:])), default=2) or 2
     base = indents[0]
     path: list[int] = []
@@ -219,10 +286,18 @@ def check_game_tree(check: Any, ctx: CheckContext, board: str = "XOXOOX...") -> 
         match = TREE_LINE.match(line)
         level = (len(match["indent"]) - base) // unit
         move = MOVE.search(match["label"])
-        del path[max(level - 1, 0):]
+        del path[max(level - 1, 0) :]
         if level > 0:
             if move is None:
-                return _failed(check, root, call_text, "a move (row, col) on every line below the root", line.strip(), None, started)
+                return _failed(
+                    check,
+                    root,
+                    call_text,
+                    "a move (row, col) on every line below the root",
+                    line.strip(),
+                    None,
+                    started,
+                )
             path.append(int(move[1]) * 3 + int(move[2]))
         node = root
         try:
@@ -230,13 +305,33 @@ def check_game_tree(check: Any, ctx: CheckContext, board: str = "XOXOOX...") -> 
                 node = node.play(cell, node.to_move(ctx.assignment.first_player))
         except ValueError as exc:
             return _failed(check, root, call_text, "moves that can be played", f"{line.strip()} ({exc})", None, started)
-        expected = minimax(node, spec, to_move=node.to_move(ctx.assignment.first_player) if not node.is_terminal() else None).value
+        expected = minimax(
+            node, spec, to_move=node.to_move(ctx.assignment.first_player) if not node.is_terminal() else None
+        ).value
         if float(match["score"]) != expected:
-            return _failed(check, node, call_text, f"{match['label'].strip()}: {format_value(expected)}", line.strip(),
-                           "Each printed score must be the minimax value of that node (X maximizes).", started)
+            return _failed(
+                check,
+                node,
+                call_text,
+                f"{match['label'].strip()}: {format_value(expected)}",
+                line.strip(),
+                "Each printed score must be the minimax value of that node (X maximizes).",
+                started,
+            )
     expected_lines = minimax(root, spec).nodes
     if len(lines) != expected_lines:
-        return _failed(check, root, call_text, f"{expected_lines} lines, one per node", f"{len(lines)} lines",
-                       "Every node of the tree is printed once, the root included.", started)
-    return make_result(check, CheckStatus.PASSED, f"The printed tree has all {len(lines)} nodes with their minimax values.",
-                       started=started)
+        return _failed(
+            check,
+            root,
+            call_text,
+            f"{expected_lines} lines, one per node",
+            f"{len(lines)} lines",
+            "Every node of the tree is printed once, the root included.",
+            started,
+        )
+    return make_result(
+        check,
+        CheckStatus.PASSED,
+        f"The printed tree has all {len(lines)} nodes with their minimax values.",
+        started=started,
+    )

@@ -31,11 +31,11 @@ import hashlib
 import shutil
 import tempfile
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
-from grader.spec.model import Assignment
 from grader.batch.plan import (
     BatchOptions,
     GradeFunction,
@@ -47,8 +47,9 @@ from grader.batch.plan import (
     log_line,
     record_for,
 )
-from grader.grading import GradingOptions
 from grader.execution.spare_kernels import spare_kernel_for_this_thread
+from grader.grading import GradingOptions
+from grader.spec.model import Assignment
 
 DEFAULT_RETRIES = 2
 """Times a task whose grader raised is run again before it counts as failed."""
@@ -82,7 +83,7 @@ class AssignmentFiles:
     digest: str
 
     @classmethod
-    def of(cls, folder: Path) -> "AssignmentFiles":
+    def of(cls, folder: Path) -> AssignmentFiles:
         files, total = [], 0
         digest = hashlib.sha256()
         for path in sorted(folder.rglob("*")):
@@ -179,7 +180,9 @@ class DaskPool:
     """Grades tasks on the Dask scheduler at ``address``; records are handed to ``finished``
     in this process as their futures complete."""
 
-    def __init__(self, address: str, options: BatchOptions, grade: GradeFunction, retries: int = DEFAULT_RETRIES) -> None:
+    def __init__(
+        self, address: str, options: BatchOptions, grade: GradeFunction, retries: int = DEFAULT_RETRIES
+    ) -> None:
         self.address = address
         self.options = options
         self.grade = grade
@@ -194,8 +197,9 @@ class DaskPool:
         client = _connect(self.address)
         running: dict[str, tuple[float, str]] = {}
         """Task key -> when its current attempt started (on this machine's clock), and where."""
-        client.subscribe_topic(_STARTED_TOPIC, lambda event: running.__setitem__(
-            event[1]["key"], (time.monotonic(), event[1]["worker"])))
+        client.subscribe_topic(
+            _STARTED_TOPIC, lambda event: running.__setitem__(event[1]["key"], (time.monotonic(), event[1]["worker"]))
+        )
         submitted: dict[Any, _Submitted] = {}
         try:
             self._submit(client, tasks, submitted)
@@ -214,16 +218,24 @@ class DaskPool:
             if folder not in bundles:
                 bundles[folder] = AssignmentFiles.of(folder)
             order = RemoteOrder(
-                content=task.submission.path.read_bytes(), file_name=task.submission.path.name,
-                source=task.submission.original_name, assignment=bundles[folder],
-                options=GradingOptions(sandbox=self.options.sandbox), grade=self.grade,
+                content=task.submission.path.read_bytes(),
+                file_name=task.submission.path.name,
+                source=task.submission.original_name,
+                assignment=bundles[folder],
+                options=GradingOptions(sandbox=self.options.sandbox),
+                grade=self.grade,
             )
             key = f"grade-{task.assignment.id}-{task.submission.folder_name}-{task.fingerprint[:16]}"
             future = client.submit(grade_on_worker, order, key=key, retries=self.retries, pure=False)
             submitted[future] = _Submitted(task, time.monotonic())
 
-    def _collect(self, client: Any, submitted: dict[Any, _Submitted], running: dict[str, tuple[float, str]],
-                 finished: Callable[[GradingTask, GradingRecord], None]) -> None:
+    def _collect(
+        self,
+        client: Any,
+        submitted: dict[Any, _Submitted],
+        running: dict[str, tuple[float, str]],
+        finished: Callable[[GradingTask, GradingRecord], None],
+    ) -> None:
         from distributed import wait
 
         while submitted:
@@ -251,8 +263,10 @@ class DaskPool:
         if error is None:
             message: Mapping[str, Any] = future.result()
             if message.get("grader_version") != grader_version():
-                message = {"error": f"the worker runs grader {message.get('grader_version')}, "
-                                    f"this machine {grader_version()}: install the same version on both"}
+                message = {
+                    "error": f"the worker runs grader {message.get('grader_version')}, "
+                    f"this machine {grader_version()}: install the same version on both"
+                }
             return record_for(entry.task, float(message.get("seconds", seconds)), message)
         if isinstance(error, GradingFailed):
             return record_for(entry.task, seconds, {"error": error.error, "traceback": error.traceback})

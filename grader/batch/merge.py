@@ -12,14 +12,13 @@ is 1 until the class is complete.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
-from grader.spec.model import Assignment, AssignmentError, load_assignment
 from grader.batch.plan import (
-    GRADESCOPE_FILE,
     GRADES_FILE,
+    GRADESCOPE_FILE,
     INDEX_FILE,
     REPORT_FILE,
     RESULT_FILE,
@@ -28,6 +27,7 @@ from grader.batch.plan import (
     write_class_outputs,
 )
 from grader.batch.sharding import MANIFEST_FILE, ShardManifest
+from grader.spec.model import Assignment, AssignmentError, load_assignment
 from grader.submission.inputs import StudentSubmission
 
 
@@ -53,7 +53,9 @@ class MergeResult:
 
     def __str__(self) -> str:
         graded = sum(r.failure is None for r in self.records)
-        lines = [f"Merged {len(self.records)} student(s): {graded} graded, {len(self.records) - graded} could not be graded."]
+        lines = [
+            f"Merged {len(self.records)} student(s): {graded} graded, {len(self.records) - graded} could not be graded."
+        ]
         if self.problems:
             lines.append("The class is incomplete:")
             lines += [f"  {problem}" for problem in self.problems]
@@ -79,8 +81,10 @@ def merge_shards(out_dir: Path, shard_dirs: Sequence[Path], assignment: Assignme
                 raise MergeError(f"{path}: not a stored grading record")
             student = record.submission.student_id
             if student in records:
-                raise MergeError(f"student {student!r} is in both {records[student][1].parent} and {folder}: "
-                                 "were the shards run with different N?")
+                raise MergeError(
+                    f"student {student!r} is in both {records[student][1].parent} and {folder}: "
+                    "were the shards run with different N?"
+                )
             records[student] = (record, path.parent)
     assignment = assignment or _assignment_of([r for r, _ in records.values()])
     manifests = [ShardManifest.read(folder) for folder in shard_dirs]
@@ -100,8 +104,11 @@ def read_record(path: Path) -> GradingRecord | None:
     try:
         meta = json.loads(path.read_text(encoding="utf-8"))["batch"]
         submission = StudentSubmission(
-            student_id=str(meta["student_id"]), path=path.parent, original_name=str(meta.get("original_name", "")),
-            display_name=str(meta.get("display_name", "")), late=bool(meta.get("late")),
+            student_id=str(meta["student_id"]),
+            path=path.parent,
+            original_name=str(meta.get("original_name", "")),
+            display_name=str(meta.get("display_name", "")),
+            late=bool(meta.get("late")),
             notes=tuple(meta.get("notes", ())),
         )
     except (OSError, ValueError, KeyError, TypeError):
@@ -112,15 +119,18 @@ def read_record(path: Path) -> GradingRecord | None:
 def _assignment_of(records: list[GradingRecord]) -> Assignment:
     ids = sorted({r.result.assignment_id for r in records})
     if len(ids) != 1:
-        raise MergeError(f"the shards hold results of {len(ids)} assignments ({', '.join(ids) or 'none'}); merge one at a time")
+        raise MergeError(
+            f"the shards hold results of {len(ids)} assignments ({', '.join(ids) or 'none'}); merge one at a time"
+        )
     try:
         return load_assignment(ids[0])
     except AssignmentError as exc:
         raise MergeError(f"{exc} (name the assignment folder with --assignment)") from None
 
 
-def _completeness(shard_dirs: Sequence[Path], manifests: list[ShardManifest | None], found: set[str],
-                  assignment_id: str) -> list[str]:
+def _completeness(
+    shard_dirs: Sequence[Path], manifests: list[ShardManifest | None], found: set[str], assignment_id: str
+) -> list[str]:
     problems = []
     present = [m for m in manifests if m is not None]
     for folder, manifest in zip(shard_dirs, manifests):
@@ -142,7 +152,10 @@ def _completeness(shard_dirs: Sequence[Path], manifests: list[ShardManifest | No
     expected = {s for m in present for s in m.students}
     missing = sorted(expected - found)
     if missing:
-        problems.append(f"{len(missing)} student(s) without a result: {', '.join(missing[:10])}{' ...' if len(missing) > 10 else ''}")
+        problems.append(
+            f"{len(missing)} student(s) without a result: "
+            f"{', '.join(missing[:10])}{' ...' if len(missing) > 10 else ''}"
+        )
     return problems
 
 

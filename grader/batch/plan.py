@@ -30,20 +30,21 @@ import tempfile
 import time
 import traceback
 from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Protocol
 
-from grader.spec.model import Assignment, load_assignment
+from grader.batch.sharding import MANIFEST_FILE, Shard, ShardManifest
+from grader.execution.sandbox import resolve_mode
+from grader.execution.spare_kernels import SpareKernel
 from grader.feedback.gradebook import GradebookRow, grades_csv
 from grader.feedback.gradescope import results_json
-from grader.grading import GradingOptions, grade_submission, not_graded_result
 from grader.feedback.html import ClassEntry, render_class_index, render_student_report
+from grader.grading import GradingOptions, grade_submission, not_graded_result
 from grader.results import SubmissionResult
-from grader.execution.sandbox import resolve_mode
-from grader.batch.sharding import MANIFEST_FILE, Shard, ShardManifest
-from grader.execution.spare_kernels import SpareKernel
+from grader.spec.model import Assignment, load_assignment
 from grader.submission.inputs import StudentSubmission, SubmissionSet, collect_submissions
 
 RESULT_FILE = "submission_result.json"
@@ -123,7 +124,7 @@ class GradingRecord:
         }
 
     @classmethod
-    def load(cls, path: Path, submission: StudentSubmission) -> "GradingRecord | None":
+    def load(cls, path: Path, submission: StudentSubmission) -> GradingRecord | None:
         """The stored record, or None when there is none or it cannot be read."""
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
@@ -131,8 +132,15 @@ class GradingRecord:
             result = SubmissionResult.from_dict(data)
         except (OSError, ValueError, KeyError, TypeError):
             return None
-        return cls(submission, result, str(meta.get("fingerprint", "")), meta.get("failure"),
-                   bool(meta.get("grader_fault")), float(meta.get("seconds", 0.0)), reused=True)
+        return cls(
+            submission,
+            result,
+            str(meta.get("fingerprint", "")),
+            meta.get("failure"),
+            bool(meta.get("grader_fault")),
+            float(meta.get("seconds", 0.0)),
+            reused=True,
+        )
 
 
 # -- fingerprints -----------------------------------------------------------------------------
@@ -210,25 +218,48 @@ def write_student_outputs(out_dir: Path, record: GradingRecord, assignment: Assi
     everything for that student is."""
     folder = out_dir / record.submission.folder_name
     s = record.submission
-    html = render_student_report(record.result, submission_name=s.original_name, student_id=s.student_id,
-                                 display_name=s.display_name, late=s.late, assignment=assignment)
+    html = render_student_report(
+        record.result,
+        submission_name=s.original_name,
+        student_id=s.student_id,
+        display_name=s.display_name,
+        late=s.late,
+        assignment=assignment,
+    )
     write_atomic(folder / REPORT_FILE, html)
     write_atomic(folder / GRADESCOPE_FILE, results_json(record.result, failure=record.failure))
     write_atomic(folder / RESULT_FILE, json.dumps(record.to_dict(), indent=2, ensure_ascii=False) + "\n")
 
 
-def write_class_outputs(out_dir: Path, records: Sequence[GradingRecord], assignment: Assignment,
-                        skipped: Iterable[tuple[str, str]], complete: bool) -> None:
+def write_class_outputs(
+    out_dir: Path,
+    records: Sequence[GradingRecord],
+    assignment: Assignment,
+    skipped: Iterable[tuple[str, str]],
+    complete: bool,
+) -> None:
     ordered = sorted(records, key=lambda r: r.submission.student_id)
-    rows = [GradebookRow(r.submission.student_id, r.submission.display_name, r.result, withheld=r.grader_fault)
-            for r in ordered]
-    write_atomic(out_dir / GRADES_FILE, grades_csv(rows))
-    entries = [
-        ClassEntry(r.submission.student_id, r.submission.display_name, r.submission.late, r.result,
-                   f"{r.submission.folder_name}/{REPORT_FILE}", r.failure, r.seconds, r.submission.notes)
+    rows = [
+        GradebookRow(r.submission.student_id, r.submission.display_name, r.result, withheld=r.grader_fault)
         for r in ordered
     ]
-    html = render_class_index(entries, assignment_id=assignment.id, title=assignment.title, skipped=skipped, complete=complete)
+    write_atomic(out_dir / GRADES_FILE, grades_csv(rows))
+    entries = [
+        ClassEntry(
+            r.submission.student_id,
+            r.submission.display_name,
+            r.submission.late,
+            r.result,
+            f"{r.submission.folder_name}/{REPORT_FILE}",
+            r.failure,
+            r.seconds,
+            r.submission.notes,
+        )
+        for r in ordered
+    ]
+    html = render_class_index(
+        entries, assignment_id=assignment.id, title=assignment.title, skipped=skipped, complete=complete
+    )
     write_atomic(out_dir / INDEX_FILE, html)
 
 
@@ -270,8 +301,10 @@ class BatchResult:
         scores = [r.result.score for r in self.graded]
         if scores:
             top = max(r.result.max_score for r in self.graded)
-            lines.append(f"Graded: {len(scores)}. Mean score {statistics.fmean(scores):.1f}, "
-                         f"median {statistics.median(scores):g} (out of {top:g}).")
+            lines.append(
+                f"Graded: {len(scores)}. Mean score {statistics.fmean(scores):.1f}, "
+                f"median {statistics.median(scores):g} (out of {top:g})."
+            )
         if self.not_graded:
             lines.append(f"Could not be graded: {len(self.not_graded)}.")
             lines += [f"  {r.submission.student_id}: {_first_line(r.failure or '')}" for r in self.not_graded]
@@ -306,8 +339,9 @@ def run_batch(
     return run_batches([BatchJob(source, assignment, out_dir)], options, grade)[0]
 
 
-def run_batches(jobs: Sequence[BatchJob], options: BatchOptions = BatchOptions(),
-                grade: GradeFunction = grade_submission) -> list[BatchResult]:
+def run_batches(
+    jobs: Sequence[BatchJob], options: BatchOptions = BatchOptions(), grade: GradeFunction = grade_submission
+) -> list[BatchResult]:
     """Grade several classes through one pool of workers, so that one class's slow tail
     (a notebook looping until its time-out) overlaps with the others' work."""
     started = time.monotonic()
@@ -351,7 +385,7 @@ class GradingPool(Protocol):
 
     def description(self, task_count: int) -> str: ...
 
-    def run(self, tasks: Sequence["GradingTask"], finished: Callable[["GradingTask", GradingRecord], None]) -> None: ...
+    def run(self, tasks: Sequence[GradingTask], finished: Callable[[GradingTask, GradingRecord], None]) -> None: ...
 
 
 def _pool(options: BatchOptions, grade: GradeFunction) -> GradingPool:
@@ -369,7 +403,7 @@ class _BatchPlan:
     job: BatchJob
     found: SubmissionSet
     records: dict[str, GradingRecord] = field(default_factory=dict)
-    tasks: list["GradingTask"] = field(default_factory=list)
+    tasks: list[GradingTask] = field(default_factory=list)
     last_stored: float | None = None
 
     def store(self, record: GradingRecord) -> None:
@@ -385,8 +419,13 @@ class _BatchPlan:
         return BatchResult(self.job.out_dir, records, skipped, len(self.found.submissions), interrupted, elapsed)
 
     def write_manifest(self, shard: Shard, complete: bool) -> None:
-        manifest = ShardManifest(shard, self.job.assignment.id, tuple(s.student_id for s in self.found.submissions),
-                                 tuple((s.path, s.reason) for s in self.found.skipped), complete)
+        manifest = ShardManifest(
+            shard,
+            self.job.assignment.id,
+            tuple(s.student_id for s in self.found.submissions),
+            tuple((s.path, s.reason) for s in self.found.skipped),
+            complete,
+        )
         write_atomic(self.job.out_dir / MANIFEST_FILE, manifest.to_json())
 
 
@@ -407,8 +446,10 @@ def _plan(job: BatchJob, found: SubmissionSet, options: BatchOptions) -> _BatchP
         else:
             plan.tasks.append(GradingTask(submission, current, plan))
     if options.progress:
-        log_line(f"{job.assignment.id}: {len(found.submissions)} submission(s) found ({found.layout.value}), "
-                 f"{len(plan.tasks)} to grade, {len(plan.records)} up to date.")
+        log_line(
+            f"{job.assignment.id}: {len(found.submissions)} submission(s) found ({found.layout.value}), "
+            f"{len(plan.tasks)} to grade, {len(plan.records)} up to date."
+        )
     return plan
 
 
@@ -432,8 +473,14 @@ class GradingTask:
         return options.deadline_seconds or _default_deadline(self.assignment)
 
 
-def record_for(task: GradingTask, seconds: float, message: Mapping[str, Any], *, stop_reason: str | None = None,
-               death: str | None = None) -> GradingRecord:
+def record_for(
+    task: GradingTask,
+    seconds: float,
+    message: Mapping[str, Any],
+    *,
+    stop_reason: str | None = None,
+    death: str | None = None,
+) -> GradingRecord:
     """What a pool learned about one task, as the record to store.
 
     ``message``: ``{"result": SubmissionResult.to_dict()}`` when grading finished, or
@@ -602,8 +649,13 @@ class _WorkerPool:
                 worker.process.kill()
             return None
         self._bury(worker)
-        return record_for(worker.task, now - worker.started, worker.message or {}, stop_reason=worker.stop_reason,
-                          death=_exit_description(worker.process.exitcode))
+        return record_for(
+            worker.task,
+            now - worker.started,
+            worker.message or {},
+            stop_reason=worker.stop_reason,
+            death=_exit_description(worker.process.exitcode),
+        )
 
     def _stop(self, worker: _Worker, reason: str) -> None:
         worker.stop_reason = reason

@@ -34,11 +34,13 @@ class Shard:
         if self.count < 1:
             raise ShardError(f"{self}: the number of shards must be at least 1")
         if not 0 <= self.index < self.count:
-            raise ShardError(f"{self}: the shard number must be between 0 and {self.count - 1} "
-                             "(with Slurm: --array=0-%d)" % (self.count - 1))
+            raise ShardError(
+                f"{self}: the shard number must be between 0 and {self.count - 1} "
+                "(with Slurm: --array=0-%d)" % (self.count - 1)
+            )
 
     @classmethod
-    def parse(cls, text: str) -> "Shard":
+    def parse(cls, text: str) -> Shard:
         """``"K/N"``, e.g. ``"0/4"`` ... ``"3/4"``."""
         match = _SHARD.match(text)
         if not match:
@@ -81,17 +83,32 @@ class ShardManifest:
     """False when the run was interrupted before every student was graded."""
 
     def to_json(self) -> str:
-        return json.dumps({
-            "shard": str(self.shard), "assignment": self.assignment_id, "students": list(self.students),
-            "skipped": [list(s) for s in self.skipped], "complete": self.complete,
-        }, indent=2, ensure_ascii=False) + "\n"
+        return (
+            json.dumps(
+                {
+                    "shard": str(self.shard),
+                    "assignment": self.assignment_id,
+                    "students": list(self.students),
+                    "skipped": [list(s) for s in self.skipped],
+                    "complete": self.complete,
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+            + "\n"
+        )
 
     @classmethod
-    def read(cls, folder: Path) -> "ShardManifest | None":
+    def read(cls, folder: Path) -> ShardManifest | None:
         """The manifest in ``folder``, or None when there is none or it cannot be read."""
         try:
             data = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
-            return cls(Shard.parse(data["shard"]), str(data["assignment"]), tuple(map(str, data["students"])),
-                       tuple((str(p), str(r)) for p, r in data["skipped"]), bool(data["complete"]))
+            return cls(
+                Shard.parse(data["shard"]),
+                str(data["assignment"]),
+                tuple(map(str, data["students"])),
+                tuple((str(p), str(r)) for p, r in data["skipped"]),
+                bool(data["complete"]),
+            )
         except (OSError, ValueError, KeyError, TypeError):
             return None

@@ -6,21 +6,36 @@ import functools
 import random
 import time
 import zlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Protocol
 
 from hypothesis import strategies as st
 
-from grader.spec.model import Check
-from grader.execution.channel.calls import CallOutcome, CallStatus
-from grader.spec.call_template import CallTemplate, parse_call
 from grader.checks.context import Answer, CheckContext, NotDefined, StudentFunction
 from grader.checks.properties import Mismatch, PropertyOutcome, find_smallest_failure
+from grader.execution.channel.calls import CallOutcome, CallStatus
 from grader.results import CheckResult, CheckStatus, Counterexample
+from grader.spec.call_template import CallTemplate, parse_call
+from grader.spec.model import Check
 from reference import Board, MalformedBoard, reachable_positions
 
 PLACEHOLDERS = frozenset(
-    {"board", "to_move", "opponent", "player", "is_max", "alpha", "beta", "depth_limit", "position", "cell", "row", "col", "move"}
+    {
+        "board",
+        "to_move",
+        "opponent",
+        "player",
+        "is_max",
+        "alpha",
+        "beta",
+        "depth_limit",
+        "position",
+        "cell",
+        "row",
+        "col",
+        "move",
+    }
 )
 
 
@@ -31,7 +46,7 @@ def call_field(**kwargs: Any) -> Any:
 
 def _parse_call_text(text: Any) -> CallTemplate:
     if not isinstance(text, str):
-        raise ValueError(f"must be a call text such as \"f(board)\", not {text!r}")
+        raise ValueError(f'must be a call text such as "f(board)", not {text!r}')
     return parse_call(text, allowed_placeholders=PLACEHOLDERS)
 
 
@@ -42,7 +57,7 @@ def boards_field(**kwargs: Any) -> Any:
 
 def _parse_boards(raw: Any) -> tuple[Board, ...]:
     if not isinstance(raw, list):
-        raise ValueError("must be a list of 9-character boards such as \"X.O......\"")
+        raise ValueError('must be a list of 9-character boards such as "X.O......"')
     try:
         return tuple(Board.from_string(s) for s in raw)
     except (MalformedBoard, TypeError) as exc:
@@ -66,15 +81,24 @@ class Sampling:
     """Only positions with this side to move (for functions that always play one side)."""
 
     def strategy(self, ctx: CheckContext, *, spread: bool = False) -> st.SearchStrategy[Board]:
-        return positions(ctx.assignment.first_player, self.min_empty, self.max_empty, self.to_move,
-                         include_terminal=False, spread=spread)
+        return positions(
+            ctx.assignment.first_player,
+            self.min_empty,
+            self.max_empty,
+            self.to_move,
+            include_terminal=False,
+            spread=spread,
+        )
 
 
-@functools.lru_cache(maxsize=None)
-def position_pool(first: str, min_empty: int, max_empty: int, to_move: str | None, include_terminal: bool) -> tuple[Board, ...]:
+@functools.cache
+def position_pool(
+    first: str, min_empty: int, max_empty: int, to_move: str | None, include_terminal: bool
+) -> tuple[Board, ...]:
     """Reachable positions in the bounds, fewest pieces first."""
     pool = (
-        b for b in reachable_positions(first)
+        b
+        for b in reachable_positions(first)
         if min_empty <= len(b.empty_cells()) <= max_empty
         and (include_terminal or not b.is_terminal())
         and (to_move is None or (not b.is_terminal() and b.to_move(first) == to_move))
@@ -82,8 +106,15 @@ def position_pool(first: str, min_empty: int, max_empty: int, to_move: str | Non
     return tuple(sorted(pool, key=board_size))
 
 
-def positions(first: str, min_empty: int = 0, max_empty: int = 9, to_move: str | None = None,
-              include_terminal: bool = True, *, spread: bool = False) -> st.SearchStrategy[Board]:
+def positions(
+    first: str,
+    min_empty: int = 0,
+    max_empty: int = 9,
+    to_move: str | None = None,
+    include_terminal: bool = True,
+    *,
+    spread: bool = False,
+) -> st.SearchStrategy[Board]:
     """Reachable positions drawn from the table of all of them (microseconds a draw, where
     replaying random games costs milliseconds).
 
@@ -93,12 +124,17 @@ def positions(first: str, min_empty: int = 0, max_empty: int = 9, to_move: str |
     boards with few empty cells (there are far more of them) and keeps slow student code
     affordable.
     """
-    return st.sampled_from(_spread_pool(first, min_empty, max_empty, to_move, include_terminal) if spread
-                           else position_pool(first, min_empty, max_empty, to_move, include_terminal))
+    return st.sampled_from(
+        _spread_pool(first, min_empty, max_empty, to_move, include_terminal)
+        if spread
+        else position_pool(first, min_empty, max_empty, to_move, include_terminal)
+    )
 
 
-@functools.lru_cache(maxsize=None)
-def _spread_pool(first: str, min_empty: int, max_empty: int, to_move: str | None, include_terminal: bool) -> tuple[Board, ...]:
+@functools.cache
+def _spread_pool(
+    first: str, min_empty: int, max_empty: int, to_move: str | None, include_terminal: bool
+) -> tuple[Board, ...]:
     pool = list(position_pool(first, min_empty, max_empty, to_move, include_terminal))
     random.Random(len(pool)).shuffle(pool)
     return tuple(pool)
@@ -151,7 +187,12 @@ def make_result(
 
 
 def result_from_property(
-    check: Check, outcome: PropertyOutcome, passed_message: str, *, started: float, figures: dict[str, Any] | None = None
+    check: Check,
+    outcome: PropertyOutcome,
+    passed_message: str,
+    *,
+    started: float,
+    figures: dict[str, Any] | None = None,
 ) -> CheckResult:
     figures = {"examples": outcome.tried, **(figures or {})}
     if outcome.budget_exhausted:
@@ -167,7 +208,9 @@ def result_from_property(
     return make_result(
         check,
         CheckStatus.FAILED,
-        f"Wrong answer on a position with {9 - len(board.empty_cells())} pieces" if isinstance(board, Board) else "Wrong answer",
+        f"Wrong answer on a position with {9 - len(board.empty_cells())} pieces"
+        if isinstance(board, Board)
+        else "Wrong answer",
         counterexample=counterexample_for(board if isinstance(board, Board) else None, mismatch),
         figures=figures,
         started=started,
@@ -245,7 +288,9 @@ class AnswersAside:
     student's full limit.
     """
 
-    def __init__(self, student: StudentFunction, key: Callable[[Any], Any], values: Callable[[Any], dict[str, Any]]) -> None:
+    def __init__(
+        self, student: StudentFunction, key: Callable[[Any], Any], values: Callable[[Any], dict[str, Any]]
+    ) -> None:
         self.student = student
         self.key = key
         self.values = values
@@ -262,7 +307,9 @@ class AnswersAside:
         requests = {self.key(c): self.values(c) for c in cases if self.key(c) not in self.aside}
         if not requests:
             return []
-        answers = self.student.fetch_aside(requests.items(), timeout=min(self.student.timeout, SPECULATIVE_SECONDS / len(requests)))
+        answers = self.student.fetch_aside(
+            requests.items(), timeout=min(self.student.timeout, SPECULATIVE_SECONDS / len(requests))
+        )
         seconds = [_seconds(answer.outcome) for answer in answers.values()]
         for (k, answer), took in zip(answers.items(), seconds):
             if took is not None:  # a hang or crash under the short limit is asked again if judged

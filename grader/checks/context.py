@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import difflib
 import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Protocol
 
-from grader.spec.model import Assignment
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus
 from grader.spec.call_template import CallTemplate
-from reference import O, X, Board, MalformedBoard, SearchSpec, get_codec
+from grader.spec.model import Assignment
+from reference import Board, MalformedBoard, O, SearchSpec, X, get_codec
 from reference.codecs import cell_to_position, cell_to_rowcol, position_to_cell, rowcol_to_cell
 
 
@@ -31,7 +32,11 @@ class NotDefined(Exception):
     def __init__(self, name: str, suggestions: Sequence[str]) -> None:
         self.name = name
         self.suggestions = tuple(suggestions)
-        hint = f" Your notebook defines {', '.join(f'`{s}`' for s in suggestions)}: is one of them meant to be `{name}`?" if suggestions else ""
+        hint = (
+            f" Your notebook defines {', '.join(f'`{s}`' for s in suggestions)}: is one of them meant to be `{name}`?"
+            if suggestions
+            else ""
+        )
         super().__init__(f"`{name}` is not defined in the notebook.{hint}")
 
 
@@ -54,11 +59,12 @@ class CheckContext:
         root = function.split(".")[0]
         for candidate in self.assignment.names_for(root):
             if candidate in self.defined_names:
-                return candidate + function[len(root):]
+                return candidate + function[len(root) :]
         raise NotDefined(root, self.look_alikes(root))
 
     def look_alikes(self, name: str) -> list[str]:
         """Defined names that look like ``name`` (``checkWin`` for ``check_win``)."""
+
         def squash(s: str) -> str:
             return s.replace("_", "").lower()
 
@@ -145,7 +151,7 @@ class CheckContext:
         values.update(extra)
         return values
 
-    def student(self, template: CallTemplate, **options: Any) -> "StudentFunction":
+    def student(self, template: CallTemplate, **options: Any) -> StudentFunction:
         return StudentFunction(self, template, **options)
 
 
@@ -235,14 +241,18 @@ class StudentFunction:
         answered are skipped; ``timeout`` is each call's limit."""
         return self._call_uncached(requests, timeout)
 
-    def _call_uncached(self, requests: Iterable[tuple[Any, Mapping[str, Any]]], timeout: float | None = None) -> dict[Any, Answer]:
+    def _call_uncached(
+        self, requests: Iterable[tuple[Any, Mapping[str, Any]]], timeout: float | None = None
+    ) -> dict[Any, Answer]:
         """One round trip for the requests whose key has no answer yet (each key asked once)."""
         missing = {k: v for k, v in requests if k not in self._cache}
         if not missing:
             return {}
         outcomes = self.ctx.runner.call_many([self._build(v, timeout) for v in missing.values()])
         self.ctx.outcomes_log.extend(outcomes)
-        return {key: Answer(outcome, self.describe(values)) for (key, values), outcome in zip(missing.items(), outcomes)}
+        return {
+            key: Answer(outcome, self.describe(values)) for (key, values), outcome in zip(missing.items(), outcomes)
+        }
 
     def keep(self, key: Any, answer: Answer) -> None:
         """Make an answer from :meth:`fetch_aside` part of the evidence, as if just asked."""
@@ -261,7 +271,9 @@ class StudentFunction:
 SEARCH_SHAPES = ("value", "value,move", "value,row,col", "move", "move,value")
 
 
-def read_search_result(raw: Any, shapes: Sequence[str], ctx: CheckContext, move_format: str | None = None) -> tuple[float | None, int | None]:
+def read_search_result(
+    raw: Any, shapes: Sequence[str], ctx: CheckContext, move_format: str | None = None
+) -> tuple[float | None, int | None]:
     """(value, move) from what the student returned, trying each accepted shape in turn."""
     errors: list[str] = []
     for shape in shapes:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from reference import EMPTY, LINES, Board, SearchSpec
 from reference.search import WIN_SCORE
@@ -21,9 +21,14 @@ from reference.search import WIN_SCORE
 MAX_OBSERVATIONS = 12
 
 _LINE_WORDS = {
-    (0, 1, 2): "the top row", (3, 4, 5): "the middle row", (6, 7, 8): "the bottom row",
-    (0, 3, 6): "the left column", (1, 4, 7): "the middle column", (2, 5, 8): "the right column",
-    (0, 4, 8): "the main diagonal", (2, 4, 6): "the anti-diagonal",
+    (0, 1, 2): "the top row",
+    (3, 4, 5): "the middle row",
+    (6, 7, 8): "the bottom row",
+    (0, 3, 6): "the left column",
+    (1, 4, 7): "the middle column",
+    (2, 5, 8): "the right column",
+    (0, 4, 8): "the main diagonal",
+    (2, 4, 6): "the anti-diagonal",
 }
 
 
@@ -51,14 +56,23 @@ def _missing(lines: Sequence[tuple[int, int, int]], what: str) -> Variant:
 
 
 MINIMAX_VARIANTS: tuple[Variant, ...] = (
-    Variant("The values are what you get when each final score favours the wrong player: check which player "
-            "+1 is for.", scores_swapped=True),
-    Variant("The values are what you get when the maximizing branch places the minimizing player's mark "
-            "(and the other way round): check which mark each branch plays.", marks_swapped=True),
-    Variant("Both branches place the maximizing player's mark: the minimizing branch must play the other mark.",
-            same_mark="max"),
-    Variant("Both branches place the minimizing player's mark: the maximizing branch must play its own mark.",
-            same_mark="min"),
+    Variant(
+        "The values are what you get when each final score favours the wrong player: check which player +1 is for.",
+        scores_swapped=True,
+    ),
+    Variant(
+        "The values are what you get when the maximizing branch places the minimizing player's mark "
+        "(and the other way round): check which mark each branch plays.",
+        marks_swapped=True,
+    ),
+    Variant(
+        "Both branches place the maximizing player's mark: the minimizing branch must play the other mark.",
+        same_mark="max",
+    ),
+    Variant(
+        "Both branches place the minimizing player's mark: the maximizing branch must play its own mark.",
+        same_mark="min",
+    ),
     Variant("Depth is added instead of subtracted: a win is worth 10 - depth, a loss depth - 10.", depth_sign=1),
     Variant("A drawn game is scored as a loss: a full board without a line is worth 0.", draw_value=-1),
     Variant("A drawn game is scored as a win: a full board without a line is worth 0.", draw_value=1),
@@ -100,8 +114,20 @@ def explain_minimax(observations: Sequence[Observation], spec: SearchSpec) -> st
     for variant in MINIMAX_VARIANTS:
         if variant.depth_sign != -1 and spec.scoring == "unit":
             continue
-        if all(_variant_value(o.board.cells, o.side, o.maximizer or spec.maximizer, variant, o.start_depth, o.depth_limit,
-                              spec.cutoff_value, spec.scoring) == o.actual for o in sample):
+        if all(
+            _variant_value(
+                o.board.cells,
+                o.side,
+                o.maximizer or spec.maximizer,
+                variant,
+                o.start_depth,
+                o.depth_limit,
+                spec.cutoff_value,
+                spec.scoring,
+            )
+            == o.actual
+            for o in sample
+        ):
             return variant.sentence
     return None
 
@@ -117,8 +143,16 @@ def _smallest(observations: Sequence[Observation]) -> list[Observation]:
 
 
 @functools.lru_cache(maxsize=200_000)
-def _variant_value(cells: tuple[str, ...], side: str, maximizer: str, variant: Variant,
-                   depth: int, limit: int | None, cutoff: float, scoring: str = "unit") -> float:
+def _variant_value(
+    cells: tuple[str, ...],
+    side: str,
+    maximizer: str,
+    variant: Variant,
+    depth: int,
+    limit: int | None,
+    cutoff: float,
+    scoring: str = "unit",
+) -> float:
     winner = _winner(cells, variant.lines)
     if winner is not None:
         score = 1 if scoring == "unit" else WIN_SCORE + variant.depth_sign * depth
@@ -134,8 +168,11 @@ def _variant_value(cells: tuple[str, ...], side: str, maximizer: str, variant: V
     if variant.same_mark:
         mark = maximizer if variant.same_mark == "max" else minimizer
     values = [
-        _variant_value(cells[:c] + (mark,) + cells[c + 1:], other, maximizer, variant, depth + 1, limit, cutoff, scoring)
-        for c, v in enumerate(cells) if v == EMPTY
+        _variant_value(
+            cells[:c] + (mark,) + cells[c + 1 :], other, maximizer, variant, depth + 1, limit, cutoff, scoring
+        )
+        for c, v in enumerate(cells)
+        if v == EMPTY
     ]
     return max(values) if side == maximizer else min(values)
 
@@ -151,7 +188,7 @@ def _winner(cells: tuple[str, ...], lines: Sequence[tuple[int, int, int]]) -> st
 
 AB_VARIANTS: dict[str, str] = {
     "inverted-cut": "The cut-off condition is inverted (for example `beta >= alpha` instead of `beta <= alpha`): "
-                    "nodes stop after their first child.",
+    "nodes stop after their first child.",
     "alpha-in-min": "A MIN node raises alpha (as a MAX node does) instead of lowering beta.",
     "beta-in-max": "A MAX node lowers beta (as a MIN node does) instead of raising alpha.",
     "bounds-swapped": "Alpha and beta are swapped: MAX nodes update beta and MIN nodes update alpha.",
@@ -166,8 +203,10 @@ def explain_alphabeta(observations: Sequence[Observation], spec: SearchSpec) -> 
     sample = _smallest(observations)
     for name, sentence in AB_VARIANTS.items():
         for style in STYLES:
-            if all(_ab(o.board.cells, o.side, o.maximizer or spec.maximizer, o.alpha, o.beta, name, style) == o.actual
-                   for o in sample):
+            if all(
+                _ab(o.board.cells, o.side, o.maximizer or spec.maximizer, o.alpha, o.beta, name, style) == o.actual
+                for o in sample
+            ):
                 return sentence
     return None
 
@@ -191,7 +230,9 @@ def _updated(is_max: bool, value: float, alpha: float, beta: float, variant: str
     return alpha, min(beta, value)
 
 
-def _ab(cells: tuple[str, ...], side: str, maximizer: str, alpha: float, beta: float, variant: str, style: str) -> float:
+def _ab(
+    cells: tuple[str, ...], side: str, maximizer: str, alpha: float, beta: float, variant: str, style: str
+) -> float:
     winner = _winner(cells, LINES)
     if winner is not None:
         return 1 if winner == maximizer else -1
@@ -203,7 +244,7 @@ def _ab(cells: tuple[str, ...], side: str, maximizer: str, alpha: float, beta: f
     for c, v in enumerate(cells):
         if v != EMPTY:
             continue
-        value = _ab(cells[:c] + (side,) + cells[c + 1:], other, maximizer, alpha, beta, variant, style)
+        value = _ab(cells[:c] + (side,) + cells[c + 1 :], other, maximizer, alpha, beta, variant, style)
         best = max(best, value) if is_max else min(best, value)
         if style == "best":
             if variant == "inverted-cut":  # `>=` written as `<=` (and the reverse)

@@ -21,8 +21,9 @@ stops calling the student and the failure found so far stands.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Hashable, Sequence, TypeVar
+from typing import TypeVar
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
@@ -163,7 +164,9 @@ def find_smallest_failure(
                 best[:] = [(key, value, mismatch)]
         return mismatch
 
-    generated = collect_examples(strategy if sample is None else sample, examples=examples, run_seed=run_seed, cache_key=cache_key)
+    generated = collect_examples(
+        strategy if sample is None else sample, examples=examples, run_seed=run_seed, cache_key=cache_key
+    )
     durations: Sequence[float | None] | None = None
     if prefetch is not None:
         durations = prefetch([*explicit, *generated])
@@ -176,10 +179,18 @@ def find_smallest_failure(
     lookahead = None
     if speculate is not None and sample is not None:
         lookahead = _RunExamples(
-            lambda: collect_examples(strategy, examples=examples, run_seed=run_seed,
-                                     cache_key=None if cache_key is None else (cache_key, "property run")),
-            speculate, durations, known={_key(v) for v in [*explicit, *generated]},
-            allowance=lambda: min(LOOKAHEAD_SECONDS, LOOKAHEAD_BUDGET_SHARE * (budget_seconds - (time.monotonic() - started))),
+            lambda: collect_examples(
+                strategy,
+                examples=examples,
+                run_seed=run_seed,
+                cache_key=None if cache_key is None else (cache_key, "property run"),
+            ),
+            speculate,
+            durations,
+            known={_key(v) for v in [*explicit, *generated]},
+            allowance=lambda: min(
+                LOOKAHEAD_SECONDS, LOOKAHEAD_BUDGET_SHARE * (budget_seconds - (time.monotonic() - started))
+            ),
         )
 
     @seed(run_seed)

@@ -4,18 +4,18 @@ function from (check, context) to a `CheckResult`. Kinds are reusable across ass
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from types import SimpleNamespace
-from typing import Mapping
 
-from grader.spec.model import Check
-from grader.checks.kinds import node_counts, predicates
 from grader.checks.base import CheckKind, make_result
 from grader.checks.context import CheckContext
+from grader.checks.kinds import node_counts, predicates
 from grader.checks.kinds.games import AdapterCheck, MoveSequence, PrintedSequence, RandomOpponent
 from grader.checks.kinds.hygiene import Manual, NoMutation, RunsCleanly
 from grader.checks.kinds.search import DepthLimited, PruningEquivalence, SearchValue
 from grader.checks.kinds.state import SelfPlayTable, Successor
 from grader.results import CheckResult, CheckStatus
+from grader.spec.model import Check
 
 CHECK_KINDS: Mapping[str, CheckKind] = {
     "predicate": SimpleNamespace(Params=predicates.Params, run=predicates.run),
@@ -42,8 +42,10 @@ def run_check(check: Check, ctx: CheckContext) -> CheckResult:
         return CHECK_KINDS[check.kind].run(check, ctx)
     except Exception as exc:  # the boundary: a grader-side failure must not lose the submission
         return make_result(
-            check, CheckStatus.ERROR,
-            f"The check could not be completed: {type(exc).__name__}: {exc}", started=started,
+            check,
+            CheckStatus.ERROR,
+            f"The check could not be completed: {type(exc).__name__}: {exc}",
+            started=started,
         )
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from grader.spec.model import AssignmentError, list_assignments, load_assignment
 
@@ -80,21 +80,27 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from reference import MalformedBoard
 
     try:
-        solution = solve(args.board, maximizer=args.maximizer, first=args.first, scoring=args.scoring, depth_limit=args.depth)
+        solution = solve(
+            args.board, maximizer=args.maximizer, first=args.first, scoring=args.scoring, depth_limit=args.depth
+        )
     except MalformedBoard as exc:
         print(f"grader solve: {exc}", file=sys.stderr)
         return USAGE_ERROR
     if args.json:
         data = solution.to_dict()
-        print(json.dumps({k: data[k] for k in ("to_move", "value", "best_moves", "minimax_nodes", "alphabeta_nodes")} | data))
+        print(
+            json.dumps(
+                {k: data[k] for k in ("to_move", "value", "best_moves", "minimax_nodes", "alphabeta_nodes")} | data
+            )
+        )
     else:
         print(solution)
     return 0
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
-    from grader.grading import GradingOptions, grade_submission
     from grader.feedback.text import format_submission
+    from grader.grading import GradingOptions, grade_submission
 
     assignment = load_assignment(args.assignment)
     if not args.notebook.exists():

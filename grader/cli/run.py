@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from grader.execution.session import ExecutionOptions, ExecutionResult, execute_notebook
 from grader.execution.sandbox import SandboxUnavailable
+from grader.execution.session import ExecutionOptions, ExecutionResult, execute_notebook
 from grader.submission.reader import SubmissionUnreadable
 
 EXIT_OK = 0

@@ -237,9 +237,7 @@ class Sandbox:
         if self.uid is not None:
             os.chown(connection_file, self.uid, self.uid)
         with open(self.log_path, "ab") as log:
-            await manager.start_kernel(
-                env=self._environment(), cwd=str(self.host_workdir), stdout=log, stderr=log
-            )
+            await manager.start_kernel(env=self._environment(), cwd=str(self.host_workdir), stdout=log, stderr=log)
         client = manager.client()
         client.start_channels()
         client.allow_stdin = False
@@ -283,9 +281,7 @@ class Sandbox:
             command = self._bwrap_prefix() + ["--"] + command
         # Interrupt by message: ipykernel signals itself, which reaches it inside bwrap's
         # new session where a signal to the launcher's process group would not.
-        return KernelSpec(
-            argv=command, display_name="grader sandbox", language="python", interrupt_mode="message"
-        )
+        return KernelSpec(argv=command, display_name="grader sandbox", language="python", interrupt_mode="message")
 
     def _rlimits(self) -> list[tuple[str, int]]:
         if self.mode is SandboxMode.NONE:

@@ -127,7 +127,7 @@ def _kill_now(launched: _Launched) -> None:
     launched.sandbox.close()
 
 
-_LIVE: "weakref.WeakSet[SpareKernel]" = weakref.WeakSet()
+_LIVE: weakref.WeakSet[SpareKernel] = weakref.WeakSet()
 _THREAD_SPARES = threading.local()
 
 

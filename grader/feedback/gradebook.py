@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from grader.results import CheckStatus, SubmissionResult
 
@@ -49,7 +49,9 @@ def grades_csv(rows: Sequence[GradebookRow]) -> str:
             manual = check is None or check.status == CheckStatus.MANUAL
             cells.append("" if row.withheld or manual else _number(check.score))
         total = "" if row.withheld else _number(row.result.score)
-        writer.writerow([_safe_cell(row.student_id), _safe_cell(row.name), total, _number(row.result.max_score), *cells])
+        writer.writerow(
+            [_safe_cell(row.student_id), _safe_cell(row.name), total, _number(row.result.max_score), *cells]
+        )
     return buffer.getvalue()
 
 

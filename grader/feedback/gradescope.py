@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import json
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from grader.spec.model import Assignment
-from grader.grading import GradingOptions, grade_submission
 from grader.feedback.html import HIDDEN_CHECK_MESSAGES
+from grader.grading import GradingOptions, grade_submission
 from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
+from grader.spec.model import Assignment
 from grader.submission.inputs import SUBMISSION_SUFFIXES, choose_submission_file
 
 VISIBILITY_FOR_STUDENTS = {"public": "visible", "hidden": "after_published"}
@@ -36,9 +37,13 @@ def gradescope_results(result: SubmissionResult, *, failure: str | None = None) 
         lines.append(f"Your submission could not be graded: {failure}")
     lines += [f"Problem: {p}" for p in result.problems if p != failure]
     if any(c.visibility != "public" for c in result.checks):
-        lines.append("Some checks are hidden: their scores appear when grades are published, their test cases never do.")
+        lines.append(
+            "Some checks are hidden: their scores appear when grades are published, their test cases never do."
+        )
     if manual:
-        lines.append(f"{len(manual)} item(s) will be marked by your instructor: " + ", ".join(c.title for c in manual) + ".")
+        lines.append(
+            f"{len(manual)} item(s) will be marked by your instructor: " + ", ".join(c.title for c in manual) + "."
+        )
     return {
         "score": result.score,
         "execution_time": round(float(result.timings.get("total", 0.0) or 0.0), 2),
@@ -69,7 +74,7 @@ def _test(check: CheckResult) -> dict[str, Any]:
 def counterexample_text(ce: Counterexample) -> str:
     lines = []
     if ce.board and len(ce.board) == 9:
-        rows = [" | ".join(c if c in "XO" else " " for c in ce.board[r * 3:r * 3 + 3]) for r in range(3)]
+        rows = [" | ".join(c if c in "XO" else " " for c in ce.board[r * 3 : r * 3 + 3]) for r in range(3)]
         lines += ["Position:", *(f"   {row}" for row in rows)]
     elif ce.board:
         lines.append(f"Input: {ce.board}")
@@ -114,20 +119,37 @@ def run_autograder(
     """Grade the one submission Gradescope unpacked, hidden checks included; always writes
     results.json, even when there is nothing to grade or the grader itself fails."""
     results_path.parent.mkdir(parents=True, exist_ok=True)
-    files = sorted(p for p in submission_dir.rglob("*") if p.is_file() and p.suffix.lower() in SUBMISSION_SUFFIXES
-                   and not any(part.startswith(".") or part == "__MACOSX" for part in p.relative_to(submission_dir).parts))
+    files = sorted(
+        p
+        for p in submission_dir.rglob("*")
+        if p.is_file()
+        and p.suffix.lower() in SUBMISSION_SUFFIXES
+        and not any(part.startswith(".") or part == "__MACOSX" for part in p.relative_to(submission_dir).parts)
+    )
     if not files:
-        received = sorted(p.name for p in submission_dir.rglob("*") if p.is_file())[:20] if submission_dir.is_dir() else []
+        received = (
+            sorted(p.name for p in submission_dir.rglob("*") if p.is_file())[:20] if submission_dir.is_dir() else []
+        )
         reason = "no notebook (.ipynb) or Python file was found in the submission" + (
-            f" (received: {', '.join(received)})" if received else "")
+            f" (received: {', '.join(received)})" if received else ""
+        )
         return _write_failure(assignment, results_path, None, reason)
     chosen = choose_submission_file(files, assignment.id)
     try:
         result = grade(chosen, assignment, options)
     except Exception as exc:  # the grader's own bug: the student still gets a results.json
         traceback.print_exc()
-        return _write_failure(assignment, results_path, chosen, f"the grader failed ({type(exc).__name__}: {exc}); please tell your instructor")
-    failure = (result.problems[0] if result.problems else "the notebook could not be run") if result.execution is None else None
+        return _write_failure(
+            assignment,
+            results_path,
+            chosen,
+            f"the grader failed ({type(exc).__name__}: {exc}); please tell your instructor",
+        )
+    failure = (
+        (result.problems[0] if result.problems else "the notebook could not be run")
+        if result.execution is None
+        else None
+    )
     results_path.write_text(results_json(result, failure=failure), encoding="utf-8")
     return AutograderOutcome(results_path, chosen, result.score, failure)
 

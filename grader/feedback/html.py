@@ -14,14 +14,15 @@ import functools
 import math
 import re
 import statistics
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Iterable, Mapping, Sequence
+from typing import Any, ClassVar
 
 import jinja2
 
-from grader.spec.model import Assignment
 from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
+from grader.spec.model import Assignment
 
 STATUS_LABELS = {
     CheckStatus.PASSED: "passed",
@@ -37,7 +38,9 @@ HIDDEN_CHECK_MESSAGES = {
     CheckStatus.FAILED: "Did not pass. This is a hidden check: its test cases are not shown.",
     CheckStatus.PARTIAL: "Partly passed. This is a hidden check: its test cases are not shown.",
     CheckStatus.ERROR: "Your code raised an error or ran out of time on a hidden test case.",
-    CheckStatus.NOT_RUN: "Not run: a function it needs is missing, or the notebook did not run (see the problems above).",
+    CheckStatus.NOT_RUN: (
+        "Not run: a function it needs is missing, or the notebook did not run (see the problems above)."
+    ),
     CheckStatus.MANUAL: "Marked by your instructor.",
 }
 
@@ -109,7 +112,7 @@ class NodeChart:
     _gap: ClassVar[float] = 6
 
     @classmethod
-    def from_rows(cls, rows: Sequence[Mapping[str, Any]]) -> "NodeChart | None":
+    def from_rows(cls, rows: Sequence[Mapping[str, Any]]) -> NodeChart | None:
         """From a node-counts check's ``figures["positions"]``; None when no row has a count."""
         numbers = [n for row in rows for key, _ in NODE_SERIES if (n := _count(row.get(key))) is not None]
         if not numbers:
@@ -229,7 +232,7 @@ class ExecutionView:
         return sum(c.status in TROUBLED_CELL_STATUSES for c in self.cells)
 
     @classmethod
-    def from_record(cls, record: Mapping[str, Any] | None) -> "ExecutionView | None":
+    def from_record(cls, record: Mapping[str, Any] | None) -> ExecutionView | None:
         """Tolerant of missing or unexpected fields: any record renders."""
         if not isinstance(record, Mapping):
             return None
@@ -250,17 +253,19 @@ class ExecutionView:
             index = cell.get("index") if isinstance(cell.get("index"), int) else n
             error = ": ".join(_text(cell.get(k)) for k in ("error_name", "error_message") if cell.get(k))
             duration = cell.get("duration")
-            cells.append(CellView(
-                number=index + 1,
-                source=_text(cell.get("source")),
-                status=_text(cell.get("status") or "unknown").replace(" ", "_"),
-                error=error,
-                traceback=_ANSI_ESCAPES.sub("", _text(cell.get("traceback"))),
-                outputs=_outputs_text(cell.get("output", cell.get("outputs"))),
-                output_truncated=bool(cell.get("output_truncated")),
-                duration=float(duration) if isinstance(duration, (int, float)) else None,
-                stdin=tuple(by_cell.pop(index, ())),
-            ))
+            cells.append(
+                CellView(
+                    number=index + 1,
+                    source=_text(cell.get("source")),
+                    status=_text(cell.get("status") or "unknown").replace(" ", "_"),
+                    error=error,
+                    traceback=_ANSI_ESCAPES.sub("", _text(cell.get("traceback"))),
+                    outputs=_outputs_text(cell.get("output", cell.get("outputs"))),
+                    output_truncated=bool(cell.get("output_truncated")),
+                    duration=float(duration) if isinstance(duration, (int, float)) else None,
+                    stdin=tuple(by_cell.pop(index, ())),
+                )
+            )
         for orphans in by_cell.values():  # input() asked for by a cell the record does not list
             elsewhere.extend(orphans)
         total = record.get("total_duration")
@@ -312,10 +317,15 @@ def headline(checks: Sequence[CheckView], hidden_not_run: int, nothing_ran: bool
         return Headline("good", f"All {len(public)} checks passed.")
     if public_ok:
         if hidden_not_run:
-            return Headline("good", f"All {len(public)} public checks passed. {hidden_not_run} hidden check(s) run only "
-                                    "when the assignment is graded, so this is not yet your final score.")
-        return Headline("good", f"All {len(public)} public checks passed. Hidden checks are scored below; "
-                                "their test cases are not shown.")
+            return Headline(
+                "good",
+                f"All {len(public)} public checks passed. {hidden_not_run} hidden check(s) run only "
+                "when the assignment is graded, so this is not yet your final score.",
+            )
+        return Headline(
+            "good",
+            f"All {len(public)} public checks passed. Hidden checks are scored below; their test cases are not shown.",
+        )
     passed = sum(c.status == "passed" for c in public)
     return Headline("mixed" if passed else "bad", f"{passed} of {len(public)} public checks passed.")
 
@@ -341,8 +351,11 @@ def render_student_report(
     """
     checks = [check_view(c, student_facing=True) for c in result.checks]
     graded_ids = {c.check_id for c in result.checks}
-    hidden_not_run = [HiddenCheckNotRun(c.title, c.points) for c in (assignment.checks if assignment else ())
-                      if c.hidden and c.id not in graded_ids]
+    hidden_not_run = [
+        HiddenCheckNotRun(c.title, c.points)
+        for c in (assignment.checks if assignment else ())
+        if c.hidden and c.id not in graded_ids
+    ]
     execution = ExecutionView.from_record(result.execution)
     note = execution.isolation_note if execution else ""
     template = _environment().get_template("student_report.html.j2")
@@ -362,8 +375,11 @@ def render_student_report(
         problems=[p for p in result.problems if p != note],
         execution=execution,
         troubled_statuses=TROUBLED_CELL_STATUSES,
-        timings=[(name.replace("_", " "), seconds) for name, seconds in result.timings.items()
-                 if isinstance(seconds, (int, float))],
+        timings=[
+            (name.replace("_", " "), seconds)
+            for name, seconds in result.timings.items()
+            if isinstance(seconds, (int, float))
+        ],
     )
 
 
@@ -429,8 +445,16 @@ def pass_rates(entries: Sequence[ClassEntry]) -> tuple[CheckPassRate, ...]:
     for check_id, first in order.items():
         outcomes = [r.check(check_id) for r in graded if any(c.check_id == check_id for c in r.checks)]
         attempted = [c for c in outcomes if c.status != CheckStatus.MANUAL]
-        rates.append(CheckPassRate(check_id, first.title, first.visibility != "public", first.max_score,
-                                   sum(c.status == CheckStatus.PASSED for c in attempted), len(attempted)))
+        rates.append(
+            CheckPassRate(
+                check_id,
+                first.title,
+                first.visibility != "public",
+                first.max_score,
+                sum(c.status == CheckStatus.PASSED for c in attempted),
+                len(attempted),
+            )
+        )
     return tuple(rates)
 
 
@@ -454,7 +478,11 @@ def render_class_index(
         cells = []
         for check_id in check_ids:
             c = by_id.get(check_id)
-            cells.append(None if c is None else {"score": c.score, "max": c.max_score, "status": c.status.value.replace(" ", "-")})
+            cells.append(
+                None
+                if c is None
+                else {"score": c.score, "max": c.max_score, "status": c.status.value.replace(" ", "-")}
+            )
         rows.append({"entry": e, "checks": cells, "percent": 100 * e.result.fraction})
     template = _environment().get_template("class_index.html.j2")
     return template.render(

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import ast
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from grader.execution.channel.calls import Call
 
@@ -95,6 +96,7 @@ class CallTemplate:
 
     def describe(self, values: Mapping[str, Any], *, function: str | None = None) -> str:
         """The call as the student would read it, with short stand-ins for big arguments."""
+
         def show(value: Any) -> str:
             if isinstance(value, Placeholder):
                 return value.name if value.name not in values else _short(values[value.name], value.name)

@@ -11,9 +11,10 @@ import importlib.util
 import sys
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -94,7 +95,7 @@ class Assignment:
     def max_score(self) -> float:
         return sum(c.points for c in self.checks if not c.bonus and c.kind != "manual")
 
-    def public(self) -> "Assignment":
+    def public(self) -> Assignment:
         """The same assignment with hidden checks removed (the student self-check)."""
         return dataclasses.replace(self, checks=tuple(c for c in self.checks if not c.hidden))
 
@@ -139,7 +140,9 @@ def _parse(raw: Mapping[str, Any], path: Path) -> Assignment:
         stdin = tuple(line for line in stdin_path.read_text(encoding="utf-8").splitlines())
     encoding = reader.req(meta, "assignment.encoding", str)
     if encoding not in CODECS:
-        raise AssignmentError(path, "assignment.encoding", f"unknown encoding {encoding!r}; known: {', '.join(sorted(CODECS))}")
+        raise AssignmentError(
+            path, "assignment.encoding", f"unknown encoding {encoding!r}; known: {', '.join(sorted(CODECS))}"
+        )
     maximizer = reader.choice(meta, "assignment.maximizer", MAXIMIZERS, default=O)
     first_player = reader.choice(meta, "assignment.first_player", (X, O), default=X)
     scoring = reader.choice(meta, "assignment.scoring", SCORINGS, default="unit")
@@ -166,7 +169,9 @@ def _parse(raw: Mapping[str, Any], path: Path) -> Assignment:
         seen.add(check_id)
         kind = reader.req(entry, f"{where}.kind", str)
         if kind not in CHECK_KINDS:
-            raise AssignmentError(path, f"{where}.kind", f"unknown kind {kind!r}; known: {', '.join(sorted(CHECK_KINDS))}")
+            raise AssignmentError(
+                path, f"{where}.kind", f"unknown kind {kind!r}; known: {', '.join(sorted(CHECK_KINDS))}"
+            )
         common = {"id", "kind", "title", "points", "visibility", "bonus", "description"}
         params_raw = {k: v for k, v in entry.items() if k not in common}
         params = build_params(CHECK_KINDS[kind].Params, params_raw, path, where)
@@ -280,7 +285,9 @@ def build_params(cls: type, raw: Mapping[str, Any], path: Path, where: str) -> A
     fields = {f.name: f for f in dataclasses.fields(cls)}
     unknown = sorted(set(raw) - set(fields))
     if unknown:
-        raise AssignmentError(path, f"{where}.{unknown[0]}", f"unknown field; this kind accepts: {', '.join(sorted(fields))}")
+        raise AssignmentError(
+            path, f"{where}.{unknown[0]}", f"unknown field; this kind accepts: {', '.join(sorted(fields))}"
+        )
     hints = typing.get_type_hints(cls)
     values: dict[str, Any] = {}
     for name, f in fields.items():

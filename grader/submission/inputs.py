@@ -25,9 +25,9 @@ import re
 import stat
 import zipfile
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
-from typing import Iterable
 
 SUBMISSION_SUFFIXES = (".ipynb", ".py")
 IGNORED_PARTS = frozenset({"__MACOSX", ".ipynb_checkpoints", "__pycache__"})
@@ -89,7 +89,9 @@ class SubmissionSet:
     skipped: tuple[SkippedFile, ...] = ()
 
 
-def collect_submissions(source: Path, assignment_id: str, scratch: Path, limits: ZipLimits = ZipLimits()) -> SubmissionSet:
+def collect_submissions(
+    source: Path, assignment_id: str, scratch: Path, limits: ZipLimits = ZipLimits()
+) -> SubmissionSet:
     """The submissions in a folder or zip; a zip is unpacked under ``scratch``."""
     if not source.exists():
         raise InputError(f"{source}: no such file or folder")
@@ -145,7 +147,9 @@ def extract_zip(archive: Path, destination: Path, limits: ZipLimits = ZipLimits(
                         size += len(chunk)
                         total += len(chunk)
                         if size > limits.max_member_bytes:
-                            raise InputError(f"{archive}: {info.filename} unpacks to more than {limits.max_member_bytes:,} bytes")
+                            raise InputError(
+                                f"{archive}: {info.filename} unpacks to more than {limits.max_member_bytes:,} bytes"
+                            )
                         if total > limits.max_total_bytes:
                             raise InputError(f"{archive}: unpacks to more than {limits.max_total_bytes:,} bytes")
                         dst.write(chunk)
@@ -177,7 +181,9 @@ def _collect_from_folder(root: Path, assignment_id: str) -> SubmissionSet:
     submitted = root if root.name == "submitted" else root / "submitted"
     if submitted.is_dir():
         return _nbgrader(submitted, assignment_id)
-    files = sorted(p for p in root.rglob("*") if p.is_file() and _is_candidate(PurePosixPath(p.relative_to(root).as_posix())))
+    files = sorted(
+        p for p in root.rglob("*") if p.is_file() and _is_candidate(PurePosixPath(p.relative_to(root).as_posix()))
+    )
     candidates = [_identify(root, path) for path in files]
     layouts = {layout for layout, _ in candidates}
     layout = next((lay for lay in (InputLayout.MOODLE, InputLayout.CANVAS) if lay in layouts), InputLayout.FLAT)
@@ -194,7 +200,9 @@ def _identify(root: Path, path: Path) -> tuple[InputLayout, StudentSubmission]:
             return InputLayout.MOODLE, StudentSubmission(moodle["user"], path, original, moodle["name"].strip())
     canvas = _CANVAS.match(path.name)
     if canvas:
-        return InputLayout.CANVAS, StudentSubmission(canvas["user"], path, canvas["original"], canvas["name"], bool(canvas["late"]))
+        return InputLayout.CANVAS, StudentSubmission(
+            canvas["user"], path, canvas["original"], canvas["name"], bool(canvas["late"])
+        )
     student = relative.parts[0] if len(relative.parts) > 1 else path.stem
     return InputLayout.FLAT, StudentSubmission(student, path, path.name)
 
@@ -207,7 +215,9 @@ def _nbgrader(submitted: Path, assignment_id: str) -> SubmissionSet:
         chosen = next((f for f in folders if f.name == assignment_id), folders[0] if len(folders) == 1 else None)
         if chosen is None:
             names = ", ".join(f.name for f in folders) or "none"
-            skipped.append(SkippedFile(str(student_dir), f"no assignment folder named {assignment_id!r} (found: {names})"))
+            skipped.append(
+                SkippedFile(str(student_dir), f"no assignment folder named {assignment_id!r} (found: {names})")
+            )
             continue
         for path in sorted(chosen.rglob("*")):
             if path.is_file() and _is_candidate(PurePosixPath(path.relative_to(chosen).as_posix())):
@@ -216,7 +226,9 @@ def _nbgrader(submitted: Path, assignment_id: str) -> SubmissionSet:
     return SubmissionSet(InputLayout.NBGRADER, submissions, tuple(skipped) + more_skipped)
 
 
-def _one_per_student(candidates: Iterable[StudentSubmission], assignment_id: str) -> tuple[tuple[StudentSubmission, ...], tuple[SkippedFile, ...]]:
+def _one_per_student(
+    candidates: Iterable[StudentSubmission], assignment_id: str
+) -> tuple[tuple[StudentSubmission, ...], tuple[SkippedFile, ...]]:
     by_student: dict[str, list[StudentSubmission]] = defaultdict(list)
     for candidate in candidates:
         by_student[candidate.student_id].append(candidate)
@@ -229,9 +241,16 @@ def _one_per_student(candidates: Iterable[StudentSubmission], assignment_id: str
         winner = next(c for c in files if c.path == chosen)
         others = [c for c in files if c is not winner]
         notes = tuple(f"Also handed in {c.original_name}; graded {winner.original_name}." for c in others)
-        skipped.extend(SkippedFile(str(c.path), f"{student_id} handed in several files; graded {winner.original_name}") for c in others)
+        skipped.extend(
+            SkippedFile(str(c.path), f"{student_id} handed in several files; graded {winner.original_name}")
+            for c in others
+        )
         if winner.folder_name.lower() in used_folders:  # ids differing only in unsafe characters or case
-            skipped.append(SkippedFile(str(winner.path), f"student id {student_id!r} clashes with another once made a safe folder name"))
+            skipped.append(
+                SkippedFile(
+                    str(winner.path), f"student id {student_id!r} clashes with another once made a safe folder name"
+                )
+            )
             continue
         used_folders.add(winner.folder_name.lower())
         submissions.append(replace(winner, notes=notes))

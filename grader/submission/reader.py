@@ -234,7 +234,7 @@ def _split_statements(source: str) -> list[str] | None:
         else:
             groups.append((kind, first, last))
     chunks = []
-    for position, (_, first, last) in enumerate(groups):
+    for position, (_, _first, last) in enumerate(groups):
         # Comments and blank lines above a statement belong to it; the file's tail to the last.
         start = groups[position - 1][2] + 1 if position else 1
         end = len(lines) if position == len(groups) - 1 else last

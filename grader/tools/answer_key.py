@@ -41,17 +41,24 @@ class Solution:
         else:
             lines.append(f"Side to move:  {self.to_move}")
         value = int(self.value) if float(self.value).is_integer() else self.value
-        lines.append(f"Value:         {value}  (for {self.maximizer}, the maximizer; {self.scoring} scoring"
-                     + (f", depth limit {self.depth_limit})" if self.depth_limit is not None else ")"))
+        lines.append(
+            f"Value:         {value}  (for {self.maximizer}, the maximizer; {self.scoring} scoring"
+            + (f", depth limit {self.depth_limit})" if self.depth_limit is not None else ")")
+        )
         if self.best_moves:
             moves = ", ".join(f"{c} (position {cell_to_position(c)})" for c in self.best_moves)
             lines.append(f"Optimal moves: {moves}")
         lines.append(f"Minimax nodes:    {self.minimax_nodes:,}")
-        lines.append(f"Alpha-beta nodes: {self.alphabeta_nodes:,}  (window {WINDOWS[self.scoring][0]:g}..{WINDOWS[self.scoring][1]:g}, row-major, root included)")
+        lines.append(
+            f"Alpha-beta nodes: {self.alphabeta_nodes:,}  "
+            f"(window {WINDOWS[self.scoring][0]:g}..{WINDOWS[self.scoring][1]:g}, row-major, root included)"
+        )
         return "\n".join(lines)
 
 
-def solve(text: str, *, maximizer: str = "O", first: str = "X", scoring: str = "unit", depth_limit: int | None = None) -> Solution:
+def solve(
+    text: str, *, maximizer: str = "O", first: str = "X", scoring: str = "unit", depth_limit: int | None = None
+) -> Solution:
     """Raise MalformedBoard (one line, says what is wrong) for an unusable board."""
     board = Board.from_string(text)
     problem = board.legality_problem(first)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.spec.model import BUILTIN_ASSIGNMENTS, list_assignments, load_assignment
 from grader.batch.plan import INDEX_FILE, BatchJob, BatchOptions, run_batches
+from grader.spec.model import BUILTIN_ASSIGNMENTS, list_assignments, load_assignment
 
 EXAMPLES = BUILTIN_ASSIGNMENTS.parent / "examples"
 
@@ -18,7 +18,9 @@ EXAMPLES = BUILTIN_ASSIGNMENTS.parent / "examples"
 def example_classes(examples: Path = EXAMPLES) -> tuple[list[Path], list[Path]]:
     """Example folders with a matching built-in assignment, and those without one."""
     known = set(list_assignments())
-    folders = sorted(p for p in examples.iterdir() if p.is_dir() and not p.name.startswith(".")) if examples.is_dir() else []
+    folders = (
+        sorted(p for p in examples.iterdir() if p.is_dir() and not p.name.startswith(".")) if examples.is_dir() else []
+    )
     return [p for p in folders if p.name in known], [p for p in folders if p.name not in known]
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.spec.model import AssignmentError, list_assignments, load_assignment
 from grader.spec.call_template import CallTemplateError, Placeholder, parse_call
+from grader.spec.model import AssignmentError, list_assignments, load_assignment
 
 MINIMAL = """
 [assignment]
@@ -55,9 +55,9 @@ def test_minimal_spec_loads(tmp_path: Path) -> None:
         (('expect = "wins"', 'expect = "wins"\ncolour = "red"'), ".colour", "unknown field"),
         (('call = "check_win(board, player)"', 'call = "check_win(board, playr)"'), ".call", "unknown placeholder"),
         (('call = "check_win(board, player)"', 'call = "check_win(board"'), ".call", "not a Python call"),
-        (('points = 10', 'points = "ten"'), ".points", "must be"),
+        (("points = 10", 'points = "ten"'), ".points", "must be"),
         (('expect = "wins"', 'expect = "victory"'), ".expect", "must be one of"),
-        (('id = "win"\n', ''), "checks[0].id", "is required"),
+        (('id = "win"\n', ""), "checks[0].id", "is required"),
     ],
 )
 def test_mistakes_are_located(tmp_path: Path, change: tuple[str, str], field: str, words: str) -> None:
@@ -72,7 +72,9 @@ def test_mistakes_are_located(tmp_path: Path, change: tuple[str, str], field: st
 
 
 def test_bad_board_in_positions_is_reported(tmp_path: Path) -> None:
-    text = MINIMAL + '''
+    text = (
+        MINIMAL
+        + """
 [[checks]]
 id = "nodes"
 kind = "node-counts"
@@ -80,7 +82,8 @@ points = 5
 minimax_call = "minimax(board, 0, is_max)"
 alphabeta_call = "ab(board, 0, is_max, -inf, inf)"
 positions = ["XXXXXXXXXQ"]
-'''
+"""
+    )
     with pytest.raises(AssignmentError) as info:
         load_assignment(write_spec(tmp_path, text))
     assert "positions" in info.value.field and "bad board" in info.value.problem

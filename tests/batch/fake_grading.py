@@ -17,10 +17,10 @@ import signal
 import time
 from pathlib import Path
 
-from grader.spec.model import Assignment
 from grader.checks.base import make_result
 from grader.grading import GradingOptions
 from grader.results import CheckStatus, Counterexample, SubmissionResult
+from grader.spec.model import Assignment
 
 
 def grade_by_content(path: Path, assignment: Assignment, options: GradingOptions) -> SubmissionResult:
@@ -35,11 +35,21 @@ def grade_by_content(path: Path, assignment: Assignment, options: GradingOptions
         checks = tuple(make_result(c, CheckStatus.NOT_RUN, "Not run: not a notebook") for c in assignment.checks)
         return SubmissionResult(str(path), assignment.id, checks, None, problems=("not a notebook (invalid JSON)",))
     checks = tuple(
-        make_result(c, CheckStatus.PASSED, "ok") if c.id in text else make_result(
-            c, CheckStatus.FAILED, "Wrong answer",
-            counterexample=Counterexample("XO.......", f"{c.id}(board)", "1", "0", "a guess"))
+        make_result(c, CheckStatus.PASSED, "ok")
+        if c.id in text
+        else make_result(
+            c,
+            CheckStatus.FAILED,
+            "Wrong answer",
+            counterexample=Counterexample("XO.......", f"{c.id}(board)", "1", "0", "a guess"),
+        )
         for c in assignment.checks
     )
-    execution = {"cells": [{"index": 0, "source": text[:200], "status": "ok", "output": text[:200], "duration": 0.01}],
-                 "stdin_transcript": [], "sandbox_mode": "none", "isolation_note": None, "total_duration": 0.01}
+    execution = {
+        "cells": [{"index": 0, "source": text[:200], "status": "ok", "output": text[:200], "duration": 0.01}],
+        "stdin_transcript": [],
+        "sandbox_mode": "none",
+        "isolation_note": None,
+        "total_duration": 0.01,
+    }
     return SubmissionResult(str(path), assignment.id, checks, execution, timings={"total": 0.01})

@@ -12,8 +12,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from grader.spec.model import Assignment, load_assignment
 from grader.batch.plan import RESULT_FILE, BatchOptions, BatchResult, GradingRecord, run_batch
+from grader.spec.model import Assignment, load_assignment
 from tests.batch.fake_grading import grade_by_content
 from tests.reports.test_output_formats import GRADESCOPE_SCHEMA
 
@@ -49,10 +49,17 @@ def final_outputs(out: Path) -> dict[str, str]:
 
 
 def test_every_outcome_becomes_a_result(tmp_path: Path, lab05: Assignment) -> None:
-    source = make_class(tmp_path / "in", {
-        "alice.py": "check-win check-draw", "bob.py": "DIE", "carol.py": "CRASH",
-        "dave.ipynb": "UNREADABLE", "erin.py": "minimax-value", "frank.py": "HANG",
-    })
+    source = make_class(
+        tmp_path / "in",
+        {
+            "alice.py": "check-win check-draw",
+            "bob.py": "DIE",
+            "carol.py": "CRASH",
+            "dave.ipynb": "UNREADABLE",
+            "erin.py": "minimax-value",
+            "frank.py": "HANG",
+        },
+    )
     result = batch(source, tmp_path / "out", lab05, deadline_seconds=2)
     assert [r.submission.student_id for r in result.records] == ["alice", "bob", "carol", "dave", "erin", "frank"]
     by_id = {r.submission.student_id: r for r in result.records}
@@ -72,7 +79,13 @@ def test_every_outcome_becomes_a_result(tmp_path: Path, lab05: Assignment) -> No
     assert "Graded: 2. Mean score 20.0, median 20" in summary and "Could not be graded: 4." in summary
     rows = list(csv.DictReader((tmp_path / "out" / "grades.csv").open()))
     assert {r["student_id"]: r["total"] for r in rows} == {
-        "alice": "20", "bob": "", "carol": "", "dave": "0", "erin": "20", "frank": "0"}
+        "alice": "20",
+        "bob": "",
+        "carol": "",
+        "dave": "0",
+        "erin": "20",
+        "frank": "0",
+    }
 
 
 def test_rerun_grades_only_what_is_missing_or_changed(tmp_path: Path, lab05: Assignment) -> None:
@@ -99,7 +112,9 @@ def test_a_changed_assignment_spec_regrades(tmp_path: Path, lab05: Assignment) -
     for f in lab05.directory.iterdir():
         if f.is_file() and f.suffix in (".toml", ".txt", ".py"):
             (spec / f.name).write_bytes(f.read_bytes())
-    (spec / "assignment.toml").write_text((spec / "assignment.toml").read_text().replace("points = 10", "points = 12", 1))
+    (spec / "assignment.toml").write_text(
+        (spec / "assignment.toml").read_text().replace("points = 10", "points = 12", 1)
+    )
     assert regraded(batch(source, tmp_path / "out", load_assignment(spec))) == {"a"}
 
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from grader.spec.model import load_assignment
 from grader.batch.plan import RESULT_FILE
+from grader.spec.model import load_assignment
 from tests.reports.test_output_formats import GRADESCOPE_SCHEMA
 
 pytestmark = pytest.mark.slow
@@ -30,12 +30,21 @@ STUDENTS = len(CLASS) + 1  # and a copy of the solution
 
 
 def grader(*args: str, **kwargs) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "grader", *args], cwd=REPO, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True, **kwargs)
+    return subprocess.Popen(
+        [sys.executable, "-m", "grader", *args],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        **kwargs,
+    )
 
 
 def run_grader(*args: str, timeout: float = 900) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "grader", *args], cwd=REPO, capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "grader", *args], cwd=REPO, capture_output=True, text=True, timeout=timeout
+    )
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +75,9 @@ def gradebook_and_results(out: Path) -> dict[str, object]:
     return files
 
 
-def test_a_batch_killed_midway_resumes_and_matches_an_uninterrupted_run(small_class: Path, whole_run: Path, tmp_path: Path) -> None:
+def test_a_batch_killed_midway_resumes_and_matches_an_uninterrupted_run(
+    small_class: Path, whole_run: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "killed"
     process = grader("batch", str(small_class), "-a", ASSIGNMENT, "--out", str(out), "--jobs", "2", "--quiet")
     deadline = time.monotonic() + 600

@@ -79,12 +79,15 @@ def test_nbgrader_tree_given_as_its_submitted_folder(tmp_path: Path) -> None:
 
 
 def test_canvas_zip_with_late_submissions(tmp_path: Path) -> None:
-    archive = make_zip(tmp_path / "submissions.zip", {
-        "doejane_12345_67890_lab05.ipynb": NOTEBOOK,
-        "smithjohn_LATE_23456_78901_Lab 5 final.ipynb": NOTEBOOK,
-        "smithjohn_LATE_23456_78902_helpers.py": "x = 1",
-        "__MACOSX/._doejane_12345_67890_lab05.ipynb": "junk",
-    })
+    archive = make_zip(
+        tmp_path / "submissions.zip",
+        {
+            "doejane_12345_67890_lab05.ipynb": NOTEBOOK,
+            "smithjohn_LATE_23456_78901_Lab 5 final.ipynb": NOTEBOOK,
+            "smithjohn_LATE_23456_78902_helpers.py": "x = 1",
+            "__MACOSX/._doejane_12345_67890_lab05.ipynb": "junk",
+        },
+    )
     found = collect_submissions(archive, "lab05", tmp_path / "scratch")
     assert found.layout == InputLayout.CANVAS
     assert ids(found) == ["12345", "23456"]
@@ -96,18 +99,25 @@ def test_canvas_zip_with_late_submissions(tmp_path: Path) -> None:
 
 
 def test_moodle_zip_with_and_without_folders(tmp_path: Path) -> None:
-    archive = make_zip(tmp_path / "moodle.zip", {
-        "Jane Doe_12345_assignsubmission_file_/lab05.ipynb": NOTEBOOK,
-        "John Smith_23456_assignsubmission_file_my work.ipynb": NOTEBOOK,
-        "Jane Doe_12345_assignsubmission_onlinetext_/onlinetext.html": "<p>hi</p>",
-    })
+    archive = make_zip(
+        tmp_path / "moodle.zip",
+        {
+            "Jane Doe_12345_assignsubmission_file_/lab05.ipynb": NOTEBOOK,
+            "John Smith_23456_assignsubmission_file_my work.ipynb": NOTEBOOK,
+            "Jane Doe_12345_assignsubmission_onlinetext_/onlinetext.html": "<p>hi</p>",
+        },
+    )
     found = collect_submissions(archive, "lab05", tmp_path / "scratch")
     assert found.layout == InputLayout.MOODLE
     assert [(s.student_id, s.display_name, s.original_name) for s in found.submissions] == [
-        ("12345", "Jane Doe", "lab05.ipynb"), ("23456", "John Smith", "my work.ipynb")]
+        ("12345", "Jane Doe", "lab05.ipynb"),
+        ("23456", "John Smith", "my work.ipynb"),
+    ]
 
 
-@pytest.mark.parametrize("evil", ["../escape.ipynb", "/abs/escape.ipynb", "a/../../escape.ipynb", "C:/win.ipynb", "..\\x.ipynb"])
+@pytest.mark.parametrize(
+    "evil", ["../escape.ipynb", "/abs/escape.ipynb", "a/../../escape.ipynb", "C:/win.ipynb", "..\\x.ipynb"]
+)
 def test_zip_entries_that_leave_the_folder_are_refused(tmp_path: Path, evil: str) -> None:
     archive = tmp_path / "evil.zip"
     with zipfile.ZipFile(archive, "w") as zf:
@@ -162,9 +172,17 @@ def test_choosing_among_several_files(tmp_path: Path) -> None:
     assert choose_submission_file([helper, scratch], "lab05") == scratch
 
 
-@pytest.mark.parametrize("student_id, folder", [
-    ("alice", "alice"), ("../../etc", "etc"), (".hidden", "hidden"), ("a/b\\c", "a_b_c"), ("", "student"),
-    ("Jane Doe", "Jane_Doe"), ("José", "José"),
-])
+@pytest.mark.parametrize(
+    "student_id, folder",
+    [
+        ("alice", "alice"),
+        ("../../etc", "etc"),
+        (".hidden", "hidden"),
+        ("a/b\\c", "a_b_c"),
+        ("", "student"),
+        ("Jane Doe", "Jane_Doe"),
+        ("José", "José"),
+    ],
+)
 def test_safe_folder_names(student_id: str, folder: str) -> None:
     assert safe_folder_name(student_id) == folder

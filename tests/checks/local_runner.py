@@ -10,7 +10,8 @@ from __future__ import annotations
 import copy
 import functools
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus
 

@@ -1,6 +1,6 @@
 """Seed 004's functions (lab05), correct; tests derive buggy variants by replacing lines."""
 
-LAB05_SOLUTION = '''
+LAB05_SOLUTION = """
 import math, random
 
 def check_win(board, player):
@@ -98,7 +98,7 @@ def best_move_depth(board, max_depth):
                 best_eval = eval
                 move = i
     return move
-'''
+"""
 
 
 def variant(old: str, new: str, count: int = 1) -> str:

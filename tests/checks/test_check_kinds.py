@@ -3,10 +3,10 @@ realistic bug loses exactly the check it should, with a counterexample that show
 
 from __future__ import annotations
 
-from grader.spec.model import load_assignment
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.results import CheckStatus
+from grader.spec.model import load_assignment
 from reference import Board
 from tests.checks.local_runner import LocalRunner
 from tests.checks.seed004_source import LAB05_SOLUTION, variant
@@ -34,7 +34,9 @@ def test_missing_anti_diagonal_is_shown_on_the_anti_diagonal() -> None:
     assert result.status == CheckStatus.FAILED
     ce = result.counterexample
     board = Board.from_string(ce.board)
-    assert {board.cells[2], board.cells[4], board.cells[6]} <= {"X", "O"} and board.cells[2] == board.cells[4] == board.cells[6]
+    assert {board.cells[2], board.cells[4], board.cells[6]} <= {"X", "O"} and board.cells[2] == board.cells[
+        4
+    ] == board.cells[6]
     assert ce.expected == "True" and ce.actual == "False"
     assert "anti-diagonal" in ce.cause
     # hypothesis shrinks to the line itself: three marks
@@ -42,7 +44,9 @@ def test_missing_anti_diagonal_is_shown_on_the_anti_diagonal() -> None:
 
 
 def test_draw_that_ignores_wins() -> None:
-    source = variant('return " " not in board and not check_win(board, "X") and not check_win(board, "O")', 'return " " not in board')
+    source = variant(
+        'return " " not in board and not check_win(board, "X") and not check_win(board, "O")', 'return " " not in board'
+    )
     result = grade(source, ["check-draw", "check-win"])
     assert result["check-win"].status == CheckStatus.PASSED
     assert result["check-draw"].status == CheckStatus.FAILED
@@ -51,8 +55,10 @@ def test_draw_that_ignores_wins() -> None:
 
 
 def test_move_not_undone_fails_value_and_mutation() -> None:
-    source = variant('                board[i] = "O"\n                score = minimax(board, depth + 1, False, max_depth)\n                board[i] = " "\n',
-                     '                board[i] = "O"\n                score = minimax(board, depth + 1, False, max_depth)\n')
+    source = variant(
+        '                board[i] = "O"\n                score = minimax(board, depth + 1, False, max_depth)\n                board[i] = " "\n',
+        '                board[i] = "O"\n                score = minimax(board, depth + 1, False, max_depth)\n',
+    )
     results = grade(source, ["minimax-no-mutation", "check-win", "minimaxAB" and "alphabeta-value"])
     assert results["minimax-no-mutation"].status == CheckStatus.FAILED
     assert "not undone" in results["minimax-no-mutation"].counterexample.cause
@@ -61,8 +67,10 @@ def test_move_not_undone_fails_value_and_mutation() -> None:
 
 
 def test_swapped_final_scores_are_diagnosed() -> None:
-    source = LAB05_SOLUTION.replace('    if check_win(board, "O"):\n        return 1\n    if check_win(board, "X"):\n        return -1\n    if check_draw(board):\n        return 0\n    if depth >= max_depth',
-                                    '    if check_win(board, "O"):\n        return -1\n    if check_win(board, "X"):\n        return 1\n    if check_draw(board):\n        return 0\n    if depth >= max_depth')
+    source = LAB05_SOLUTION.replace(
+        '    if check_win(board, "O"):\n        return 1\n    if check_win(board, "X"):\n        return -1\n    if check_draw(board):\n        return 0\n    if depth >= max_depth',
+        '    if check_win(board, "O"):\n        return -1\n    if check_win(board, "X"):\n        return 1\n    if check_draw(board):\n        return 0\n    if depth >= max_depth',
+    )
     assert source != LAB05_SOLUTION
     results = grade(source, ["minimax-value", "alphabeta-value"])
     assert results["alphabeta-value"].status == CheckStatus.PASSED
@@ -91,8 +99,12 @@ def test_no_pruning_at_all_fails_node_reduction() -> None:
 
 
 def test_depth_never_incremented_is_recognised() -> None:
-    source = LAB05_SOLUTION.replace("score = minimax(board, depth + 1, False, max_depth)", "score = minimax(board, depth, False, max_depth)")
-    source = source.replace("score = minimax(board, depth + 1, True, max_depth)", "score = minimax(board, depth, True, max_depth)")
+    source = LAB05_SOLUTION.replace(
+        "score = minimax(board, depth + 1, False, max_depth)", "score = minimax(board, depth, False, max_depth)"
+    )
+    source = source.replace(
+        "score = minimax(board, depth + 1, True, max_depth)", "score = minimax(board, depth, True, max_depth)"
+    )
     results = grade(source, ["depth-limited", "minimax-value"])
     assert results["minimax-value"].status == CheckStatus.PASSED
     failed = results["depth-limited"]
@@ -101,7 +113,9 @@ def test_depth_never_incremented_is_recognised() -> None:
 
 
 def test_missing_function_is_not_run_with_suggestion() -> None:
-    source = LAB05_SOLUTION.replace("def minimaxAB(", "def minimaxAlphaBetta(").replace("eval = minimaxAB(", "eval = minimaxAlphaBetta(")
+    source = LAB05_SOLUTION.replace("def minimaxAB(", "def minimaxAlphaBetta(").replace(
+        "eval = minimaxAB(", "eval = minimaxAlphaBetta("
+    )
     results = grade(source, ["alphabeta-value", "node-reduction", "check-win"])
     for check_id in ("alphabeta-value", "node-reduction"):
         assert results[check_id].status == CheckStatus.NOT_RUN
@@ -125,14 +139,19 @@ def test_grading_is_deterministic() -> None:
 
 
 def test_student_exception_is_a_failure_not_a_crash() -> None:
-    source = LAB05_SOLUTION.replace("def check_draw(board):\n", "def check_draw(board):\n    raise ValueError('oops')\n")
+    source = LAB05_SOLUTION.replace(
+        "def check_draw(board):\n", "def check_draw(board):\n    raise ValueError('oops')\n"
+    )
     result = grade(source, ["check-draw"])["check-draw"]
     assert result.status == CheckStatus.FAILED
     assert "ValueError: oops" in result.counterexample.actual
 
 
 def test_draw_scored_as_loss_is_diagnosed() -> None:
-    source = LAB05_SOLUTION.replace("    if check_draw(board):\n        return 0\n    if depth >= max_depth", "    if check_draw(board):\n        return -1\n    if depth >= max_depth")
+    source = LAB05_SOLUTION.replace(
+        "    if check_draw(board):\n        return 0\n    if depth >= max_depth",
+        "    if check_draw(board):\n        return -1\n    if depth >= max_depth",
+    )
     assert source != LAB05_SOLUTION
     failed = grade(source, ["minimax-value"])["minimax-value"]
     assert failed.status == CheckStatus.FAILED

@@ -4,20 +4,21 @@ the same judged inputs, the same counterexample, and nothing fetched ahead for s
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import Any
 
 import pytest
 
 import grader.checks.base as base
-from grader.spec.model import load_assignment
-from grader.execution.channel.calls import Call, CallOutcome, CallStatus
-from grader.checks.context import CheckContext
-from grader.checks.registry import run_check
 from grader.checks.base import AnswersAside, board_size, positions
+from grader.checks.context import CheckContext
 from grader.checks.properties import LOOKAHEAD_SECONDS, Mismatch, _RunExamples, find_smallest_failure
+from grader.checks.registry import run_check
+from grader.execution.channel.calls import Call, CallOutcome, CallStatus
 from grader.results import CheckStatus
-from reference import X, Board
+from grader.spec.model import load_assignment
+from reference import Board, X
 from tests.checks.local_runner import LocalRunner
 from tests.checks.seed004_source import LAB05_SOLUTION, variant
 
@@ -59,9 +60,12 @@ def feedback(result) -> tuple:
 # -- whole checks --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("source, check_id, at_most, saved", [
-    (DRAW_SCORED_AS_LOSS, "depth-limited", 26, 25),
-])
+@pytest.mark.parametrize(
+    "source, check_id, at_most, saved",
+    [
+        (DRAW_SCORED_AS_LOSS, "depth-limited", 26, 25),
+    ],
+)
 def test_the_run_examples_come_in_one_trip_and_the_counterexample_is_the_same(
     source: str, check_id: str, at_most: int, saved: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -95,7 +99,9 @@ def test_grading_twice_fetches_the_same_inputs() -> None:
     first, first_runner = grade(DRAW_SCORED_AS_LOSS, "depth-limited")
     second, second_runner = grade(DRAW_SCORED_AS_LOSS, "depth-limited")
     assert feedback(first) == feedback(second)
-    assert [[c.args for c in trip] for trip in first_runner.trips] == [[c.args for c in trip] for trip in second_runner.trips]
+    assert [[c.args for c in trip] for trip in first_runner.trips] == [
+        [c.args for c in trip] for trip in second_runner.trips
+    ]
 
 
 # -- the answers kept aside ----------------------------------------------------
@@ -134,7 +140,8 @@ class HangingRunner(CountingRunner):
         outcomes = super().call_many(calls)
         return [
             CallOutcome(CallStatus.TIMEOUT, error="too slow", duration=call.timeout)
-            if call.timeout < LAB05.call_timeout and call.args[0][4] != " " else outcome
+            if call.timeout < LAB05.call_timeout and call.args[0][4] != " "
+            else outcome
             for call, outcome in zip(calls, outcomes)
         ]
 
@@ -147,9 +154,12 @@ def test_a_speculative_call_that_times_out_is_asked_again_with_the_full_limit() 
     short = [c for trip in runner.trips for c in trip if c.timeout < LAB05.call_timeout]
     assert short and all(c.timeout <= base.SPECULATIVE_SECONDS for c in short)
     # The first timeout stops fetching ahead: later trips ask one input each.
-    first_hang = next(i for i, trip in enumerate(runner.trips)
-                      if any(c.timeout < LAB05.call_timeout and c.args[0][4] != " " for c in trip))
-    assert all(len(trip) == 1 for trip in runner.trips[first_hang + 1:])
+    first_hang = next(
+        i
+        for i, trip in enumerate(runner.trips)
+        if any(c.timeout < LAB05.call_timeout and c.args[0][4] != " " for c in trip)
+    )
+    assert all(len(trip) == 1 for trip in runner.trips[first_hang + 1 :])
 
 
 # -- the property driver on its own -------------------------------------------
@@ -186,8 +196,14 @@ class FakeStudent:
 
 def _run(student: FakeStudent, *, speculate: bool, budget: float = 60.0):
     return find_smallest_failure(
-        positions(X), student.judge, size=board_size, examples=60, run_seed=7, budget_seconds=budget,
-        prefetch=student.prefetch, speculate=student.speculate if speculate else None,
+        positions(X),
+        student.judge,
+        size=board_size,
+        examples=60,
+        run_seed=7,
+        budget_seconds=budget,
+        prefetch=student.prefetch,
+        speculate=student.speculate if speculate else None,
         sample=positions(X, spread=True),
     )
 
@@ -217,8 +233,13 @@ def test_unknown_call_times_fetch_nothing_ahead() -> None:
 def test_block_sizes() -> None:
     def block(seconds: Sequence[float | None] | None, *, budget: float = 60.0, spent: float = 0.0) -> int:
         started = time.monotonic() - spent
-        ahead = _RunExamples(list, lambda cases: None, seconds, known=set(),
-                             allowance=lambda: min(0.03, 0.1 * (budget - (time.monotonic() - started))))
+        ahead = _RunExamples(
+            list,
+            lambda cases: None,
+            seconds,
+            known=set(),
+            allowance=lambda: min(0.03, 0.1 * (budget - (time.monotonic() - started))),
+        )
         return ahead.block_size()
 
     assert block([1e-5] * 60) == 256  # cheap predicates: hundreds

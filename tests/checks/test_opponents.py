@@ -8,10 +8,10 @@ from pathlib import Path
 
 import nbformat
 
-from grader.spec.model import Assignment, load_assignment
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.results import CheckResult, CheckStatus
+from grader.spec.model import Assignment, load_assignment
 from reference import Board
 from tests.checks.local_runner import LocalRunner
 from tests.checks.seed004_source import LAB05_SOLUTION

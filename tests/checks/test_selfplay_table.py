@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from grader.spec.model import load_assignment
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.results import CheckStatus
+from grader.spec.model import load_assignment
 from reference import depth_limited_selfplay
 from tests.checks.local_runner import LocalRunner
 

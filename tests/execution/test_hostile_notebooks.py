@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 import pytest
 
 from grader.execution.channel.calls import Call
-from grader.execution.session import CellStatus, ExecutionOptions
 from grader.execution.sandbox import Limits
+from grader.execution.session import CellStatus, ExecutionOptions
 from tests.execution.support import requires_bwrap
 
 FAST = {"cell_timeout": 2.0, "interrupt_grace": 2.0}

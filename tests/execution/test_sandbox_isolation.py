@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from grader.execution.channel.calls import Call, CallStatus
-from grader.execution.session import CellStatus, ExecutionOptions
 from grader.execution.sandbox import SandboxMode, resolve_mode
+from grader.execution.session import CellStatus, ExecutionOptions
 from tests.execution.support import REPO, requires_bwrap
 
 FAST = {"cell_timeout": 5.0, "interrupt_grace": 2.0}

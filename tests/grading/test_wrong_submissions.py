@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.spec.model import load_assignment
 from grader.grading import grade_submission
 from grader.results import CheckStatus
+from grader.spec.model import load_assignment
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -28,7 +28,9 @@ pytestmark = pytest.mark.slow
 def test_wrong_submission_loses_exactly_its_checks(assignment_id: str, name: str, expected: dict) -> None:
     assignment = load_assignment(assignment_id)
     result = grade_submission(SUBMISSIONS / assignment_id / f"{name}.ipynb", assignment)
-    wanted = {check.id: CheckStatus.MANUAL if check.kind == "manual" else CheckStatus.PASSED for check in assignment.checks}
+    wanted = {
+        check.id: CheckStatus.MANUAL if check.kind == "manual" else CheckStatus.PASSED for check in assignment.checks
+    }
     wanted.update({c: CheckStatus.FAILED for c in expected.get("failed", [])})
     wanted.update({c: CheckStatus.PARTIAL for c in expected.get("partial", [])})
     actual = {c.check_id: c.status for c in result.checks}
@@ -49,7 +51,10 @@ SEED_DESERVES = {
     "depth-limits": {},
     "experiment04": {},
     # the seed has none of the optional practice tasks
-    "minimax-enhanced": {c: CheckStatus.NOT_RUN for c in ("second-best", "depth-limited-heuristic", "connect4", "random-tie-break", "game-tree")},
+    "minimax-enhanced": {
+        c: CheckStatus.NOT_RUN
+        for c in ("second-best", "depth-limited-heuristic", "connect4", "random-tie-break", "game-tree")
+    },
 }
 
 
@@ -64,4 +69,7 @@ def test_seed_notebook_as_written_gets_what_it_deserves(assignment_id: str) -> N
     if assignment_id == "depth-limits":  # the numpy seed takes tens of seconds and still gets the figures
         rows = result.check("selfplay-table").figures["rows"]
         assert [(r["winner"], r["generated"]) for r in rows] == [
-            ("Player 1 Wins", 89), ("Player 1 Wins", 4064), ("Drawn", 618175)]
+            ("Player 1 Wins", 89),
+            ("Player 1 Wins", 4064),
+            ("Drawn", 618175),
+        ]

@@ -8,18 +8,18 @@ import numpy as np
 import pytest
 from hypothesis import given
 
-from reference.strategies import arbitrary_boards, nonterminal_boards, reachable_boards
 from reference.solved import reachable_positions
+from reference.strategies import arbitrary_boards, nonterminal_boards, reachable_boards
 from reference.tictactoe import (
     EMPTY,
     LINES,
-    O,
     SYMMETRIES,
-    X,
     Board,
     IllegalMove,
     MalformedBoard,
+    O,
     TicTacToe,
+    X,
     opponent,
 )
 
@@ -105,9 +105,7 @@ def test_lines_are_the_eight_winning_triples() -> None:
         ("XXXOOO...", {X, O}, None, True),
     ],
 )
-def test_winners_winner_and_terminal(
-    text: str, winners: set[str], winner: str | None, terminal: bool
-) -> None:
+def test_winners_winner_and_terminal(text: str, winners: set[str], winner: str | None, terminal: bool) -> None:
     board = Board.from_string(text)
     assert board.winners() == winners
     assert board.winner() == winner

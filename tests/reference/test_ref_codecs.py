@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -19,7 +19,7 @@ from reference.codecs import (
 )
 from reference.solved import reachable_positions
 from reference.strategies import arbitrary_boards
-from reference.tictactoe import O, X, Board, IllegalMove, MalformedBoard
+from reference.tictactoe import Board, IllegalMove, MalformedBoard, O, X
 
 SAMPLE = Board.from_string("X.O/.X./..O")
 
@@ -31,9 +31,7 @@ def test_registry_has_every_seed_encoding() -> None:
 
 def test_get_codec_lists_known_names() -> None:
     assert get_codec("grid-space") is CODECS["grid-space"]
-    with pytest.raises(
-        KeyError, match="unknown board codec 'grid'; known codecs: flat-space, grid-digits"
-    ):
+    with pytest.raises(KeyError, match="unknown board codec 'grid'; known codecs: flat-space, grid-digits"):
         get_codec("grid")
 
 
@@ -83,9 +81,7 @@ def test_numpy_codec_accepts_nested_lists_and_integral_floats() -> None:
 
 
 def test_grid_codecs_accept_tuples() -> None:
-    assert (
-        CODECS["grid-space"].decode((("X", " ", "O"), (" ", "X", " "), (" ", " ", "O"))) == SAMPLE
-    )
+    assert CODECS["grid-space"].decode((("X", " ", "O"), (" ", "X", " "), (" ", " ", "O"))) == SAMPLE
 
 
 @pytest.mark.parametrize(
@@ -143,9 +139,7 @@ def test_grid_codecs_accept_tuples() -> None:
         ),
     ],
 )
-def test_malformed_boards_are_rejected_with_a_specific_message(
-    name: str, obj: object, message: str
-) -> None:
+def test_malformed_boards_are_rejected_with_a_specific_message(name: str, obj: object, message: str) -> None:
     with pytest.raises(MalformedBoard, match=re.escape(message)):
         CODECS[name].decode(obj)
 
@@ -160,17 +154,13 @@ def test_legal_decoding_rejects_exactly_the_impossible_positions(name: str, boar
     if problem is None:
         assert codec.decode(encoded, legal=True) == board
     else:
-        with pytest.raises(
-            MalformedBoard, match=re.escape(f"impossible position {board}: {problem}")
-        ):
+        with pytest.raises(MalformedBoard, match=re.escape(f"impossible position {board}: {problem}")):
             codec.decode(encoded, legal=True)
 
 
 def test_legal_decoding_respects_the_first_player() -> None:
     o_first = ["O", " ", " ", " ", " ", " ", " ", " ", " "]
-    assert CODECS["flat-space"].decode(o_first, legal=True, first=O) == Board.from_string(
-        "O........"
-    )
+    assert CODECS["flat-space"].decode(o_first, legal=True, first=O) == Board.from_string("O........")
     with pytest.raises(MalformedBoard, match="X has 0 marks and O has 1 mark"):
         CODECS["flat-space"].decode(o_first, legal=True)
 

@@ -12,7 +12,7 @@ from reference.connect4 import ConnectK, ConnectState
 from reference.game import Game, game_minimax
 from reference.search import SearchSpec, minimax
 from reference.strategies import nonterminal_boards
-from reference.tictactoe import EMPTY, O, X, Board, IllegalMove, MalformedBoard, TicTacToe
+from reference.tictactoe import EMPTY, Board, IllegalMove, MalformedBoard, O, TicTacToe, X
 
 # -- the generic search on games other than tic-tac-toe ---------------------------------------
 
@@ -62,9 +62,7 @@ def test_game_minimax_depth_limit_and_evaluation() -> None:
     shallow = game_minimax(game, game.initial_state(), depth_limit=1, evaluate=lambda s, p: -s[0])
     # one ply: the maximizer leaves the smallest pile as seen by its own evaluation
     assert shallow.best_moves == (2,) and shallow.value == -5
-    assert game_minimax(game, game.initial_state(), depth_limit=7) == game_minimax(
-        game, game.initial_state()
-    )
+    assert game_minimax(game, game.initial_state(), depth_limit=7) == game_minimax(game, game.initial_state())
 
 
 @settings(deadline=None)
@@ -119,9 +117,7 @@ def test_connect_state_validation() -> None:
         ConnectState.from_rows("..", "Z.")
     with pytest.raises(MalformedBoard, match="equal length"):
         ConnectState.from_rows("...", "..")
-    assert eval(repr(ConnectState.from_rows("...", "X.."))) == ConnectState.from_rows(
-        "...", "X.."
-    )  # noqa: S307
+    assert eval(repr(ConnectState.from_rows("...", "X.."))) == ConnectState.from_rows("...", "X..")  # noqa: S307
 
 
 def test_illegal_connect_moves_raise() -> None:
@@ -209,9 +205,7 @@ def _states(game: ConnectK, max_plies: int) -> list[ConnectState]:
 
 
 @pytest.mark.parametrize(("rows", "cols", "k", "plies"), [(3, 3, 3, 9), (4, 3, 3, 1), (2, 4, 2, 8)])
-def test_connect_k_minimax_agrees_with_brute_force(
-    rows: int, cols: int, k: int, plies: int
-) -> None:
+def test_connect_k_minimax_agrees_with_brute_force(rows: int, cols: int, k: int, plies: int) -> None:
     game = ConnectK(rows=rows, cols=cols, k=k)
     solve = brute_force(rows, cols, k)
     for state in _states(game, plies):

@@ -12,12 +12,10 @@ from hypothesis import strategies as st
 from reference.search import SearchSpec, alphabeta, minimax, minimax_nodes, move_values, optimal_moves
 from reference.solved import solve_all
 from reference.strategies import nonterminal_boards, reachable_boards, windows
-from reference.tictactoe import EMPTY, SYMMETRIES, O, X, Board, MalformedBoard
+from reference.tictactoe import EMPTY, SYMMETRIES, Board, MalformedBoard, O, X
 
 UNIT = SearchSpec()  # seed 003: O maximizes, X first, +1/0/-1
-ADJUSTED = SearchSpec(
-    maximizer=X, first_player=O, scoring="depth-adjusted", start_depth=-1
-)  # seed 001
+ADJUSTED = SearchSpec(maximizer=X, first_player=O, scoring="depth-adjusted", start_depth=-1)  # seed 001
 ADJUSTED_BOUNDS = (-math.inf, -10, -8, -6.5, -5, -1, 0, 1, 5, 6.5, 8, 10, math.inf)
 
 
@@ -80,10 +78,7 @@ def test_window_guarantees_depth_adjusted(board: Board, window: tuple[float, flo
 @settings(deadline=None)  # several full searches per example
 @given(board=nonterminal_boards(min_empty=2, max_empty=7), window=windows())
 def test_narrower_windows_never_search_more(board: Board, window: tuple[float, float]) -> None:
-    assert (
-        alphabeta(board, UNIT, alpha=window[0], beta=window[1]).nodes
-        <= alphabeta(board, UNIT).nodes
-    )
+    assert alphabeta(board, UNIT, alpha=window[0], beta=window[1]).nodes <= alphabeta(board, UNIT).nodes
     assert alphabeta(board, UNIT).nodes <= minimax(board, UNIT).nodes
 
 
@@ -103,9 +98,7 @@ def test_alphabeta_rejects_bad_windows_and_modes() -> None:
     extra=st.integers(0, 3),
     spec=st.sampled_from([UNIT, ADJUSTED]),
 )
-def test_depth_limit_beyond_the_empty_cells_is_the_full_search(
-    board: Board, extra: int, spec: SearchSpec
-) -> None:
+def test_depth_limit_beyond_the_empty_cells_is_the_full_search(board: Board, extra: int, spec: SearchSpec) -> None:
     first = spec.first_player
     if not board.is_legal_position(first):
         board = Board(tuple({X: O, O: X}.get(s, s) for s in board.cells))  # swap to fit `first`
@@ -160,9 +153,7 @@ def test_a_root_at_the_depth_limit_is_not_expanded(board: Board) -> None:
         ("XXXOO....", SearchSpec(maximizer=O, scoring="depth-adjusted", start_depth=3), -7),
     ],
 )
-def test_terminal_root_is_one_node_scored_at_the_start_depth(
-    text: str, spec: SearchSpec, value: float
-) -> None:
+def test_terminal_root_is_one_node_scored_at_the_start_depth(text: str, spec: SearchSpec, value: float) -> None:
     for result in (
         minimax(Board.from_string(text), spec),
         alphabeta(Board.from_string(text), spec),
@@ -221,9 +212,7 @@ def test_symmetric_images_have_equal_values(board: Board) -> None:
 
 
 @settings(deadline=None)  # several full searches per example
-@given(
-    reachable_boards(max_empty=6).filter(lambda b: b.count(X) == b.count(O) and not b.is_terminal())
-)
+@given(reachable_boards(max_empty=6).filter(lambda b: b.count(X) == b.count(O) and not b.is_terminal()))
 def test_to_move_overrides_the_counts(board: Board) -> None:
     as_if_o_first = minimax(board, replace(UNIT, first_player=O))
     assert minimax(board, UNIT, to_move=O) == as_if_o_first
@@ -252,8 +241,11 @@ def test_errors_are_typed_and_specific() -> None:
 
 def test_minimax_nodes_from_the_empty_board_is_the_seed_figure() -> None:
     assert minimax_nodes(Board.empty(), UNIT) == 549_946
-    assert minimax_nodes(Board.empty(), SearchSpec(maximizer=X, depth_limit=2)) == minimax(
-        Board.empty(), SearchSpec(maximizer=X, depth_limit=2)).nodes == 1 + 9 + 72
+    assert (
+        minimax_nodes(Board.empty(), SearchSpec(maximizer=X, depth_limit=2))
+        == minimax(Board.empty(), SearchSpec(maximizer=X, depth_limit=2)).nodes
+        == 1 + 9 + 72
+    )
 
 
 @settings(deadline=None)  # a full search per example

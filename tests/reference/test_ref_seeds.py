@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -19,7 +19,7 @@ from reference.challenges import depth_limited_selfplay, recommended_sequence
 from reference.codecs import CODECS, cell_to_position, position_to_cell
 from reference.search import SearchSpec, alphabeta, minimax, move_values
 from reference.strategies import nonterminal_boards, reachable_boards, windows
-from reference.tictactoe import O, X, Board
+from reference.tictactoe import Board, O, X
 
 # -- seed 003: globals current_state, max()/min() and their alpha-beta versions --------------
 
@@ -197,9 +197,7 @@ def test_seed003_max_min_match_minimax(board: Board) -> None:
 
 @settings(deadline=None)
 @given(board=reachable_boards(), window=windows(bounds=(-2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2)))
-def test_seed003_alpha_beta_matches_on_any_window(
-    board: Board, window: tuple[float, float]
-) -> None:
+def test_seed003_alpha_beta_matches_on_any_window(board: Board, window: tuple[float, float]) -> None:
     funcs = seed003(CODECS["grid-digits"].encode(board))  # type: ignore[arg-type]
     name = "min_alpha_beta" if board.to_move() == X else "max_alpha_beta"
     value, px, py = funcs[name](*window)
@@ -219,12 +217,8 @@ def test_seed003_alpha_beta_from_the_empty_board_visits_18297_nodes() -> None:
     assert (result.value, result.best_move, result.nodes) == (0, 0, 18_297)
 
 
-@pytest.mark.parametrize(
-    ("algorithm", "first_search"), [("minimax", 549_946), ("alphabeta", 18_297)]
-)
-def test_seed003_recommended_sequence_is_1_2_7_6_9_and_a_tie(
-    algorithm: str, first_search: int
-) -> None:
+@pytest.mark.parametrize(("algorithm", "first_search"), [("minimax", 549_946), ("alphabeta", 18_297)])
+def test_seed003_recommended_sequence_is_1_2_7_6_9_and_a_tie(algorithm: str, first_search: int) -> None:
     game = recommended_sequence(SearchSpec(), algorithm=algorithm)  # type: ignore[arg-type]
     assert game.recommended == (1, 2, 7, 6, 9)
     assert game.winner is None and game.final.is_full()
@@ -357,11 +351,7 @@ def test_seed001_transcript() -> None:
 
 
 @settings(deadline=None, max_examples=40)
-@given(
-    reachable_boards(first=O, max_empty=7).filter(
-        lambda b: not b.is_terminal() and b.to_move(O) == X
-    )
-)
+@given(reachable_boards(first=O, max_empty=7).filter(lambda b: not b.is_terminal() and b.to_move(O) == X))
 def test_seed001_move_scores_match_on_random_positions(board: Board) -> None:
     _check_seed001(board)
 
@@ -388,9 +378,7 @@ def seed002_minimax_with_count(
         return None
 
     def is_terminal(board):
-        return check_winner(board) is not None or all(
-            board[i][j] != " " for i in range(3) for j in range(3)
-        )
+        return check_winner(board) is not None or all(board[i][j] != " " for i in range(3) for j in range(3))
 
     def evaluate(board):
         winner = check_winner(board)

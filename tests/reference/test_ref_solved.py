@@ -9,7 +9,7 @@ import pytest
 
 from reference.search import SearchSpec, minimax
 from reference.solved import reachable_positions, solve, solve_all
-from reference.tictactoe import EMPTY, SYMMETRIES, O, X, Board, MalformedBoard
+from reference.tictactoe import EMPTY, SYMMETRIES, Board, MalformedBoard, O, X
 
 UNIT = SearchSpec()
 SEED001 = SearchSpec(maximizer=X, first_player=O, scoring="depth-adjusted", start_depth=-1)
@@ -40,9 +40,7 @@ def test_table_is_read_only_and_cached() -> None:
     assert solve_all() is table and solve_all(SearchSpec()) is table
 
 
-@pytest.mark.parametrize(
-    "spec", [UNIT, SEED001, ADJUSTED_X_FIRST], ids=["unit", "seed001", "adjusted"]
-)
+@pytest.mark.parametrize("spec", [UNIT, SEED001, ADJUSTED_X_FIRST], ids=["unit", "seed001", "adjusted"])
 def test_table_equals_minimax_on_every_position_with_few_empty_cells(spec: SearchSpec) -> None:
     for board, solution in solve_all(spec).items():
         if board.count(EMPTY) <= 5:
@@ -52,9 +50,7 @@ def test_table_equals_minimax_on_every_position_with_few_empty_cells(spec: Searc
                 assert solution.optimal_moves == result.best_moves, board
 
 
-@pytest.mark.parametrize(
-    "spec", [UNIT, SEED001, ADJUSTED_X_FIRST], ids=["unit", "seed001", "adjusted"]
-)
+@pytest.mark.parametrize("spec", [UNIT, SEED001, ADJUSTED_X_FIRST], ids=["unit", "seed001", "adjusted"])
 def test_table_equals_minimax_on_the_empty_board(spec: SearchSpec) -> None:
     # Positions with 6-9 empty cells are compared with alpha-beta in test_ref_search.py;
     # the one full minimax here anchors the table at the root.

@@ -15,7 +15,7 @@ from reference.strategies import (
     reachable_boards,
     windows,
 )
-from reference.tictactoe import EMPTY, O, X, Board
+from reference.tictactoe import EMPTY, Board, O, X
 
 PINNED = settings(database=None, derandomize=True, report_multiple_bugs=False)
 
@@ -27,11 +27,7 @@ def test_reachable_boards_respect_every_parameter(
     low, high = min(low, high), max(low, high)
     if not include_terminal and high == 0:
         return  # no non-terminal board has 0 empty cells
-    board = data.draw(
-        reachable_boards(
-            first=first, min_empty=low, max_empty=high, include_terminal=include_terminal
-        )
-    )
+    board = data.draw(reachable_boards(first=first, min_empty=low, max_empty=high, include_terminal=include_terminal))
     assert board.is_legal_position(first)
     lowest = max(low, 1) if not include_terminal else low
     assert lowest <= board.count(EMPTY) <= high

@@ -10,51 +10,124 @@ HOSTILE_OUTPUT = "<script>alert(1)</script>"
 HOSTILE_SOURCE = 'print("<img src=x onerror=alert(2)>")'
 SECRETS = ("SECRET_BOARD_CALL", "SECRET_EXPECTED", "SECRET_ACTUAL", "SECRET_CAUSE", "SECRET_MESSAGE")
 NODE_ROWS = [
-    {"board": "X........", "minimax": 59705, "alphabeta": 2316, "reference_minimax": 59705, "reference_alphabeta": 2316,
-     "minimax_call": "minimax(board, 0, True)", "alphabeta_call": "minimaxAB(board, 0, True, -inf, inf)"},
-    {"board": "X...O....", "minimax": 7331, "alphabeta": 903, "reference_minimax": 7331, "reference_alphabeta": 787,
-     "minimax_call": "minimax(board, 0, False)", "alphabeta_call": "minimaxAB(board, 0, False, -inf, inf)"},
+    {
+        "board": "X........",
+        "minimax": 59705,
+        "alphabeta": 2316,
+        "reference_minimax": 59705,
+        "reference_alphabeta": 2316,
+        "minimax_call": "minimax(board, 0, True)",
+        "alphabeta_call": "minimaxAB(board, 0, True, -inf, inf)",
+    },
+    {
+        "board": "X...O....",
+        "minimax": 7331,
+        "alphabeta": 903,
+        "reference_minimax": 7331,
+        "reference_alphabeta": 787,
+        "minimax_call": "minimax(board, 0, False)",
+        "alphabeta_call": "minimaxAB(board, 0, False, -inf, inf)",
+    },
 ]
 
 
-def check(check_id: str, status: CheckStatus, score: float, max_score: float, message: str = "", **extra: object) -> CheckResult:
-    return CheckResult(check_id=check_id, kind=str(extra.pop("kind", "search-value")), title=f"title of {check_id}",
-                       status=status, score=score, max_score=max_score, message=message or f"message of {check_id}",
-                       **extra)  # type: ignore[arg-type]
+def check(
+    check_id: str, status: CheckStatus, score: float, max_score: float, message: str = "", **extra: object
+) -> CheckResult:
+    return CheckResult(
+        check_id=check_id,
+        kind=str(extra.pop("kind", "search-value")),
+        title=f"title of {check_id}",
+        status=status,
+        score=score,
+        max_score=max_score,
+        message=message or f"message of {check_id}",
+        **extra,
+    )  # type: ignore[arg-type]
 
 
 def public_failure() -> CheckResult:
-    return check("minimax-value", CheckStatus.FAILED, 0, 20, "Wrong answer on a position with 3 pieces",
-                 counterexample=Counterexample("XO.X.....", "minimax(board, 0, True)", "1", "-1",
-                                               "The score is seen from the wrong player's side."),
-                 duration=0.25)
+    return check(
+        "minimax-value",
+        CheckStatus.FAILED,
+        0,
+        20,
+        "Wrong answer on a position with 3 pieces",
+        counterexample=Counterexample(
+            "XO.X.....", "minimax(board, 0, True)", "1", "-1", "The score is seen from the wrong player's side."
+        ),
+        duration=0.25,
+    )
 
 
 def hidden_failure() -> CheckResult:
-    return check("secret-search", CheckStatus.FAILED, 0, 10, "SECRET_MESSAGE on the position OOX",
-                 visibility="hidden",
-                 counterexample=Counterexample("OOX......", "SECRET_BOARD_CALL(board)", "SECRET_EXPECTED", "SECRET_ACTUAL", "SECRET_CAUSE"))
+    return check(
+        "secret-search",
+        CheckStatus.FAILED,
+        0,
+        10,
+        "SECRET_MESSAGE on the position OOX",
+        visibility="hidden",
+        counterexample=Counterexample(
+            "OOX......", "SECRET_BOARD_CALL(board)", "SECRET_EXPECTED", "SECRET_ACTUAL", "SECRET_CAUSE"
+        ),
+    )
 
 
 def hidden_node_counts() -> CheckResult:
-    return check("secret-nodes", CheckStatus.PASSED, 10, 10, "SECRET_MESSAGE", kind="node-counts", visibility="hidden",
-                 figures={"positions": [dict(NODE_ROWS[0], board="SECRETBRD")]})
+    return check(
+        "secret-nodes",
+        CheckStatus.PASSED,
+        10,
+        10,
+        "SECRET_MESSAGE",
+        kind="node-counts",
+        visibility="hidden",
+        figures={"positions": [dict(NODE_ROWS[0], board="SECRETBRD")]},
+    )
 
 
 def node_counts(status: CheckStatus = CheckStatus.PARTIAL) -> CheckResult:
-    return check("node-reduction", status, 5, 10, "Alpha-beta prunes", kind="node-counts", figures={"positions": NODE_ROWS})
+    return check(
+        "node-reduction", status, 5, 10, "Alpha-beta prunes", kind="node-counts", figures={"positions": NODE_ROWS}
+    )
 
 
 def execution_record() -> dict:
     return {
         "cells": [
-            {"index": 0, "source": HOSTILE_SOURCE, "status": "ok", "error_name": None, "error_message": None,
-             "output": HOSTILE_OUTPUT + "\n", "output_truncated": False, "duration": 0.01, "traceback": ""},
-            {"index": 2, "source": "move = input('Your move? ')", "status": "error", "error_name": "ValueError",
-             "error_message": "invalid literal", "output": "", "output_truncated": False, "duration": 0.02,
-             "traceback": "\x1b[31mValueError\x1b[0m: invalid literal"},
-            {"index": 3, "source": "while True: pass", "status": "timeout", "error_name": "CellTimeout",
-             "error_message": "the cell ran longer than 60 s", "output": "", "duration": 60.0, "traceback": ""},
+            {
+                "index": 0,
+                "source": HOSTILE_SOURCE,
+                "status": "ok",
+                "error_name": None,
+                "error_message": None,
+                "output": HOSTILE_OUTPUT + "\n",
+                "output_truncated": False,
+                "duration": 0.01,
+                "traceback": "",
+            },
+            {
+                "index": 2,
+                "source": "move = input('Your move? ')",
+                "status": "error",
+                "error_name": "ValueError",
+                "error_message": "invalid literal",
+                "output": "",
+                "output_truncated": False,
+                "duration": 0.02,
+                "traceback": "\x1b[31mValueError\x1b[0m: invalid literal",
+            },
+            {
+                "index": 3,
+                "source": "while True: pass",
+                "status": "timeout",
+                "error_name": "CellTimeout",
+                "error_message": "the cell ran longer than 60 s",
+                "output": "",
+                "duration": 60.0,
+                "traceback": "",
+            },
         ],
         "stdin_transcript": [{"cell_index": 2, "prompt": "Your move? ", "answer": "five"}],
         "sandbox_mode": "limits",

@@ -5,23 +5,31 @@ Screenshots go to test-artifacts/."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
-from grader.spec.model import load_assignment
 from grader.batch.plan import BatchOptions, run_batch
+from grader.spec.model import load_assignment
 from tests.batch.fake_grading import grade_by_content
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-               "--disable-sync", "--no-first-run"]
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 pytestmark = pytest.mark.slow  # starts a real browser
 
-playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed (pip install playwright)")
+playwright_api = pytest.importorskip(
+    "playwright.sync_api", reason="Playwright for Python is not installed (pip install playwright)"
+)
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +63,9 @@ def class_reports(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def open_page(browser, path: Path):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     problems: list[str] = []
-    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on(
+        "console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None
+    )
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
     page.on("request", lambda r: problems.append(f"request: {r.url}") if not r.url.startswith("file:") else None)
     page.on("dialog", lambda d: (problems.append(f"dialog: {d.message}"), d.dismiss()))
@@ -65,8 +75,12 @@ def open_page(browser, path: Path):
 
 
 def score_column(page) -> list[float]:
-    return [float(v) for v in page.eval_on_selector_all(
-        "#students-table tbody tr", "rows => rows.map(r => r.cells[2].getAttribute('data-sort'))")]
+    return [
+        float(v)
+        for v in page.eval_on_selector_all(
+            "#students-table tbody tr", "rows => rows.map(r => r.cells[2].getAttribute('data-sort'))"
+        )
+    ]
 
 
 def test_class_index_sorts_without_console_errors(browser, class_reports: Path) -> None:
@@ -79,7 +93,9 @@ def test_class_index_sorts_without_console_errors(browser, class_reports: Path) 
     page.click("#students-table th:nth-child(3)")
     assert score_column(page) == sorted(before, reverse=True)
     page.click("#students-table th:nth-child(1)")
-    students = page.eval_on_selector_all("#students-table tbody tr", "rows => rows.map(r => r.cells[0].getAttribute('data-sort'))")
+    students = page.eval_on_selector_all(
+        "#students-table tbody tr", "rows => rows.map(r => r.cells[0].getAttribute('data-sort'))"
+    )
     assert students == sorted(students)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "class-index.png"), full_page=True)

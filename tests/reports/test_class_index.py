@@ -10,7 +10,9 @@ from tests.reports import fabricated as fab
 
 
 def entry(student: str, *checks, failure: str | None = None, seconds: float = 1.0) -> ClassEntry:
-    return ClassEntry(student, f"Name {student}", False, fab.submission(*checks), f"{student}/report.html", failure, seconds)
+    return ClassEntry(
+        student, f"Name {student}", False, fab.submission(*checks), f"{student}/report.html", failure, seconds
+    )
 
 
 def entries() -> list[ClassEntry]:
@@ -42,7 +44,7 @@ def test_index_lists_everyone_and_escapes_names() -> None:
     assert html.count("<script") == 1  # only the sorting code
     assert 'href="ann/report.html"' in html
     assert "could not be graded" in html and "x/y.txt" in html
-    slowest = html[html.index('id="slowest"'):]
+    slowest = html[html.index('id="slowest"') :]
     assert slowest.index("bob") < slowest.index("ann")
     assert 'class="chart histogram"' in html
 

@@ -95,8 +95,9 @@ def test_gradescope_output_never_carries_hidden_inputs() -> None:
 
 
 def test_results_json_for_a_submission_that_could_not_be_graded() -> None:
-    result = fab.submission(fab.check("a", CheckStatus.NOT_RUN, 0, 10, "Not run: not a notebook"),
-                            problems=("not a notebook",))
+    result = fab.submission(
+        fab.check("a", CheckStatus.NOT_RUN, 0, 10, "Not run: not a notebook"), problems=("not a notebook",)
+    )
     document = json.loads(results_json(result, failure="not a notebook"))
     jsonschema.validate(document, GRADESCOPE_SCHEMA)
     assert document["score"] == 0 and "could not be graded: not a notebook" in document["output"]
@@ -108,11 +109,13 @@ def read_csv(text: str) -> list[dict[str, str]]:
 
 def test_grades_csv_has_one_row_per_student_and_a_column_per_check() -> None:
     result = mixed_result()
-    text = grades_csv([
-        GradebookRow("zoe", "Zoe Z", result),
-        GradebookRow("adam", "", result),
-        GradebookRow("crashed", "", result, withheld=True),
-    ])
+    text = grades_csv(
+        [
+            GradebookRow("zoe", "Zoe Z", result),
+            GradebookRow("adam", "", result),
+            GradebookRow("crashed", "", result, withheld=True),
+        ]
+    )
     header = text.splitlines()[0].split(",")
     assert header[:4] == ["student_id", "name", "total", "max"]
     assert header[4:] == [c.check_id for c in result.checks]
@@ -122,7 +125,9 @@ def test_grades_csv_has_one_row_per_student_and_a_column_per_check() -> None:
         assert float(row["max"]) == result.max_score
     adam = rows[0]
     assert float(adam["total"]) == result.score
-    assert sum(float(adam[c.check_id]) for c in result.checks if c.status != CheckStatus.MANUAL) == pytest.approx(result.score)
+    assert sum(float(adam[c.check_id]) for c in result.checks if c.status != CheckStatus.MANUAL) == pytest.approx(
+        result.score
+    )
     assert adam["style"] == ""  # manual: the instructor fills it in
     assert rows[1]["total"] == "" and rows[1]["check-win"] == ""  # the grader failed: no false zero
 

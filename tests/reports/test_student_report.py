@@ -7,9 +7,9 @@ from html.parser import HTMLParser
 
 import pytest
 
-from grader.spec.model import load_assignment
-from grader.feedback.html import ExecutionView, headline, check_view, render_student_report
+from grader.feedback.html import ExecutionView, check_view, headline, render_student_report
 from grader.results import CheckStatus
+from grader.spec.model import load_assignment
 from tests.reports import fabricated as fab
 
 ALL_PASSED = re.compile(r"\ball\b[^.<]*\b(tests?|checks?)\b[^.<]*\bpassed\b", re.IGNORECASE)
@@ -102,9 +102,15 @@ def test_self_check_names_the_hidden_checks_it_did_not_run(tmp_path) -> None:
 
 
 def test_headline_counts_only_scored_public_checks() -> None:
-    views = [check_view(c, student_facing=True) for c in (
-        fab.check("a", CheckStatus.PASSED, 5, 5), fab.check("b", CheckStatus.FAILED, 0, 5),
-        fab.check("bonus", CheckStatus.NOT_RUN, 0, 0), fab.check("m", CheckStatus.MANUAL, 0, 0))]
+    views = [
+        check_view(c, student_facing=True)
+        for c in (
+            fab.check("a", CheckStatus.PASSED, 5, 5),
+            fab.check("b", CheckStatus.FAILED, 0, 5),
+            fab.check("bonus", CheckStatus.NOT_RUN, 0, 0),
+            fab.check("m", CheckStatus.MANUAL, 0, 0),
+        )
+    ]
     assert headline(views, hidden_not_run=0, nothing_ran=False).text == "1 of 2 public checks passed."
     assert "could not be graded" in headline(views, 0, nothing_ran=True).text
 
@@ -136,29 +142,38 @@ def test_node_counts_are_drawn_as_a_bar_chart() -> None:
 
 def test_cells_errors_timeouts_and_stdin_appear_where_they_happened() -> None:
     html = render_student_report(fab.submission(fab.public_failure()))
-    cell_3 = html[html.index('id="cell-3"'):html.index('id="cell-4"')]
+    cell_3 = html[html.index('id="cell-3"') : html.index('id="cell-4"')]
     assert "Your move? five" in cell_3 and "ValueError: invalid literal" in cell_3
     assert "\x1b" not in html
     assert '<details class="cell trouble" id="cell-3" open>' in html  # unfolded where it went wrong
     assert '<details class="cell" id="cell-1">' in html
-    cell_4 = html[html.index('id="cell-4"'):]
+    cell_4 = html[html.index('id="cell-4"') :]
     assert "timeout" in cell_4 and "60 s" in cell_4
     assert "NOTE_FOR_FOOTER" in html.split("<footer>")[1]  # not listed among the student's problems
     assert "/instructor/private" not in html
 
 
-@pytest.mark.parametrize("record", [
-    {}, {"cells": None}, {"cells": [{}]}, {"cells": ["junk", 3]}, {"stdin_transcript": [{"prompt": None}], "cells": []},
-    {"cells": [{"index": "x", "status": None, "output": ["a", {"text": "b"}], "duration": "slow"}]},
-])
+@pytest.mark.parametrize(
+    "record",
+    [
+        {},
+        {"cells": None},
+        {"cells": [{}]},
+        {"cells": ["junk", 3]},
+        {"stdin_transcript": [{"prompt": None}], "cells": []},
+        {"cells": [{"index": "x", "status": None, "output": ["a", {"text": "b"}], "duration": "slow"}]},
+    ],
+)
 def test_any_execution_record_renders(record: dict) -> None:
     assert ExecutionView.from_record(record) is not None
     render_student_report(fab.submission(fab.public_failure(), execution=record))
 
 
 def test_nothing_ran() -> None:
-    result = fab.submission(fab.check("a", CheckStatus.NOT_RUN, 0, 10, "Not run: not a notebook"),
-                            problems=("The file is not a notebook: invalid JSON",))
+    result = fab.submission(
+        fab.check("a", CheckStatus.NOT_RUN, 0, 10, "Not run: not a notebook"),
+        problems=("The file is not a notebook: invalid JSON",),
+    )
     result = type(result)(result.submission, result.assignment_id, result.checks, None, result.problems)
     html = render_student_report(result)
     assert "could not be graded" in html and "invalid JSON" in html and "as it ran" not in html
@@ -176,8 +191,11 @@ def _with_hidden_check(tmp_path):
 
 
 def test_backticks_become_code_and_stay_escaped() -> None:
-    html = render_student_report(fab.submission(
-        fab.check("a", CheckStatus.FAILED, 0, 5, "`minimax(<i>board</i>)` returned 1"),
-        fab.check("b", CheckStatus.FAILED, 0, 5, "an `unbalanced <b>quote")))
+    html = render_student_report(
+        fab.submission(
+            fab.check("a", CheckStatus.FAILED, 0, 5, "`minimax(<i>board</i>)` returned 1"),
+            fab.check("b", CheckStatus.FAILED, 0, 5, "an `unbalanced <b>quote"),
+        )
+    )
     assert "<code>minimax(&lt;i&gt;board&lt;/i&gt;)</code> returned 1" in html
     assert "an `unbalanced &lt;b&gt;quote" in html

@@ -10,9 +10,9 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from grader.spec.model import Assignment
 from grader.grading import GradingOptions
 from grader.results import SubmissionResult
+from grader.spec.model import Assignment
 from tests.batch.fake_grading import grade_by_content
 
 

@@ -12,15 +12,16 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
-from grader.spec.model import load_assignment
-from grader.batch.plan import RESULT_FILE, BatchOptions, run_batch
 from grader.batch.merge import merge_shards
+from grader.batch.plan import RESULT_FILE, BatchOptions, run_batch
 from grader.batch.sharding import Shard
+from grader.spec.model import load_assignment
 from tests.batch.fake_grading import grade_by_content
 
 distributed = pytest.importorskip("distributed")
@@ -37,8 +38,9 @@ def cluster() -> Iterator[Any]:
 
     # One loss is forgiven, the second ends the task: keeps the repeated-death test short.
     with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
-        cluster = distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                           dashboard_address=None, silence_logs=logging.CRITICAL)
+        cluster = distributed.LocalCluster(
+            n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None, silence_logs=logging.CRITICAL
+        )
     yield cluster
     cluster.close()
 
@@ -73,12 +75,29 @@ def outputs(out: Path) -> dict[str, Any]:
 
 
 def test_a_worker_killed_midway_costs_a_retry_and_the_outputs_equal_a_local_run(
-        cluster: Any, small_class: Path, local_run: Path, tmp_path: Path) -> None:
+    cluster: Any, small_class: Path, local_run: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "dask"
     batch = subprocess.Popen(
-        [sys.executable, "-m", "grader", "batch", str(small_class), "-a", ASSIGNMENT, "--out", str(out),
-         "--cluster", cluster.scheduler_address, "--quiet"],
-        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "batch",
+            str(small_class),
+            "-a",
+            ASSIGNMENT,
+            "--out",
+            str(out),
+            "--cluster",
+            cluster.scheduler_address,
+            "--quiet",
+        ],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     with distributed.Client(cluster.scheduler_address) as client:
         deadline = time.monotonic() + 120
         while not (busy := {w: keys for w, keys in client.processing().items() if keys}):
@@ -103,7 +122,9 @@ def test_a_worker_killed_midway_costs_a_retry_and_the_outputs_equal_a_local_run(
 def test_merged_shards_equal_the_local_run(small_class: Path, local_run: Path, tmp_path: Path) -> None:
     shards = [tmp_path / f"shard{k}" for k in range(2)]
     for k, folder in enumerate(shards):
-        run_batch(small_class, load_assignment(ASSIGNMENT), folder, BatchOptions(jobs=2, progress=False, shard=Shard(k, 2)))
+        run_batch(
+            small_class, load_assignment(ASSIGNMENT), folder, BatchOptions(jobs=2, progress=False, shard=Shard(k, 2))
+        )
     assert all(list(folder.glob(f"*/{RESULT_FILE}")) for folder in shards)
     merged = merge_shards(tmp_path / "merged", shards)
     assert merged.complete and merged.return_code == 0
@@ -119,8 +140,9 @@ def fake_class(folder: Path, texts: dict[str, str]) -> Path:
 
 
 def test_failures_on_the_cluster_become_results(cluster: Any, tmp_path: Path) -> None:
-    source = fake_class(tmp_path / "in", {"alice": "check-win check-draw", "carol": "CRASH", "dave": "UNREADABLE",
-                                          "frank": "HANG"})
+    source = fake_class(
+        tmp_path / "in", {"alice": "check-win check-draw", "carol": "CRASH", "dave": "UNREADABLE", "frank": "HANG"}
+    )
     options = BatchOptions(progress=False, cluster=cluster.scheduler_address, deadline_seconds=3)
     result = run_batch(source, load_assignment("lab05"), tmp_path / "out", options, grade=grade_by_content)
     by_id = {r.submission.student_id: r for r in result.records}

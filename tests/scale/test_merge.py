@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from grader.spec.model import Assignment, load_assignment
-from grader.batch.plan import BatchOptions, run_batch
-from grader.cli import main
 from grader.batch.merge import MergeError, merge_shards
+from grader.batch.plan import BatchOptions, run_batch
 from grader.batch.sharding import Shard
+from grader.cli import main
+from grader.spec.model import Assignment, load_assignment
 from tests.batch.fake_grading import grade_by_content
 
 SHARDS = 3

@@ -16,9 +16,16 @@ def test_parse(text: str, shard: Shard) -> None:
     assert Shard.parse(text) == shard and Shard.parse(str(shard)) == shard
 
 
-@pytest.mark.parametrize(("text", "problem"), [
-    ("4/4", "between 0 and 3"), ("1/0", "at least 1"), ("a/b", "expected K/N"), ("-1/3", "expected K/N"), ("2", "expected K/N"),
-])
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("4/4", "between 0 and 3"),
+        ("1/0", "at least 1"),
+        ("a/b", "expected K/N"),
+        ("-1/3", "expected K/N"),
+        ("2", "expected K/N"),
+    ],
+)
 def test_bad_shards_are_refused_with_a_reason(text: str, problem: str) -> None:
     with pytest.raises(ShardError, match=problem):
         Shard.parse(text)

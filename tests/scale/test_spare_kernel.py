@@ -8,8 +8,8 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from grader.execution.session import CellStatus, ExecutionOptions, NotebookSession
 from grader.execution.sandbox import Limits
+from grader.execution.session import CellStatus, ExecutionOptions, NotebookSession
 from grader.execution.spare_kernels import SpareKernel, spare_kernel_for_this_thread
 
 
@@ -29,7 +29,9 @@ def test_the_next_session_takes_the_spare_and_sees_nothing_of_the_last(spare: Sp
     with NotebookSession(notebook("leftover = input()", "print(leftover)"), options, spare_kernel=spare) as first:
         assert [c.output for c in first.execute().cells] == ["7\n", "7\n"]  # input() echoes its answer
         first_pid = first._kernel.pid
-    with NotebookSession(notebook("print('leftover' in globals())", "print(input())"), options, spare_kernel=spare) as second:
+    with NotebookSession(
+        notebook("print('leftover' in globals())", "print(input())"), options, spare_kernel=spare
+    ) as second:
         result = second.execute()
         second_pid = second._kernel.pid
     assert [c.output for c in result.cells] == ["False\n", "7\n7\n"]  # a fresh namespace; the script from its start

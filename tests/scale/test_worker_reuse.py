@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.spec.model import load_assignment
 from grader.batch.plan import BatchOptions, run_batch
+from grader.spec.model import load_assignment
 from tests.scale.probe_grading import grade_and_tell_pid
 
 
@@ -14,8 +14,13 @@ def test_workers_are_reused_and_a_dead_one_is_replaced(tmp_path: Path) -> None:
     source.mkdir()
     for n in range(8):
         (source / f"s{n}.py").write_text("DIE" if n == 3 else "check-win")
-    result = run_batch(source, load_assignment("lab05"), tmp_path / "out", BatchOptions(jobs=2, progress=False),
-                       grade=grade_and_tell_pid)
+    result = run_batch(
+        source,
+        load_assignment("lab05"),
+        tmp_path / "out",
+        BatchOptions(jobs=2, progress=False),
+        grade=grade_and_tell_pid,
+    )
     by_id = {r.submission.student_id: r for r in result.records}
     assert "grading process died (killed by SIGKILL" in by_id["s3"].failure
     graded = [r for r in result.records if r.failure is None]

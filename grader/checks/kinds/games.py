@@ -10,13 +10,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from grader.spec.model import Check
-from grader.spec.call_template import CallTemplate, parse_call
 from grader.checks.base import PLACEHOLDERS, guarded, make_result
 from grader.checks.context import CheckContext, ShapeError, read_search_result
 from grader.checks.kinds.search import reference_answer, shapes_field
 from grader.results import CheckResult, CheckStatus, Counterexample
-from reference import O, X, Board, solve
+from grader.spec.call_template import CallTemplate, parse_call
+from grader.spec.model import Check
+from reference import Board, O, X, solve
 
 
 def _parse_side_calls(raw: Any) -> dict[str, CallTemplate]:
@@ -84,9 +84,13 @@ class MoveSequence:
                 ref_sequence.append(cell)
             ref_board = ref_board.play(cell, side, first=first)
         fmt = params.sequence_format
-        expected_cells = [ctx.decode_move(m, fmt) for m in params.expected_moves] if params.expected_moves else ref_sequence
+        expected_cells = (
+            [ctx.decode_move(m, fmt) for m in params.expected_moves] if params.expected_moves else ref_sequence
+        )
         expected_result = params.expected_result or ref_result
-        expected_text = f"{', '.join(ctx.show_move(c, fmt) for c in expected_cells)} ending in {_describe_outcome(expected_result)}"
+        expected_text = (
+            f"{', '.join(ctx.show_move(c, fmt) for c in expected_cells)} ending in {_describe_outcome(expected_result)}"
+        )
 
         board = Board.empty()
         sequence: list[int] = []
@@ -108,20 +112,28 @@ class MoveSequence:
                     failure = f"returned the move {ctx.show_move(cell, fmt)}, which is not a free cell"
             if failure:
                 return make_result(
-                    check, CheckStatus.FAILED, f"The game could not be played to the end: `{answer.call_text}` {failure}.",
+                    check,
+                    CheckStatus.FAILED,
+                    f"The game could not be played to the end: `{answer.call_text}` {failure}.",
                     counterexample=Counterexample(str(board), answer.call_text, "a legal move", failure),
-                    figures={"moves": [ctx.show_move(c, fmt) for c in sequence]}, started=started,
+                    figures={"moves": [ctx.show_move(c, fmt) for c in sequence]},
+                    started=started,
                 )
             if params.moves == "optimal":
                 best = reference_answer(board, ctx.spec(board, to_move=side), side).best_moves
                 if cell not in best:
                     return make_result(
-                        check, CheckStatus.FAILED,
+                        check,
+                        CheckStatus.FAILED,
                         f"`{answer.call_text}` played {ctx.show_move(cell, fmt)}, which is not an optimal move.",
-                        counterexample=Counterexample(str(board), answer.call_text,
-                                                      "a move in " + ", ".join(ctx.show_move(c, fmt) for c in best),
-                                                      ctx.show_move(cell, fmt)),
-                        figures={"moves": [ctx.show_move(c, fmt) for c in sequence]}, started=started,
+                        counterexample=Counterexample(
+                            str(board),
+                            answer.call_text,
+                            "a move in " + ", ".join(ctx.show_move(c, fmt) for c in best),
+                            ctx.show_move(cell, fmt),
+                        ),
+                        figures={"moves": [ctx.show_move(c, fmt) for c in sequence]},
+                        started=started,
                     )
             if side == params.player:
                 sequence.append(cell)
@@ -134,20 +146,37 @@ class MoveSequence:
         figures = {"moves": [ctx.show_move(c, fmt) for c in sequence], "result": result}
         if sequence == expected_cells and result == expected_result:
             if params.moves == "optimal":
-                return make_result(check, CheckStatus.PASSED,
-                                   f"Every move was optimal and the game ended in {_describe_outcome(result)}.",
-                                   figures=figures, started=started)
-            return make_result(check, CheckStatus.PASSED, f"Recommended moves {actual_text}, as expected.", figures=figures, started=started)
+                return make_result(
+                    check,
+                    CheckStatus.PASSED,
+                    f"Every move was optimal and the game ended in {_describe_outcome(result)}.",
+                    figures=figures,
+                    started=started,
+                )
+            return make_result(
+                check,
+                CheckStatus.PASSED,
+                f"Recommended moves {actual_text}, as expected.",
+                figures=figures,
+                started=started,
+            )
         cause = None
         for n, (got, want) in enumerate(zip(sequence, expected_cells), start=1):
             if got != want:
-                cause = (f"Move {n} differs: {ctx.show_move(got, fmt)} instead of {ctx.show_move(want, fmt)}. "
-                         "The recommendation should be the first best move in reading order.")
+                cause = (
+                    f"Move {n} differs: {ctx.show_move(got, fmt)} instead of {ctx.show_move(want, fmt)}. "
+                    "The recommendation should be the first best move in reading order."
+                )
                 break
         return make_result(
-            check, CheckStatus.FAILED, f"The game went differently: {actual_text}.",
-            counterexample=Counterexample(None, " / ".join(s.describe({}) for s in students.values()), expected_text, actual_text, cause),
-            figures=figures, started=started,
+            check,
+            CheckStatus.FAILED,
+            f"The game went differently: {actual_text}.",
+            counterexample=Counterexample(
+                None, " / ".join(s.describe({}) for s in students.values()), expected_text, actual_text, cause
+            ),
+            figures=figures,
+            started=started,
         )
 
 
@@ -199,7 +228,9 @@ class RandomOpponent:
             while not board.is_terminal():
                 side = board.to_move(first)
                 if side != params.ai:
-                    board = board.play(rng.choice(_opponent_choices(board, side, params.opponent, ctx)), side, first=first)
+                    board = board.play(
+                        rng.choice(_opponent_choices(board, side, params.opponent, ctx)), side, first=first
+                    )
                     continue
                 answer = student.ask(str(board), ctx.placeholders(board, to_move=side))
                 try:
@@ -210,9 +241,12 @@ class RandomOpponent:
                         raise ShapeError(f"returned {ctx.show_move(cell, params.move)}, which is not a free cell")
                 except ShapeError as exc:
                     return make_result(
-                        check, CheckStatus.FAILED, f"Game {game + 1} against {opponent} stopped: `{answer.call_text}` {exc}.",
+                        check,
+                        CheckStatus.FAILED,
+                        f"Game {game + 1} against {opponent} stopped: `{answer.call_text}` {exc}.",
                         counterexample=Counterexample(str(board), answer.call_text, "a legal move", str(exc)),
-                        figures={"tally": tally}, started=started,
+                        figures={"tally": tally},
+                        started=started,
                     )
                 board = board.play(cell, side, first=first)
             winners = board.winners()
@@ -223,19 +257,37 @@ class RandomOpponent:
                 first_loss = (game, board)
                 break
         played = sum(tally.values())
-        figures = {"tally": tally, "games": params.games, "played": played, "seed": params.seed, "opponent": params.opponent}
-        summary = (f"AI {tally['AI']}, {params.opponent} opponent {tally['Opponent']}, draws {tally['Draw']} "
-                   f"over {played} seeded game{'s' if played != 1 else ''}")
+        figures = {
+            "tally": tally,
+            "games": params.games,
+            "played": played,
+            "seed": params.seed,
+            "opponent": params.opponent,
+        }
+        summary = (
+            f"AI {tally['AI']}, {params.opponent} opponent {tally['Opponent']}, draws {tally['Draw']} "
+            f"over {played} seeded game{'s' if played != 1 else ''}"
+        )
         if first_loss is not None:
             game, board = first_loss
             rest = f"; the other {params.games - played} were not played" if played < params.games else ""
-            return make_result(check, CheckStatus.FAILED,
-                               f"The AI lost game {game + 1} of {params.games} to {opponent} ({summary}{rest}): "
-                               "a full-depth search never loses.",
-                               counterexample=Counterexample(str(board), student.describe({}), "a win or a draw for the AI",
-                                                             f"game {game + 1} ended in a win for {opponent}"),
-                               figures=figures, started=started)
-        return make_result(check, CheckStatus.PASSED, f"The AI never lost ({summary}).", figures=figures, started=started)
+            return make_result(
+                check,
+                CheckStatus.FAILED,
+                f"The AI lost game {game + 1} of {params.games} to {opponent} ({summary}{rest}): "
+                "a full-depth search never loses.",
+                counterexample=Counterexample(
+                    str(board),
+                    student.describe({}),
+                    "a win or a draw for the AI",
+                    f"game {game + 1} ended in a win for {opponent}",
+                ),
+                figures=figures,
+                started=started,
+            )
+        return make_result(
+            check, CheckStatus.PASSED, f"The AI never lost ({summary}).", figures=figures, started=started
+        )
 
 
 @dataclass(frozen=True)
@@ -284,7 +336,9 @@ class PrintedSequence:
         if params.final_pattern and not re.search(params.final_pattern, text):
             problems.append(f"its output never matches {params.final_pattern!r}")
         if not problems:
-            return make_result(check, CheckStatus.PASSED, f"{where.capitalize()} printed {expected}, as expected.", figures=figures)
+            return make_result(
+                check, CheckStatus.PASSED, f"{where.capitalize()} printed {expected}, as expected.", figures=figures
+            )
         cause = None
         for n, (got, want) in enumerate(zip(found, params.expected), start=1):
             if got != want:
@@ -294,7 +348,9 @@ class PrintedSequence:
             failed = [c for c in cells if c.get("status") != "ok"]
             cause = f"The cell stopped with {failed[0].get('error_name') or failed[0]['status']}." if failed else None
         return make_result(
-            check, CheckStatus.FAILED, "; ".join(problems).capitalize() + ".",
+            check,
+            CheckStatus.FAILED,
+            "; ".join(problems).capitalize() + ".",
             counterexample=Counterexample(None, params.cell_contains or "the notebook", expected, shown, cause),
             figures=figures,
         )
@@ -326,7 +382,9 @@ class AdapterCheck:
         adapter = ctx.assignment.adapter
         function = getattr(adapter, params.function, None) if adapter else None
         if function is None:
-            return make_result(check, CheckStatus.ERROR, f"The assignment's adapter.py has no function `{params.function}`.")
+            return make_result(
+                check, CheckStatus.ERROR, f"The assignment's adapter.py has no function `{params.function}`."
+            )
         for name in params.needs:
             ctx.resolve(name)  # NotDefined -> not run, with look-alikes
         return function(check, ctx, **params.options)

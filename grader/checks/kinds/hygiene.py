@@ -7,12 +7,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from grader.spec.model import Check
-from grader.spec.call_template import CallTemplate
 from grader.checks.base import Sampling, call_field, find_failure, guarded, make_result, result_from_property
 from grader.checks.context import CheckContext
 from grader.checks.properties import Mismatch
 from grader.results import CheckResult, CheckStatus
+from grader.spec.call_template import CallTemplate
+from grader.spec.model import Check
 from reference import Board
 
 
@@ -45,13 +45,30 @@ class NoMutation:
             if answer.ok and not answer.outcome.mutated:
                 return None
             if not answer.ok:
-                return Mismatch(answer.call_text, "the call returns and leaves the board as it was", answer.failure_text())
-            return Mismatch(answer.call_text, "the board is left as it was", "the board was changed by the call",
-                            "A move that is tried is not undone afterwards (or the board is modified in place).")
+                return Mismatch(
+                    answer.call_text, "the call returns and leaves the board as it was", answer.failure_text()
+                )
+            return Mismatch(
+                answer.call_text,
+                "the board is left as it was",
+                "the board was changed by the call",
+                "A move that is tried is not undone afterwards (or the board is modified in place).",
+            )
 
-        outcome = find_failure(check, ctx, student, sampling.strategy(ctx), judge, key=str, values=values,
-                               examples=params.examples, sample=sampling.strategy(ctx, spread=True))
-        return result_from_property(check, outcome, f"`{student.label}` leaves its board argument unchanged", started=started)
+        outcome = find_failure(
+            check,
+            ctx,
+            student,
+            sampling.strategy(ctx),
+            judge,
+            key=str,
+            values=values,
+            examples=params.examples,
+            sample=sampling.strategy(ctx, spread=True),
+        )
+        return result_from_property(
+            check, outcome, f"`{student.label}` leaves its board argument unchanged", started=started
+        )
 
 
 @dataclass(frozen=True)
@@ -71,10 +88,15 @@ class RunsCleanly:
         if len(bad) <= check.params.allowed_errors:
             return make_result(check, CheckStatus.PASSED, f"All {len(cells)} cells ran.")
         described = "; ".join(
-            f"cell {c['index'] + 1}: {c['status']}" + (f" ({c.get('error_name')})" if c.get("error_name") else "") for c in bad[:5]
+            f"cell {c['index'] + 1}: {c['status']}" + (f" ({c.get('error_name')})" if c.get("error_name") else "")
+            for c in bad[:5]
         )
-        return make_result(check, CheckStatus.FAILED, f"{len(bad)} cell(s) did not run cleanly: {described}.",
-                           figures={"bad_cells": [c["index"] for c in bad]})
+        return make_result(
+            check,
+            CheckStatus.FAILED,
+            f"{len(bad)} cell(s) did not run cleanly: {described}.",
+            figures={"bad_cells": [c["index"] for c in bad]},
+        )
 
 
 @dataclass(frozen=True)
@@ -89,6 +111,10 @@ class Manual:
 
     @staticmethod
     def run(check: Check, ctx: CheckContext) -> CheckResult:
-        return make_result(check, CheckStatus.MANUAL, check.params.instructions or "For the instructor to mark.",
-                           score=0.0, figures={"points": check.points})
-
+        return make_result(
+            check,
+            CheckStatus.MANUAL,
+            check.params.instructions or "For the instructor to mark.",
+            score=0.0,
+            figures={"points": check.points},
+        )

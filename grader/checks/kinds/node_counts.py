@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Sequence
+from typing import Any, Literal
 
-from grader.spec.model import Check
-from grader.spec.call_template import CallTemplate
 from grader.checks.base import boards_field, call_field, guarded, make_result
 from grader.checks.context import Answer, CheckContext
 from grader.checks.kinds.search import reference_alphabeta, reference_minimax_nodes
 from grader.results import CheckResult, CheckStatus, Counterexample
+from grader.spec.call_template import CallTemplate
+from grader.spec.model import Check
 from reference import Board
 
 
@@ -60,16 +61,34 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
     params: Params = check.params
     reset = {params.counter: 0} if params.counter else {}
     read = (params.counter,) if params.counter else ()
-    mm = ctx.student(params.minimax_call, globals_from=params.globals, reset=reset, read_globals=read,
-                     count=params.minimax_count or (params.minimax_call.function,), timeout=max(ctx.assignment.call_timeout, 60))
-    ab = None if params.alphabeta_call is None else ctx.student(params.alphabeta_call, globals_from=params.globals, reset=reset, read_globals=read,
-                     count=params.alphabeta_count or (params.alphabeta_call.function,), timeout=max(ctx.assignment.call_timeout, 60))
+    mm = ctx.student(
+        params.minimax_call,
+        globals_from=params.globals,
+        reset=reset,
+        read_globals=read,
+        count=params.minimax_count or (params.minimax_call.function,),
+        timeout=max(ctx.assignment.call_timeout, 60),
+    )
+    ab = (
+        None
+        if params.alphabeta_call is None
+        else ctx.student(
+            params.alphabeta_call,
+            globals_from=params.globals,
+            reset=reset,
+            read_globals=read,
+            count=params.alphabeta_count or (params.alphabeta_call.function,),
+            timeout=max(ctx.assignment.call_timeout, 60),
+        )
+    )
     offset = 1 if params.convention == "children" else 0
     rows: list[dict[str, Any]] = []
     alpha, beta = params.window
     sides = [board.to_move(ctx.assignment.first_player) for board in params.positions]
-    requests = [(str(board), ctx.placeholders(board, to_move=side, alpha=alpha, beta=beta))
-                for board, side in zip(params.positions, sides)]
+    requests = [
+        (str(board), ctx.placeholders(board, to_move=side, alpha=alpha, beta=beta))
+        for board, side in zip(params.positions, sides)
+    ]
     # One round trip per function for all the positions; alpha-beta is only asked once
     # minimax answered everywhere (a search that times out should not cost twice).
     mm_answers = mm.ask_many(requests)
@@ -81,7 +100,9 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
     if failed is not None:
         board, answer = failed
         return make_result(
-            check, CheckStatus.FAILED, f"`{answer.call_text}` {answer.failure_text()}",
+            check,
+            CheckStatus.FAILED,
+            f"`{answer.call_text}` {answer.failure_text()}",
             counterexample=Counterexample(str(board), answer.call_text, "a completed search", answer.failure_text()),
             started=started,
         )
@@ -102,12 +123,19 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
                 alphabeta_call=ab_answer.call_text,
             )
         rows.append(row)
-    figures = {"positions": rows, "source": f"the global `{params.counter}`" if params.counter else "calls counted by the grader"}
+    figures = {
+        "positions": rows,
+        "source": f"the global `{params.counter}`" if params.counter else "calls counted by the grader",
+    }
     unreadable = [r for r in rows if r["minimax"] is None or r.get("alphabeta", 0) is None]
     if unreadable:
-        return make_result(check, CheckStatus.FAILED,
-                           f"The counter `{params.counter}` did not hold a whole number after the call.",
-                           figures=figures, started=started)
+        return make_result(
+            check,
+            CheckStatus.FAILED,
+            f"The counter `{params.counter}` did not hold a whole number after the call.",
+            figures=figures,
+            started=started,
+        )
     if ab is None:
         return _single_search_verdict(check, params, rows, figures, started)
     # Alpha-beta is judged against the reference's minimax count: a broken minimax loses
@@ -117,50 +145,84 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
     note = ""
     if off_minimax:
         r = off_minimax[0]
-        note = (f" Your minimax visited {r['minimax']:,} nodes where the reference visits {r['reference_minimax']:,}"
-                " (row-major order, every call counted, the root included).")
+        note = (
+            f" Your minimax visited {r['minimax']:,} nodes where the reference visits {r['reference_minimax']:,}"
+            " (row-major order, every call counted, the root included)."
+        )
     worse = [r for r in rows if r["alphabeta"] >= r["reference_minimax"]]
     if worse:
         r = worse[0]
         return make_result(
-            check, CheckStatus.FAILED,
+            check,
+            CheckStatus.FAILED,
             f"Alpha-beta visited {r['alphabeta']:,} nodes, no fewer than minimax ({r['reference_minimax']:,}).{note}",
             counterexample=Counterexample(
-                r["board"], r["alphabeta_call"], f"{r['reference_alphabeta']:,} nodes (fewer than {r['reference_minimax']:,})",
+                r["board"],
+                r["alphabeta_call"],
+                f"{r['reference_alphabeta']:,} nodes (fewer than {r['reference_minimax']:,})",
                 f"{r['alphabeta']:,} nodes",
-                "No branch is ever cut off: check the cut-off condition and that alpha and beta are passed to the children."),
-            figures=figures, started=started,
+                "No branch is ever cut off: check the cut-off condition and that alpha and beta are passed "
+                "to the children.",
+            ),
+            figures=figures,
+            started=started,
         )
     if all(r["alphabeta"] == r["reference_alphabeta"] for r in rows):
-        return make_result(check, CheckStatus.PASSED, f"Alpha-beta node counts match the reference exactly ({summary}).{note}",
-                           figures=figures, started=started)
+        return make_result(
+            check,
+            CheckStatus.PASSED,
+            f"Alpha-beta node counts match the reference exactly ({summary}).{note}",
+            figures=figures,
+            started=started,
+        )
     r = next(r for r in rows if r["alphabeta"] != r["reference_alphabeta"])
-    cause = ("Alpha-beta prunes less than it could: a cut-off on > instead of >= (or < instead of <=), or a bound not updated."
-             if r["alphabeta"] > r["reference_alphabeta"] else
-             "Alpha-beta prunes more than it should: a cut-off that happens too early, which can change values.")
+    cause = (
+        "Alpha-beta prunes less than it could: a cut-off on > instead of >= (or < instead of <=), "
+        "or a bound not updated."
+        if r["alphabeta"] > r["reference_alphabeta"]
+        else "Alpha-beta prunes more than it should: a cut-off that happens too early, which can change values."
+    )
     return make_result(
-        check, CheckStatus.PARTIAL,
+        check,
+        CheckStatus.PARTIAL,
         f"Alpha-beta prunes ({summary}), but not as much as the reference does with row-major move order.{note}",
         score=check.points * params.partial_credit,
         counterexample=Counterexample(
-            r["board"], r["alphabeta_call"], f"{r['reference_alphabeta']:,} nodes", f"{r['alphabeta']:,} nodes", cause),
-        figures=figures, started=started,
+            r["board"], r["alphabeta_call"], f"{r['reference_alphabeta']:,} nodes", f"{r['alphabeta']:,} nodes", cause
+        ),
+        figures=figures,
+        started=started,
     )
 
 
-def _single_search_verdict(check: Check, params: Params, rows: list[dict[str, Any]], figures: dict[str, Any], started: float) -> CheckResult:
+def _single_search_verdict(
+    check: Check, params: Params, rows: list[dict[str, Any]], figures: dict[str, Any], started: float
+) -> CheckResult:
     summary = "; ".join(f"{r['minimax']:,} nodes from {r['board']}" for r in rows)
     wrong = [r for r in rows if r["minimax"] != r["reference_minimax"]]
     if not wrong:
-        return make_result(check, CheckStatus.PASSED, f"Node count matches the reference ({summary}).", figures=figures, started=started)
+        return make_result(
+            check,
+            CheckStatus.PASSED,
+            f"Node count matches the reference ({summary}).",
+            figures=figures,
+            started=started,
+        )
     r = wrong[0]
     cause = None
     counted = r.get("minimax_calls_counted")
     if counted == r["reference_minimax"]:
-        cause = (f"The search visits the right nodes (the grader counted {counted:,} calls), but `{params.counter}` "
-                 "says otherwise: count every call, the root included, and reset the counter before the search only.")
+        cause = (
+            f"The search visits the right nodes (the grader counted {counted:,} calls), but `{params.counter}` "
+            "says otherwise: count every call, the root included, and reset the counter before the search only."
+        )
     return make_result(
-        check, CheckStatus.FAILED, f"Node count differs from the reference ({summary}).",
-        counterexample=Counterexample(r["board"], r["minimax_call"], f"{r['reference_minimax']:,} nodes", f"{r['minimax']:,} nodes", cause),
-        figures=figures, started=started,
+        check,
+        CheckStatus.FAILED,
+        f"Node count differs from the reference ({summary}).",
+        counterexample=Counterexample(
+            r["board"], r["minimax_call"], f"{r['reference_minimax']:,} nodes", f"{r['minimax']:,} nodes", cause
+        ),
+        figures=figures,
+        started=started,
     )

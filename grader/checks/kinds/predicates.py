@@ -10,13 +10,13 @@ from typing import Any, Literal
 
 from hypothesis import strategies as st
 
-from grader.spec.model import Check
-from grader.spec.call_template import CallTemplate
 from grader.checks.base import board_size, call_field, find_failure, guarded, positions, result_from_property
 from grader.checks.context import CheckContext, ShapeError, format_value
 from grader.checks.properties import Mismatch
 from grader.results import CheckResult
-from reference import EMPTY, LINES, O, X, Board, cell_to_rowcol, reachable_positions
+from grader.spec.call_template import CallTemplate
+from grader.spec.model import Check
+from reference import EMPTY, LINES, Board, O, X, cell_to_rowcol, reachable_positions
 from reference.strategies import arbitrary_boards
 
 LINE_NAMES = {
@@ -138,7 +138,7 @@ def likely_cause(params: Params, board: Board, player: str | None, expected: Any
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def line_boards(reachable_only: bool, first: str) -> tuple[Board, ...]:
     """For each line and each player, the smallest position where that line is complete, and
     the smallest full board where it is the only line.
@@ -180,8 +180,13 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
     started = time.monotonic()
     params: Params = check.params
     student = ctx.student(params.call, globals_from=params.globals)
+
     def cases(spread: bool) -> st.SearchStrategy[tuple[Board, str | None, int | None]]:
-        base = arbitrary_boards() if params.boards == "arbitrary" else positions(ctx.assignment.first_player, spread=spread)
+        base = (
+            arbitrary_boards()
+            if params.boards == "arbitrary"
+            else positions(ctx.assignment.first_player, spread=spread)
+        )
         if params.expect == "wins":
             return st.tuples(base, st.sampled_from([X, O]), st.none())
         if params.expect == "valid-move":
@@ -200,7 +205,6 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
     def key(case: tuple[Board, str | None, int | None]) -> tuple:
         return (str(case[0]), case[1], case[2])
 
-
     def judge(case: tuple[Board, str | None, int | None]) -> Mismatch | None:
         board, player, position = case
         answer = student.ask(key(case), values(case))
@@ -214,7 +218,9 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
             return Mismatch(answer.call_text, shown, str(exc))
         if actual == expected:
             return None
-        return Mismatch(answer.call_text, shown, show(params, ctx, actual), likely_cause(params, board, player, expected, actual))
+        return Mismatch(
+            answer.call_text, shown, show(params, ctx, actual), likely_cause(params, board, player, expected, actual)
+        )
 
     lines = line_boards(params.boards == "reachable", ctx.assignment.first_player)
     if params.expect == "wins":
@@ -224,8 +230,17 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
     else:
         explicit = [(b, None, None) for b in lines]
     outcome = find_failure(
-        check, ctx, student, cases(spread=False), judge, key=key, values=values, explicit=explicit,
-        size=lambda c: (*board_size(c[0]), c[1] or "", c[2] or 0), examples=params.examples, sample=cases(spread=True),
+        check,
+        ctx,
+        student,
+        cases(spread=False),
+        judge,
+        key=key,
+        values=values,
+        explicit=explicit,
+        size=lambda c: (*board_size(c[0]), c[1] or "", c[2] or 0),
+        examples=params.examples,
+        sample=cases(spread=True),
     )
     if outcome.failing_input is not None:  # the board alone is the counterexample input
         outcome = replace(outcome, failing_input=outcome.failing_input[0])
@@ -241,4 +256,3 @@ def show(params: Params, ctx: CheckContext, value: Any) -> str:
             return repr(codes["ongoing"]) if "ongoing" in codes else "None"
         return repr(codes.get(value, value))
     return format_value(value)
-

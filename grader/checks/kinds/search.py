@@ -10,13 +10,29 @@ from typing import Any, Literal
 
 from hypothesis import strategies as st
 
-from grader.spec.model import Check
-from grader.spec.call_template import CallTemplate
-from grader.checks.base import Sampling, board_size, boards_field, call_field, find_failure, guarded, result_from_property
+from grader.checks.base import (
+    Sampling,
+    board_size,
+    boards_field,
+    call_field,
+    find_failure,
+    guarded,
+    result_from_property,
+)
+from grader.checks.context import (
+    SEARCH_SHAPES,
+    Answer,
+    CheckContext,
+    ShapeError,
+    StudentFunction,
+    format_value,
+    read_search_result,
+)
 from grader.checks.diagnosis import Observation, explain_alphabeta, explain_minimax, is_full_window
-from grader.checks.context import SEARCH_SHAPES, Answer, CheckContext, ShapeError, StudentFunction, format_value, read_search_result
 from grader.checks.properties import Mismatch, PropertyOutcome
 from grader.results import CheckResult
+from grader.spec.call_template import CallTemplate
+from grader.spec.model import Check
 from reference import Board, SearchSpec, alphabeta, minimax, minimax_nodes, move_values, solve
 
 
@@ -60,7 +76,6 @@ def reference_answer(board: Board, spec: SearchSpec, to_move: str) -> ReferenceA
 def reference_minimax_nodes(board: Board, spec: SearchSpec, to_move: str) -> int:
     """The nodes the reference minimax visits (counted over the game tree, not searched)."""
     return minimax_nodes(board, spec, to_move=to_move)
-
 
 
 @functools.lru_cache(maxsize=200_000)
@@ -144,8 +159,11 @@ def judge_search_answer(
             cause = "The move is on a cell that is already taken."
         else:
             worth = move_values(board, spec, to_move=side).get(move)
-            cause = (f"Move {ctx.show_move(move, params.move)} leads to a value of {format_value(worth)}, "
-                     f"while {format_value(ref.value)} is reachable: the best move must be the one with the best value for {side}.")
+            cause = (
+                f"Move {ctx.show_move(move, params.move)} leads to a value of {format_value(worth)}, "
+                f"while {format_value(ref.value)} is reachable: "
+                f"the best move must be the one with the best value for {side}."
+            )
     return Mismatch(answer.call_text, expected, "; ".join(actual_parts), cause)
 
 
@@ -162,13 +180,23 @@ def _value_cause(
     if actual is None:
         return None
     if full_value is not None and actual == full_value and expected != full_value:
-        return "The value is the full-depth one: the depth limit is never reached (is depth increased in the recursive call?)."
+        return (
+            "The value is the full-depth one: the depth limit is never reached "
+            "(is depth increased in the recursive call?)."
+        )
     if spec.scoring == "unit" and isinstance(actual, (int, float)) and abs(actual) > 1:
         if math.isinf(actual):
             return "The value is infinite: no move was ever tried (are terminal positions and empty cells found?)."
-        return (f"{format_value(actual)} is not a possible game value (+1, 0 or -1): the starting best value is returned "
-                "unchanged, so check its initial value and the comparison that updates it.")
-    if spec.scoring == "depth-adjusted" and isinstance(actual, (int, float)) and abs(actual) == 10 and abs(expected) != 10:
+        return (
+            f"{format_value(actual)} is not a possible game value (+1, 0 or -1): the starting best value is returned "
+            "unchanged, so check its initial value and the comparison that updates it."
+        )
+    if (
+        spec.scoring == "depth-adjusted"
+        and isinstance(actual, (int, float))
+        and abs(actual) == 10
+        and abs(expected) != 10
+    ):
         return "The score ignores depth: a win should score 10 - depth and a loss depth - 10."
     return None
 
@@ -178,6 +206,7 @@ def _search_run(check: Check, ctx: CheckContext, *, depth_limits: tuple[int, ...
     params = check.params
     student = ctx.student(params.call, globals_from=params.globals)
     limits: tuple[int | None, ...] = depth_limits or (None,)
+
     def cases(spread: bool) -> st.SearchStrategy[tuple[Board, int | None]]:
         return st.tuples(params.sampling.strategy(ctx, spread=spread), st.sampled_from(limits))
 
@@ -206,9 +235,17 @@ def _search_run(check: Check, ctx: CheckContext, *, depth_limits: tuple[int, ...
         return mismatch
 
     outcome = find_failure(
-        check, ctx, student, cases(spread=False), judge, key=key, values=values, sample=cases(spread=True),
+        check,
+        ctx,
+        student,
+        cases(spread=False),
+        judge,
+        key=key,
+        values=values,
+        sample=cases(spread=True),
         size=lambda c: (*board_size(c[0]), c[1] or 0),
-        explicit=[(b, lim) for b in params.include for lim in limits], examples=params.examples,
+        explicit=[(b, lim) for b in params.include for lim in limits],
+        examples=params.examples,
     )
     outcome = _diagnosed(outcome, ctx, params, student, windows=False)
     judges_value = any(s != "move" for s in params.returns)
@@ -283,6 +320,7 @@ class PruningEquivalence:
         params: PruningParams = check.params
         student = ctx.student(params.call, globals_from=params.globals)
         windows = params.windows
+
         def cases(spread: bool) -> st.SearchStrategy[tuple[Board, tuple[float, float]]]:
             return st.tuples(params.sampling.strategy(ctx, spread=spread), st.sampled_from(windows))
 
@@ -314,9 +352,17 @@ class PruningEquivalence:
             )
 
         outcome = find_failure(
-            check, ctx, student, cases(spread=False), judge, key=key, values=values, sample=cases(spread=True),
+            check,
+            ctx,
+            student,
+            cases(spread=False),
+            judge,
+            key=key,
+            values=values,
+            sample=cases(spread=True),
             size=lambda c: (*board_size(c[0]), c[1]),
-            explicit=[(b, w) for b in params.include for w in windows], examples=params.examples,
+            explicit=[(b, w) for b in params.include for w in windows],
+            examples=params.examples,
         )
         outcome = _diagnosed(outcome, ctx, params, student, windows=True)
         return result_from_property(check, outcome, f"`{student.label}` agrees with minimax", started=started)
@@ -324,13 +370,15 @@ class PruningEquivalence:
 
 GENERIC_PRUNING_CAUSE = {
     True: "With a narrowed window the bounds are not honoured: alpha and beta may be swapped, or a cut-off "
-          "happens on the wrong side.",
+    "happens on the wrong side.",
     False: "Pruning changed the result: look at the cut-off comparison and at which bound each node updates "
-           "(alpha in MAX nodes, beta in MIN nodes).",
+    "(alpha in MAX nodes, beta in MIN nodes).",
 }
 
 
-def _diagnosed(outcome: PropertyOutcome, ctx: CheckContext, params: Any, student: StudentFunction, *, windows: bool) -> PropertyOutcome:
+def _diagnosed(
+    outcome: PropertyOutcome, ctx: CheckContext, params: Any, student: StudentFunction, *, windows: bool
+) -> PropertyOutcome:
     """Report the failing board alone, with the likely cause found from all the student's answers."""
     if outcome.failing_input is None:
         return outcome
@@ -357,8 +405,9 @@ def _diagnosed(outcome: PropertyOutcome, ctx: CheckContext, params: Any, student
             if limit is not None:
                 seen_spec = replace(seen_spec, depth_limit=limit, cutoff_value=getattr(params, "cutoff_value", 0))
             expected = reference_answer(seen, seen_spec, side).value
-            observations.append(Observation(seen, side, value, alpha, beta, limit, params.start_depth, expected,
-                                            seen_spec.maximizer))
+            observations.append(
+                Observation(seen, side, value, alpha, beta, limit, params.start_depth, expected, seen_spec.maximizer)
+            )
         if windows:
             spec = replace(spec, cutoff_value=0)
         else:

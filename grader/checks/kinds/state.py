@@ -9,12 +9,20 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from grader.spec.model import Check
-from grader.spec.call_template import CallTemplate
-from grader.checks.base import board_size, call_field, find_failure, guarded, make_result, positions, result_from_property
+from grader.checks.base import (
+    board_size,
+    call_field,
+    find_failure,
+    guarded,
+    make_result,
+    positions,
+    result_from_property,
+)
 from grader.checks.context import CheckContext
 from grader.checks.properties import Mismatch
 from grader.results import CheckResult, CheckStatus, Counterexample
+from grader.spec.call_template import CallTemplate
+from grader.spec.model import Check
 from reference import Board, MalformedBoard, depth_limited_selfplay, get_codec
 from reference.codecs import cell_to_rowcol
 
@@ -53,6 +61,7 @@ class Successor:
         student = ctx.student(params.call, globals_from=params.globals)
         first = ctx.assignment.first_player
         moves = st.one_of(st.integers(0, 8).map(cell_to_rowcol), st.sampled_from(OUT_OF_RANGE))
+
         def cases(spread: bool) -> st.SearchStrategy[tuple[Board, tuple[int, int]]]:
             return st.tuples(positions(first, min_empty=1, include_terminal=False, spread=spread), moves)
 
@@ -72,9 +81,12 @@ class Successor:
             if not answer.ok:
                 return Mismatch(answer.call_text, expected_text, answer.failure_text())
             if answer.outcome.mutated:
-                return Mismatch(answer.call_text, expected_text + ", the original state unchanged",
-                                "the original state's board was changed",
-                                "The new state shares its board with the old one: copy the board before placing the mark.")
+                return Mismatch(
+                    answer.call_text,
+                    expected_text + ", the original state unchanged",
+                    "the original state's board was changed",
+                    "The new state shares its board with the old one: copy the board before placing the mark.",
+                )
             try:
                 actual = _read_board(ctx, answer.value, params.board_attribute)
             except (AttributeError, MalformedBoard) as exc:
@@ -89,8 +101,18 @@ class Successor:
                 cause = "The mark placed is not the mover's, or it is placed on the wrong cell."
             return Mismatch(answer.call_text, expected_text, actual_text, cause)
 
-        outcome = find_failure(check, ctx, student, cases(spread=False), judge, key=key, values=values, sample=cases(spread=True),
-                               size=lambda c: (*board_size(c[0]), c[1]), examples=params.examples)
+        outcome = find_failure(
+            check,
+            ctx,
+            student,
+            cases(spread=False),
+            judge,
+            key=key,
+            values=values,
+            sample=cases(spread=True),
+            size=lambda c: (*board_size(c[0]), c[1]),
+            examples=params.examples,
+        )
         if outcome.failing_input is not None:
             outcome = replace(outcome, failing_input=outcome.failing_input[0])
         return result_from_property(check, outcome, f"`{student.label}` makes the right successors", started=started)
@@ -129,21 +151,34 @@ class SelfPlayTable:
         for depth in params.depths:
             answer = student.ask(depth, {"depth_limit": depth})
             ref = depth_limited_selfplay(depth)
-            row: dict[str, Any] = {"depth": depth, "reference_winner": ref.winner, "reference_generated": ref.generated,
-                                   "call": answer.call_text}
+            row: dict[str, Any] = {
+                "depth": depth,
+                "reference_winner": ref.winner,
+                "reference_generated": ref.generated,
+                "call": answer.call_text,
+            }
             if not answer.ok:
-                return make_result(check, CheckStatus.FAILED, f"`{answer.call_text}` {answer.failure_text()}",
-                                   counterexample=Counterexample(None, answer.call_text, "a finished game", answer.failure_text()),
-                                   figures={"rows": rows}, started=started)
+                return make_result(
+                    check,
+                    CheckStatus.FAILED,
+                    f"`{answer.call_text}` {answer.failure_text()}",
+                    counterexample=Counterexample(None, answer.call_text, "a finished game", answer.failure_text()),
+                    figures={"rows": rows},
+                    started=started,
+                )
             value = answer.value
             try:
                 row["winner"] = value[params.winner_index]
                 row["generated"] = value[params.generated_index]
             except (TypeError, IndexError, KeyError):
-                return make_result(check, CheckStatus.FAILED,
-                                   f"`{answer.call_text}` returned {value!r}, not a tuple with the winner at position "
-                                   f"{params.winner_index} and the generated states at {params.generated_index}.",
-                                   figures={"rows": rows}, started=started)
+                return make_result(
+                    check,
+                    CheckStatus.FAILED,
+                    f"`{answer.call_text}` returned {value!r}, not a tuple with the winner at position "
+                    f"{params.winner_index} and the generated states at {params.generated_index}.",
+                    figures={"rows": rows},
+                    started=started,
+                )
             searches = len(ref.moves)
             row["channel_generated"] = sum(answer.outcome.counts.values()) - searches
             rows.append(row)
@@ -155,41 +190,67 @@ class SelfPlayTable:
         note = " The shallower limits change the result, as they should." if changed else ""
         games_right = all(r["winner"] == r["reference_winner"] for r in rows)
         if games_right and all(r["generated"] == r["reference_generated"] for r in rows):
-            return make_result(check, CheckStatus.PASSED, f"Self-play table matches the reference ({table}).{note}",
-                               figures=figures, started=started)
+            return make_result(
+                check,
+                CheckStatus.PASSED,
+                f"Self-play table matches the reference ({table}).{note}",
+                figures=figures,
+                started=started,
+            )
         if games_right and all(r["channel_generated"] == r["reference_generated"] for r in rows):
             r = next(r for r in rows if r["generated"] != r["reference_generated"])
             counted = "; ".join(f"depth {r['depth']}: {_states(r['channel_generated'])}" for r in rows)
             return make_result(
-                check, CheckStatus.PARTIAL,
-                f"The games and the search are right (the grader counted {counted}), but the reported counts are not ({table}).",
+                check,
+                CheckStatus.PARTIAL,
+                f"The games and the search are right (the grader counted {counted}), "
+                f"but the reported counts are not ({table}).",
                 score=check.points * params.partial_credit,
                 counterexample=Counterexample(
-                    None, r["call"], f"{_states(r['reference_generated'])} reported", f"{_states(r['generated'])} reported",
-                    "The counter you report is off: is it incremented for every new state, and reset before each search only?"),
-                figures=figures, started=started,
+                    None,
+                    r["call"],
+                    f"{_states(r['reference_generated'])} reported",
+                    f"{_states(r['generated'])} reported",
+                    "The counter you report is off: is it incremented for every new state, "
+                    "and reset before each search only?",
+                ),
+                figures=figures,
+                started=started,
             )
         r = next(r for r in rows if _search_differs(r))
-        cause = ("A different game was played: check the depth limit (depth counts from the start of the game) and the "
-                 "tie-break (first best move in row-major order)." if r["winner"] != r["reference_winner"] else
-                 f"The search generates {_states(r['channel_generated'])} (counted by the grader) where the reference generates "
-                 f"{_states(r['reference_generated'])}: check the depth limit (counted from the start of the game) and the "
-                 "terminal test, which decide where the search stops.")
-        unplayed = params.depths[len(rows):]
+        cause = (
+            "A different game was played: check the depth limit (depth counts from the start of the game) and the "
+            "tie-break (first best move in row-major order)."
+            if r["winner"] != r["reference_winner"]
+            else f"The search generates {_states(r['channel_generated'])} (counted by the grader) "
+            f"where the reference generates "
+            f"{_states(r['reference_generated'])}: check the depth limit (counted from the start of the game) and the "
+            "terminal test, which decide where the search stops."
+        )
+        unplayed = params.depths[len(rows) :]
         rest = f" The games at depth {', '.join(map(str, unplayed))} were not played." if unplayed else ""
         return make_result(
-            check, CheckStatus.FAILED, f"Self-play table differs from the reference ({table}).{rest}",
+            check,
+            CheckStatus.FAILED,
+            f"Self-play table differs from the reference ({table}).{rest}",
             counterexample=Counterexample(
-                None, r["call"], f"{r['reference_winner']}, {_states(r['reference_generated'])}",
-                f"{r['winner']}, {_states(r['generated'])}", cause),
-            figures=figures, started=started,
+                None,
+                r["call"],
+                f"{r['reference_winner']}, {_states(r['reference_generated'])}",
+                f"{r['winner']}, {_states(r['generated'])}",
+                cause,
+            ),
+            figures=figures,
+            started=started,
         )
 
 
 def _cannot_pass(row: dict[str, Any]) -> bool:
     """A row that neither the full score (winner and reported count right) nor the partial
     credit (winner and the grader's count right) allows, whatever the other depths show."""
-    return _search_differs(row) and (row["winner"] != row["reference_winner"] or row["generated"] != row["reference_generated"])
+    return _search_differs(row) and (
+        row["winner"] != row["reference_winner"] or row["generated"] != row["reference_generated"]
+    )
 
 
 def _search_differs(row: dict[str, Any]) -> bool:

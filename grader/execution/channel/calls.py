@@ -27,8 +27,8 @@ from typing import Any, Protocol
 
 from jupyter_core.utils import run_sync
 
-from grader.execution.sandbox import BLOCKED_PACKAGES, RunningKernel
 from grader.execution.channel.wire_format import decode, encode
+from grader.execution.sandbox import BLOCKED_PACKAGES, RunningKernel
 
 # The kernel side: the wire format first, then the shim that uses it (see shim.py).
 _SHIM_SOURCES = tuple(
@@ -244,9 +244,7 @@ class ShimLink:
     async def _open_comm(self, deadline: float) -> None:
         """Open the request comm and wait until the shim says it is listening."""
         client = self.kernel.client
-        msg = client.session.msg(
-            "comm_open", {"comm_id": self.comm_id, "target_name": self.comm_target, "data": {}}
-        )
+        msg = client.session.msg("comm_open", {"comm_id": self.comm_id, "target_name": self.comm_target, "data": {}})
         client.shell_channel.send(msg)
         msg_id = msg["header"]["msg_id"]
         while True:

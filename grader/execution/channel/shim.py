@@ -231,9 +231,7 @@ def _is_notebook_class(value: Any) -> bool:
 
 def _methods_of(klass: type) -> list[str]:
     return [
-        name
-        for name, raw in vars(klass).items()
-        if isinstance(raw, (types.FunctionType, staticmethod, classmethod))
+        name for name, raw in vars(klass).items() if isinstance(raw, (types.FunctionType, staticmethod, classmethod))
     ]
 
 

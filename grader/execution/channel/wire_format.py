@@ -104,10 +104,7 @@ class _Encoder:
             return {"$cycle": type(value).__name__}
         self.active.add(marker)
         try:
-            pairs = [
-                [self.encode(key, object_depth), self.encode(item, object_depth)]
-                for key, item in value.items()
-            ]
+            pairs = [[self.encode(key, object_depth), self.encode(item, object_depth)] for key, item in value.items()]
         finally:
             self.active.discard(marker)
         return {"$dict": pairs}
@@ -134,8 +131,17 @@ class _Encoder:
 
     def _object(self, value: Any, object_depth: int) -> Any:
         kind = type(value)
-        if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, types.MethodType,
-                              types.ModuleType, types.GeneratorType, type)) or _is_iterator(value):
+        if isinstance(
+            value,
+            (
+                types.FunctionType,
+                types.BuiltinFunctionType,
+                types.MethodType,
+                types.ModuleType,
+                types.GeneratorType,
+                type,
+            ),
+        ) or _is_iterator(value):
             raise Unserializable(f"a {kind.__name__} cannot be transferred")
         attributes = _plain_attributes(value)
         if attributes is None:
@@ -248,9 +254,7 @@ def decode(
         return numpy.array(items, dtype=dtype).reshape(body["shape"])
     if tag == "$object" and on_object is not None:
         attrs = body["attrs"]
-        attributes = None if attrs is None else {
-            name: decode(value, on_object, on_marker) for name, value in attrs
-        }
+        attributes = None if attrs is None else {name: decode(value, on_object, on_marker) for name, value in attrs}
         return on_object(body["type"], body["module"], attributes)
     if tag in ("$opaque", "$cycle") and on_marker is not None:
         return on_marker(tag[1:], body)
