@@ -100,16 +100,26 @@ class NodeChartGroup:
 
 @dataclass(frozen=True)
 class NodeChart:
-    """Horizontal bars: nodes visited per position, the student's against the reference's."""
+    """Horizontal bars: nodes visited per position, the student's against the reference's.
+
+    Each bar's label sits above it rather than beside it, so that the chart stays narrow
+    enough to fit a phone without shrinking its text."""
 
     groups: tuple[NodeChartGroup, ...]
     height: float
-    label_width: ClassVar[float] = 150
     bar_area: ClassVar[float] = 330
     bar_height: ClassVar[float] = 14
+    label_height: ClassVar[float] = 15
+    """Room above each bar for its label."""
+    value_width: ClassVar[float] = 64
+    """Room right of the longest bar for its count."""
     _caption: ClassVar[float] = 20
-    _row: ClassVar[float] = 18
-    _gap: ClassVar[float] = 6
+    _row: ClassVar[float] = 34
+    _gap: ClassVar[float] = 10
+
+    @property
+    def width(self) -> float:
+        return self.bar_area + self.value_width
 
     @classmethod
     def from_rows(cls, rows: Sequence[Mapping[str, Any]]) -> NodeChart | None:
@@ -331,6 +341,40 @@ def headline(checks: Sequence[CheckView], hidden_not_run: int, nothing_ran: bool
 
 
 @dataclass(frozen=True)
+class ScoreCaveat:
+    """What a score alone hides: cells that ran out of time or crashed the kernel. A
+    notebook whose game loop never ends can still score full marks on its functions."""
+
+    text: str
+    cell: int | None
+    """The first such cell's number, to link to."""
+
+
+def score_caveat(execution: ExecutionView | None, *, full_marks: bool) -> ScoreCaveat | None:
+    if execution is None:
+        return None
+    parts = []
+    first: int | None = None
+    for status, verb in (("timeout", "timed out"), ("killed", "crashed the kernel")):
+        numbers = [c.number for c in execution.cells if c.status == status]
+        if numbers:
+            parts.append(f"{_cells_phrase(numbers)} {verb}")
+            first = numbers[0] if first is None else min(first, numbers[0])
+    if execution.notebook_timed_out and not any(c.status == "timeout" for c in execution.cells):
+        parts.append("the notebook ran out of time")
+    if not parts:
+        return None
+    text = " and ".join(parts)
+    return ScoreCaveat(f"but {text}" if full_marks else text, first)
+
+
+def _cells_phrase(numbers: Sequence[int]) -> str:
+    if len(numbers) == 1:
+        return f"cell {numbers[0]}"
+    return f"cells {', '.join(map(str, numbers[:-1]))} and {numbers[-1]}"
+
+
+@dataclass(frozen=True)
 class HiddenCheckNotRun:
     title: str
     points: float
@@ -370,6 +414,7 @@ def render_student_report(
         max_score=result.max_score,
         fraction=result.fraction,
         headline=headline(checks, len(hidden_not_run), result.execution is None),
+        caveat=score_caveat(execution, full_marks=result.max_score > 0 and result.score >= result.max_score),
         checks=checks,
         hidden_not_run=hidden_not_run,
         problems=[p for p in result.problems if p != note],

@@ -1,4 +1,4 @@
-"""The student-facing HTML report: escaping, hidden checks, wording, drawings."""
+"""The student-facing HTML report: escaping, hidden checks, wording, drawings, the notebook as it ran."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from grader.feedback.html import ExecutionView, check_view, headline, render_student_report
+from grader.feedback.html import ExecutionView, check_view, headline, render_student_report, score_caveat
 from grader.results import CheckStatus
 from grader.spec.model import load_assignment
 from tests.reports import fabricated as fab
@@ -199,3 +199,73 @@ def test_backticks_become_code_and_stay_escaped() -> None:
     )
     assert "<code>minimax(&lt;i&gt;board&lt;/i&gt;)</code> returned 1" in html
     assert "an `unbalanced &lt;b&gt;quote" in html
+
+
+def game_record(timed_out_cell: int | None = 7, *, notebook_timed_out: bool = False) -> dict:
+    """Seven cells; the game in the last one asks for moves, and the named one never ends."""
+    cells = [{"index": n, "source": f"step_{n}()", "status": "ok"} for n in range(7)]
+    if timed_out_cell is not None:
+        cells[timed_out_cell - 1]["status"] = "timeout"
+    moves = [{"cell_index": 6, "prompt": "Enter your move (0-8): ", "answer": m} for m in ("4", "6", None)]
+    return {"cells": cells, "stdin_transcript": moves, "notebook_timed_out": notebook_timed_out}
+
+
+def test_each_prompt_and_its_answer_are_a_line_of_their_own() -> None:
+    html = render_student_report(fab.submission(fab.public_failure(), execution=game_record()))
+    transcript = html[html.index('<pre class="stdin">', html.index('id="cell-7"')) :]
+    transcript = transcript[: transcript.index("</pre>")]
+    lines = re.findall(r'<span class="stdin-line">(.*?)</span>(?=<span class="stdin-line">|$)', transcript)
+    assert lines[:2] == ["Enter your move (0-8): 4", "Enter your move (0-8): 6"]
+    assert lines[2].startswith("Enter your move (0-8): ") and "no answer left" in lines[2]
+    assert ".stdin-line { display: block; }" in html
+
+
+def test_full_marks_say_next_to_the_score_that_a_cell_timed_out() -> None:
+    result = fab.submission(fab.check("check-win", CheckStatus.PASSED, 10, 10), execution=game_record())
+    html = render_student_report(result)
+    summary = html[html.index('id="summary"') : html.index("</section>", html.index('id="summary"'))]
+    text = " ".join(" ".join(parse(summary).text).split())
+    assert "10 / 10 — but cell 7 timed out" in text
+    assert 'href="#cell-7"' in summary
+
+
+def test_no_caveat_for_a_notebook_that_ran_cleanly() -> None:
+    result = fab.submission(fab.check("check-win", CheckStatus.PASSED, 10, 10), execution=game_record(None))
+    html = render_student_report(result)
+    assert 'class="caveat"' not in html
+    assert score_caveat(None, full_marks=True) is None
+
+
+@pytest.mark.parametrize(
+    ("record", "full_marks", "text", "cell"),
+    [
+        (game_record(7), True, "but cell 7 timed out", 7),
+        (game_record(7), False, "cell 7 timed out", 7),
+        (fab.execution_record(), True, "but cell 4 timed out", 4),
+        (game_record(None, notebook_timed_out=True), True, "but the notebook ran out of time", None),
+        (
+            {
+                "cells": [
+                    {"index": 1, "status": "timeout"},
+                    {"index": 2, "status": "killed"},
+                    {"index": 4, "status": "timeout"},
+                ]
+            },
+            True,
+            "but cells 2 and 5 timed out and cell 3 crashed the kernel",
+            2,
+        ),
+    ],
+)
+def test_score_caveat_names_the_cells(record: dict, full_marks: bool, text: str, cell: int | None) -> None:
+    caveat = score_caveat(ExecutionView.from_record(record), full_marks=full_marks)
+    assert caveat is not None and (caveat.text, caveat.cell) == (text, cell)
+
+
+def test_node_chart_scales_to_fit_a_phone() -> None:
+    html = render_student_report(fab.submission(fab.node_counts()))
+    chart = next(a for t, a in parse(html).tags if t == "svg" and "node-chart" in (a.get("class") or ""))
+    width = float(chart["width"] or 0)
+    assert width <= 400  # a phone shrinks it only a little, so its text stays legible
+    assert chart["viewbox"] == f"0 0 {chart['width']} {chart['height']}"
+    assert "svg.chart { max-width: 100%; height: auto; }" in html
