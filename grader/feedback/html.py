@@ -468,6 +468,36 @@ class CheckPassRate:
         return 100 * self.passed / self.attempted if self.attempted else 0.0
 
 
+@dataclass(frozen=True)
+class IndexCell:
+    """One check's outcome in the class table."""
+
+    text: str
+    status: str
+    label: str
+    sort: float
+
+
+ZERO_WEIGHT_MARKS = {
+    CheckStatus.PASSED: "\u2713",
+    CheckStatus.FAILED: "\u2717",
+    CheckStatus.ERROR: "\u2717",
+    CheckStatus.NOT_RUN: "\u2013",
+}
+
+
+def index_cell(check: CheckResult) -> IndexCell:
+    """A check worth no points shows whether it passed, not a "0" that reads as a failure;
+    a bonus shows what it added."""
+    status = check.status.value.replace(" ", "-")
+    label = STATUS_LABELS[check.status]
+    if check.max_score == 0 and check.score == 0:
+        mark = ZERO_WEIGHT_MARKS.get(check.status, label)
+        return IndexCell(mark, status, label, 1.0 if check.status == CheckStatus.PASSED else 0.0)
+    text = format_points(check.score)
+    return IndexCell(f"+{text}" if check.max_score == 0 else text, status, label, check.score)
+
+
 def histogram(fractions: Sequence[float], bins: int = 10, height: float = 120) -> tuple[HistogramBin, ...]:
     counts = [0] * bins
     for f in fractions:
@@ -523,11 +553,7 @@ def render_class_index(
         cells = []
         for check_id in check_ids:
             c = by_id.get(check_id)
-            cells.append(
-                None
-                if c is None
-                else {"score": c.score, "max": c.max_score, "status": c.status.value.replace(" ", "-")}
-            )
+            cells.append(None if c is None else index_cell(c))
         rows.append({"entry": e, "checks": cells, "percent": 100 * e.result.fraction})
     template = _environment().get_template("class_index.html.j2")
     return template.render(

@@ -1,6 +1,6 @@
 """The reports in a real browser (Debian's chromium driven by Playwright): no console
-errors, no network requests, and the class table sorts when a header is clicked.
-Screenshots go to test-artifacts/."""
+errors, no network requests, the class table sorts when a header is clicked, and a
+student's report fits a phone. Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
@@ -11,8 +11,11 @@ from pathlib import Path
 import pytest
 
 from grader.batch.plan import BatchOptions, run_batch
+from grader.feedback.html import render_student_report
+from grader.results import CheckStatus
 from grader.spec.model import load_assignment
 from tests.batch.fake_grading import grade_by_content
+from tests.reports import fabricated as fab
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -60,8 +63,8 @@ def class_reports(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def open_page(browser, path: Path):
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+def open_page(browser, path: Path, width: int = 1280):
+    page = browser.new_page(viewport={"width": width, "height": 900})
     problems: list[str] = []
     page.on(
         "console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None
@@ -78,7 +81,7 @@ def score_column(page) -> list[float]:
     return [
         float(v)
         for v in page.eval_on_selector_all(
-            "#students-table tbody tr", "rows => rows.map(r => r.cells[2].getAttribute('data-sort'))"
+            "#students-table tbody td.score-col", "cells => cells.map(c => c.getAttribute('data-sort'))"
         )
     ]
 
@@ -86,11 +89,11 @@ def score_column(page) -> list[float]:
 def test_class_index_sorts_without_console_errors(browser, class_reports: Path) -> None:
     page, problems = open_page(browser, class_reports / "index.html")
     before = score_column(page)
-    page.click("#students-table th:nth-child(3)")
+    page.click("#students-table th.score-col")
     ascending = score_column(page)
     assert ascending == sorted(before)
-    assert page.get_attribute("#students-table th:nth-child(3)", "aria-sort") == "ascending"
-    page.click("#students-table th:nth-child(3)")
+    assert page.get_attribute("#students-table th.score-col", "aria-sort") == "ascending"
+    page.click("#students-table th.score-col")
     assert score_column(page) == sorted(before, reverse=True)
     page.click("#students-table th:nth-child(1)")
     students = page.eval_on_selector_all(
@@ -110,5 +113,61 @@ def test_student_report_renders_without_console_errors(browser, class_reports: P
     assert page.evaluate("document.scripts.length") == 0
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"report-{student}.png"), full_page=True)
+    assert problems == []
+    page.close()
+
+
+def test_check_headers_never_break_a_word(browser, class_reports: Path) -> None:
+    page, problems = open_page(browser, class_reports / "index.html", width=800)
+    # Written bottom to top, a header that wrapped would be two columns of text wide.
+    widths = page.eval_on_selector_all(
+        "#students-table th.check-col > span",
+        "spans => spans.map(s => [s.textContent, s.getBoundingClientRect().width,"
+        " parseFloat(getComputedStyle(s).lineHeight) || 1.5 * parseFloat(getComputedStyle(s).fontSize)])",
+    )
+    assert widths
+    for text, width, line in widths:
+        assert width <= line * 1.2, f"the header {text!r} wraps"
+    assert problems == []
+    page.close()
+
+
+def phone_report() -> str:
+    """Everything wide a report can hold: a node chart, a board, long messages and calls,
+    a game that asked for moves until its cell timed out."""
+    record = fab.execution_record()
+    record["cells"].append(
+        {"index": 6, "source": "play()", "status": "timeout", "error_message": "the cell ran longer than 60 s"}
+    )
+    record["stdin_transcript"] += [
+        {"cell_index": 6, "prompt": "Enter your move (0-8): ", "answer": move} for move in ("4", "6", None)
+    ]
+    long_message = (
+        "`minimaxAB(board, 0, False, -inf, inf)` returned "
+        "a_value_with_no_spaces_that_would_never_fit_on_a_phone_screen_without_breaking; "
+        "the rest of the message goes on for a while, as long messages do. "
+    ) * 2
+    result = fab.submission(
+        fab.public_failure(),
+        fab.node_counts(),
+        fab.check("a-check-with-a-long-identifier-that-does-not-fit", CheckStatus.FAILED, 0, 5, long_message),
+        fab.check("runs-cleanly", CheckStatus.FAILED, 0, 0, "1 cell(s) did not run cleanly: cell 7: timeout."),
+        execution=record,
+    )
+    return render_student_report(result, submission_name="a_rather_long_submission_file_name_v2_final.ipynb")
+
+
+def test_student_report_fits_a_phone(browser, tmp_path: Path) -> None:
+    path = tmp_path / "report.html"
+    path.write_text(phone_report(), encoding="utf-8")
+    page, problems = open_page(browser, path, width=420)
+    assert page.locator("svg.node-chart").count() == 1 and page.locator("svg.board").count() == 1
+    scroll, client = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert scroll <= client, f"the page is {scroll} px wide in a {client} px window"
+    lines = page.inner_text("#cell-7 pre.stdin").splitlines()
+    assert lines == ["Enter your move (0-8): 4", "Enter your move (0-8): 6", "Enter your move (0-8): (no answer left)"]
+    assert "cells 4 and 7 timed out" in page.inner_text("#summary")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "report-phone.png"), full_page=True)
     assert problems == []
     page.close()

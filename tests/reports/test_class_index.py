@@ -1,10 +1,13 @@
-"""The instructor's class index: statistics, histogram, pass rates, escaping."""
+"""The instructor's class index: statistics, histogram, pass rates, escaping, the students table."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
 import pytest
 
-from grader.feedback.html import ClassEntry, histogram, pass_rates, render_class_index
+from grader.feedback.html import ClassEntry, histogram, index_cell, pass_rates, render_class_index
 from grader.results import CheckStatus
 from tests.reports import fabricated as fab
 
@@ -52,3 +55,45 @@ def test_index_lists_everyone_and_escapes_names() -> None:
 def test_interrupted_index_says_so() -> None:
     html = render_class_index(entries(), assignment_id="lab05", title="Lab 5", complete=False)
     assert "interrupted" in html
+
+
+def check_cells(html: str) -> list[str]:
+    """The text of every check's badge in the students table, row by row."""
+    return re.findall(
+        r'<td class="check"><span class="badge [^"]*" data-sort="[^"]*" title="[^"]*">([^<]*)</span>', html
+    )
+
+
+def test_a_check_worth_no_points_shows_whether_it_passed() -> None:
+    clean = fab.check("runs-cleanly", CheckStatus.PASSED, 0, 0)
+    messy = fab.check("runs-cleanly", CheckStatus.FAILED, 0, 0)
+    bonus = fab.check("bonus", CheckStatus.PASSED, 3, 0)
+    html = render_class_index(
+        [entry("ann", clean, bonus), entry("bob", messy, fab.check("bonus", CheckStatus.FAILED, 0, 0))],
+        assignment_id="lab05",
+        title="Lab 5",
+    )
+    assert check_cells(html) == ["\u2713", "+3", "\u2717", "\u2717"]
+    assert index_cell(clean).label == "passed" and index_cell(clean).sort > index_cell(messy).sort
+    assert index_cell(fab.check("x", CheckStatus.PASSED, 10, 10)).text == "10"
+
+
+def test_check_headers_are_whole_ids_written_sideways() -> None:
+    html = render_class_index(entries(), assignment_id="lab05", title="Lab 5")
+    assert "<span>node-reduction</span></th>" in html
+    style = html[html.index("<style>") : html.index("</style>")]
+    assert "writing-mode: vertical-rl" in style
+    assert not re.search(r"th\.check-col[^{]*\{[^}]*(overflow-wrap|word-break)", style)
+
+
+def test_name_column_only_when_names_are_known() -> None:
+    named = render_class_index(entries(), assignment_id="lab05", title="Lab 5")
+    assert ">Name</th>" in named and ">Name ann</td>" in named
+    nameless = [replace(e, display_name="") for e in entries()]
+    html = render_class_index(nameless, assignment_id="lab05", title="Lab 5")
+    assert ">Name</th>" not in html
+    header = html[html.index('id="students-table"') : html.index("</thead>")]
+    first_row = html[
+        html.index("<tbody>", html.index('id="students-table"')) : html.index("</tr>", html.index("<tbody>"))
+    ]
+    assert len(re.findall(r"<th[ >]", header)) == len(re.findall(r"<td[ >]", first_row))
