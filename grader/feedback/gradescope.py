@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from grader.atomic_write import write_atomic
 from grader.feedback.html import HIDDEN_CHECK_MESSAGES
 from grader.grading import GradingOptions, grade_submission
 from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
@@ -118,7 +119,6 @@ def run_autograder(
 ) -> AutograderOutcome:
     """Grade the one submission Gradescope unpacked, hidden checks included; always writes
     results.json, even when there is nothing to grade or the grader itself fails."""
-    results_path.parent.mkdir(parents=True, exist_ok=True)
     files = sorted(
         p
         for p in submission_dir.rglob("*")
@@ -150,7 +150,7 @@ def run_autograder(
         if result.execution is None
         else None
     )
-    results_path.write_text(results_json(result, failure=failure), encoding="utf-8")
+    write_atomic(results_path, results_json(result, failure=failure))
     return AutograderOutcome(results_path, chosen, result.score, failure)
 
 
@@ -158,5 +158,5 @@ def _write_failure(assignment: Assignment, results_path: Path, graded: Path | No
     from grader.grading import not_graded_result  # the same shape a batch gives an ungradable file
 
     result = not_graded_result(str(graded or "submission"), assignment, reason)
-    results_path.write_text(results_json(result, failure=reason), encoding="utf-8")
+    write_atomic(results_path, results_json(result, failure=reason))
     return AutograderOutcome(results_path, graded, 0.0, reason)

@@ -12,7 +12,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from grader.batch.plan import RESULT_FILE, BatchOptions, BatchResult, GradingRecord, run_batch
+from grader.batch.outputs import RESULT_FILE
+from grader.batch.plan import BatchOptions, BatchResult, run_batch
+from grader.batch.records import GradingRecord
 from grader.spec.model import Assignment, load_assignment
 from tests.batch.fake_grading import grade_by_content
 from tests.reports.test_output_formats import GRADESCOPE_SCHEMA
