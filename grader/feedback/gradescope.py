@@ -25,9 +25,6 @@ from grader.submission.inputs import SUBMISSION_SUFFIXES, choose_submission_file
 VISIBILITY_FOR_STUDENTS = {"public": "visible", "hidden": "after_published"}
 """Our visibility -> Gradescope's. A hidden check's score shows once grades are published."""
 
-DEFAULT_SUBMISSION_DIR = Path("/autograder/submission")
-DEFAULT_RESULTS_PATH = Path("/autograder/results/results.json")
-
 
 def gradescope_results(result: SubmissionResult, *, failure: str | None = None) -> dict[str, Any]:
     """The results.json document for one graded submission."""
@@ -112,13 +109,15 @@ class AutograderOutcome:
 
 def run_autograder(
     assignment: Assignment,
-    submission_dir: Path = DEFAULT_SUBMISSION_DIR,
-    results_path: Path = DEFAULT_RESULTS_PATH,
+    submission_dir: Path,
+    results_path: Path,
     options: GradingOptions = GradingOptions(),
     grade: Callable[[Path, Assignment, GradingOptions], SubmissionResult] = grade_submission,
 ) -> AutograderOutcome:
     """Grade the one submission Gradescope unpacked, hidden checks included; always writes
-    results.json, even when there is nothing to grade or the grader itself fails."""
+    results.json, even when there is nothing to grade or the grader itself fails. (In
+    Gradescope's container the folders are ``grader.cli.options.AUTOGRADER_SUBMISSION_DIR``
+    and ``AUTOGRADER_RESULTS_PATH``, the command's defaults.)"""
     files = sorted(
         p
         for p in submission_dir.rglob("*")
