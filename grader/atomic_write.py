@@ -12,10 +12,16 @@ from pathlib import Path
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder, then rename."""
+    """Write ``text`` to ``path`` through a temporary file in the same folder, then rename.
+
+    The file gets the mode a plain ``open(path, "w")`` would give it (``0666`` less the
+    umask), not the private ``0600`` of a temporary file: reports and gradebooks are meant
+    to be read by others (a web server, a teaching assistant, the LMS import).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, 0o666 & ~current_umask())
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
             f.flush()
@@ -24,3 +30,18 @@ def write_atomic(path: Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def current_umask() -> int:
+    """The process's umask, read without changing it where Linux shows it (setting it to
+    read it back would briefly affect files other threads create)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
