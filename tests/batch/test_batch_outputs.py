@@ -1,7 +1,9 @@
-"""The files a batch leaves behind are readable by others, as files written with open() are."""
+"""The files a batch leaves behind: readable by others, and blank where a person grades."""
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import stat
 from collections.abc import Iterator
@@ -11,7 +13,9 @@ import pytest
 
 from grader.atomic_write import write_atomic
 from grader.batch.outputs import GRADES_FILE, INDEX_FILE, STUDENT_FILES
+from grader.feedback.gradebook import GradebookRow, grades_csv
 from grader.feedback.gradescope import run_autograder
+from grader.grading import not_graded_result
 from grader.spec.model import Assignment, load_assignment
 from tests.batch.fake_grading import grade_by_content
 from tests.batch.test_batch import batch, make_class
@@ -59,3 +63,15 @@ def test_gradescope_results_are_readable_by_others(tmp_path: Path, lab05: Assign
     results = tmp_path / "results" / "results.json"
     run_autograder(lab05, submission, results, grade=grade_by_content)
     assert mode(results) == 0o664
+
+
+def test_manual_columns_stay_empty_for_an_unreadable_upload() -> None:
+    assignment = load_assignment("experiment04")
+    manual = [c.id for c in assignment.checks if c.kind == "manual"]
+    assert manual, "experiment04 has a manual item"
+    result = not_graded_result("notes.txt", assignment, "notes.txt: unsupported file type '.txt'")
+    rows = list(csv.DictReader(io.StringIO(grades_csv([GradebookRow("s1", "", result)]))))
+    assert rows[0]["total"] == "0"
+    assert all(rows[0][check] == "" for check in manual)
+    automatic = [c.id for c in assignment.checks if c.kind != "manual"]
+    assert all(rows[0][check] == "0" for check in automatic)
