@@ -66,7 +66,12 @@ def add_grade_parsers(subparsers: Any) -> None:
 
 def cmd_grade(args: argparse.Namespace) -> int:
     """`grader grade` (every check; ``--json``) and `grader check` (``public_only``: the
-    public checks and the HTML report for the student)."""
+    public checks and the HTML report for the student).
+
+    A file that is not a notebook at all gets one line, not a "not run" line per check:
+    `check` then exits with status 2, as `grader run` does; `grade` still writes its result
+    (an ungradable upload is a result, scoring 0) and exits 0.
+    """
     from grader.feedback.html import render_student_report
     from grader.feedback.text import format_submission
     from grader.grading import GradingOptions, grade_submission
@@ -80,6 +85,13 @@ def cmd_grade(args: argparse.Namespace) -> int:
     result = grade_submission(args.notebook, assignment, options)
     if args.json:
         args.json.write_text(json.dumps(result.to_dict(), indent=2))
+    if result.execution is None:  # nothing ran: every check would say the same "not run"
+        reason = result.problems[0] if result.problems else "the notebook could not be run"
+        if args.public_only:
+            print(f"grader check: {reason}", file=sys.stderr)
+            return USAGE_ERROR
+        print(f"Not graded ({result.score:g} / {result.max_score:g}): {reason}")
+        return 0
     print(format_submission(result))
     if not args.public_only:
         return 0
