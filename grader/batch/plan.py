@@ -60,6 +60,8 @@ class BatchResult:
     """Submissions found in the input."""
     interrupted: bool = False
     elapsed: float = 0.0
+    """This class's own time: finding and planning its submissions, then from the start of
+    its first grading to the end of its last (classes graded together overlap)."""
 
     @property
     def graded(self) -> list[GradingRecord]:
@@ -119,13 +121,15 @@ def run_batches(
 ) -> list[BatchResult]:
     """Grade several classes through one pool of workers, so that one class's slow tail
     (a notebook looping until its time-out) overlaps with the others' work."""
-    started = time.monotonic()
     with contextlib.ExitStack() as scratch_dirs:
         plans = []
         for job in jobs:
+            planning_started = time.monotonic()
             scratch = Path(scratch_dirs.enter_context(tempfile.TemporaryDirectory(prefix="grader-batch-")))
             found = collect_submissions(job.source, job.assignment.id, scratch)
-            plans.append(_plan(job, options.shard.select(found) if options.shard else found, options))
+            plan = _plan(job, options.shard.select(found) if options.shard else found, options)
+            plan.planning_seconds = time.monotonic() - planning_started
+            plans.append(plan)
         tasks = [task for plan in plans for task in plan.tasks]
         plan_of = {task: plan for plan in plans for task in plan.tasks}
         pool = _pool(options, grade)
@@ -137,17 +141,18 @@ def run_batches(
             plan_of[task].store(record)
             progress.finished(record, task.assignment.id)
 
-        interrupted = False
+        pool_started = time.monotonic()
+        interrupted_at: float | None = None
         try:
             pool.run(tasks, finished)
         except KeyboardInterrupt:
-            interrupted = True
+            interrupted_at = time.monotonic()
         finally:
             progress.close()
-    results = [plan.finish(interrupted, started) for plan in plans]
+    results = [plan.finish(pool_started, interrupted_at) for plan in plans]
     if options.shard:
         for plan in plans:
-            plan.write_manifest(options.shard, complete=not interrupted)
+            plan.write_manifest(options.shard, complete=interrupted_at is None)
     return results
 
 
@@ -159,25 +164,41 @@ def _pool(options: BatchOptions, grade: GradeFunction) -> GradingPool:
 
 @dataclass
 class _BatchPlan:
-    """One class while it is being graded: what is stored already, what is left to grade."""
+    """One class while it is being graded: what is stored already, what is left to grade,
+    and when its own grading began and ended."""
 
     job: BatchJob
     found: SubmissionSet
     records: dict[str, GradingRecord] = field(default_factory=dict)
     tasks: list[GradingTask] = field(default_factory=list)
+    planning_seconds: float = 0.0
+    first_started: float | None = None
+    """When the earliest of its submissions graded now began (its end less its duration)."""
     last_stored: float | None = None
+    stored_now: int = 0
 
     def store(self, record: GradingRecord) -> None:
         write_student_outputs(self.job.out_dir, record, self.job.assignment)
         self.records[record.submission.student_id] = record
-        self.last_stored = time.monotonic()
+        self.stored_now += 1
+        now = time.monotonic()
+        started = now - record.seconds
+        self.first_started = started if self.first_started is None else min(self.first_started, started)
+        self.last_stored = now
 
-    def finish(self, interrupted: bool, started: float) -> BatchResult:
+    def finish(self, pool_started: float, interrupted_at: float | None) -> BatchResult:
+        interrupted = interrupted_at is not None
         skipped = [(s.path, s.reason) for s in self.found.skipped]
         records = sorted(self.records.values(), key=lambda r: r.submission.student_id)
         write_class_outputs(self.job.out_dir, records, self.job.assignment, skipped, complete=not interrupted)
-        elapsed = (self.last_stored or time.monotonic()) - started
+        elapsed = self.planning_seconds + self._grading_seconds(pool_started, interrupted_at)
         return BatchResult(self.job.out_dir, records, skipped, len(self.found.submissions), interrupted, elapsed)
+
+    def _grading_seconds(self, pool_started: float, interrupted_at: float | None) -> float:
+        start, end = self.first_started, self.last_stored
+        if interrupted_at is not None and self.stored_now < len(self.tasks):  # stopped while grading this class
+            start, end = (start if start is not None else pool_started), interrupted_at
+        return end - start if start is not None and end is not None else 0.0
 
     def write_manifest(self, shard: Shard, complete: bool) -> None:
         manifest = ShardManifest(

@@ -38,7 +38,7 @@ class BatchOptions:
     """Regrade everything, even submissions whose stored result is up to date."""
     sandbox: SandboxChoice = "auto"
     progress: bool = True
-    """Show a progress bar on stderr (only when it is a terminal)."""
+    """Report progress on stderr: a bar on a terminal, else a line per submission."""
     deadline_seconds: float | None = None
     """Stop grading one submission after this long (default: derived from the assignment's
     own time limits, as a safety net behind them)."""

@@ -1,6 +1,8 @@
 """What a running batch tells the person who started it, on stderr.
 
-On a terminal: a progress bar with an estimate of the time left. Nothing with ``--quiet``.
+On a terminal: a progress bar with an estimate of the time left. Elsewhere (a CI log, a pipe
+through ``tee``), where a bar cannot redraw itself: one line per finished submission, so that
+a long class never looks stuck. Nothing with ``--quiet``.
 """
 
 from __future__ import annotations
@@ -33,10 +35,27 @@ class ProgressReport:
         if self.bar is not None:
             self.bar.set_postfix_str(f"not graded: {self.not_graded}", refresh=False)
             self.bar.update(1)
+            return
+        print(progress_line(record, assignment_id, self.done, self.total), file=self.stream, flush=True)
 
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
+
+
+def progress_line(record: GradingRecord, assignment_id: str, done: int, total: int) -> str:
+    """``[12/40] lab05 alice: 18/20 in 4.2s``, or why the submission could not be graded."""
+    result = record.result
+    outcome = (
+        f"not graded: {first_line(record.failure)}"
+        if record.failure is not None
+        else f"{result.score:g}/{result.max_score:g}"
+    )
+    width = len(str(total))
+    return (
+        f"[{done:>{width}}/{total}] {assignment_id} {record.submission.student_id}: "
+        f"{outcome} in {format_duration(record.seconds)}"
+    )
 
 
 def log_line(text: str) -> None:
