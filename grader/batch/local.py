@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from grader.batch.pool import BatchOptions, Finished, GradeFunction, GradingTask, WorkOrder, grade_order, record_for
+from grader.batch.progress import log_line
 from grader.batch.records import GradingRecord
 from grader.execution.spare_kernels import SpareKernel
 from grader.grading import GradingOptions
@@ -30,6 +31,11 @@ _TERMINATE_GRACE_SECONDS = 5.0
 _FORKSERVER_PRELOAD = ["grader.grading", "grader.batch.local"]
 """Imported once by the fork server, so that each worker starts with the grader loaded:
 the module holding ``_serve`` (the workers' target) and what grading imports."""
+
+
+def interrupted_message(student_id: str) -> str:
+    """What the person who pressed Ctrl-C reads about a submission that was being graded."""
+    return f"{student_id}: stopped: the batch was interrupted"
 
 
 def _serve(channel: multiprocessing.connection.Connection) -> None:
@@ -50,7 +56,8 @@ def _serve(channel: multiprocessing.connection.Connection) -> None:
 
 
 def _exit_on_sigterm(signum: int, frame: object) -> NoReturn:
-    raise SystemExit(f"stopped by the batch (signal {signum})")
+    # A number, not a message: the parent says which submission was stopped and why.
+    raise SystemExit(128 + signum)
 
 
 @dataclass
@@ -102,6 +109,7 @@ class LocalPool:
         except KeyboardInterrupt:
             for worker in workers:
                 if worker.task is not None:
+                    log_line(interrupted_message(worker.task.submission.student_id))
                     self._stop(worker, "interrupted")
             raise
         finally:
