@@ -4,37 +4,48 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test test-fast bench system-deps clean
+.PHONY: demo test test-fast bench system-deps bubblewrap chromium clean
 
+# The grader and what it runs on: all `make demo` needs.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e .
 	touch $(STAMP)
 
-# bubblewrap isolates student kernels; chromium renders the reports in the browser test.
-# Install them when missing and we are allowed to.
-system-deps:
+# The test tools on top (pytest, jsonschema, playwright, Dask): only for the tests.
+$(DEV_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(DEV_STAMP)
+
+# bubblewrap isolates student kernels (the demo and the tests); chromium renders the
+# reports in the browser test only. Each is installed when missing and we are allowed to.
+bubblewrap:
 	@command -v bwrap >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap) >/dev/null \
 	      || echo "warning: could not install bubblewrap; kernels will run with reduced isolation"; \
 	  else echo "note: bubblewrap not installed (sudo apt-get install bubblewrap); kernels will run with reduced isolation"; fi; }
+
+chromium:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null \
 	      || echo "warning: could not install chromium; the browser test of the reports will be skipped"; \
 	  else echo "note: chromium not installed (sudo apt-get install chromium); the browser test of the reports will be skipped"; fi; }
 
-demo: $(STAMP) system-deps
+system-deps: bubblewrap chromium
+
+demo: $(STAMP) bubblewrap
 	$(PY) -m grader demo
 
 # The suite runs on every core: most of its time is spent waiting on student kernels.
-test: $(STAMP) system-deps
+test: $(DEV_STAMP) system-deps
 	$(PY) -m pytest -n auto
 
-test-fast: $(STAMP)
+test-fast: $(DEV_STAMP)
 	$(PY) -m pytest -n auto -m 'not slow'
 
 clean:

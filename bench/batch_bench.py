@@ -25,6 +25,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from grader.batch.plan import BatchOptions, run_batch  # noqa: E402
+from grader.cli.options import SANDBOX_CHOICES  # noqa: E402
+from grader.execution.sandbox import SandboxChoice  # noqa: E402
 from grader.spec.model import load_assignment  # noqa: E402
 
 GOAL = 0.6
@@ -41,7 +43,7 @@ def build_class(assignment_id: str, count: int, folder: Path) -> Path:
     return folder
 
 
-def timed_batch(source: Path, assignment_id: str, out: Path, jobs: int, sandbox: str) -> tuple[float, str]:
+def timed_batch(source: Path, assignment_id: str, out: Path, jobs: int, sandbox: SandboxChoice) -> tuple[float, str]:
     if out.exists():
         shutil.rmtree(out)
     started = time.monotonic()
@@ -60,7 +62,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=40)
     parser.add_argument("--assignment", default="alphabeta-challenges")
-    parser.add_argument("--sandbox", default="auto", choices=("auto", "bwrap", "limits", "none"))
+    parser.add_argument("--sandbox", default="auto", choices=SANDBOX_CHOICES)
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "out")
     parser.add_argument("--rounds", type=int, default=2, help="measure the pair this many times, alternating the order")
     args = parser.parse_args()

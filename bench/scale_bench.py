@@ -56,8 +56,11 @@ sys.path.insert(0, str(REPO))
 
 from plain_nbclient import FloorRun, plain_nbclient  # noqa: E402  (bench/ is the script's folder)
 
-from grader.batch.plan import BatchJob, BatchOptions, GradingRecord, run_batches, write_student_outputs  # noqa: E402
-from grader.execution.sandbox import resolve_mode  # noqa: E402
+from grader.batch.outputs import write_student_outputs  # noqa: E402
+from grader.batch.plan import BatchJob, BatchOptions, run_batches  # noqa: E402
+from grader.batch.records import GradingRecord  # noqa: E402
+from grader.cli.options import SANDBOX_CHOICES  # noqa: E402
+from grader.execution.sandbox import SandboxChoice, resolve_mode  # noqa: E402
 from grader.execution.session import ExecutionOptions, execute_notebook  # noqa: E402
 from grader.spec.model import Assignment, list_assignments, load_assignment  # noqa: E402
 from grader.submission.reader import SubmissionUnreadable  # noqa: E402
@@ -106,7 +109,9 @@ class GradedRun:
         return self.records[key].seconds + self.report_seconds[key]
 
 
-def grade_classes(classes: Sequence[tuple[Path, Assignment]], workers: int, sandbox: str, scratch: Path) -> GradedRun:
+def grade_classes(
+    classes: Sequence[tuple[Path, Assignment]], workers: int, sandbox: SandboxChoice, scratch: Path
+) -> GradedRun:
     jobs = [BatchJob(folder, assignment, scratch / f"out-{workers}" / assignment.id) for folder, assignment in classes]
     for job in jobs:
         shutil.rmtree(job.out_dir, ignore_errors=True)
@@ -308,7 +313,7 @@ def main() -> int:
     parser.add_argument(
         "--sandbox-floor", action="store_true", help="also execute with grader.execution.session, sandbox='none'"
     )
-    parser.add_argument("--sandbox", default="auto", choices=("auto", "bwrap", "limits", "none"))
+    parser.add_argument("--sandbox", default="auto", choices=SANDBOX_CHOICES)
     parser.add_argument("--keep", type=Path, default=None, metavar="DIR", help="work in DIR and keep the outputs")
     parser.add_argument(
         "--rounds",

@@ -27,26 +27,25 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import hashlib
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grader.batch.plan import (
+from grader.batch.pool import (
     BatchOptions,
+    Finished,
     GradeFunction,
-    GradingRecord,
     GradingTask,
     WorkOrder,
     grade_order,
-    grader_version,
-    log_line,
     record_for,
 )
+from grader.batch.progress import log_line
+from grader.batch.records import GradingRecord, contents_sha256, files_under, grader_version
 from grader.execution.spare_kernels import spare_kernel_for_this_thread
 from grader.grading import GradingOptions
 from grader.spec.model import Assignment
@@ -85,18 +84,13 @@ class AssignmentFiles:
     @classmethod
     def of(cls, folder: Path) -> AssignmentFiles:
         files, total = [], 0
-        digest = hashlib.sha256()
-        for path in sorted(folder.rglob("*")):
-            relative = path.relative_to(folder)
-            if not path.is_file() or any(part.startswith(".") or part == "__pycache__" for part in relative.parts):
-                continue
+        for path in files_under(folder):
             content = path.read_bytes()
             total += len(content)
             if total > _MAX_ASSIGNMENT_BYTES:
                 raise ValueError(f"{folder}: more than {_MAX_ASSIGNMENT_BYTES:,} bytes to send to the workers")
-            files.append((relative.as_posix(), content))
-            digest.update(relative.as_posix().encode() + b"\0" + hashlib.sha256(content).digest())
-        return cls(folder.name, tuple(files), digest.hexdigest())
+            files.append((path.relative_to(folder).as_posix(), content))
+        return cls(folder.name, tuple(files), contents_sha256(files))
 
 
 @dataclass(frozen=True)
@@ -191,7 +185,7 @@ class DaskPool:
     def description(self, task_count: int) -> str:
         return f"on the Dask cluster at {self.address}"
 
-    def run(self, tasks: Sequence[GradingTask], finished: Callable[[GradingTask, GradingRecord], None]) -> None:
+    def run(self, tasks: Sequence[GradingTask], finished: Finished) -> None:
         if not tasks:
             return
         client = _connect(self.address)
@@ -234,7 +228,7 @@ class DaskPool:
         client: Any,
         submitted: dict[Any, _Submitted],
         running: dict[str, tuple[float, str]],
-        finished: Callable[[GradingTask, GradingRecord], None],
+        finished: Finished,
     ) -> None:
         from distributed import wait
 

@@ -16,16 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.batch.plan import (
-    GRADES_FILE,
-    GRADESCOPE_FILE,
-    INDEX_FILE,
-    REPORT_FILE,
-    RESULT_FILE,
-    GradingRecord,
-    write_atomic,
-    write_class_outputs,
-)
+from grader.atomic_write import write_atomic
+from grader.batch.outputs import RESULT_FILE, STUDENT_FILES, class_output_lines, write_class_outputs
+from grader.batch.records import GradingRecord
 from grader.batch.sharding import MANIFEST_FILE, ShardManifest
 from grader.spec.model import Assignment, AssignmentError, load_assignment
 from grader.submission.inputs import StudentSubmission
@@ -59,8 +52,7 @@ class MergeResult:
         if self.problems:
             lines.append("The class is incomplete:")
             lines += [f"  {problem}" for problem in self.problems]
-        lines.append(f"Class report: {self.out_dir / INDEX_FILE}")
-        lines.append(f"Gradebook:    {self.out_dir / GRADES_FILE}")
+        lines += class_output_lines(self.out_dir)
         return "\n".join(lines)
 
 
@@ -161,7 +153,7 @@ def _completeness(
 
 def _copy_student_folder(source: Path, target: Path) -> None:
     """Report and results.json first, the record last, each atomically (as a batch writes them)."""
-    for name in (REPORT_FILE, GRADESCOPE_FILE, RESULT_FILE):
+    for name in STUDENT_FILES:
         path = source / name
         if path.is_file():
             write_atomic(target / name, path.read_bytes().decode("utf-8"))

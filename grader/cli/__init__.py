@@ -12,9 +12,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from grader.cli.batch import add_batch_parsers
+from grader.cli.grade import add_grade_parsers
+from grader.cli.options import INTERRUPTED, USAGE_ERROR, add_sandbox_option
+from grader.cli.run import add_run_parser
 from grader.spec.model import AssignmentError, list_assignments, load_assignment
-
-USAGE_ERROR = 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -30,7 +32,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return USAGE_ERROR
     except KeyboardInterrupt:
         print("grader: interrupted", file=sys.stderr)
-        return 130
+        return INTERRUPTED
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -46,26 +48,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print a JSON object")
     p.set_defaults(handler=cmd_solve)
 
-    from grader.cli.run import add_run_parser
-
     add_run_parser(sub)
-    from grader.cli.batch import add_batch_parsers
-
+    add_grade_parsers(sub)
     add_batch_parsers(sub)
-
-    p = sub.add_parser("grade", help="grade one notebook against an assignment")
-    p.add_argument("notebook", type=Path)
-    p.add_argument("--assignment", "-a", required=True, help="assignment id or folder")
-    p.add_argument("--json", type=Path, metavar="OUT", help="write the SubmissionResult as JSON")
-    p.add_argument("--sandbox", choices=("auto", "bwrap", "limits", "none"), default="auto")
-    p.set_defaults(handler=cmd_grade)
 
     p = sub.add_parser("assignments", help="list the built-in assignments")
     p.set_defaults(handler=cmd_assignments)
 
     p = sub.add_parser("validate", help="check an assignment: its solution scores full marks, its template does not")
     p.add_argument("assignment", nargs="*", help="ids or folders (default: every built-in assignment)")
-    p.add_argument("--sandbox", choices=("auto", "bwrap", "limits", "none"), default="auto")
+    add_sandbox_option(p)
     p.set_defaults(handler=cmd_validate)
 
     p = sub.add_parser("demo", help="grade the bundled example submissions")
@@ -95,21 +87,6 @@ def cmd_solve(args: argparse.Namespace) -> int:
         )
     else:
         print(solution)
-    return 0
-
-
-def cmd_grade(args: argparse.Namespace) -> int:
-    from grader.feedback.text import format_submission
-    from grader.grading import GradingOptions, grade_submission
-
-    assignment = load_assignment(args.assignment)
-    if not args.notebook.exists():
-        print(f"grader grade: {args.notebook}: no such file", file=sys.stderr)
-        return USAGE_ERROR
-    result = grade_submission(args.notebook, assignment, GradingOptions(sandbox=args.sandbox))
-    print(format_submission(result))
-    if args.json:
-        args.json.write_text(json.dumps(result.to_dict(), indent=2))
     return 0
 
 

@@ -3,7 +3,8 @@
 Columns: ``student_id, name, total, max``, then one column per check (its id) holding the
 points earned. A submission the grader itself failed on has empty score cells (no grade
 rather than a false zero); one that could not be read or run scores what it scored, 0.
-Manual items stay empty for the instructor to fill in.
+Manual items stay empty for the instructor to fill in, even for an upload that could not
+be graded at all (a 0 there would overwrite a hand grade on import).
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from grader.results import CheckStatus, SubmissionResult
+from grader.results import CheckResult, CheckStatus, SubmissionResult
 
 FIXED_COLUMNS = ("student_id", "name", "total", "max")
+MANUAL_KIND = "manual"
 
 
 @dataclass(frozen=True)
@@ -46,13 +48,21 @@ def grades_csv(rows: Sequence[GradebookRow]) -> str:
         cells = []
         for check_id in columns:
             check = by_id.get(check_id)
-            manual = check is None or check.status == CheckStatus.MANUAL
-            cells.append("" if row.withheld or manual else _number(check.score))
+            if row.withheld or check is None or _is_manual(check):
+                cells.append("")
+            else:
+                cells.append(_number(check.score))
         total = "" if row.withheld else _number(row.result.score)
         writer.writerow(
             [_safe_cell(row.student_id), _safe_cell(row.name), total, _number(row.result.max_score), *cells]
         )
     return buffer.getvalue()
+
+
+def _is_manual(check: CheckResult) -> bool:
+    """An item for the instructor: left empty even when the upload could not be graded at
+    all (its result then says NOT RUN), so that an import never overwrites a hand grade."""
+    return check.status == CheckStatus.MANUAL or check.kind == MANUAL_KIND
 
 
 def _number(value: float) -> str:

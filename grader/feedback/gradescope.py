@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from grader.atomic_write import write_atomic
 from grader.feedback.html import HIDDEN_CHECK_MESSAGES
 from grader.grading import GradingOptions, grade_submission
 from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
@@ -23,9 +24,6 @@ from grader.submission.inputs import SUBMISSION_SUFFIXES, choose_submission_file
 
 VISIBILITY_FOR_STUDENTS = {"public": "visible", "hidden": "after_published"}
 """Our visibility -> Gradescope's. A hidden check's score shows once grades are published."""
-
-DEFAULT_SUBMISSION_DIR = Path("/autograder/submission")
-DEFAULT_RESULTS_PATH = Path("/autograder/results/results.json")
 
 
 def gradescope_results(result: SubmissionResult, *, failure: str | None = None) -> dict[str, Any]:
@@ -111,14 +109,15 @@ class AutograderOutcome:
 
 def run_autograder(
     assignment: Assignment,
-    submission_dir: Path = DEFAULT_SUBMISSION_DIR,
-    results_path: Path = DEFAULT_RESULTS_PATH,
+    submission_dir: Path,
+    results_path: Path,
     options: GradingOptions = GradingOptions(),
     grade: Callable[[Path, Assignment, GradingOptions], SubmissionResult] = grade_submission,
 ) -> AutograderOutcome:
     """Grade the one submission Gradescope unpacked, hidden checks included; always writes
-    results.json, even when there is nothing to grade or the grader itself fails."""
-    results_path.parent.mkdir(parents=True, exist_ok=True)
+    results.json, even when there is nothing to grade or the grader itself fails. (In
+    Gradescope's container the folders are ``grader.cli.options.AUTOGRADER_SUBMISSION_DIR``
+    and ``AUTOGRADER_RESULTS_PATH``, the command's defaults.)"""
     files = sorted(
         p
         for p in submission_dir.rglob("*")
@@ -150,7 +149,7 @@ def run_autograder(
         if result.execution is None
         else None
     )
-    results_path.write_text(results_json(result, failure=failure), encoding="utf-8")
+    write_atomic(results_path, results_json(result, failure=failure))
     return AutograderOutcome(results_path, chosen, result.score, failure)
 
 
@@ -158,5 +157,5 @@ def _write_failure(assignment: Assignment, results_path: Path, graded: Path | No
     from grader.grading import not_graded_result  # the same shape a batch gives an ungradable file
 
     result = not_graded_result(str(graded or "submission"), assignment, reason)
-    results_path.write_text(results_json(result, failure=reason), encoding="utf-8")
+    write_atomic(results_path, results_json(result, failure=reason))
     return AutograderOutcome(results_path, graded, 0.0, reason)

@@ -14,8 +14,10 @@ Moodle export (zip or unpacked)
     ``Full Name_12345_assignsubmission_file_/file.ipynb`` (or the same prefix on the file
     name when the export was made without folders).
 
-A zip is unpacked into a scratch folder first, refusing absolute paths, ``..``, links,
-oversized members and archives that unpack to more than a set total.
+A zip is unpacked into a scratch folder first. An entry that could be written outside it
+(an absolute path, ``..``) or that is a link is left out and listed with the skipped files;
+an oversized member, too many entries or more than a set total refuse the whole archive (a
+zip bomb is not a class).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ class InputLayout(str, enum.Enum):
 
 
 class InputError(ValueError):
-    """The batch input cannot be used at all (missing, unsafe zip, nothing to grade)."""
+    """The batch input cannot be used at all (missing, damaged or oversized zip, nothing to grade)."""
 
 
 @dataclass(frozen=True)
@@ -95,17 +97,19 @@ def collect_submissions(
     """The submissions in a folder or zip; a zip is unpacked under ``scratch``."""
     if not source.exists():
         raise InputError(f"{source}: no such file or folder")
+    unsafe: list[SkippedFile] = []
     if source.is_file():
         if not zipfile.is_zipfile(source):
             raise InputError(f"{source}: not a folder or a zip archive")
         root = scratch / "unpacked"
-        extract_zip(source, root, limits)
+        unpacked = extract_zip(source, root, limits)
+        unsafe = [SkippedFile(f"{source.name}/{s.path}", s.reason) for s in unpacked.skipped]
     else:
         root = source
     found = _collect_from_folder(root, assignment_id)
     # Skipped files are named as the instructor knows them, not by the scratch folder.
     shown = [SkippedFile(_shown_path(Path(s.path), root, source.name), s.reason) for s in found.skipped]
-    found = replace(found, skipped=tuple(shown))
+    found = replace(found, skipped=(*unsafe, *shown))
     if not found.submissions:
         detail = f" ({len(found.skipped)} file(s) skipped)" if found.skipped else ""
         raise InputError(f"{source}: no .ipynb or .py submissions found{detail}")
@@ -119,14 +123,24 @@ def _shown_path(path: Path, root: Path, label: str) -> str:
         return str(path)
 
 
-def extract_zip(archive: Path, destination: Path, limits: ZipLimits = ZipLimits()) -> list[Path]:
-    """Unpack the notebooks and Python files of ``archive`` safely; returns what was written.
+@dataclass(frozen=True)
+class UnpackedZip:
+    written: tuple[Path, ...]
+    """The files written, under the destination."""
+    skipped: tuple[SkippedFile, ...]
+    """Entries left out because they are unsafe, by their name in the archive."""
 
-    Sizes are counted while decompressing (a zip header can lie about them), and every
-    member is refused before anything is written if its name could leave ``destination``.
+
+def extract_zip(archive: Path, destination: Path, limits: ZipLimits = ZipLimits()) -> UnpackedZip:
+    """Unpack the notebooks and Python files of ``archive`` safely.
+
+    An entry whose name could leave ``destination``, or that is a link, is left out (and
+    listed): one odd entry must not cost the whole class its grading. Sizes are counted while
+    decompressing (a zip header can lie about them); past a limit the archive is refused.
     """
     destination.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
+    skipped: list[SkippedFile] = []
     total = 0
     try:
         with zipfile.ZipFile(archive) as zf:
@@ -134,8 +148,10 @@ def extract_zip(archive: Path, destination: Path, limits: ZipLimits = ZipLimits(
             if len(members) > limits.max_members:
                 raise InputError(f"{archive}: {len(members)} entries, more than the limit of {limits.max_members}")
             for info in members:
-                _refuse_unsafe_member(archive, info)
-            for info in members:
+                problem = _unsafe_member_problem(info)
+                if problem is not None:
+                    skipped.append(SkippedFile(info.filename, problem))
+                    continue
                 relative = PurePosixPath(info.filename)
                 if info.is_dir() or not _is_candidate(relative):
                     continue
@@ -156,16 +172,18 @@ def extract_zip(archive: Path, destination: Path, limits: ZipLimits = ZipLimits(
                 written.append(target)
     except zipfile.BadZipFile as exc:
         raise InputError(f"{archive}: damaged zip archive ({exc})") from None
-    return written
+    return UnpackedZip(tuple(written), tuple(skipped))
 
 
-def _refuse_unsafe_member(archive: Path, info: zipfile.ZipInfo) -> None:
+def _unsafe_member_problem(info: zipfile.ZipInfo) -> str | None:
+    """Why an archive entry must not be unpacked, or None when it is safe."""
     name = info.filename
     path = PurePosixPath(name.replace("\\", "/"))
     if name.startswith(("/", "\\")) or (len(name) > 1 and name[1] == ":") or ".." in path.parts:
-        raise InputError(f"{archive}: refusing the entry {name!r}: it would be written outside the target folder")
+        return "not unpacked: its path would leave the folder it is unpacked into"
     if stat.S_ISLNK(info.external_attr >> 16):
-        raise InputError(f"{archive}: refusing the entry {name!r}: symbolic links are not allowed")
+        return "not unpacked: a symbolic link"
+    return None
 
 
 def _is_candidate(relative: PurePosixPath) -> bool:

@@ -7,10 +7,11 @@ from dataclasses import asdict, dataclass
 
 from reference import Board, MalformedBoard, SearchSpec, alphabeta, minimax
 from reference.codecs import cell_to_position
+from reference.search import Scoring
 
 # The seed-003 convention: a (-2, 2) window around unit scores; depth-adjusted scores reach
 # +-10, so their window is widened to stay "full".
-WINDOWS = {"unit": (-2.0, 2.0), "depth-adjusted": (-11.0, 11.0)}
+WINDOWS: dict[str, tuple[float, float]] = {"unit": (-2.0, 2.0), "depth-adjusted": (-11.0, 11.0)}
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class Solution:
         board = Board.from_string(self.board)
         lines = [board.grid(), ""]
         if self.to_move is None:
-            lines.append(f"Game over: {'a tie' if self.outcome == 'tie' else self.outcome + ' has won'}.")
+            lines.append(f"Game over: {'a tie' if self.outcome == 'tie' else f'{self.outcome} has won'}.")
         else:
             lines.append(f"Side to move:  {self.to_move}")
         value = int(self.value) if float(self.value).is_integer() else self.value
@@ -57,7 +58,7 @@ class Solution:
 
 
 def solve(
-    text: str, *, maximizer: str = "O", first: str = "X", scoring: str = "unit", depth_limit: int | None = None
+    text: str, *, maximizer: str = "O", first: str = "X", scoring: Scoring = "unit", depth_limit: int | None = None
 ) -> Solution:
     """Raise MalformedBoard (one line, says what is wrong) for an unusable board."""
     board = Board.from_string(text)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.batch.plan import INDEX_FILE, BatchJob, BatchOptions, run_batches
+from grader.batch.outputs import INDEX_FILE
+from grader.batch.plan import BatchJob, BatchOptions, run_batches
 from grader.spec.model import BUILTIN_ASSIGNMENTS, list_assignments, load_assignment
 
 EXAMPLES = BUILTIN_ASSIGNMENTS.parent / "examples"

@@ -5,7 +5,9 @@ file's text, which lets one folder of tiny files exercise every path of the batc
 
 - ``DIE``: the worker process kills itself (SIGKILL), as an out-of-memory kill would;
 - ``CRASH``: the grade function raises (a grader bug);
-- ``HANG``: never returns (the batch's deadline must stop it);
+- ``HANG``: never returns (the batch's deadline must stop it), after leaving a file
+  ``<submission>.started`` next to the submission, so that a test knows it is being graded;
+- ``SLOW``: takes two seconds;
 - ``UNREADABLE``: a result where nothing ran, as for a file that is not a notebook;
 - otherwise each check passes when its id appears in the text, fails when not.
 """
@@ -30,7 +32,10 @@ def grade_by_content(path: Path, assignment: Assignment, options: GradingOptions
     if "CRASH" in text:
         raise RuntimeError("simulated grader bug")
     if "HANG" in text:
+        Path(f"{path}.started").touch()
         time.sleep(600)
+    if "SLOW" in text:
+        time.sleep(2)
     if "UNREADABLE" in text:
         checks = tuple(make_result(c, CheckStatus.NOT_RUN, "Not run: not a notebook") for c in assignment.checks)
         return SubmissionResult(str(path), assignment.id, checks, None, problems=("not a notebook (invalid JSON)",))

@@ -6,13 +6,17 @@ import csv
 import json
 import os
 import signal
+import stat
 import threading
+import zipfile
 from pathlib import Path
 
 import jsonschema
 import pytest
 
-from grader.batch.plan import RESULT_FILE, BatchOptions, BatchResult, GradingRecord, run_batch
+from grader.batch.outputs import RESULT_FILE
+from grader.batch.plan import BatchOptions, BatchResult, run_batch
+from grader.batch.records import GradingRecord
 from grader.spec.model import Assignment, load_assignment
 from tests.batch.fake_grading import grade_by_content
 from tests.reports.test_output_formats import GRADESCOPE_SCHEMA
@@ -176,8 +180,6 @@ def test_ctrl_c_keeps_what_is_done(tmp_path: Path, lab05: Assignment) -> None:
 
 
 def test_lms_zip_batch_uses_ids_from_the_file_names(tmp_path: Path, lab05: Assignment) -> None:
-    import zipfile
-
     archive = tmp_path / "canvas.zip"
     with zipfile.ZipFile(archive, "w") as zf:
         zf.writestr("doejane_LATE_12345_67890_lab05.py", "check-win")
@@ -188,6 +190,21 @@ def test_lms_zip_batch_uses_ids_from_the_file_names(tmp_path: Path, lab05: Assig
     assert "doejane" in index and "late" in index
     report = (tmp_path / "out" / "12345" / "report.html").read_text()
     assert "lab05.py" in report and "grader-batch-" not in report  # no scratch paths shown to students
+
+
+def test_an_unsafe_zip_entry_is_listed_in_the_class_report(tmp_path: Path, lab05: Assignment) -> None:
+    archive = tmp_path / "canvas.zip"
+    link = zipfile.ZipInfo("roeric_23456_78901_lab05.py")
+    link.external_attr = (stat.S_IFLNK | 0o777) << 16
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("doejane_12345_67890_lab05.py", "check-win")
+        zf.writestr(link, "/etc/passwd")
+    result = batch(archive, tmp_path / "out", lab05)
+    assert [r.submission.student_id for r in result.records] == ["12345"]
+    assert result.skipped == [("canvas.zip/roeric_23456_78901_lab05.py", "not unpacked: a symbolic link")]
+    assert "Files left out: 1." in str(result)
+    index = (tmp_path / "out" / "index.html").read_text()
+    assert "roeric_23456_78901_lab05.py" in index and "symbolic link" in index
 
 
 def test_several_classes_share_one_pool(tmp_path: Path, lab05: Assignment) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from grader.batch.plan import RESULT_FILE
+from grader.batch.outputs import RESULT_FILE
 from grader.spec.model import load_assignment
 from tests.reports.test_output_formats import GRADESCOPE_SCHEMA
 

@@ -118,25 +118,50 @@ def test_moodle_zip_with_and_without_folders(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "evil", ["../escape.ipynb", "/abs/escape.ipynb", "a/../../escape.ipynb", "C:/win.ipynb", "..\\x.ipynb"]
 )
-def test_zip_entries_that_leave_the_folder_are_refused(tmp_path: Path, evil: str) -> None:
+def test_zip_entries_that_leave_the_folder_are_skipped_and_listed(tmp_path: Path, evil: str) -> None:
     archive = tmp_path / "evil.zip"
     with zipfile.ZipFile(archive, "w") as zf:
         zf.writestr("fine.ipynb", NOTEBOOK)
         zf.writestr(zipfile.ZipInfo(evil), NOTEBOOK)
-    with pytest.raises(InputError, match="outside the target folder"):
-        extract_zip(archive, tmp_path / "out")
+    unpacked = extract_zip(archive, tmp_path / "out")
     assert not (tmp_path / "escape.ipynb").exists()
-    assert not list((tmp_path / "out").rglob("*.ipynb"))  # refused before anything was written
+    assert [p.name for p in unpacked.written] == ["fine.ipynb"]
+    assert [p.relative_to(tmp_path / "out").as_posix() for p in (tmp_path / "out").rglob("*.ipynb")] == ["fine.ipynb"]
+    assert [(s.path, s.reason) for s in unpacked.skipped] == [
+        (evil, "not unpacked: its path would leave the folder it is unpacked into")
+    ]
 
 
-def test_zip_symlinks_are_refused(tmp_path: Path) -> None:
+def test_zip_symlinks_are_skipped_and_listed(tmp_path: Path) -> None:
     archive = tmp_path / "link.zip"
     info = zipfile.ZipInfo("alice.ipynb")
     info.external_attr = (stat.S_IFLNK | 0o777) << 16
     with zipfile.ZipFile(archive, "w") as zf:
         zf.writestr(info, "/etc/passwd")
-    with pytest.raises(InputError, match="symbolic links"):
-        extract_zip(archive, tmp_path / "out")
+        zf.writestr("bob.ipynb", NOTEBOOK)
+    unpacked = extract_zip(archive, tmp_path / "out")
+    assert [p.name for p in unpacked.written] == ["bob.ipynb"]
+    assert not (tmp_path / "out" / "alice.ipynb").exists()
+    assert [(s.path, s.reason) for s in unpacked.skipped] == [("alice.ipynb", "not unpacked: a symbolic link")]
+
+
+def test_a_class_zip_with_one_unsafe_entry_is_graded_without_it(tmp_path: Path) -> None:
+    archive = tmp_path / "canvas.zip"
+    link = zipfile.ZipInfo("roeric_23456_78901_lab05.ipynb")
+    link.external_attr = (stat.S_IFLNK | 0o777) << 16
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("doejane_12345_67890_lab05.ipynb", NOTEBOOK)
+        zf.writestr(link, "/etc/passwd")
+        zf.writestr(zipfile.ZipInfo("../smith_34567_89012_lab05.ipynb"), NOTEBOOK)
+    found = collect_submissions(archive, "lab05", tmp_path / "scratch")
+    assert ids(found) == ["12345"]
+    assert [(s.path, s.reason) for s in found.skipped] == [
+        ("canvas.zip/roeric_23456_78901_lab05.ipynb", "not unpacked: a symbolic link"),
+        (
+            "canvas.zip/../smith_34567_89012_lab05.ipynb",
+            "not unpacked: its path would leave the folder it is unpacked into",
+        ),
+    ]
 
 
 def test_zip_bombs_stop_at_the_size_limit(tmp_path: Path) -> None:

@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 from grader.batch.merge import merge_shards
-from grader.batch.plan import RESULT_FILE, BatchOptions, run_batch
+from grader.batch.outputs import RESULT_FILE
+from grader.batch.plan import BatchOptions, run_batch
 from grader.batch.sharding import Shard
 from grader.spec.model import load_assignment
 from tests.batch.fake_grading import grade_by_content

@@ -1,0 +1,47 @@
+"""Write a file so that readers see the old version or the new one, never half of either.
+
+Used for every output a person or an import reads while a batch may still be running or may
+be killed midway: reports, ``grades.csv``, ``results.json``, the stored records.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder, then rename.
+
+    The file gets the mode a plain ``open(path, "w")`` would give it (``0666`` less the
+    umask), not the private ``0600`` of a temporary file: reports and gradebooks are meant
+    to be read by others (a web server, a teaching assistant, the LMS import).
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        os.fchmod(fd, 0o666 & ~current_umask())
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def current_umask() -> int:
+    """The process's umask, read without changing it where Linux shows it (setting it to
+    read it back would briefly affect files other threads create)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

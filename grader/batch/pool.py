@@ -1,0 +1,147 @@
+"""What a grading pool is given and what it hands back, wherever it grades.
+
+A batch plans the class (``grader.batch.plan``) and gives a pool its tasks; the pool grades
+them somewhere (local worker processes, ``grader.batch.local``; a Dask cluster,
+``grader.batch.cluster``) and hands each task's record to ``finished`` in the batch's own
+process, which writes the outputs. Both pools send the same ``WorkOrder`` to the code that
+grades, ``grade_order``, and turn what comes back into a record with ``record_for``.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Protocol
+
+from grader.batch.progress import log_line
+from grader.batch.records import GradingRecord
+from grader.batch.sharding import Shard
+from grader.execution.sandbox import SandboxChoice
+from grader.execution.spare_kernels import SpareKernel
+from grader.grading import GradingOptions, not_graded_result
+from grader.results import SubmissionResult
+from grader.spec.model import Assignment, load_assignment
+from grader.submission.inputs import StudentSubmission
+
+GradeFunction = Callable[[Path, Assignment, GradingOptions], SubmissionResult]
+"""What grades one file; module-level so a worker process can import it by name."""
+
+
+@dataclass(frozen=True)
+class BatchOptions:
+    jobs: int | None = None
+    """Submissions graded at once (default: one per available core)."""
+    force: bool = False
+    """Regrade everything, even submissions whose stored result is up to date."""
+    sandbox: SandboxChoice = "auto"
+    progress: bool = True
+    """Report progress on stderr: a bar on a terminal, else a line per submission."""
+    deadline_seconds: float | None = None
+    """Stop grading one submission after this long (default: derived from the assignment's
+    own time limits, as a safety net behind them)."""
+    cluster: str | None = None
+    """Grade on the Dask scheduler at this address instead of local processes
+    (``grader.batch.cluster``; needs the ``dask`` extra). ``jobs`` is then ignored."""
+    shard: Shard | None = None
+    """Grade only this shard of each class (``grader.batch.sharding``) and leave a manifest for
+    ``grader merge``."""
+
+    def worker_count(self) -> int:
+        if self.jobs:
+            return max(1, self.jobs)
+        try:
+            return max(1, len(os.sched_getaffinity(0)))
+        except AttributeError:  # not on Linux
+            return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True, eq=False)
+class GradingTask:
+    """One submission to grade, as a pool receives it. Tasks compare by identity: the batch
+    finds a finished task's class by the task itself."""
+
+    submission: StudentSubmission
+    fingerprint: str
+    assignment: Assignment
+
+    def deadline(self, options: BatchOptions) -> float:
+        """Seconds after which grading this submission is stopped."""
+        return options.deadline_seconds or default_deadline(self.assignment)
+
+
+Finished = Callable[[GradingTask, GradingRecord], None]
+"""Called in the batch's process once per task, with the record to store."""
+
+
+class GradingPool(Protocol):
+    """Grades tasks somewhere (local processes, a Dask cluster) and hands each record to
+    ``finished`` in this process, which writes the outputs."""
+
+    def description(self, task_count: int) -> str: ...
+
+    def run(self, tasks: Sequence[GradingTask], finished: Finished) -> None: ...
+
+
+def default_deadline(assignment: Assignment) -> float:
+    """Generous: the notebook's own limit plus every check's budget and a slow call each."""
+    per_check = assignment.check_budget_seconds + 2 * assignment.call_timeout
+    return assignment.notebook_timeout + 60 + per_check * len(assignment.checks)
+
+
+@dataclass(frozen=True)
+class WorkOrder:
+    """One file to grade, as a worker process receives it (picklable: the assignment
+    travels as its folder)."""
+
+    path: Path
+    source: str
+    assignment_dir: Path
+    options: GradingOptions
+    grade: GradeFunction
+
+
+def grade_order(order: WorkOrder, assignments: dict[Path, Assignment], spare: SpareKernel | None) -> dict[str, Any]:
+    """Grade one file in this process: the message for the pool (result or error)."""
+    try:
+        assignment = assignments.get(order.assignment_dir)
+        if assignment is None:
+            assignment = assignments[order.assignment_dir] = load_assignment(order.assignment_dir)
+        result = order.grade(order.path, assignment, replace(order.options, spare_kernel=spare))
+        return {"result": replace(result, submission=order.source).to_dict()}
+    except Exception as exc:  # noqa: BLE001 - everything must reach the parent as text
+        return {"error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()}
+
+
+def record_for(
+    task: GradingTask,
+    seconds: float,
+    message: Mapping[str, Any],
+    *,
+    stop_reason: str | None = None,
+    death: str | None = None,
+) -> GradingRecord:
+    """What a pool learned about one task, as the record to store.
+
+    ``message``: ``{"result": SubmissionResult.to_dict()}`` when grading finished, or
+    ``{"error": ..., "traceback": ...}`` when the grader raised; ``stop_reason``: why the
+    pool stopped it (its deadline); ``death``: how the process grading it died.
+    """
+    submission = task.submission
+    if "result" in message and stop_reason is None:
+        result = SubmissionResult.from_dict(message["result"])
+        failure = None
+        if result.execution is None:
+            failure = result.problems[0] if result.problems else "the notebook could not be run"
+        return GradingRecord(submission, result, task.fingerprint, failure, False, seconds)
+    if stop_reason:
+        reason, fault = f"Not graded: {stop_reason}.", False
+    elif "error" in message:
+        reason, fault = f"The grader failed on this submission ({message['error']}).", True
+        log_line(f"grader: {submission.student_id}: {message['error']}\n{message.get('traceback', '')}")
+    else:
+        reason, fault = f"The grading process died ({death or 'no exit status'}).", True
+    result = not_graded_result(submission.original_name, task.assignment, reason)
+    return GradingRecord(submission, result, task.fingerprint, reason, fault, seconds)

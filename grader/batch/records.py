@@ -1,0 +1,154 @@
+"""What a batch stores per student, and the fingerprint that says when it is still valid.
+
+``OUT/<student>/submission_result.json`` holds the result with the student's identity and a
+fingerprint of what was graded: the submission's bytes, the assignment spec, the grader's
+own code and the isolation asked for. A rerun reuses a record only while all four match.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from grader.execution.sandbox import SandboxChoice, resolve_mode
+from grader.results import SubmissionResult
+from grader.spec.model import Assignment
+from grader.submission.inputs import StudentSubmission
+
+_PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+_GRADER_PACKAGES = ("grader", "reference")
+_GRADER_SOURCE_SUFFIXES = (".py", ".j2")
+_SPEC_FILES = ("assignment.toml", "adapter.py")
+
+
+@dataclass(frozen=True)
+class GradingRecord:
+    """One student's outcome, as stored in ``OUT/<student>/submission_result.json``."""
+
+    submission: StudentSubmission
+    result: SubmissionResult
+    fingerprint: str
+    failure: str | None = None
+    """Why the submission could not be graded (unreadable, did not run, grader failure)."""
+    grader_fault: bool = False
+    """The grader (not the submission) failed: withheld from grades.csv, retried on resume."""
+    seconds: float = 0.0
+    reused: bool = False
+    """Taken from an earlier run rather than graded now."""
+
+    def to_dict(self) -> dict[str, Any]:
+        s = self.submission
+        return {
+            "batch": {
+                "fingerprint": self.fingerprint,
+                "student_id": s.student_id,
+                "display_name": s.display_name,
+                "original_name": s.original_name,
+                "late": s.late,
+                "notes": list(s.notes),
+                "failure": self.failure,
+                "grader_fault": self.grader_fault,
+                "seconds": round(self.seconds, 3),
+            },
+            **self.result.to_dict(),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+    @classmethod
+    def load(cls, path: Path, submission: StudentSubmission) -> GradingRecord | None:
+        """The stored record, or None when there is none or it cannot be read."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            meta = data["batch"]
+            result = SubmissionResult.from_dict(data)
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        return cls(
+            submission,
+            result,
+            str(meta.get("fingerprint", "")),
+            meta.get("failure"),
+            bool(meta.get("grader_fault")),
+            float(meta.get("seconds", 0.0)),
+            reused=True,
+        )
+
+
+# -- fingerprints -----------------------------------------------------------------------------
+
+
+def fingerprint(submission_path: Path, assignment_digest: str, sandbox: SandboxChoice = "auto") -> str:
+    """What a stored result is valid for: this file, this spec, this grader, this isolation
+    (a notebook that ran without bubblewrap may have read files that bubblewrap hides, so
+    asking for a stronger sandbox regrades it)."""
+    parts = (file_sha256(submission_path), assignment_digest, grader_version(), isolation_asked(sandbox))
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def isolation_asked(sandbox: SandboxChoice) -> str:
+    """The sandbox mode a ``--sandbox`` choice stands for here: ``auto`` is bubblewrap where
+    it works, else limits; an explicit choice stands for itself (even where unavailable: that
+    submission then fails to grade and says why)."""
+    return resolve_mode("auto").value if sandbox == "auto" else sandbox
+
+
+def file_sha256(path: Path) -> str:
+    """One file's digest, read in chunks (a submission may be large)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def assignment_sha256(assignment: Assignment) -> str:
+    """The spec as graded: its TOML, its adapter and its scripted input."""
+    folder = assignment.directory
+    files = [(name, (folder / name).read_bytes() if (folder / name).is_file() else b"") for name in _SPEC_FILES]
+    return contents_sha256([*files, ("stdin", "\n".join(assignment.stdin).encode())])
+
+
+@lru_cache(maxsize=1)
+def grader_version() -> str:
+    """The package version plus a hash of the grading code, so that an edited grader (a
+    development install keeps its version number) regrades instead of reusing results."""
+    try:
+        version = importlib.metadata.version("gamesearch-grader")
+    except importlib.metadata.PackageNotFoundError:
+        version = "unknown"
+    sources = [
+        path
+        for package in _GRADER_PACKAGES
+        for path in files_under(_PACKAGE_ROOT / package)
+        if path.suffix in _GRADER_SOURCE_SUFFIXES
+    ]
+    digest = contents_sha256((p.relative_to(_PACKAGE_ROOT).as_posix(), p.read_bytes()) for p in sources)
+    return f"{version}+{digest[:12]}"
+
+
+def files_under(folder: Path) -> list[Path]:
+    """The regular files below ``folder`` in a stable order, leaving out hidden files and
+    folders and ``__pycache__`` (editor and interpreter litter, not content)."""
+    return [
+        path
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+        and not any(part.startswith(".") or part == "__pycache__" for part in path.relative_to(folder).parts)
+    ]
+
+
+def contents_sha256(entries: Iterable[tuple[str, bytes]]) -> str:
+    """One digest for named contents (files of a folder, parts of a spec): each name with its
+    content's own digest, so that moving bytes from one file to the next changes it."""
+    digest = hashlib.sha256()
+    for name, content in entries:
+        digest.update(name.encode() + b"\0" + hashlib.sha256(content).digest())
+    return digest.hexdigest()

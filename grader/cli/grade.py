@@ -1,0 +1,120 @@
+"""Commands for one submission: `grade` (every check), `check` (students: the public checks
+and the HTML report) and `gradescope` (the autograder inside Gradescope's container).
+
+The grading modules are imported by the handlers, not here: every command builds the whole
+parser, and `grader solve` or `--help` should not pay for loading the grader.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import webbrowser
+from pathlib import Path
+from typing import Any
+
+from grader.cli.options import (
+    AUTOGRADER_RESULTS_PATH,
+    AUTOGRADER_SUBMISSION_DIR,
+    USAGE_ERROR,
+    add_assignment_option,
+    add_sandbox_option,
+)
+from grader.spec.model import load_assignment
+
+
+def add_grade_parsers(subparsers: Any) -> None:
+    p = subparsers.add_parser("grade", help="grade one notebook against an assignment")
+    p.add_argument("notebook", type=Path)
+    add_assignment_option(p)
+    p.add_argument("--json", type=Path, metavar="OUT", help="write the SubmissionResult as JSON")
+    add_sandbox_option(p)
+    p.set_defaults(handler=cmd_grade, public_only=False, report=None, open=False)
+
+    p = subparsers.add_parser(
+        "check",
+        help="students: run the public checks on your notebook and get the feedback report",
+        description="Run the public checks of an assignment on one notebook, print the results and write the "
+        "HTML feedback report. Hidden checks run only when the assignment is graded.",
+    )
+    p.add_argument("notebook", type=Path)
+    add_assignment_option(p)
+    p.add_argument(
+        "--report",
+        type=Path,
+        default=None,
+        metavar="HTML",
+        help="where to write the report (default: NOTEBOOK's name + -report.html, next to it)",
+    )
+    p.add_argument("--open", action="store_true", help="open the report in a web browser")
+    add_sandbox_option(p)
+    p.set_defaults(handler=cmd_grade, public_only=True, json=None)
+
+    p = subparsers.add_parser(
+        "gradescope",
+        help=f"Gradescope autograder mode: grade {AUTOGRADER_SUBMISSION_DIR} into results.json",
+        description="Grade the submission Gradescope unpacked (hidden checks included) and write results.json. "
+        "Always writes a results.json, even when nothing could be graded.",
+    )
+    add_assignment_option(p)
+    p.add_argument("--submission-dir", type=Path, default=AUTOGRADER_SUBMISSION_DIR)
+    p.add_argument("--results", type=Path, default=AUTOGRADER_RESULTS_PATH)
+    add_sandbox_option(p)
+    p.set_defaults(handler=cmd_gradescope)
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    """`grader grade` (every check; ``--json``) and `grader check` (``public_only``: the
+    public checks and the HTML report for the student).
+
+    A file that is not a notebook at all gets one line, not a "not run" line per check:
+    `check` then exits with status 2, as `grader run` does; `grade` still writes its result
+    (an ungradable upload is a result, scoring 0) and exits 0.
+    """
+    from grader.feedback.html import render_student_report
+    from grader.feedback.text import format_submission
+    from grader.grading import GradingOptions, grade_submission
+
+    command = "check" if args.public_only else "grade"
+    assignment = load_assignment(args.assignment)
+    if not args.notebook.exists():
+        print(f"grader {command}: {args.notebook}: no such file", file=sys.stderr)
+        return USAGE_ERROR
+    options = GradingOptions(sandbox=args.sandbox, public_only=args.public_only)
+    result = grade_submission(args.notebook, assignment, options)
+    if args.json:
+        args.json.write_text(json.dumps(result.to_dict(), indent=2))
+    if result.execution is None:  # nothing ran: every check would say the same "not run"
+        reason = result.problems[0] if result.problems else "the notebook could not be run"
+        if args.public_only:
+            print(f"grader check: {reason}", file=sys.stderr)
+            return USAGE_ERROR
+        print(f"Not graded ({result.score:g} / {result.max_score:g}): {reason}")
+        return 0
+    print(format_submission(result))
+    if not args.public_only:
+        return 0
+    hidden = [c for c in assignment.checks if c.hidden]
+    if hidden:
+        points = sum(c.points for c in hidden)
+        print(
+            f"\nThis assignment also has {len(hidden)} hidden check(s) worth {points:g} point(s); "
+            "they run only when it is graded."
+        )
+    report = args.report or args.notebook.with_name(f"{args.notebook.stem}-report.html")
+    report.write_text(render_student_report(result, assignment=assignment), encoding="utf-8")
+    print(f"\nFeedback report: {report}")
+    if args.open:
+        webbrowser.open(report.resolve().as_uri())
+    return 0
+
+
+def cmd_gradescope(args: argparse.Namespace) -> int:
+    from grader.feedback.gradescope import run_autograder
+    from grader.grading import GradingOptions
+
+    assignment = load_assignment(args.assignment)
+    outcome = run_autograder(assignment, args.submission_dir, args.results, GradingOptions(sandbox=args.sandbox))
+    print(outcome)
+    return outcome.return_code
