@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from grader.batch.plan import BatchOptions, run_batch  # noqa: E402
-from grader.spec.model import load_assignment  # noqa: E402
+from grader.spec.loader import load_assignment  # noqa: E402
 
 GOAL = 0.6
 

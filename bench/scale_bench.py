@@ -59,7 +59,8 @@ from plain_nbclient import FloorRun, plain_nbclient  # noqa: E402  (bench/ is th
 from grader.batch.plan import BatchJob, BatchOptions, GradingRecord, run_batches, write_student_outputs  # noqa: E402
 from grader.execution.sandbox import resolve_mode  # noqa: E402
 from grader.execution.session import ExecutionOptions, execute_notebook  # noqa: E402
-from grader.spec.model import Assignment, list_assignments, load_assignment  # noqa: E402
+from grader.spec.loader import list_assignments, load_assignment  # noqa: E402
+from grader.spec.model import Assignment  # noqa: E402
 from grader.submission.reader import SubmissionUnreadable  # noqa: E402
 
 EXAMPLES = REPO / "examples"

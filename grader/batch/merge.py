@@ -27,7 +27,8 @@ from grader.batch.plan import (
     write_class_outputs,
 )
 from grader.batch.sharding import MANIFEST_FILE, ShardManifest
-from grader.spec.model import Assignment, AssignmentError, load_assignment
+from grader.spec.loader import load_assignment
+from grader.spec.model import Assignment, AssignmentError
 from grader.submission.inputs import StudentSubmission
 
 

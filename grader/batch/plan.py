@@ -44,7 +44,8 @@ from grader.feedback.gradescope import results_json
 from grader.feedback.html import ClassEntry, render_class_index, render_student_report
 from grader.grading import GradingOptions, grade_submission, not_graded_result
 from grader.results import SubmissionResult
-from grader.spec.model import Assignment, load_assignment
+from grader.spec.loader import load_assignment
+from grader.spec.model import Assignment
 from grader.submission.inputs import StudentSubmission, SubmissionSet, collect_submissions
 
 RESULT_FILE = "submission_result.json"

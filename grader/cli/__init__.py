@@ -12,7 +12,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from grader.spec.model import AssignmentError, list_assignments, load_assignment
+from grader.spec.loader import list_assignments, load_assignment
+from grader.spec.model import AssignmentError
 
 USAGE_ERROR = 2
 

@@ -11,7 +11,7 @@ import sys
 import webbrowser
 from pathlib import Path
 
-from grader.spec.model import load_assignment
+from grader.spec.loader import load_assignment
 
 SANDBOX_CHOICES = ("auto", "bwrap", "limits", "none")
 USAGE_ERROR = 2

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from grader.batch.plan import INDEX_FILE, BatchJob, BatchOptions, run_batches
-from grader.spec.model import BUILTIN_ASSIGNMENTS, list_assignments, load_assignment
+from grader.spec.loader import BUILTIN_ASSIGNMENTS, list_assignments, load_assignment
 
 EXAMPLES = BUILTIN_ASSIGNMENTS.parent / "examples"
 

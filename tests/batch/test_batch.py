@@ -13,7 +13,8 @@ import jsonschema
 import pytest
 
 from grader.batch.plan import RESULT_FILE, BatchOptions, BatchResult, GradingRecord, run_batch
-from grader.spec.model import Assignment, load_assignment
+from grader.spec.loader import load_assignment
+from grader.spec.model import Assignment
 from tests.batch.fake_grading import grade_by_content
 from tests.reports.test_output_formats import GRADESCOPE_SCHEMA
 

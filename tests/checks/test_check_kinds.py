@@ -6,7 +6,7 @@ from __future__ import annotations
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.results import CheckStatus
-from grader.spec.model import load_assignment
+from grader.spec.loader import load_assignment
 from reference import Board
 from tests.checks.local_runner import LocalRunner
 from tests.checks.seed004_source import LAB05_SOLUTION, variant
@@ -86,9 +86,9 @@ def test_cut_on_strict_comparison_gets_partial_node_credit() -> None:
     nodes = results["node-reduction"]
     assert nodes.status == CheckStatus.PARTIAL
     assert 0 < nodes.score < nodes.max_score
-    row = nodes.figures["positions"][0]
-    assert row["minimax"] == row["reference_minimax"]
-    assert row["reference_alphabeta"] < row["alphabeta"] < row["minimax"]
+    row = nodes.node_counts[0]
+    assert row.minimax == row.reference_minimax
+    assert row.reference_alphabeta < row.alphabeta < row.minimax
 
 
 def test_no_pruning_at_all_fails_node_reduction() -> None:

@@ -11,7 +11,8 @@ import nbformat
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.results import CheckResult, CheckStatus
-from grader.spec.model import Assignment, load_assignment
+from grader.spec.loader import load_assignment
+from grader.spec.model import Assignment
 from reference import Board
 from tests.checks.local_runner import LocalRunner
 from tests.checks.seed004_source import LAB05_SOLUTION
@@ -41,7 +42,7 @@ def test_an_optimal_opponent_punishes_what_a_random_one_lets_pass() -> None:
     assert strict.status == CheckStatus.FAILED
     # The first loss decides: the games after it are not played.
     assert strict.figures["tally"] == {"AI": 0, "Opponent": 1, "Draw": 0} and strict.figures["played"] == 1
-    assert "lost game 1 of 3" in strict.message and "the other 2 were not played" in strict.message
+    assert "lost game 1 of 3" in strict.message and "the other 2 games were not played" in strict.message
     board = Board.from_string(strict.counterexample.board)
     assert board.winners() == {"O"}
     assert "an optimal opponent" in strict.counterexample.actual

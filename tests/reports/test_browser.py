@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from grader.batch.plan import BatchOptions, run_batch
-from grader.spec.model import load_assignment
+from grader.spec.loader import load_assignment
 from tests.batch.fake_grading import grade_by_content
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

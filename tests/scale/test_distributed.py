@@ -21,7 +21,7 @@ import pytest
 from grader.batch.merge import merge_shards
 from grader.batch.plan import RESULT_FILE, BatchOptions, run_batch
 from grader.batch.sharding import Shard
-from grader.spec.model import load_assignment
+from grader.spec.loader import load_assignment
 from tests.batch.fake_grading import grade_by_content
 
 distributed = pytest.importorskip("distributed")
