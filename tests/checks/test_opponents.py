@@ -75,3 +75,12 @@ def test_the_optimal_opponent_still_varies_its_games() -> None:
     assert result.status == CheckStatus.PASSED
     openings = {a for a in asked if a.count("' '") == 8}
     assert len(openings) >= 2
+
+
+def test_one_game_left_unplayed_is_named_in_the_singular() -> None:
+    experiment04 = load_assignment("experiment04")
+    wrong_turn = _code_without_input(SUBMISSIONS / "experiment04" / "best-move-wrong-turn.ipynb")
+    result = _games(experiment04, wrong_turn, "never-loses", opponent="optimal", games=2, seed=2)
+    assert result.status == CheckStatus.FAILED and result.figures["played"] == 1
+    assert "the other game was not played" in result.message
+    assert "lost game 1 of 2" in result.message
