@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from grader.spec.loader import list_assignments, load_assignment
+from grader.spec.loader import BUILTIN_ASSIGNMENTS, list_assignments, load_assignment
 from grader.spec.model import AssignmentError
 
 USAGE_ERROR = 2
@@ -115,7 +115,11 @@ def cmd_grade(args: argparse.Namespace) -> int:
 
 
 def cmd_assignments(args: argparse.Namespace) -> int:
-    for assignment_id in list_assignments():
+    ids = list_assignments()
+    if not ids:  # an installation without its assignments: say so, and fail scripts that rely on them
+        print(f"grader assignments: no assignments in {BUILTIN_ASSIGNMENTS}", file=sys.stderr)
+        return 1
+    for assignment_id in ids:
         try:
             assignment = load_assignment(assignment_id)
         except AssignmentError as exc:
