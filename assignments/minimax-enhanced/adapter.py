@@ -270,16 +270,17 @@ def check_game_tree(check: Check[Any], ctx: CheckContext, board: str = "XOXOOX..
     (outcome,) = ctx.runner.call_many([Call(target=name, args=(values["board"], values["is_max"]))])
     if outcome.status != CallStatus.OK:
         return _failed(check, root, call_text, "a printed tree", outcome.error or outcome.status.value, None)
-    lines = [line for line in outcome.stdout.splitlines() if TREE_LINE.match(line)]
+    matches = [m for m in map(TREE_LINE.match, outcome.stdout.splitlines()) if m]
+    lines = [m.string for m in matches]
     if not lines:
         return _failed(check, root, call_text, "lines such as '  (2, 0): 1'", repr(outcome.stdout[:200]), None)
-    indents = sorted({len(TREE_LINE.match(line)["indent"]) for line in lines})
+    indents = sorted({len(m["indent"]) for m in matches})
     unit = min((b - a for a, b in zip(indents, indents[1:])), default=2) or 2
     base = indents[0]
     path: list[int] = []
     spec = ctx.spec(root)
-    for line in lines:
-        match = TREE_LINE.match(line)
+    for match in matches:
+        line = match.string
         level = (len(match["indent"]) - base) // unit
         move = MOVE.search(match["label"])
         del path[max(level - 1, 0) :]
