@@ -27,7 +27,7 @@ sys.path.insert(0, str(REPO))
 from grader.batch.plan import BatchOptions, run_batch  # noqa: E402
 from grader.cli.options import SANDBOX_CHOICES  # noqa: E402
 from grader.execution.sandbox import SandboxChoice  # noqa: E402
-from grader.spec.model import load_assignment  # noqa: E402
+from grader.spec.loader import load_assignment  # noqa: E402
 
 GOAL = 0.6
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from grader.execution.session import ExecutionOptions, execute_notebook
 from grader.grading import grade_submission
-from grader.spec.model import load_assignment
+from grader.spec.loader import load_assignment
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = ["lab05", "alphabeta-challenges", "experiment04", "minimax-enhanced", "depth-limits"]

@@ -62,7 +62,8 @@ from grader.batch.records import GradingRecord  # noqa: E402
 from grader.cli.options import SANDBOX_CHOICES  # noqa: E402
 from grader.execution.sandbox import SandboxChoice, resolve_mode  # noqa: E402
 from grader.execution.session import ExecutionOptions, execute_notebook  # noqa: E402
-from grader.spec.model import Assignment, list_assignments, load_assignment  # noqa: E402
+from grader.spec.loader import list_assignments, load_assignment  # noqa: E402
+from grader.spec.model import Assignment  # noqa: E402
 from grader.submission.reader import SubmissionUnreadable  # noqa: E402
 
 EXAMPLES = REPO / "examples"

@@ -11,12 +11,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from grader.checks.base import make_result
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.execution.channel.calls import DefinedNames
-from grader.execution.session import ExecutionOptions, NotebookSession
+from grader.execution.sandbox import SandboxChoice
+from grader.execution.session import ExecutionOptions, ExecutionResult, NotebookSession
 from grader.execution.spare_kernels import SpareKernel
 from grader.results import CheckResult, CheckStatus, SubmissionResult
 from grader.spec.model import Assignment, Check
@@ -25,7 +26,7 @@ from grader.submission.reader import SubmissionUnreadable, read_submission
 
 @dataclass(frozen=True)
 class GradingOptions:
-    sandbox: str = "auto"
+    sandbox: SandboxChoice = "auto"
     public_only: bool = False
     """Student self-check: hidden checks are not run at all."""
     spare_kernel: SpareKernel | None = field(default=None, compare=False, repr=False)
@@ -68,7 +69,7 @@ def grade_submission(
                 assignment=assignment,
                 runner=session.calls,
                 defined_names=_flatten(session.calls.defined_names()),
-                execution=execution.to_dict(),
+                execution=execution,
             )
             results = []
             for check in assignment.checks:
@@ -86,8 +87,8 @@ def grade_submission(
         submission=str(path),
         assignment_id=assignment.id,
         checks=tuple(results),
-        execution=ctx.execution,
-        problems=tuple(_problems(results, execution.to_dict())),
+        execution=execution,
+        problems=tuple(_problems(results, execution)),
         timings=timings,
     )
 
@@ -96,7 +97,7 @@ def _flatten(names: DefinedNames) -> frozenset[str]:
     return frozenset(names.functions) | frozenset(names.classes) | frozenset(names.variables)
 
 
-def _should_run(check: Check, ctx: CheckContext) -> bool:
+def _should_run(check: Check[Any], ctx: CheckContext) -> bool:
     """Bonus checks only run when the notebook defines what they need."""
     if not check.bonus:
         return True
@@ -106,20 +107,21 @@ def _should_run(check: Check, ctx: CheckContext) -> bool:
     return all(any(n in ctx.defined_names for n in ctx.assignment.names_for(f.split(".")[0])) for f in needed)
 
 
-def _bonus_not_attempted(check: Check) -> CheckResult:
-    return make_result(check, CheckStatus.NOT_RUN, "Optional task not attempted (no function with that name).")
+def _bonus_not_attempted(check: Check[Any]) -> CheckResult:
+    return CheckResult.for_check(
+        check, CheckStatus.NOT_RUN, "Optional task not attempted (no function with that name)."
+    )
 
 
-def _problems(results: list[CheckResult], execution: dict) -> list[str]:
-    problems = []
-    missing = {}
+def _problems(results: list[CheckResult], execution: ExecutionResult) -> list[str]:
+    """One line per missing function (however many checks needed it), and reduced isolation."""
+    missing: dict[str, str] = {}
     for r in results:
-        if r.status == CheckStatus.NOT_RUN and "missing" in r.figures:
-            missing.setdefault(r.figures["missing"], r.message.removeprefix("Not run: "))
-    problems.extend(missing.values())
-    note = execution.get("isolation_note")
-    if note:
-        problems.append(note)
+        if r.status == CheckStatus.NOT_RUN and r.missing_function is not None:
+            missing.setdefault(r.missing_function, r.not_run_reason)
+    problems = list(missing.values())
+    if execution.isolation_note:
+        problems.append(execution.isolation_note)
     return problems
 
 
@@ -127,7 +129,7 @@ def not_graded_result(
     submission: str, assignment: Assignment, reason: str, timings: dict[str, float] | None = None
 ) -> SubmissionResult:
     """A result that says why nothing could be graded: every check NOT RUN, scoring 0."""
-    checks = tuple(make_result(check, CheckStatus.NOT_RUN, f"Not run: {reason}") for check in assignment.checks)
+    checks = tuple(CheckResult.not_run(check, reason) for check in assignment.checks)
     return SubmissionResult(
         submission=submission,
         assignment_id=assignment.id,

@@ -1,15 +1,23 @@
 """What happened when a submission was graded: check results and the submission result.
 
 The spec of a check (`grader.spec.model.Check`) never carries its outcome; outcomes live
-here. Scores are derived from the check results and never stored twice.
+here. Scores are derived from the check results and never stored twice. Results stay typed
+in the process (the execution record included) and become JSON only in `to_dict`; `from_dict`
+reads back what `to_dict` wrote, including results stored by earlier versions (a batch
+resumes from them).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
+
+from grader.execution.sandbox import SandboxMode
+from grader.execution.session import CellRecord, CellStatus, ExecutionResult, StdinExchange
+from grader.spec.model import Check, Visibility
 
 
 class CheckStatus(str, enum.Enum):
@@ -25,6 +33,10 @@ class CheckStatus(str, enum.Enum):
     """For the instructor: no automatic score."""
 
 
+NOT_RUN_PREFIX = "Not run: "
+MARKED_BY_HAND = "Marked by hand by your instructor."
+
+
 @dataclass(frozen=True)
 class Counterexample:
     """The smallest input found on which the student's answer differs from the reference."""
@@ -35,8 +47,53 @@ class Counterexample:
     """The call as the student would write it, e.g. ``minimax(board, 0, False)``."""
     expected: str
     actual: str
+    """What the student's code gave: a value, or a phrase such as "no answer: it raised ..."."""
     cause: str | None = None
     """One sentence on the likely cause, when the failure has a recognisable shape."""
+
+
+@dataclass(frozen=True)
+class NodeCountRow:
+    """Nodes visited from one position: the student's searches against the reference's."""
+
+    board: str
+    minimax: int | None
+    """None when the student's counter did not hold a whole number."""
+    reference_minimax: int
+    minimax_call: str
+    minimax_calls_counted: int | None = None
+    """The calls the grader counted, when the figure above is the student's own counter."""
+    alphabeta: int | None = None
+    reference_alphabeta: int | None = None
+    alphabeta_call: str | None = None
+    """Set when the check also ran alpha-beta (the alpha-beta figures are then meaningful)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        if self.minimax_calls_counted is None:
+            del data["minimax_calls_counted"]
+        if self.alphabeta_call is None:
+            for key in ("alphabeta", "reference_alphabeta", "alphabeta_call"):
+                del data[key]
+        return data
+
+
+@dataclass(frozen=True)
+class SelfPlayRow:
+    """One depth limit of a self-play table: what the student's game reported, and the reference."""
+
+    depth: int
+    reference_winner: str
+    reference_generated: int
+    call: str
+    winner: Any
+    """As the student's code returned it (compared with the reference's spelling)."""
+    generated: Any
+    channel_generated: int
+    """States generated as the grader counted them (search calls minus searches)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
 
 
 @dataclass(frozen=True)
@@ -48,27 +105,120 @@ class CheckResult:
     score: float
     max_score: float
     message: str
-    visibility: str = "public"
+    visibility: Visibility = "public"
     counterexample: Counterexample | None = None
     figures: Mapping[str, Any] = field(default_factory=dict)
-    """Measured numbers worth showing (node counts, examples tried, tallies)."""
+    """Measured numbers worth showing (examples tried, tallies, moves played)."""
     duration: float = 0.0
+    missing_function: str | None = None
+    """The function whose absence kept the check from running."""
+    manual_points: float | None = None
+    """The points of an item the instructor marks by hand."""
+    instructor_notes: str = ""
+    """How to mark a manual item: for the instructor's eyes only (the class index)."""
+    node_counts: tuple[NodeCountRow, ...] = ()
+    selfplay: tuple[SelfPlayRow, ...] = ()
+
+    @classmethod
+    def for_check(
+        cls,
+        check: Check[Any],
+        status: CheckStatus,
+        message: str,
+        *,
+        score: float | None = None,
+        counterexample: Counterexample | None = None,
+        figures: Mapping[str, Any] | None = None,
+        missing_function: str | None = None,
+        manual_points: float | None = None,
+        instructor_notes: str = "",
+        node_counts: tuple[NodeCountRow, ...] = (),
+        selfplay: tuple[SelfPlayRow, ...] = (),
+    ) -> CheckResult:
+        """The result of ``check``; ``score`` defaults to all or nothing by ``status``."""
+        if score is None:
+            score = check.points if status == CheckStatus.PASSED else 0.0
+        return cls(
+            check_id=check.id,
+            kind=check.kind,
+            title=check.title,
+            status=status,
+            score=round(score, 4),
+            max_score=check.max_score,
+            message=message,
+            visibility=check.visibility,
+            counterexample=counterexample,
+            figures=dict(figures or {}),
+            missing_function=missing_function,
+            manual_points=manual_points,
+            instructor_notes=instructor_notes,
+            node_counts=node_counts,
+            selfplay=selfplay,
+        )
+
+    @classmethod
+    def not_run(cls, check: Check[Any], reason: str, *, missing_function: str | None = None) -> CheckResult:
+        """NOT RUN because of ``reason`` (a missing function, a notebook that did not run)."""
+        return cls.for_check(check, CheckStatus.NOT_RUN, NOT_RUN_PREFIX + reason, missing_function=missing_function)
+
+    @property
+    def not_run_reason(self) -> str:
+        return self.message.removeprefix(NOT_RUN_PREFIX)
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["id"] = data.pop("check_id")
-        data["status"] = self.status.value
-        data["figures"] = dict(self.figures)
+        """As JSON, with the typed figures under the ``figures`` keys earlier versions used."""
+        figures = dict(self.figures)
+        if self.missing_function is not None:
+            figures["missing"] = self.missing_function
+        if self.manual_points is not None:
+            figures["points"] = self.manual_points
+        if self.node_counts:
+            figures["positions"] = [row.to_dict() for row in self.node_counts]
+        if self.selfplay:
+            figures["rows"] = [row.to_dict() for row in self.selfplay]
+        data: dict[str, Any] = {
+            "id": self.check_id,
+            "kind": self.kind,
+            "title": self.title,
+            "status": self.status.value,
+            "score": self.score,
+            "max_score": self.max_score,
+            "message": self.message,
+            "visibility": self.visibility,
+            "counterexample": dataclasses.asdict(self.counterexample) if self.counterexample else None,
+            "figures": figures,
+            "duration": self.duration,
+        }
+        if self.instructor_notes:
+            data["instructor_notes"] = self.instructor_notes
         return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> CheckResult:
-        values = dict(data)
-        values["check_id"] = values.pop("id")
-        values["status"] = CheckStatus(values["status"])
-        if values.get("counterexample"):
-            values["counterexample"] = Counterexample(**values["counterexample"])
-        return cls(**values)
+        figures = dict(data.get("figures") or {})
+        missing = figures.pop("missing", None)
+        points = figures.pop("points", None)
+        positions = figures.pop("positions", None) if data["kind"] == "node-counts" else None
+        rows = figures.pop("rows", None) if data["kind"] == "selfplay-table" else None
+        counterexample = data.get("counterexample")
+        return cls(
+            check_id=data["id"],
+            kind=data["kind"],
+            title=data["title"],
+            status=CheckStatus(data["status"]),
+            score=data["score"],
+            max_score=data["max_score"],
+            message=data["message"],
+            visibility=data.get("visibility", "public"),
+            counterexample=Counterexample(**counterexample) if counterexample else None,
+            figures=figures,
+            duration=data.get("duration", 0.0),
+            missing_function=missing if isinstance(missing, str) else None,
+            manual_points=points if isinstance(points, (int, float)) and not isinstance(points, bool) else None,
+            instructor_notes=data.get("instructor_notes", ""),
+            node_counts=tuple(NodeCountRow(**row) for row in positions or ()),
+            selfplay=tuple(SelfPlayRow(**row) for row in rows or ()),
+        )
 
 
 @dataclass(frozen=True)
@@ -79,8 +229,8 @@ class SubmissionResult:
     """Path or name of the submitted file."""
     assignment_id: str
     checks: tuple[CheckResult, ...]
-    execution: Mapping[str, Any] | None
-    """The execution record (`ExecutionResult.to_dict()`), or None when nothing ran."""
+    execution: ExecutionResult | None
+    """The execution record, or None when nothing ran."""
     problems: tuple[str, ...] = ()
     """Submission-level messages: unreadable file, missing functions, reduced isolation."""
     timings: Mapping[str, float] = field(default_factory=dict)
@@ -112,16 +262,86 @@ class SubmissionResult:
             "checks": [c.to_dict() for c in self.checks],
             "problems": list(self.problems),
             "timings": dict(self.timings),
-            "execution": self.execution,
+            "execution": None if self.execution is None else self.execution.to_dict(),
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SubmissionResult:
+        execution = data.get("execution")
         return cls(
             submission=data["submission"],
             assignment_id=data["assignment"],
             checks=tuple(CheckResult.from_dict(c) for c in data["checks"]),
-            execution=data.get("execution"),
+            execution=None if execution is None else execution_from_dict(execution),
             problems=tuple(data.get("problems", ())),
             timings=dict(data.get("timings", {})),
         )
+
+
+# -- the execution record, read back from JSON ------------------------------------------------
+
+
+def execution_from_dict(data: Any) -> ExecutionResult:
+    """The execution record from its JSON form (`ExecutionResult.to_dict`).
+
+    Tolerant: a field that is missing or of the wrong type gets a neutral value, so that any
+    stored record, however old or damaged, can still be shown.
+    """
+    record = data if isinstance(data, Mapping) else {}
+    cells = [c for c in _list(record.get("cells")) if isinstance(c, Mapping)]
+    return ExecutionResult(
+        cells=tuple(_cell(c, n) for n, c in enumerate(cells)),
+        stdin_transcript=tuple(
+            StdinExchange(
+                cell_index=e["cell_index"] if isinstance(e.get("cell_index"), int) else -1,
+                prompt=_text(e.get("prompt")),
+                answer=None if e.get("answer") is None else _text(e.get("answer")),
+            )
+            for e in _list(record.get("stdin_transcript"))
+            if isinstance(e, Mapping)
+        ),
+        sandbox_mode=_enum(SandboxMode, record.get("sandbox_mode"), SandboxMode.NONE),
+        isolation_note=record.get("isolation_note") if isinstance(record.get("isolation_note"), str) else None,
+        kernel_restarts=_number(record.get("kernel_restarts"), int, 0),
+        total_duration=_number(record.get("total_duration"), float, 0.0),
+        kernel_start_seconds=_number(record.get("kernel_start_seconds"), float, 0.0),
+        notebook_timed_out=bool(record.get("notebook_timed_out")),
+    )
+
+
+def _cell(data: Mapping[str, Any], position: int) -> CellRecord:
+    known = {f.name: f for f in dataclasses.fields(CellRecord)}
+    values: dict[str, Any] = {k: v for k, v in data.items() if k in known}
+    values.update(
+        index=data["index"] if isinstance(data.get("index"), int) else position,
+        source=_text(data.get("source")),
+        status=_enum(CellStatus, data.get("status"), CellStatus.NOT_RUN),
+        error_name=data.get("error_name") if isinstance(data.get("error_name"), str) else None,
+        error_message=data.get("error_message") if isinstance(data.get("error_message"), str) else None,
+        output=_text(data.get("output")) if isinstance(data.get("output"), str) else "",
+        output_truncated=bool(data.get("output_truncated")),
+        duration=_number(data.get("duration"), float, 0.0),
+        traceback=_text(data.get("traceback")),
+    )
+    return CellRecord(**values)
+
+
+def _list(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, (list, tuple)) else []
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else "" if value is None else str(value)
+
+
+def _number(value: Any, kind: type[int] | type[float], default: Any) -> Any:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return default
+    return kind(value)
+
+
+def _enum(kind: Any, value: Any, default: Any) -> Any:
+    try:
+        return kind(value)
+    except ValueError:
+        return default

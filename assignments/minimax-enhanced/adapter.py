@@ -1,4 +1,4 @@
-"""Bonus checks for the practice tasks of the minimax-enhanced notebook (seed 002).
+"""Bonus checks for the practice tasks of the minimax-enhanced notebook.
 
 Each function takes (check, context) and returns a CheckResult; the spec names it with
 `kind = "adapter"`. They run in the grader, against the student's functions through the
@@ -9,15 +9,27 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from typing import Any
 
-from grader.checks.base import board_size, check_seed, find_failure, make_result, positions, result_from_property
-from grader.checks.context import CheckContext, ShapeError, format_value, read_search_result
-from grader.checks.properties import Mismatch
-from grader.execution.channel.calls import Call, CallStatus
-from grader.results import CheckResult, CheckStatus, Counterexample
-from grader.spec.call_template import parse_call
+from grader.checks.api import (
+    Call,
+    CallStatus,
+    Check,
+    CheckContext,
+    CheckResult,
+    CheckStatus,
+    Counterexample,
+    Mismatch,
+    ShapeError,
+    board_size,
+    check_seed,
+    find_failure,
+    format_value,
+    parse_call,
+    positions,
+    read_search_result,
+    result_from_property,
+)
 from reference import EMPTY, Board, ConnectK, ConnectState, X, game_minimax, minimax, move_values, solve_all
 
 
@@ -25,9 +37,8 @@ def _side(ctx: CheckContext, board: Board) -> str:
     return board.to_move(ctx.assignment.first_player)
 
 
-def check_second_best(check: Any, ctx: CheckContext) -> CheckResult:
+def check_second_best(check: Check[Any], ctx: CheckContext) -> CheckResult:
     """second_best_move returns the best-valued move other than minimax's first best move."""
-    started = time.monotonic()
     student = ctx.student(parse_call("second_best_move(board, is_max)"))
 
     def expected(board: Board) -> tuple[float, tuple[int, ...]]:
@@ -44,11 +55,11 @@ def check_second_best(check: Any, ctx: CheckContext) -> CheckResult:
         value, moves = expected(board)
         want = f"value {format_value(value)} with a move in {', '.join(ctx.show_move(m) for m in moves)}"
         if not answer.ok:
-            return Mismatch(answer.call_text, want, answer.failure_text())
+            return Mismatch(answer.call_text, want, answer.given())
         try:
             got_value, got_move = read_search_result(answer.value, ("value,move",), ctx)
         except ShapeError as exc:
-            return Mismatch(answer.call_text, want, str(exc))
+            return Mismatch(answer.call_text, want, exc.given())
         if got_value == value and got_move in moves:
             return None
         return Mismatch(
@@ -69,12 +80,11 @@ def check_second_best(check: Any, ctx: CheckContext) -> CheckResult:
         examples=30,
         sample=positions(ctx.assignment.first_player, min_empty=2, max_empty=6, include_terminal=False, spread=True),
     )
-    return result_from_property(check, outcome, "`second_best_move` finds the runner-up move", started=started)
+    return result_from_property(check, outcome, "`second_best_move` finds the runner-up move")
 
 
-def check_depth_limited_heuristic(check: Any, ctx: CheckContext) -> CheckResult:
+def check_depth_limited_heuristic(check: Check[Any], ctx: CheckContext) -> CheckResult:
     """Any heuristic is accepted; the search must stop at the limit and be exact beyond the game's end."""
-    started = time.monotonic()
     template = parse_call("minimax_limited(board, is_max, depth_limit)")
     student = ctx.student(template, count=("minimax_limited",))
     rng = random.Random(check_seed(ctx, check))
@@ -86,11 +96,11 @@ def check_depth_limited_heuristic(check: Any, ctx: CheckContext) -> CheckResult:
         side = _side(ctx, board)
         exact = minimax(board, ctx.spec(board, to_move=side), to_move=side)
         if not answer.ok:
-            return _failed(check, board, answer.call_text, "a result", answer.failure_text(), None, started)
+            return _failed(check, board, answer.call_text, "a result", answer.given(), None)
         try:
             value, move = read_search_result(answer.value, ("value,move",), ctx)
         except ShapeError as exc:
-            return _failed(check, board, answer.call_text, "(score, move)", str(exc), None, started)
+            return _failed(check, board, answer.call_text, "(score, move)", exc.given(), None)
         nodes = answer.outcome.counts.get("minimax_limited", 0)
         bound = _full_width_nodes(len(board.empty_cells()), limit)
         if nodes > bound:
@@ -101,10 +111,9 @@ def check_depth_limited_heuristic(check: Any, ctx: CheckContext) -> CheckResult:
                 f"at most {bound:,} calls within depth {limit}",
                 f"{nodes:,} calls",
                 "The search goes deeper than the limit: stop when depth reaches max_depth.",
-                started,
             )
         if move is None or move not in board.empty_cells():
-            return _failed(check, board, answer.call_text, "a legal move", f"move {ctx.show_move(move)}", None, started)
+            return _failed(check, board, answer.call_text, "a legal move", f"move {ctx.show_move(move)}", None)
         if limit >= len(board.empty_cells()) and value != exact.value:
             return _failed(
                 check,
@@ -113,13 +122,11 @@ def check_depth_limited_heuristic(check: Any, ctx: CheckContext) -> CheckResult:
                 f"value {format_value(exact.value)} (the limit is beyond the end of the game)",
                 f"value {format_value(value)}",
                 "With a limit past the end of the game the heuristic is never used: the value must be exact.",
-                started,
             )
-    return make_result(
+    return CheckResult.for_check(
         check,
         CheckStatus.PASSED,
         f"`minimax_limited` respects its depth limit and is exact beyond the end of the game ({len(cases)} searches).",
-        started=started,
     )
 
 
@@ -134,14 +141,13 @@ def _full_width_nodes(empty: int, limit: int) -> int:
 
 
 def _failed(
-    check: Any, board: Board | None, call: str, expected: str, actual: str, cause: str | None, started: float
+    check: Check[Any], board: Board | None, call: str, expected: str, actual: str, cause: str | None
 ) -> CheckResult:
-    return make_result(
+    return CheckResult.for_check(
         check,
         CheckStatus.FAILED,
         f"Wrong answer for `{call}`",
         counterexample=Counterexample(str(board) if board else None, call, expected, actual, cause),
-        started=started,
     )
 
 
@@ -156,9 +162,8 @@ def _connect_positions(rng: random.Random, game: ConnectK, count: int, max_empty
     return sorted(positions, key=lambda s: (-s.cells.count(EMPTY), str(s)))
 
 
-def check_connect4(check: Any, ctx: CheckContext, rows: int = 4, cols: int = 4, k: int = 3) -> CheckResult:
+def check_connect4(check: Check[Any], ctx: CheckContext, rows: int = 4, cols: int = 4, k: int = 3) -> CheckResult:
     """c4_minimax agrees with the reference Connect-K on small positions (value and column)."""
-    started = time.monotonic()
     game = ConnectK(rows=rows, cols=cols, k=k)
     student = ctx.student(parse_call(f"c4_minimax(board, is_max, {k})"))
     positions = _connect_positions(random.Random(check_seed(ctx, check)), game, 10, max_empty=7)
@@ -172,10 +177,10 @@ def check_connect4(check: Any, ctx: CheckContext, rows: int = 4, cols: int = 4, 
         call = answer.call_text.replace("board", f"<{str(state)}>")
         want = f"score {format_value(ref.value)}, a column in {', '.join(map(str, ref.best_moves))}"
         if not answer.ok:
-            return _failed(check, None, call, want, answer.failure_text(), None, started)
+            return _failed(check, None, call, want, answer.given(), None)
         value = answer.value
         if not (isinstance(value, (list, tuple)) and len(value) == 2):
-            return _failed(check, None, call, want, f"{value!r}", None, started)
+            return _failed(check, None, call, want, f"{value!r}", None)
         if value[0] != ref.value or value[1] not in ref.best_moves:
             return _failed(
                 check,
@@ -184,19 +189,16 @@ def check_connect4(check: Any, ctx: CheckContext, rows: int = 4, cols: int = 4, 
                 want,
                 f"score {format_value(value[0])}, column {value[1]}",
                 "Rows are listed top first and pieces fall to the lowest empty cell of a column.",
-                started,
             )
-    return make_result(
+    return CheckResult.for_check(
         check,
         CheckStatus.PASSED,
         f"`c4_minimax` agrees with the reference on {len(positions)} positions ({rows}x{cols}, {k} in a row).",
-        started=started,
     )
 
 
-def check_random_tie_break(check: Any, ctx: CheckContext, calls_per_board: int = 12) -> CheckResult:
+def check_random_tie_break(check: Check[Any], ctx: CheckContext, calls_per_board: int = 12) -> CheckResult:
     """Every returned move is optimal, and more than one optimal move shows up over seeded runs."""
-    started = time.monotonic()
     name = ctx.resolve("minimax_random")
     table = solve_all()
     boards = [
@@ -218,13 +220,11 @@ def check_random_tie_break(check: Any, ctx: CheckContext, calls_per_board: int =
         for outcome in outcomes[1:]:
             call_text = f"{name}(board, {values['is_max']})"
             if outcome.status != CallStatus.OK:
-                return _failed(
-                    check, board, call_text, "an optimal move", outcome.error or outcome.status.value, None, started
-                )
+                return _failed(check, board, call_text, "an optimal move", outcome.error or outcome.status.value, None)
             try:
                 _, move = read_search_result(outcome.value, ("value,move",), ctx)
             except ShapeError as exc:
-                return _failed(check, board, call_text, "(score, move)", str(exc), None, started)
+                return _failed(check, board, call_text, "(score, move)", exc.given(), None)
             if move not in optimal:
                 return _failed(
                     check,
@@ -233,23 +233,20 @@ def check_random_tie_break(check: Any, ctx: CheckContext, calls_per_board: int =
                     "a move in " + ", ".join(ctx.show_move(m) for m in sorted(optimal)),
                     f"move {ctx.show_move(move)}",
                     "Only moves with the best value may be drawn.",
-                    started,
                 )
             moves.add(move)
         seen_variety |= len(moves) > 1
     if not seen_variety:
-        return make_result(
+        return CheckResult.for_check(
             check,
             CheckStatus.FAILED,
             f"Every call returned the same move on each board ({calls_per_board} calls per board): "
             "equally good moves should be chosen at random.",
-            started=started,
         )
-    return make_result(
+    return CheckResult.for_check(
         check,
         CheckStatus.PASSED,
         "Every move returned is optimal, and different optimal moves are chosen.",
-        started=started,
     )
 
 
@@ -264,26 +261,26 @@ TREE_LINE = re.compile(r"^(?P<indent>\s*)(?P<label>.*?):\s*(?P<score>-?\d+(?:\.\
 MOVE = re.compile(r"\(\s*(\d)\s*,\s*(\d)\s*\)")
 
 
-def check_game_tree(check: Any, ctx: CheckContext, board: str = "XOXOOX...") -> CheckResult:
+def check_game_tree(check: Check[Any], ctx: CheckContext, board: str = "XOXOOX...") -> CheckResult:
     """The printed tree has one line per node, and each printed score is that node's minimax value."""
-    started = time.monotonic()
     name = ctx.resolve("print_game_tree")
     root = Board.from_string(board)
     values = ctx.placeholders(root)
     call_text = f"{name}(board, {values['is_max']})"
     (outcome,) = ctx.runner.call_many([Call(target=name, args=(values["board"], values["is_max"]))])
     if outcome.status != CallStatus.OK:
-        return _failed(check, root, call_text, "a printed tree", outcome.error or outcome.status.value, None, started)
-    lines = [line for line in outcome.stdout.splitlines() if TREE_LINE.match(line)]
+        return _failed(check, root, call_text, "a printed tree", outcome.error or outcome.status.value, None)
+    matches = [m for m in map(TREE_LINE.match, outcome.stdout.splitlines()) if m]
+    lines = [m.string for m in matches]
     if not lines:
-        return _failed(check, root, call_text, "lines such as '  (2, 0): 1'", repr(outcome.stdout[:200]), None, started)
-    indents = sorted({len(TREE_LINE.match(line)["indent"]) for line in lines})
+        return _failed(check, root, call_text, "lines such as '  (2, 0): 1'", repr(outcome.stdout[:200]), None)
+    indents = sorted({len(m["indent"]) for m in matches})
     unit = min((b - a for a, b in zip(indents, indents[1:])), default=2) or 2
     base = indents[0]
     path: list[int] = []
     spec = ctx.spec(root)
-    for line in lines:
-        match = TREE_LINE.match(line)
+    for match in matches:
+        line = match.string
         level = (len(match["indent"]) - base) // unit
         move = MOVE.search(match["label"])
         del path[max(level - 1, 0) :]
@@ -296,7 +293,6 @@ def check_game_tree(check: Any, ctx: CheckContext, board: str = "XOXOOX...") -> 
                     "a move (row, col) on every line below the root",
                     line.strip(),
                     None,
-                    started,
                 )
             path.append(int(move[1]) * 3 + int(move[2]))
         node = root
@@ -304,7 +300,7 @@ def check_game_tree(check: Any, ctx: CheckContext, board: str = "XOXOOX...") -> 
             for cell in path:
                 node = node.play(cell, node.to_move(ctx.assignment.first_player))
         except ValueError as exc:
-            return _failed(check, root, call_text, "moves that can be played", f"{line.strip()} ({exc})", None, started)
+            return _failed(check, root, call_text, "moves that can be played", f"{line.strip()} ({exc})", None)
         expected = minimax(
             node, spec, to_move=node.to_move(ctx.assignment.first_player) if not node.is_terminal() else None
         ).value
@@ -316,7 +312,6 @@ def check_game_tree(check: Any, ctx: CheckContext, board: str = "XOXOOX...") -> 
                 f"{match['label'].strip()}: {format_value(expected)}",
                 line.strip(),
                 "Each printed score must be the minimax value of that node (X maximizes).",
-                started,
             )
     expected_lines = minimax(root, spec).nodes
     if len(lines) != expected_lines:
@@ -327,11 +322,9 @@ def check_game_tree(check: Any, ctx: CheckContext, board: str = "XOXOOX...") -> 
             f"{expected_lines} lines, one per node",
             f"{len(lines)} lines",
             "Every node of the tree is printed once, the root included.",
-            started,
         )
-    return make_result(
+    return CheckResult.for_check(
         check,
         CheckStatus.PASSED,
         f"The printed tree has all {len(lines)} nodes with their minimax values.",
-        started=started,
     )

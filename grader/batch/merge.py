@@ -20,7 +20,8 @@ from grader.atomic_write import write_atomic
 from grader.batch.outputs import RESULT_FILE, STUDENT_FILES, class_output_lines, write_class_outputs
 from grader.batch.records import GradingRecord
 from grader.batch.sharding import MANIFEST_FILE, ShardManifest
-from grader.spec.model import Assignment, AssignmentError, load_assignment
+from grader.spec.loader import load_assignment
+from grader.spec.model import Assignment, AssignmentError
 from grader.submission.inputs import StudentSubmission
 
 

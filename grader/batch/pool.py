@@ -23,7 +23,8 @@ from grader.execution.sandbox import SandboxChoice
 from grader.execution.spare_kernels import SpareKernel
 from grader.grading import GradingOptions, not_graded_result
 from grader.results import SubmissionResult
-from grader.spec.model import Assignment, load_assignment
+from grader.spec.loader import load_assignment
+from grader.spec.model import Assignment
 from grader.submission.inputs import StudentSubmission
 
 GradeFunction = Callable[[Path, Assignment, GradingOptions], SubmissionResult]

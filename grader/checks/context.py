@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import difflib
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus
+from grader.execution.session import ExecutionResult
 from grader.spec.call_template import CallTemplate
-from grader.spec.model import Assignment
+from grader.spec.model import Assignment, MoveFormat
 from reference import Board, MalformedBoard, O, SearchSpec, X, get_codec
 from reference.codecs import cell_to_position, cell_to_rowcol, position_to_cell, rowcol_to_cell
 
@@ -24,6 +25,17 @@ class CallRunner(Protocol):
     """The part of the call channel that checks use (a live kernel, or a fake in tests)."""
 
     def call_many(self, calls: Sequence[Call]) -> list[CallOutcome]: ...
+
+
+class CallParams(Protocol):
+    """Parameters of a kind that calls one student function, with globals set from
+    placeholders first."""
+
+    @property
+    def call(self) -> CallTemplate: ...
+
+    @property
+    def globals(self) -> Mapping[str, str]: ...
 
 
 class NotDefined(Exception):
@@ -43,13 +55,17 @@ class NotDefined(Exception):
 class ShapeError(ValueError):
     """The student's function returned something of the wrong shape or type."""
 
+    def given(self) -> str:
+        """The answer, as feedback's "actual" shows it."""
+        return f"an answer of the wrong shape ({self})"
+
 
 @dataclass
 class CheckContext:
     assignment: Assignment
     runner: CallRunner
     defined_names: frozenset[str]
-    execution: Mapping[str, Any] | None = None
+    execution: ExecutionResult | None = None
     """The execution record, for checks about the run itself."""
     outcomes_log: list[CallOutcome] = field(default_factory=list)
 
@@ -85,7 +101,7 @@ class CheckContext:
             return 1 if player == X else 2
         return player
 
-    def decode_move(self, raw: Any, move_format: str | None = None) -> int:
+    def decode_move(self, raw: Any, move_format: MoveFormat | None = None) -> int:
         fmt = move_format or self.assignment.move_format
         try:
             if fmt == "index":
@@ -105,7 +121,7 @@ class CheckContext:
         except (TypeError, ValueError) as exc:
             raise ShapeError(f"could not read {raw!r} as a move: {exc}") from None
 
-    def show_move(self, cell: int | None, move_format: str | None = None) -> str:
+    def show_move(self, cell: int | None, move_format: MoveFormat | None = None) -> str:
         fmt = move_format or self.assignment.move_format
         if cell is None:
             return "None"
@@ -154,6 +170,10 @@ class CheckContext:
     def student(self, template: CallTemplate, **options: Any) -> StudentFunction:
         return StudentFunction(self, template, **options)
 
+    def student_for(self, params: CallParams, **options: Any) -> StudentFunction:
+        """The student's function a kind's parameters name, with its globals set from placeholders."""
+        return StudentFunction(self, params.call, globals_from=params.globals, **options)
+
 
 @dataclass(frozen=True)
 class Answer:
@@ -183,6 +203,14 @@ class Answer:
         if status == CallStatus.UNSERIALIZABLE:
             return f"returned something that is not plain data ({self.outcome.error})"
         return "ok"
+
+    def given(self) -> str:
+        """What the call gave, as feedback's "actual" shows it: the value, or why there was none."""
+        if self.outcome.status == CallStatus.UNSERIALIZABLE:
+            return f"something that is not plain data ({self.outcome.error})"
+        if not self.ok:
+            return f"no answer: it {self.failure_text()}"
+        return repr(self.value)
 
 
 class StudentFunction:
@@ -272,20 +300,21 @@ SEARCH_SHAPES = ("value", "value,move", "value,row,col", "move", "move,value")
 
 
 def read_search_result(
-    raw: Any, shapes: Sequence[str], ctx: CheckContext, move_format: str | None = None
+    raw: Any, shapes: Sequence[str], ctx: CheckContext, move_format: MoveFormat | None = None
 ) -> tuple[float | None, int | None]:
     """(value, move) from what the student returned, trying each accepted shape in turn."""
-    errors: list[str] = []
     for shape in shapes:
         try:
             return _read_shape(raw, shape, ctx, move_format)
-        except ShapeError as exc:
-            errors.append(str(exc))
+        except ShapeError:
+            continue
     expected = " or ".join(_shape_words(s) for s in shapes)
     raise ShapeError(f"expected {expected}, got {_brief(raw)}")
 
 
-def _read_shape(raw: Any, shape: str, ctx: CheckContext, move_format: str | None) -> tuple[float | None, int | None]:
+def _read_shape(
+    raw: Any, shape: str, ctx: CheckContext, move_format: MoveFormat | None
+) -> tuple[float | None, int | None]:
     if shape == "value":
         return _number(raw), None
     if shape == "move":
@@ -330,6 +359,3 @@ def format_value(value: Any) -> str:
         if value.is_integer():
             return str(int(value))
     return repr(value) if isinstance(value, str) else str(value)
-
-
-Probe = Callable[[Board], Any]

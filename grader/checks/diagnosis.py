@@ -95,11 +95,12 @@ class Observation:
     expected: float | None = None
     """The reference's value: answers that disagree with it are the evidence that matters."""
     maximizer: str | None = None
-    """Per observation when the maximizer is the side to move (seed 000)."""
+    """Per observation when the maximizer is the side to move (a "to-move" assignment)."""
 
 
 def is_full_window(spec: SearchSpec, alpha: float, beta: float) -> bool:
-    """A window that contains every value the game can have (seed 003's (-2, 2) on unit scores)."""
+    """A window that contains every value the game can have (the narrow full window (-2, 2) on
+    unit scores counts, as well as (-inf, inf))."""
     bound = 1 if spec.scoring == "unit" else 10
     return alpha < -bound and beta > bound
 
@@ -212,8 +213,9 @@ def explain_alphabeta(observations: Sequence[Observation], spec: SearchSpec) -> 
 
 
 STYLES = ("bounds", "best")
-"""Two ways students write the cut-off: update alpha/beta then cut when beta <= alpha (seed
-004), or cut when the best value reaches the bound, then update it (seed 003)."""
+"""Two ways students write the cut-off. "bounds": update alpha or beta with the child's value,
+then cut when beta <= alpha. "best": cut when the best value so far reaches the bound, then
+update the bound."""
 
 
 def _updated(is_max: bool, value: float, alpha: float, beta: float, variant: str) -> tuple[float, float]:

@@ -8,7 +8,7 @@ that cache and only pays for the boards it tries beyond it.
 The second pass would still pay a round trip for each example it generates before it meets
 a failure: they are drawn from ``strategy``, while the batch was drawn from ``sample``. They
 are known in advance (the same seed), so on the run's second miss the rest of them come in
-one round trip when the student's calls are cheap (see `_RunExamples`). Those answers are
+one round trip when the student's calls are cheap (see `grader.checks.lookahead`). Those answers are
 kept aside and only become evidence when the property asks for them, so the run judges
 exactly the boards it would judge without them. Boards tried while shrinking cost a round
 trip each.
@@ -22,11 +22,20 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
+from hypothesis.internal.conjecture import providers
+
+from grader.checks.lookahead import (
+    LOOKAHEAD_BUDGET_SHARE,
+    LOOKAHEAD_SECONDS,
+    Fetch,
+    RunExamplesAhead,
+    example_key,
+)
 
 T = TypeVar("T")
 
@@ -53,10 +62,11 @@ class PropertyOutcome:
     def passed(self) -> bool:
         return self.mismatch is None
 
-
-Fetch = Callable[[list], "Sequence[float | None] | None"]
-"""Fetches the student's answers for a list of inputs in one round trip and returns the
-seconds each fetched call took (the student's own time), or None when that is not known."""
+    def board_alone(self) -> PropertyOutcome:
+        """The same outcome with the failing case's board (its first item) as the input shown."""
+        if isinstance(self.failing_input, tuple):
+            return replace(self, failing_input=self.failing_input[0])
+        return self
 
 
 def _settings(examples: int, phases: Sequence[Phase]) -> settings:
@@ -82,8 +92,6 @@ def _without_local_constants() -> None:
     setting for this; the pool of local constants is kept empty instead. If a release renames
     the hook, `test_examples_do_not_depend_on_imported_modules` fails.
     """
-    from hypothesis.internal.conjecture import providers
-
     empty = providers.Constants()
     providers._get_local_constants = lambda: empty
     providers.CONSTANTS_CACHE.cache.clear()  # what earlier generation in this process collected
@@ -156,7 +164,7 @@ def find_smallest_failure(
         if time.monotonic() - started > budget_seconds:
             exhausted = True
             return None
-        judged.add(_key(value))
+        judged.add(example_key(value))
         mismatch = judge(value)
         if mismatch is not None:
             key = size(value)
@@ -178,7 +186,7 @@ def find_smallest_failure(
 
     lookahead = None
     if speculate is not None and sample is not None:
-        lookahead = _RunExamples(
+        lookahead = RunExamplesAhead(
             lambda: collect_examples(
                 strategy,
                 examples=examples,
@@ -187,7 +195,7 @@ def find_smallest_failure(
             ),
             speculate,
             durations,
-            known={_key(v) for v in [*explicit, *generated]},
+            known={example_key(v) for v in [*explicit, *generated]},
             allowance=lambda: min(
                 LOOKAHEAD_SECONDS, LOOKAHEAD_BUDGET_SHARE * (budget_seconds - (time.monotonic() - started))
             ),
@@ -217,104 +225,3 @@ def find_smallest_failure(
         _, value, mismatch = best[0]
         return PropertyOutcome(len(judged), value, mismatch, exhausted)
     return PropertyOutcome(len(judged), None, None, exhausted)
-
-
-def _key(value: object) -> object:
-    try:
-        hash(value)
-        return value
-    except TypeError:
-        return repr(value)
-
-
-# -- fetching the property run's own examples ahead ---------------------------------------------
-
-LOOKAHEAD_MAX_CALLS = 512
-"""The most inputs fetched ahead in one round trip."""
-LOOKAHEAD_SECONDS = 0.03
-"""What one fetch ahead may cost (a few round trips), judged from the slowest call seen so
-far: cheap predicates get blocks of hundreds of inputs, searches of a few milliseconds a
-handful, slow code nothing beyond the input asked."""
-LOOKAHEAD_BUDGET_SHARE = 0.1
-"""...and at most this share of what is left of the check's time budget."""
-CALL_OVERHEAD_SECONDS = 0.0001
-"""The channel's own cost per call in a batch (encoding, dispatch), on top of the student's."""
-
-
-class _RunExamples:
-    """Fetches the property run's generated examples ahead, before its first failure.
-
-    The first miss fetches only its own input (when the run's simplest example already fails
-    there is nothing more to ask); from the second on, the examples that follow it in the run
-    come along, as many as the slowest call seen so far lets fit in the allowance. Without
-    known call times (or once a call hung or crashed) nothing is fetched ahead.
-    """
-
-    def __init__(
-        self,
-        run_examples: Callable[[], list],
-        speculate: Fetch,
-        durations: Sequence[float | None] | None,
-        *,
-        known: set[object],
-        allowance: Callable[[], float],
-    ) -> None:
-        self.run_examples = run_examples
-        self.speculate = speculate
-        self.known = known
-        self.allowance = allowance
-        self.seconds: list[float] = []
-        self.unknown_time = False
-        self.misses = 0
-        self.stopped = False
-        self._order: tuple[list, list[object]] | None = None
-        self._note(durations)
-
-    def _run_order(self) -> tuple[list, list[object]]:
-        """The run's examples and their keys, generated once (a miss can come many times)."""
-        if self._order is None:
-            examples = self.run_examples()
-            self._order = (examples, [_key(v) for v in examples])
-        return self._order
-
-    def _note(self, durations: Sequence[float | None] | None) -> None:
-        if durations is None or any(d is None for d in durations):  # hung or crashed: nothing to go by
-            self.unknown_time = True
-        else:
-            self.seconds.extend(d for d in durations if d is not None)
-
-    def block_size(self) -> int:
-        """How many inputs one fetch ahead may hold (a power of two: jitter in call times
-        rarely changes what is fetched)."""
-        if self.unknown_time or not self.seconds:
-            return 0
-        # The slowest call but one when there are enough: a first call that warms the
-        # kernel up should not shrink every block.
-        ordered = sorted(self.seconds)
-        slowest = ordered[-2] if len(ordered) >= 20 else ordered[-1]
-        fits = min(LOOKAHEAD_MAX_CALLS, int(self.allowance() / (slowest + CALL_OVERHEAD_SECONDS)))
-        return 1 << (fits.bit_length() - 1) if fits >= 1 else 0
-
-    def stop(self) -> None:
-        self.stopped = True
-
-    def before(self, value: object) -> None:
-        """Called before the run judges ``value``: on a miss, fetch what follows it."""
-        if self.stopped or _key(value) in self.known:
-            return
-        self.misses += 1
-        limit = self.block_size()
-        if self.misses < 2 or limit <= 1:
-            return  # the judge asks for this one input itself
-        examples, keys = self._run_order()
-        if _key(value) not in keys:
-            return
-        start = keys.index(_key(value))
-        block = []
-        for candidate, k in zip(examples[start:], keys[start:]):
-            if k not in self.known:
-                self.known.add(k)
-                block.append(candidate)
-            if len(block) >= limit:
-                break
-        self._note(self.speculate(block))

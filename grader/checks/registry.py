@@ -1,52 +1,51 @@
-"""Check kinds: each is a `Params` dataclass (validated when the assignment loads) and a `run`
-function from (check, context) to a `CheckResult`. Kinds are reusable across assignments."""
+"""Every check kind by name, and `run_check`: the boundary where whatever happens inside a
+check becomes its result."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from types import SimpleNamespace
+from dataclasses import replace
+from typing import Any
 
-from grader.checks.base import CheckKind, make_result
-from grader.checks.context import CheckContext
-from grader.checks.kinds import node_counts, predicates
-from grader.checks.kinds.games import AdapterCheck, MoveSequence, PrintedSequence, RandomOpponent
-from grader.checks.kinds.hygiene import Manual, NoMutation, RunsCleanly
-from grader.checks.kinds.search import DepthLimited, PruningEquivalence, SearchValue
-from grader.checks.kinds.state import SelfPlayTable, Successor
+from grader.checks.context import CheckContext, NotDefined
+from grader.checks.kind import CheckKind
+from grader.checks.kinds import adapter, games, hygiene, node_counts, predicates, printed, search, state
 from grader.results import CheckResult, CheckStatus
 from grader.spec.model import Check
 
-CHECK_KINDS: Mapping[str, CheckKind] = {
-    "predicate": SimpleNamespace(Params=predicates.Params, run=predicates.run),
-    "search-value": SearchValue,
-    "depth-limited": DepthLimited,
-    "pruning-equivalence": PruningEquivalence,
-    "node-counts": SimpleNamespace(Params=node_counts.Params, run=node_counts.run),
-    "move-sequence": MoveSequence,
-    "random-opponent": RandomOpponent,
-    "printed-sequence": PrintedSequence,
-    "successor": Successor,
-    "selfplay-table": SelfPlayTable,
-    "adapter": AdapterCheck,
-    "no-mutation": NoMutation,
-    "runs-cleanly": RunsCleanly,
-    "manual": Manual,
+CHECK_KINDS: Mapping[str, CheckKind[Any]] = {
+    kind.name: kind
+    for kind in (
+        predicates.PREDICATE,
+        search.SEARCH_VALUE,
+        search.DEPTH_LIMITED,
+        search.PRUNING_EQUIVALENCE,
+        node_counts.NODE_COUNTS,
+        games.MOVE_SEQUENCE,
+        games.RANDOM_OPPONENT,
+        printed.PRINTED_SEQUENCE,
+        state.SUCCESSOR,
+        state.SELFPLAY_TABLE,
+        adapter.ADAPTER,
+        hygiene.NO_MUTATION,
+        hygiene.RUNS_CLEANLY,
+        hygiene.MANUAL,
+    )
 }
 
 
-def run_check(check: Check, ctx: CheckContext) -> CheckResult:
-    """Run one check; whatever goes wrong inside becomes an ERROR result, never an exception."""
+def run_check(check: Check[Any], ctx: CheckContext) -> CheckResult:
+    """Run one check and time it. A function the notebook does not define makes the check
+    NOT RUN, whatever its kind; anything else that goes wrong inside becomes an ERROR result,
+    never an exception."""
     started = time.monotonic()
     try:
-        return CHECK_KINDS[check.kind].run(check, ctx)
+        result = CHECK_KINDS[check.kind].run(check, ctx)
+    except NotDefined as exc:
+        result = CheckResult.not_run(check, str(exc), missing_function=exc.name)
     except Exception as exc:  # the boundary: a grader-side failure must not lose the submission
-        return make_result(
-            check,
-            CheckStatus.ERROR,
-            f"The check could not be completed: {type(exc).__name__}: {exc}",
-            started=started,
+        result = CheckResult.for_check(
+            check, CheckStatus.ERROR, f"The check could not be completed: {type(exc).__name__}: {exc}"
         )
-
-
-__all__ = ["CHECK_KINDS", "CheckContext", "run_check"]
+    return replace(result, duration=round(time.monotonic() - started, 4))

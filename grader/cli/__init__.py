@@ -16,7 +16,8 @@ from grader.cli.batch import add_batch_parsers
 from grader.cli.grade import add_grade_parsers
 from grader.cli.options import INTERRUPTED, USAGE_ERROR, add_sandbox_option
 from grader.cli.run import add_run_parser
-from grader.spec.model import AssignmentError, list_assignments, load_assignment
+from grader.spec.loader import BUILTIN_ASSIGNMENTS, list_assignments, load_assignment
+from grader.spec.model import AssignmentError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -91,7 +92,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_assignments(args: argparse.Namespace) -> int:
-    for assignment_id in list_assignments():
+    ids = list_assignments()
+    if not ids:  # an installation without its assignments: say so, and fail scripts that rely on them
+        print(f"grader assignments: no assignments in {BUILTIN_ASSIGNMENTS}", file=sys.stderr)
+        return 1
+    for assignment_id in ids:
         try:
             assignment = load_assignment(assignment_id)
         except AssignmentError as exc:

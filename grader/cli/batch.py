@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.cli.options import USAGE_ERROR, add_assignment_option, add_sandbox_option
-from grader.spec.model import load_assignment
+from grader.spec.loader import load_assignment
 
 
 def add_batch_parsers(subparsers: Any) -> None:

@@ -21,7 +21,7 @@ from grader.cli.options import (
     add_assignment_option,
     add_sandbox_option,
 )
-from grader.spec.model import load_assignment
+from grader.spec.loader import load_assignment
 
 
 def add_grade_parsers(subparsers: Any) -> None:

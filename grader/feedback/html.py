@@ -21,7 +21,8 @@ from typing import Any, ClassVar
 
 import jinja2
 
-from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
+from grader.execution.session import CellStatus, ExecutionResult
+from grader.results import CheckResult, CheckStatus, Counterexample, NodeCountRow, SubmissionResult, execution_from_dict
 from grader.spec.model import Assignment
 
 STATUS_LABELS = {
@@ -44,7 +45,7 @@ HIDDEN_CHECK_MESSAGES = {
     CheckStatus.MANUAL: "Marked by your instructor.",
 }
 
-TROUBLED_CELL_STATUSES = ("error", "timeout", "killed")
+TROUBLED_CELL_STATUSES = tuple(s.value for s in (CellStatus.ERROR, CellStatus.TIMEOUT, CellStatus.KILLED))
 _ANSI_ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 NODE_SERIES = (
@@ -122,9 +123,9 @@ class NodeChart:
         return self.bar_area + self.value_width
 
     @classmethod
-    def from_rows(cls, rows: Sequence[Mapping[str, Any]]) -> NodeChart | None:
-        """From a node-counts check's ``figures["positions"]``; None when no row has a count."""
-        numbers = [n for row in rows for key, _ in NODE_SERIES if (n := _count(row.get(key))) is not None]
+    def from_rows(cls, rows: Sequence[NodeCountRow]) -> NodeChart | None:
+        """From a node-counts check's rows; None when no row has a count."""
+        numbers = [n for row in rows for key, _ in NODE_SERIES if (n := _count(getattr(row, key))) is not None]
         if not numbers:
             return None
         largest = max(max(numbers), 1)
@@ -135,12 +136,12 @@ class NodeChart:
             y += cls._caption
             bars = []
             for key, label in NODE_SERIES:
-                value = _count(row.get(key))
+                value = _count(getattr(row, key))
                 if value is None:
                     continue
                 bars.append(BarView(label, value, y, max(1.0, cls.bar_area * value / largest), key))
                 y += cls._row
-            groups.append(NodeChartGroup(str(row.get("board", "")), top, tuple(bars)))
+            groups.append(NodeChartGroup(row.board, top, tuple(bars)))
             y += cls._gap
         return cls(tuple(groups), y)
 
@@ -172,11 +173,7 @@ class CheckView:
 def check_view(check: CheckResult, *, student_facing: bool) -> CheckView:
     redact = student_facing and check.visibility != "public"
     counterexample = None if redact else check.counterexample
-    rows = check.figures.get("positions") if isinstance(check.figures, Mapping) else None
-    chart = None
-    if not redact and check.kind == "node-counts" and isinstance(rows, list):
-        chart = NodeChart.from_rows([r for r in rows if isinstance(r, Mapping)])
-    manual_points = check.figures.get("points") if check.status == CheckStatus.MANUAL else None
+    chart = None if redact else NodeChart.from_rows(check.node_counts)
     return CheckView(
         id=check.check_id,
         title=check.title,
@@ -184,7 +181,7 @@ def check_view(check: CheckResult, *, student_facing: bool) -> CheckView:
         status_label=STATUS_LABELS[check.status],
         score=check.score,
         max_score=check.max_score,
-        manual_points=manual_points if isinstance(manual_points, (int, float)) else None,
+        manual_points=check.manual_points if check.status == CheckStatus.MANUAL else None,
         hidden=check.visibility != "public",
         zero_weight=check.max_score == 0,
         message=HIDDEN_CHECK_MESSAGES[check.status] if redact else check.message,
@@ -242,69 +239,41 @@ class ExecutionView:
         return sum(c.status in TROUBLED_CELL_STATUSES for c in self.cells)
 
     @classmethod
-    def from_record(cls, record: Mapping[str, Any] | None) -> ExecutionView | None:
-        """Tolerant of missing or unexpected fields: any record renders."""
-        if not isinstance(record, Mapping):
+    def from_record(cls, record: ExecutionResult | Mapping[str, Any] | None) -> ExecutionView | None:
+        """The record as the report shows it. A record read from JSON by hand is accepted too
+        (read as `SubmissionResult.from_dict` reads it: any record renders)."""
+        if record is None:
             return None
+        if not isinstance(record, ExecutionResult):
+            record = execution_from_dict(record)
         by_cell: dict[int, list[StdinView]] = {}
-        elsewhere: list[StdinView] = []
-        for entry in record.get("stdin_transcript") or ():
-            if not isinstance(entry, Mapping):
-                continue
-            answer = entry.get("answer")
-            view = StdinView(_text(entry.get("prompt")), None if answer is None else _text(answer))
-            cell = entry.get("cell_index", entry.get("cell"))
-            if isinstance(cell, int):
-                by_cell.setdefault(cell, []).append(view)
-            else:
-                elsewhere.append(view)
-        cells = []
-        for n, cell in enumerate(c for c in record.get("cells") or () if isinstance(c, Mapping)):
-            index = cell.get("index") if isinstance(cell.get("index"), int) else n
-            error = ": ".join(_text(cell.get(k)) for k in ("error_name", "error_message") if cell.get(k))
-            duration = cell.get("duration")
-            cells.append(
-                CellView(
-                    number=index + 1,
-                    source=_text(cell.get("source")),
-                    status=_text(cell.get("status") or "unknown").replace(" ", "_"),
-                    error=error,
-                    traceback=_ANSI_ESCAPES.sub("", _text(cell.get("traceback"))),
-                    outputs=_outputs_text(cell.get("output", cell.get("outputs"))),
-                    output_truncated=bool(cell.get("output_truncated")),
-                    duration=float(duration) if isinstance(duration, (int, float)) else None,
-                    stdin=tuple(by_cell.pop(index, ())),
-                )
+        for entry in record.stdin_transcript:
+            by_cell.setdefault(entry.cell_index, []).append(StdinView(entry.prompt, entry.answer))
+        cells = [
+            CellView(
+                number=cell.index + 1,
+                source=cell.source,
+                status=cell.status.value,
+                error=": ".join(part for part in (cell.error_name, cell.error_message) if part),
+                traceback=_ANSI_ESCAPES.sub("", cell.traceback),
+                outputs=cell.output,
+                output_truncated=cell.output_truncated,
+                duration=cell.duration,
+                stdin=tuple(by_cell.pop(cell.index, ())),
             )
-        for orphans in by_cell.values():  # input() asked for by a cell the record does not list
-            elsewhere.extend(orphans)
-        total = record.get("total_duration")
-        restarts = record.get("kernel_restarts")
+            for cell in record.cells
+        ]
+        # input() asked for by a cell the record does not list
+        elsewhere = [view for orphans in by_cell.values() for view in orphans]
         return cls(
             cells=tuple(cells),
             stdin_elsewhere=tuple(elsewhere),
-            sandbox=_text(record.get("sandbox_mode") or record.get("sandbox") or ""),
-            isolation_note=_text(record.get("isolation_note") or ""),
-            total_duration=float(total) if isinstance(total, (int, float)) else None,
-            kernel_restarts=restarts if isinstance(restarts, int) else 0,
-            notebook_timed_out=bool(record.get("notebook_timed_out")),
+            sandbox=record.sandbox_mode.value,
+            isolation_note=record.isolation_note or "",
+            total_duration=record.total_duration,
+            kernel_restarts=record.kernel_restarts,
+            notebook_timed_out=record.notebook_timed_out,
         )
-
-
-def _text(value: Any) -> str:
-    return value if isinstance(value, str) else "" if value is None else str(value)
-
-
-def _outputs_text(outputs: Any) -> str:
-    if outputs is None:
-        return ""
-    if isinstance(outputs, str):
-        return outputs
-    if isinstance(outputs, Mapping):
-        return _text(outputs.get("text", ""))
-    if isinstance(outputs, (list, tuple)):
-        return "".join(_outputs_text(o) for o in outputs)
-    return str(outputs)
 
 
 @dataclass(frozen=True)
@@ -462,6 +431,8 @@ class CheckPassRate:
     points: float
     passed: int
     attempted: int
+    instructions: str = ""
+    """How to mark an item marked by hand (for the instructor: never in a student's report)."""
 
     @property
     def percent(self) -> float:
@@ -528,6 +499,7 @@ def pass_rates(entries: Sequence[ClassEntry]) -> tuple[CheckPassRate, ...]:
                 first.max_score,
                 sum(c.status == CheckStatus.PASSED for c in attempted),
                 len(attempted),
+                first.instructor_notes,
             )
         )
     return tuple(rates)

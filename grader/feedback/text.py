@@ -29,10 +29,10 @@ def format_submission(result: SubmissionResult) -> str:
         lines.extend(_counterexample_lines(check, indent=" " * (14 + width)))
     if result.problems:
         lines += ["", "Problems:"] + [f"  - {p}" for p in result.problems]
-    execution = result.execution or {}
-    if execution.get("stdin_transcript"):
+    transcript = result.execution.stdin_transcript if result.execution else ()
+    if transcript:
         lines += ["", "Scripted input:"]
-        lines += [f"  {e.get('prompt', '')!s}{e.get('answer', '<none left>')}" for e in execution["stdin_transcript"]]
+        lines += [f"  {e.prompt}{'<none left>' if e.answer is None else e.answer}" for e in transcript]
     if result.timings:
         lines += ["", "Timings: " + ", ".join(f"{k} {v:.2f}s" for k, v in result.timings.items())]
     return "\n".join(lines)

@@ -188,8 +188,6 @@ def _literal(node: ast.expr, text: str) -> Arg:
     if isinstance(node, ast.Name):
         if node.id == "inf":
             return math.inf
-        if node.id in ("True", "False", "None"):
-            return {"True": True, "False": False, "None": None}[node.id]
         return Placeholder(node.id)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         inner = _literal(node.operand, text)

@@ -9,8 +9,8 @@ from reference import Board, MalformedBoard, SearchSpec, alphabeta, minimax
 from reference.codecs import cell_to_position
 from reference.search import Scoring
 
-# The seed-003 convention: a (-2, 2) window around unit scores; depth-adjusted scores reach
-# +-10, so their window is widened to stay "full".
+# The narrow full window: (-2, 2) around unit scores, which every game value lies inside;
+# depth-adjusted scores reach +-10, so their window is widened to stay "full".
 WINDOWS: dict[str, tuple[float, float]] = {"unit": (-2.0, 2.0), "depth-adjusted": (-11.0, 11.0)}
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from grader.batch.outputs import INDEX_FILE
 from grader.batch.plan import BatchJob, BatchOptions, run_batches
-from grader.spec.model import BUILTIN_ASSIGNMENTS, list_assignments, load_assignment
+from grader.spec.loader import BUILTIN_ASSIGNMENTS, list_assignments, load_assignment
 
 EXAMPLES = BUILTIN_ASSIGNMENTS.parent / "examples"
 

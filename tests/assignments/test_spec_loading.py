@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from grader.spec.call_template import CallTemplateError, Placeholder, parse_call
-from grader.spec.model import AssignmentError, list_assignments, load_assignment
+from grader.spec.loader import list_assignments, load_assignment
+from grader.spec.model import AssignmentError
 
 MINIMAL = """
 [assignment]

@@ -19,9 +19,8 @@ import signal
 import time
 from pathlib import Path
 
-from grader.checks.base import make_result
 from grader.grading import GradingOptions
-from grader.results import CheckStatus, Counterexample, SubmissionResult
+from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult, execution_from_dict
 from grader.spec.model import Assignment
 
 
@@ -37,12 +36,12 @@ def grade_by_content(path: Path, assignment: Assignment, options: GradingOptions
     if "SLOW" in text:
         time.sleep(2)
     if "UNREADABLE" in text:
-        checks = tuple(make_result(c, CheckStatus.NOT_RUN, "Not run: not a notebook") for c in assignment.checks)
+        checks = tuple(CheckResult.not_run(c, "not a notebook") for c in assignment.checks)
         return SubmissionResult(str(path), assignment.id, checks, None, problems=("not a notebook (invalid JSON)",))
     checks = tuple(
-        make_result(c, CheckStatus.PASSED, "ok")
+        CheckResult.for_check(c, CheckStatus.PASSED, "ok")
         if c.id in text
-        else make_result(
+        else CheckResult.for_check(
             c,
             CheckStatus.FAILED,
             "Wrong answer",
@@ -50,11 +49,13 @@ def grade_by_content(path: Path, assignment: Assignment, options: GradingOptions
         )
         for c in assignment.checks
     )
-    execution = {
-        "cells": [{"index": 0, "source": text[:200], "status": "ok", "output": text[:200], "duration": 0.01}],
-        "stdin_transcript": [],
-        "sandbox_mode": "none",
-        "isolation_note": None,
-        "total_duration": 0.01,
-    }
+    execution = execution_from_dict(
+        {
+            "cells": [{"index": 0, "source": text[:200], "status": "ok", "output": text[:200], "duration": 0.01}],
+            "stdin_transcript": [],
+            "sandbox_mode": "none",
+            "isolation_note": None,
+            "total_duration": 0.01,
+        }
+    )
     return SubmissionResult(str(path), assignment.id, checks, execution, timings={"total": 0.01})

@@ -17,7 +17,8 @@ import pytest
 from grader.batch.outputs import RESULT_FILE
 from grader.batch.plan import BatchOptions, BatchResult, run_batch
 from grader.batch.records import GradingRecord
-from grader.spec.model import Assignment, load_assignment
+from grader.spec.loader import load_assignment
+from grader.spec.model import Assignment
 from tests.batch.fake_grading import grade_by_content
 from tests.reports.test_output_formats import GRADESCOPE_SCHEMA
 

@@ -17,7 +17,7 @@ import jsonschema
 import pytest
 
 from grader.batch.outputs import RESULT_FILE
-from grader.spec.model import load_assignment
+from grader.spec.loader import load_assignment
 from tests.reports.test_output_formats import GRADESCOPE_SCHEMA
 
 pytestmark = pytest.mark.slow

@@ -16,7 +16,8 @@ from grader.batch.outputs import GRADES_FILE, INDEX_FILE, STUDENT_FILES
 from grader.feedback.gradebook import GradebookRow, grades_csv
 from grader.feedback.gradescope import run_autograder
 from grader.grading import not_graded_result
-from grader.spec.model import Assignment, load_assignment
+from grader.spec.loader import load_assignment
+from grader.spec.model import Assignment
 from tests.batch.fake_grading import grade_by_content
 from tests.batch.test_batch import batch, make_class
 

@@ -19,7 +19,8 @@ from grader.batch.plan import BatchJob, BatchOptions, run_batches
 from grader.batch.progress import ProgressReport, progress_line
 from grader.batch.records import GradingRecord
 from grader.grading import not_graded_result
-from grader.spec.model import Assignment, load_assignment
+from grader.spec.loader import load_assignment
+from grader.spec.model import Assignment
 from grader.submission.inputs import StudentSubmission
 from tests.batch.fake_grading import grade_by_content
 from tests.batch.test_batch import batch, make_class
@@ -90,7 +91,7 @@ _CTRL_C_SCRIPT = textwrap.dedent(
     import sys
     from pathlib import Path
     from grader.batch.plan import BatchOptions, run_batch
-    from grader.spec.model import load_assignment
+    from grader.spec.loader import load_assignment
     from tests.batch.fake_grading import grade_by_content
 
     source, out = Path(sys.argv[1]), Path(sys.argv[2])

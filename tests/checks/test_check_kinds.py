@@ -6,7 +6,7 @@ from __future__ import annotations
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.results import CheckStatus
-from grader.spec.model import load_assignment
+from grader.spec.loader import load_assignment
 from reference import Board
 from tests.checks.local_runner import LocalRunner
 from tests.checks.seed004_source import LAB05_SOLUTION, variant
@@ -86,9 +86,9 @@ def test_cut_on_strict_comparison_gets_partial_node_credit() -> None:
     nodes = results["node-reduction"]
     assert nodes.status == CheckStatus.PARTIAL
     assert 0 < nodes.score < nodes.max_score
-    row = nodes.figures["positions"][0]
-    assert row["minimax"] == row["reference_minimax"]
-    assert row["reference_alphabeta"] < row["alphabeta"] < row["minimax"]
+    row = nodes.node_counts[0]
+    assert row.minimax == row.reference_minimax
+    assert row.reference_alphabeta < row.alphabeta < row.minimax
 
 
 def test_no_pruning_at_all_fails_node_reduction() -> None:
@@ -145,6 +145,8 @@ def test_student_exception_is_a_failure_not_a_crash() -> None:
     result = grade(source, ["check-draw"])["check-draw"]
     assert result.status == CheckStatus.FAILED
     assert "ValueError: oops" in result.counterexample.actual
+    # Reports label it "Your code gave": a phrase that reads on from there.
+    assert result.counterexample.actual.startswith("no answer: it raised ValueError")
 
 
 def test_draw_scored_as_loss_is_diagnosed() -> None:
@@ -168,3 +170,20 @@ def test_a_lost_random_game_shows_the_final_board() -> None:
     ai = next(c for c in LAB05.checks if c.id == "random-opponent").params.ai
     assert board.winners() and ai not in board.winners()
     assert ce.expected == "a win or a draw for the AI" and "win for the random player" in ce.actual
+
+
+def test_a_lost_random_game_shows_its_moves() -> None:
+    source = variant("[0, 4, 8], [2, 4, 6]]", "[0, 4, 8]]")
+    result = grade(source, ["random-opponent"])["random-opponent"]
+    moves = result.figures["moves"]
+    board = Board.from_string(result.counterexample.board)
+    assert len(moves) == 9 - len(board.empty_cells())
+    assert [m.split()[0] for m in moves][:2] == ["X", "O"]
+    assert ", ".join(moves) in result.counterexample.actual
+    assert "random-opponent" not in result.counterexample.call and "game" in result.counterexample.call
+
+
+def test_a_wrong_shape_reads_as_an_answer() -> None:
+    source = LAB05_SOLUTION.replace("def check_draw(board):\n", "def check_draw(board):\n    return 'yes'\n")
+    result = grade(source, ["check-draw"])["check-draw"]
+    assert result.counterexample.actual.startswith("an answer of the wrong shape (expected True or False")

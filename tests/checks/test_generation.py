@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.checks.base import positions
+from grader.checks.positions import positions
 from grader.checks.properties import collect_examples
 from reference import X
 

@@ -10,14 +10,15 @@ from typing import Any
 
 import pytest
 
-import grader.checks.base as base
-from grader.checks.base import AnswersAside, board_size, positions
+import grader.checks.lookahead as lookahead
 from grader.checks.context import CheckContext
-from grader.checks.properties import LOOKAHEAD_SECONDS, Mismatch, _RunExamples, find_smallest_failure
+from grader.checks.lookahead import LOOKAHEAD_SECONDS, AnswersAside, RunExamplesAhead
+from grader.checks.positions import board_size, positions
+from grader.checks.properties import Mismatch, find_smallest_failure
 from grader.checks.registry import run_check
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus
 from grader.results import CheckStatus
-from grader.spec.model import load_assignment
+from grader.spec.loader import load_assignment
 from reference import Board, X
 from tests.checks.local_runner import LocalRunner
 from tests.checks.seed004_source import LAB05_SOLUTION, variant
@@ -152,7 +153,7 @@ def test_a_speculative_call_that_times_out_is_asked_again_with_the_full_limit() 
     plain, _ = grade(DRAW_SCORED_AS_LOSS, "depth-limited", CountingRunner(DRAW_SCORED_AS_LOSS))
     assert feedback(result) == feedback(plain)  # no "did not return within its time limit"
     short = [c for trip in runner.trips for c in trip if c.timeout < LAB05.call_timeout]
-    assert short and all(c.timeout <= base.SPECULATIVE_SECONDS for c in short)
+    assert short and all(c.timeout <= lookahead.SPECULATIVE_SECONDS for c in short)
     # The first timeout stops fetching ahead: later trips ask one input each.
     first_hang = next(
         i
@@ -233,7 +234,7 @@ def test_unknown_call_times_fetch_nothing_ahead() -> None:
 def test_block_sizes() -> None:
     def block(seconds: Sequence[float | None] | None, *, budget: float = 60.0, spent: float = 0.0) -> int:
         started = time.monotonic() - spent
-        ahead = _RunExamples(
+        ahead = RunExamplesAhead(
             list,
             lambda cases: None,
             seconds,

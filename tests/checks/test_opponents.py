@@ -11,7 +11,8 @@ import nbformat
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.results import CheckResult, CheckStatus
-from grader.spec.model import Assignment, load_assignment
+from grader.spec.loader import load_assignment
+from grader.spec.model import Assignment
 from reference import Board
 from tests.checks.local_runner import LocalRunner
 from tests.checks.seed004_source import LAB05_SOLUTION
@@ -41,7 +42,7 @@ def test_an_optimal_opponent_punishes_what_a_random_one_lets_pass() -> None:
     assert strict.status == CheckStatus.FAILED
     # The first loss decides: the games after it are not played.
     assert strict.figures["tally"] == {"AI": 0, "Opponent": 1, "Draw": 0} and strict.figures["played"] == 1
-    assert "lost game 1 of 3" in strict.message and "the other 2 were not played" in strict.message
+    assert "lost game 1 of 3" in strict.message and "the other 2 games were not played" in strict.message
     board = Board.from_string(strict.counterexample.board)
     assert board.winners() == {"O"}
     assert "an optimal opponent" in strict.counterexample.actual
@@ -74,3 +75,12 @@ def test_the_optimal_opponent_still_varies_its_games() -> None:
     assert result.status == CheckStatus.PASSED
     openings = {a for a in asked if a.count("' '") == 8}
     assert len(openings) >= 2
+
+
+def test_one_game_left_unplayed_is_named_in_the_singular() -> None:
+    experiment04 = load_assignment("experiment04")
+    wrong_turn = _code_without_input(SUBMISSIONS / "experiment04" / "best-move-wrong-turn.ipynb")
+    result = _games(experiment04, wrong_turn, "never-loses", opponent="optimal", games=2, seed=2)
+    assert result.status == CheckStatus.FAILED and result.figures["played"] == 1
+    assert "the other game was not played" in result.message
+    assert "lost game 1 of 2" in result.message

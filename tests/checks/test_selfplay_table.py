@@ -5,7 +5,7 @@ from __future__ import annotations
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.results import CheckStatus
-from grader.spec.model import load_assignment
+from grader.spec.loader import load_assignment
 from reference import depth_limited_selfplay
 from tests.checks.local_runner import LocalRunner
 
@@ -32,7 +32,7 @@ def run_game(max_depth):
 def test_a_wrong_game_at_the_shallowest_limit_skips_the_deeper_games() -> None:
     result, calls = _run("    return ('Player 2 Wins', 0.0, 7)")
     assert result.status == CheckStatus.FAILED
-    assert calls == 1 and [r["depth"] for r in result.figures["rows"]] == [2]
+    assert calls == 1 and [r.depth for r in result.selfplay] == [2]
     assert "games at depth 4, 9 were not played" in result.message
     assert result.counterexample.expected.startswith(depth_limited_selfplay(2).winner)
 
@@ -53,4 +53,4 @@ def test_a_wrong_reported_count_with_a_right_search_plays_every_depth() -> None:
     return (ref.winner, 0.0, ref.generated + 1)"""
     result, calls = _run(body)
     assert result.status == CheckStatus.PARTIAL, result.message
-    assert calls == 3 and len(result.figures["rows"]) == 3
+    assert calls == 3 and len(result.selfplay) == 3

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from grader.results import CheckStatus
-from grader.spec.model import list_assignments, load_assignment
+from grader.spec.loader import list_assignments, load_assignment
 from grader.validation import TEMPLATE_MAX_FRACTION, validate_assignment
 
 pytestmark = pytest.mark.slow

@@ -10,7 +10,7 @@ import pytest
 
 from grader.grading import grade_submission
 from grader.results import CheckStatus
-from grader.spec.model import load_assignment
+from grader.spec.loader import load_assignment
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -67,8 +67,8 @@ def test_seed_notebook_as_written_gets_what_it_deserves(assignment_id: str) -> N
     assert {c.check_id: c.status for c in result.checks} == expected
     assert result.score == result.max_score
     if assignment_id == "depth-limits":  # the numpy seed takes tens of seconds and still gets the figures
-        rows = result.check("selfplay-table").figures["rows"]
-        assert [(r["winner"], r["generated"]) for r in rows] == [
+        rows = result.check("selfplay-table").selfplay
+        assert [(r.winner, r.generated) for r in rows] == [
             ("Player 1 Wins", 89),
             ("Player 1 Wins", 4064),
             ("Drawn", 618175),

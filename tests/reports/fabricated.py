@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
-from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
+from grader.execution.session import ExecutionResult
+from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult, execution_from_dict
 
 HOSTILE_OUTPUT = "<script>alert(1)</script>"
 HOSTILE_SOURCE = 'print("<img src=x onerror=alert(2)>")'
@@ -32,18 +35,24 @@ NODE_ROWS = [
 
 
 def check(
-    check_id: str, status: CheckStatus, score: float, max_score: float, message: str = "", **extra: object
+    check_id: str, status: CheckStatus, score: float, max_score: float, message: str = "", **extra: Any
 ) -> CheckResult:
-    return CheckResult(
-        check_id=check_id,
-        kind=str(extra.pop("kind", "search-value")),
-        title=f"title of {check_id}",
-        status=status,
-        score=score,
-        max_score=max_score,
-        message=message or f"message of {check_id}",
-        **extra,
-    )  # type: ignore[arg-type]
+    """A result as a stored one reads: ``figures`` in their JSON form (node-count rows under
+    "positions", a manual item's points under "points")."""
+    counterexample = extra.pop("counterexample", None)
+    return CheckResult.from_dict(
+        {
+            "id": check_id,
+            "kind": extra.pop("kind", "search-value"),
+            "title": f"title of {check_id}",
+            "status": status.value,
+            "score": score,
+            "max_score": max_score,
+            "message": message or f"message of {check_id}",
+            "counterexample": asdict(counterexample) if counterexample else None,
+            **extra,
+        }
+    )
 
 
 def public_failure() -> CheckResult:
@@ -140,11 +149,12 @@ def execution_record() -> dict:
 
 
 def submission(*checks: CheckResult, execution: dict | None = None, problems: tuple[str, ...] = ()) -> SubmissionResult:
+    record: ExecutionResult = execution_from_dict(execution_record() if execution is None else execution)
     return SubmissionResult(
         submission=str(Path("/instructor/private/alice.ipynb")),
         assignment_id="lab05",
         checks=checks,
-        execution=execution_record() if execution is None else execution,
+        execution=record,
         problems=problems,
         timings={"read": 0.01, "execute": 61.5, "checks": 2.0, "total": 63.6},
     )

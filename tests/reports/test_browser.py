@@ -13,7 +13,7 @@ import pytest
 from grader.batch.plan import BatchOptions, run_batch
 from grader.feedback.html import render_student_report
 from grader.results import CheckStatus
-from grader.spec.model import load_assignment
+from grader.spec.loader import load_assignment
 from tests.batch.fake_grading import grade_by_content
 from tests.reports import fabricated as fab
 

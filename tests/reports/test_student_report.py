@@ -9,7 +9,7 @@ import pytest
 
 from grader.feedback.html import ExecutionView, check_view, headline, render_student_report, score_caveat
 from grader.results import CheckStatus
-from grader.spec.model import load_assignment
+from grader.spec.loader import load_assignment
 from tests.reports import fabricated as fab
 
 ALL_PASSED = re.compile(r"\ball\b[^.<]*\b(tests?|checks?)\b[^.<]*\bpassed\b", re.IGNORECASE)

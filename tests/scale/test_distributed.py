@@ -22,7 +22,7 @@ from grader.batch.merge import merge_shards
 from grader.batch.outputs import RESULT_FILE
 from grader.batch.plan import BatchOptions, run_batch
 from grader.batch.sharding import Shard
-from grader.spec.model import load_assignment
+from grader.spec.loader import load_assignment
 from tests.batch.fake_grading import grade_by_content
 
 distributed = pytest.importorskip("distributed")

@@ -11,7 +11,8 @@ from grader.batch.merge import MergeError, merge_shards
 from grader.batch.plan import BatchOptions, run_batch
 from grader.batch.sharding import Shard
 from grader.cli import main
-from grader.spec.model import Assignment, load_assignment
+from grader.spec.loader import load_assignment
+from grader.spec.model import Assignment
 from tests.batch.fake_grading import grade_by_content
 
 SHARDS = 3

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from grader.batch.plan import BatchOptions, run_batch
-from grader.spec.model import load_assignment
+from grader.spec.loader import load_assignment
 from tests.scale.probe_grading import grade_and_tell_pid
 
 

@@ -3,16 +3,19 @@ items that only the instructor can mark."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from grader.checks.base import Sampling, call_field, find_failure, guarded, make_result, result_from_property
 from grader.checks.context import CheckContext
+from grader.checks.kind import CheckKind
+from grader.checks.params import call_field
+from grader.checks.positions import Sampling
 from grader.checks.properties import Mismatch
-from grader.results import CheckResult, CheckStatus
+from grader.checks.verdicts import find_failure, result_from_property
+from grader.execution.session import CellRecord, CellStatus
+from grader.results import MARKED_BY_HAND, CheckResult, CheckStatus
 from grader.spec.call_template import CallTemplate
-from grader.spec.model import Check
+from grader.spec.model import Check, Side
 from reference import Board
 
 
@@ -22,53 +25,46 @@ class NoMutationParams:
     globals: dict = field(default_factory=dict)
     min_empty: int = 2
     max_empty: int = 6
-    to_move: str | None = None
+    to_move: Side | None = None
     examples: int = 20
 
 
-class NoMutation:
-    Params = NoMutationParams
+def _no_mutation(check: Check[NoMutationParams], ctx: CheckContext) -> CheckResult:
+    params = check.params
+    student = ctx.student_for(params)
+    sampling = Sampling(params.min_empty, params.max_empty, params.to_move)
 
-    @staticmethod
-    @guarded
-    def run(check: Check, ctx: CheckContext) -> CheckResult:
-        started = time.monotonic()
-        params: NoMutationParams = check.params
-        student = ctx.student(params.call, globals_from=params.globals)
-        sampling = Sampling(params.min_empty, params.max_empty, params.to_move)
+    def values(board: Board) -> dict[str, Any]:
+        return ctx.placeholders(board, to_move=params.to_move)
 
-        def values(board: Board) -> dict[str, Any]:
-            return ctx.placeholders(board, to_move=params.to_move)
-
-        def judge(board: Board) -> Mismatch | None:
-            answer = student.ask(str(board), values(board))
-            if answer.ok and not answer.outcome.mutated:
-                return None
-            if not answer.ok:
-                return Mismatch(
-                    answer.call_text, "the call returns and leaves the board as it was", answer.failure_text()
-                )
-            return Mismatch(
-                answer.call_text,
-                "the board is left as it was",
-                "the board was changed by the call",
-                "A move that is tried is not undone afterwards (or the board is modified in place).",
-            )
-
-        outcome = find_failure(
-            check,
-            ctx,
-            student,
-            sampling.strategy(ctx),
-            judge,
-            key=str,
-            values=values,
-            examples=params.examples,
-            sample=sampling.strategy(ctx, spread=True),
+    def judge(board: Board) -> Mismatch | None:
+        answer = student.ask(str(board), values(board))
+        if answer.ok and not answer.outcome.mutated:
+            return None
+        if not answer.ok:
+            return Mismatch(answer.call_text, "the call returns and leaves the board as it was", answer.given())
+        return Mismatch(
+            answer.call_text,
+            "the board is left as it was",
+            "the board was changed by the call",
+            "A move that is tried is not undone afterwards (or the board is modified in place).",
         )
-        return result_from_property(
-            check, outcome, f"`{student.label}` leaves its board argument unchanged", started=started
-        )
+
+    outcome = find_failure(
+        check,
+        ctx,
+        student,
+        sampling.strategy(ctx),
+        judge,
+        key=str,
+        values=values,
+        examples=params.examples,
+        sample=sampling.strategy(ctx, spread=True),
+    )
+    return result_from_property(check, outcome, f"`{student.label}` leaves its board argument unchanged")
+
+
+NO_MUTATION = CheckKind("no-mutation", NoMutationParams, _no_mutation)
 
 
 @dataclass(frozen=True)
@@ -76,45 +72,54 @@ class RunsCleanlyParams:
     allowed_errors: int = 0
 
 
-class RunsCleanly:
+_TROUBLE = {
+    CellStatus.ERROR: "raised",
+    CellStatus.TIMEOUT: "ran out of time",
+    CellStatus.KILLED: "crashed the kernel",
+}
+
+
+def _runs_cleanly(check: Check[RunsCleanlyParams], ctx: CheckContext) -> CheckResult:
     """The notebook runs top to bottom without errors, timeouts or crashes."""
+    cells = ctx.execution.cells if ctx.execution else ()
+    bad = [c for c in cells if c.status in _TROUBLE]
+    if len(bad) <= check.params.allowed_errors:
+        return CheckResult.for_check(check, CheckStatus.PASSED, f"All {len(cells)} cells ran.")
+    described = "; ".join(f"cell {c.index + 1} {_trouble(c)}" for c in bad[:5])
+    return CheckResult.for_check(
+        check,
+        CheckStatus.FAILED,
+        f"{len(bad)} cell(s) did not run cleanly: {described}.",
+        figures={"bad_cells": [c.index for c in bad]},
+    )
 
-    Params = RunsCleanlyParams
 
-    @staticmethod
-    def run(check: Check, ctx: CheckContext) -> CheckResult:
-        cells = (ctx.execution or {}).get("cells", [])
-        bad = [c for c in cells if c.get("status") in ("error", "timeout", "killed")]
-        if len(bad) <= check.params.allowed_errors:
-            return make_result(check, CheckStatus.PASSED, f"All {len(cells)} cells ran.")
-        described = "; ".join(
-            f"cell {c['index'] + 1}: {c['status']}" + (f" ({c.get('error_name')})" if c.get("error_name") else "")
-            for c in bad[:5]
-        )
-        return make_result(
-            check,
-            CheckStatus.FAILED,
-            f"{len(bad)} cell(s) did not run cleanly: {described}.",
-            figures={"bad_cells": [c["index"] for c in bad]},
-        )
+def _trouble(cell: CellRecord) -> str:
+    """``raised ValueError``, ``ran out of time``, ``crashed the kernel``."""
+    if cell.status == CellStatus.ERROR:
+        return f"raised {cell.error_name}" if cell.error_name else "raised an error"
+    return _TROUBLE[cell.status]
+
+
+RUNS_CLEANLY = CheckKind("runs-cleanly", RunsCleanlyParams, _runs_cleanly)
 
 
 @dataclass(frozen=True)
 class ManualParams:
     instructions: str = ""
+    """How to mark the item: shown to the instructor (the class index), never to students."""
 
 
-class Manual:
-    """An item only the instructor can mark: shown in the report, never scored automatically."""
+def _manual(check: Check[ManualParams], ctx: CheckContext) -> CheckResult:
+    """An item only the instructor can mark: listed in the report, never scored automatically."""
+    return CheckResult.for_check(
+        check,
+        CheckStatus.MANUAL,
+        MARKED_BY_HAND,
+        score=0.0,
+        manual_points=check.points,
+        instructor_notes=check.params.instructions,
+    )
 
-    Params = ManualParams
 
-    @staticmethod
-    def run(check: Check, ctx: CheckContext) -> CheckResult:
-        return make_result(
-            check,
-            CheckStatus.MANUAL,
-            check.params.instructions or "For the instructor to mark.",
-            score=0.0,
-            figures={"points": check.points},
-        )
+MANUAL = CheckKind("manual", ManualParams, _manual)

@@ -8,15 +8,15 @@ recursion included), or through a counter the student keeps themselves (a global
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from grader.checks.base import boards_field, call_field, guarded, make_result
 from grader.checks.context import Answer, CheckContext
-from grader.checks.kinds.search import reference_alphabeta, reference_minimax_nodes
-from grader.results import CheckResult, CheckStatus, Counterexample
+from grader.checks.kind import CheckKind
+from grader.checks.params import boards_field, call_field
+from grader.checks.reference_answers import reference_alphabeta, reference_minimax_nodes
+from grader.results import CheckResult, CheckStatus, Counterexample, NodeCountRow
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check
 from reference import Board
@@ -55,10 +55,8 @@ def _first_failure(positions: Sequence[Board], answers: Sequence[Answer | None])
     return next(((b, a) for b, a in zip(positions, answers) if a is not None and not a.ok), None)
 
 
-@guarded
-def run(check: Check, ctx: CheckContext) -> CheckResult:
-    started = time.monotonic()
-    params: Params = check.params
+def run(check: Check[Params], ctx: CheckContext) -> CheckResult:
+    params = check.params
     reset = {params.counter: 0} if params.counter else {}
     read = (params.counter,) if params.counter else ()
     mm = ctx.student(
@@ -82,7 +80,7 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
         )
     )
     offset = 1 if params.convention == "children" else 0
-    rows: list[dict[str, Any]] = []
+    rows: list[NodeCountRow] = []
     alpha, beta = params.window
     sides = [board.to_move(ctx.assignment.first_player) for board in params.positions]
     requests = [
@@ -99,130 +97,135 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
         failed = _first_failure(params.positions, ab_answers)
     if failed is not None:
         board, answer = failed
-        return make_result(
+        return CheckResult.for_check(
             check,
             CheckStatus.FAILED,
             f"`{answer.call_text}` {answer.failure_text()}",
-            counterexample=Counterexample(str(board), answer.call_text, "a completed search", answer.failure_text()),
-            started=started,
+            counterexample=Counterexample(str(board), answer.call_text, "a completed search", answer.given()),
         )
     for board, side, mm_answer, ab_answer in zip(params.positions, sides, mm_answers, ab_answers):
         spec = ctx.spec(board, to_move=side, start_depth=params.start_depth)
-        row = {
-            "board": str(board),
-            "minimax": _count(mm_answer, mm.count, params.counter),
-            "reference_minimax": reference_minimax_nodes(board, spec, side) - offset,
-            "minimax_call": mm_answer.call_text,
-        }
-        if params.counter:
-            row["minimax_calls_counted"] = _count(mm_answer, mm.count, None)
-        if ab_answer is not None:
-            row.update(
+        with_alphabeta: dict[str, Any] = {}
+        if ab is not None and ab_answer is not None:
+            with_alphabeta = dict(
                 alphabeta=_count(ab_answer, ab.count, params.counter),
                 reference_alphabeta=reference_alphabeta(board, spec, side, alpha, beta).nodes - offset,
                 alphabeta_call=ab_answer.call_text,
             )
-        rows.append(row)
-    figures = {
-        "positions": rows,
-        "source": f"the global `{params.counter}`" if params.counter else "calls counted by the grader",
-    }
-    unreadable = [r for r in rows if r["minimax"] is None or r.get("alphabeta", 0) is None]
-    if unreadable:
-        return make_result(
-            check,
-            CheckStatus.FAILED,
-            f"The counter `{params.counter}` did not hold a whole number after the call.",
-            figures=figures,
-            started=started,
+        rows.append(
+            NodeCountRow(
+                board=str(board),
+                minimax=_count(mm_answer, mm.count, params.counter),
+                reference_minimax=reference_minimax_nodes(board, spec, side) - offset,
+                minimax_call=mm_answer.call_text,
+                minimax_calls_counted=_count(mm_answer, mm.count, None) if params.counter else None,
+                **with_alphabeta,
+            )
         )
-    if ab is None:
-        return _single_search_verdict(check, params, rows, figures, started)
+    verdict = _verdict(check, params, rows)
+    figures = {"source": f"the global `{params.counter}`" if params.counter else "calls counted by the grader"}
+    return replace(verdict, node_counts=tuple(rows), figures={**verdict.figures, **figures})
+
+
+def _verdict(check: Check[Params], params: Params, rows: list[NodeCountRow]) -> CheckResult:
+    unreadable = [r for r in rows if r.minimax is None or (r.alphabeta_call is not None and r.alphabeta is None)]
+    if unreadable:
+        return CheckResult.for_check(
+            check, CheckStatus.FAILED, f"The counter `{params.counter}` did not hold a whole number after the call."
+        )
+    if params.alphabeta_call is None:
+        return _single_search_verdict(check, params, rows)
     # Alpha-beta is judged against the reference's minimax count: a broken minimax loses
     # its own checks, and must not make a correct alpha-beta look wrong (or right).
-    summary = "; ".join(f"alpha-beta {r['alphabeta']:,} vs minimax {r['reference_minimax']:,}" for r in rows)
-    off_minimax = [r for r in rows if r["minimax"] != r["reference_minimax"]]
+    counts = [_AlphaBetaCounts.of(r) for r in rows]
+    summary = "; ".join(f"alpha-beta {c.alphabeta:,} vs minimax {c.reference_minimax:,}" for c in counts)
+    off_minimax = [c for c in counts if c.minimax != c.reference_minimax]
     note = ""
     if off_minimax:
-        r = off_minimax[0]
+        c = off_minimax[0]
         note = (
-            f" Your minimax visited {r['minimax']:,} nodes where the reference visits {r['reference_minimax']:,}"
+            f" Your minimax visited {c.minimax:,} nodes where the reference visits {c.reference_minimax:,}"
             " (row-major order, every call counted, the root included)."
         )
-    worse = [r for r in rows if r["alphabeta"] >= r["reference_minimax"]]
+    worse = [c for c in counts if c.alphabeta >= c.reference_minimax]
     if worse:
-        r = worse[0]
-        return make_result(
+        c = worse[0]
+        return CheckResult.for_check(
             check,
             CheckStatus.FAILED,
-            f"Alpha-beta visited {r['alphabeta']:,} nodes, no fewer than minimax ({r['reference_minimax']:,}).{note}",
+            f"Alpha-beta visited {c.alphabeta:,} nodes, no fewer than minimax ({c.reference_minimax:,}).{note}",
             counterexample=Counterexample(
-                r["board"],
-                r["alphabeta_call"],
-                f"{r['reference_alphabeta']:,} nodes (fewer than {r['reference_minimax']:,})",
-                f"{r['alphabeta']:,} nodes",
+                c.board,
+                c.call,
+                f"{c.reference_alphabeta:,} nodes (fewer than {c.reference_minimax:,})",
+                f"{c.alphabeta:,} nodes",
                 "No branch is ever cut off: check the cut-off condition and that alpha and beta are passed "
                 "to the children.",
             ),
-            figures=figures,
-            started=started,
         )
-    if all(r["alphabeta"] == r["reference_alphabeta"] for r in rows):
-        return make_result(
-            check,
-            CheckStatus.PASSED,
-            f"Alpha-beta node counts match the reference exactly ({summary}).{note}",
-            figures=figures,
-            started=started,
+    if all(c.alphabeta == c.reference_alphabeta for c in counts):
+        return CheckResult.for_check(
+            check, CheckStatus.PASSED, f"Alpha-beta node counts match the reference exactly ({summary}).{note}"
         )
-    r = next(r for r in rows if r["alphabeta"] != r["reference_alphabeta"])
+    c = next(c for c in counts if c.alphabeta != c.reference_alphabeta)
     cause = (
         "Alpha-beta prunes less than it could: a cut-off on > instead of >= (or < instead of <=), "
         "or a bound not updated."
-        if r["alphabeta"] > r["reference_alphabeta"]
+        if c.alphabeta > c.reference_alphabeta
         else "Alpha-beta prunes more than it should: a cut-off that happens too early, which can change values."
     )
-    return make_result(
+    return CheckResult.for_check(
         check,
         CheckStatus.PARTIAL,
         f"Alpha-beta prunes ({summary}), but not as much as the reference does with row-major move order.{note}",
         score=check.points * params.partial_credit,
         counterexample=Counterexample(
-            r["board"], r["alphabeta_call"], f"{r['reference_alphabeta']:,} nodes", f"{r['alphabeta']:,} nodes", cause
+            c.board, c.call, f"{c.reference_alphabeta:,} nodes", f"{c.alphabeta:,} nodes", cause
         ),
-        figures=figures,
-        started=started,
     )
 
 
-def _single_search_verdict(
-    check: Check, params: Params, rows: list[dict[str, Any]], figures: dict[str, Any], started: float
-) -> CheckResult:
-    summary = "; ".join(f"{r['minimax']:,} nodes from {r['board']}" for r in rows)
-    wrong = [r for r in rows if r["minimax"] != r["reference_minimax"]]
-    if not wrong:
-        return make_result(
-            check,
-            CheckStatus.PASSED,
-            f"Node count matches the reference ({summary}).",
-            figures=figures,
-            started=started,
+@dataclass(frozen=True)
+class _AlphaBetaCounts:
+    """A row of a check that ran both searches, every count read."""
+
+    board: str
+    call: str
+    minimax: int
+    reference_minimax: int
+    alphabeta: int
+    reference_alphabeta: int
+
+    @classmethod
+    def of(cls, row: NodeCountRow) -> _AlphaBetaCounts:
+        assert row.minimax is not None and row.alphabeta is not None and row.reference_alphabeta is not None
+        assert row.alphabeta_call is not None
+        return cls(
+            row.board, row.alphabeta_call, row.minimax, row.reference_minimax, row.alphabeta, row.reference_alphabeta
         )
+
+
+def _single_search_verdict(check: Check[Params], params: Params, rows: list[NodeCountRow]) -> CheckResult:
+    summary = "; ".join(f"{r.minimax:,} nodes from {r.board}" for r in rows)
+    wrong = [r for r in rows if r.minimax != r.reference_minimax]
+    if not wrong:
+        return CheckResult.for_check(check, CheckStatus.PASSED, f"Node count matches the reference ({summary}).")
     r = wrong[0]
     cause = None
-    counted = r.get("minimax_calls_counted")
-    if counted == r["reference_minimax"]:
+    counted = r.minimax_calls_counted
+    if counted == r.reference_minimax:
         cause = (
             f"The search visits the right nodes (the grader counted {counted:,} calls), but `{params.counter}` "
             "says otherwise: count every call, the root included, and reset the counter before the search only."
         )
-    return make_result(
+    return CheckResult.for_check(
         check,
         CheckStatus.FAILED,
         f"Node count differs from the reference ({summary}).",
         counterexample=Counterexample(
-            r["board"], r["minimax_call"], f"{r['reference_minimax']:,} nodes", f"{r['minimax']:,} nodes", cause
+            r.board, r.minimax_call, f"{r.reference_minimax:,} nodes", f"{r.minimax:,} nodes", cause
         ),
-        figures=figures,
-        started=started,
     )
+
+
+NODE_COUNTS = CheckKind("node-counts", Params, run)

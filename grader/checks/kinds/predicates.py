@@ -4,18 +4,20 @@ reference, by hypothesis over reachable or arbitrary boards."""
 from __future__ import annotations
 
 import functools
-import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from hypothesis import strategies as st
 
-from grader.checks.base import board_size, call_field, find_failure, guarded, positions, result_from_property
 from grader.checks.context import CheckContext, ShapeError, format_value
+from grader.checks.kind import CheckKind
+from grader.checks.params import call_field
+from grader.checks.positions import board_size, positions
 from grader.checks.properties import Mismatch
+from grader.checks.verdicts import find_failure, result_from_property
 from grader.results import CheckResult
 from grader.spec.call_template import CallTemplate
-from grader.spec.model import Check
+from grader.spec.model import Check, MoveFormat
 from reference import EMPTY, LINES, Board, O, X, cell_to_rowcol, reachable_positions
 from reference.strategies import arbitrary_boards
 
@@ -43,7 +45,7 @@ class Params:
     globals: dict = field(default_factory=dict)
     """Student globals to set from placeholders before each call, e.g. { current_state = "board" }."""
     ordered: bool = False
-    move: Literal["index", "rowcol", "position"] | None = None
+    move: MoveFormat | None = None
     examples: int | None = None
 
     def __post_init__(self) -> None:
@@ -53,7 +55,7 @@ class Params:
 
 
 def line_name(line: tuple[int, int, int]) -> str:
-    return LINE_NAMES[tuple(line)]
+    return LINE_NAMES[line]
 
 
 def lines_of(board: Board, player: str) -> list[tuple[int, int, int]]:
@@ -175,11 +177,9 @@ def line_boards(reachable_only: bool, first: str) -> tuple[Board, ...]:
     return tuple(boards)
 
 
-@guarded
-def run(check: Check, ctx: CheckContext) -> CheckResult:
-    started = time.monotonic()
-    params: Params = check.params
-    student = ctx.student(params.call, globals_from=params.globals)
+def run(check: Check[Params], ctx: CheckContext) -> CheckResult:
+    params = check.params
+    student = ctx.student_for(params)
 
     def cases(spread: bool) -> st.SearchStrategy[tuple[Board, str | None, int | None]]:
         base = (
@@ -211,11 +211,11 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
         expected = expected_answer(params, board, player, position, ctx.maximizer_for(board))
         shown = show(params, ctx, expected)
         if not answer.ok:
-            return Mismatch(answer.call_text, shown, answer.failure_text())
+            return Mismatch(answer.call_text, shown, answer.given())
         try:
             actual = read_answer(params, ctx, answer.value)
         except ShapeError as exc:
-            return Mismatch(answer.call_text, shown, str(exc))
+            return Mismatch(answer.call_text, shown, exc.given())
         if actual == expected:
             return None
         return Mismatch(
@@ -223,6 +223,7 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
         )
 
     lines = line_boards(params.boards == "reachable", ctx.assignment.first_player)
+    explicit: list[tuple[Board, str | None, int | None]]
     if params.expect == "wins":
         explicit = [(b, p, None) for b in lines for p in (X, O)]
     elif params.expect == "valid-move":
@@ -242,9 +243,7 @@ def run(check: Check, ctx: CheckContext) -> CheckResult:
         examples=params.examples,
         sample=cases(spread=True),
     )
-    if outcome.failing_input is not None:  # the board alone is the counterexample input
-        outcome = replace(outcome, failing_input=outcome.failing_input[0])
-    return result_from_property(check, outcome, f"`{student.label}` agrees with the reference", started=started)
+    return result_from_property(check, outcome.board_alone(), f"`{student.label}` agrees with the reference")
 
 
 def show(params: Params, ctx: CheckContext, value: Any) -> str:
@@ -256,3 +255,6 @@ def show(params: Params, ctx: CheckContext, value: Any) -> str:
             return repr(codes["ongoing"]) if "ongoing" in codes else "None"
         return repr(codes.get(value, value))
     return format_value(value)
+
+
+PREDICATE = CheckKind("predicate", Params, run)

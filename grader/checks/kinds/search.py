@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 import math
-import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from hypothesis import strategies as st
 
-from grader.checks.base import (
-    Sampling,
-    board_size,
-    boards_field,
-    call_field,
-    find_failure,
-    guarded,
-    result_from_property,
-)
 from grader.checks.context import (
     SEARCH_SHAPES,
     Answer,
@@ -29,11 +18,16 @@ from grader.checks.context import (
     read_search_result,
 )
 from grader.checks.diagnosis import Observation, explain_alphabeta, explain_minimax, is_full_window
+from grader.checks.kind import CheckKind
+from grader.checks.params import boards_field, call_field
+from grader.checks.positions import Sampling, board_size
 from grader.checks.properties import Mismatch, PropertyOutcome
+from grader.checks.reference_answers import reference_answer
+from grader.checks.verdicts import find_failure, result_from_property
 from grader.results import CheckResult
 from grader.spec.call_template import CallTemplate
-from grader.spec.model import Check
-from reference import Board, SearchSpec, alphabeta, minimax, minimax_nodes, move_values, solve
+from grader.spec.model import Check, MoveFormat, Side
+from reference import Board, SearchSpec, move_values
 
 
 def _parse_shapes(raw: Any) -> tuple[str, ...]:
@@ -47,55 +41,23 @@ def shapes_field(default: tuple[str, ...]) -> Any:
     return field(default=default, metadata={"parse": _parse_shapes})
 
 
-@dataclass(frozen=True)
-class ReferenceAnswer:
-    value: float
-    best_moves: tuple[int, ...]
-    """Every optimal move, in move order: the first is the seeds' first-best move."""
-
-    @property
-    def best_move(self) -> int | None:
-        return self.best_moves[0] if self.best_moves else None
-
-
-# Reference answers are pure functions of (board, spec): memoized across the submissions
-# of a batch, so the reference cost is paid once per position.
-@functools.lru_cache(maxsize=200_000)
-def reference_answer(board: Board, spec: SearchSpec, to_move: str) -> ReferenceAnswer:
-    """Value and optimal moves; from the solved table when the spec is a full-depth one (a
-    lookup), else from a search."""
-    solvable = spec.depth_limit is None and not (spec.scoring == "depth-adjusted" and spec.start_depth > 0)
-    if solvable and not board.is_terminal() and board.to_move(spec.first_player) == to_move:
-        solution = solve(board, spec)
-        return ReferenceAnswer(solution.value, tuple(solution.optimal_moves))
-    result = minimax(board, spec, to_move=to_move)
-    return ReferenceAnswer(result.value, tuple(result.best_moves))
-
-
-@functools.lru_cache(maxsize=10_000)
-def reference_minimax_nodes(board: Board, spec: SearchSpec, to_move: str) -> int:
-    """The nodes the reference minimax visits (counted over the game tree, not searched)."""
-    return minimax_nodes(board, spec, to_move=to_move)
-
-
-@functools.lru_cache(maxsize=200_000)
-def reference_alphabeta(board: Board, spec: SearchSpec, to_move: str, alpha: float, beta: float):
-    return alphabeta(board, spec, alpha=alpha, beta=beta, fail="soft", to_move=to_move)
+JudgeMove = Literal["any-optimal", "first-best", "none"]
+"""Which best moves count: any optimal one, the first-best one only, or none is judged."""
 
 
 @dataclass(frozen=True)
 class SearchParams:
     call: CallTemplate = call_field()
     returns: tuple[str, ...] = shapes_field(("value",))
-    judge_move: Literal["any-optimal", "first-best", "none"] = "any-optimal"
+    judge_move: JudgeMove = "any-optimal"
     """Any optimal move is accepted unless the assignment pins the tie-break."""
-    move: Literal["index", "rowcol", "position"] | None = None
+    move: MoveFormat | None = None
     start_depth: int = 0
     """The depth the student's code gives the root (matters for depth-adjusted scores)."""
     globals: dict = field(default_factory=dict)
     min_empty: int = 1
     max_empty: int = 6
-    to_move: Literal["X", "O"] | None = None
+    to_move: Side | None = None
     include: tuple[Board, ...] = boards_field(default=())
     """Named positions always tried (the challenge positions), whatever their size."""
     examples: int | None = None
@@ -105,18 +67,18 @@ class SearchParams:
         return Sampling(self.min_empty, self.max_empty, self.to_move)
 
 
-def _side(ctx: CheckContext, params: Any, board: Board) -> str:
+def _side(ctx: CheckContext, params: SearchParams, board: Board) -> str:
     return params.to_move or board.to_move(ctx.assignment.first_player)
 
 
 def judge_search_answer(
     ctx: CheckContext,
-    params: Any,
+    params: SearchParams,
     board: Board,
     answer: Answer,
     spec: SearchSpec,
     *,
-    judge_move: str,
+    judge_move: JudgeMove,
     full_value: float | None = None,
 ) -> Mismatch | None:
     """Compare one (value, move) answer with the reference under ``spec``."""
@@ -135,11 +97,11 @@ def judge_search_answer(
         )
     expected = "; ".join(expected_parts)
     if not answer.ok:
-        return Mismatch(answer.call_text, expected, answer.failure_text(), _mutation_cause(answer))
+        return Mismatch(answer.call_text, expected, answer.given(), _mutation_cause(answer))
     try:
         value, move = read_search_result(answer.value, params.returns, ctx, params.move)
     except ShapeError as exc:
-        return Mismatch(answer.call_text, expected, str(exc))
+        return Mismatch(answer.call_text, expected, exc.given())
     problems = []
     actual_parts = []
     if value is not None:
@@ -201,10 +163,10 @@ def _value_cause(
     return None
 
 
-def _search_run(check: Check, ctx: CheckContext, *, depth_limits: tuple[int, ...] | None) -> CheckResult:
-    started = time.monotonic()
+def _search_run(check: Check[SearchParams], ctx: CheckContext, *, depth_limits: tuple[int, ...] = ()) -> CheckResult:
     params = check.params
-    student = ctx.student(params.call, globals_from=params.globals)
+    cutoff_value = _cutoff(params)
+    student = ctx.student_for(params)
     limits: tuple[int | None, ...] = depth_limits or (None,)
 
     def cases(spread: bool) -> st.SearchStrategy[tuple[Board, int | None]]:
@@ -213,7 +175,7 @@ def _search_run(check: Check, ctx: CheckContext, *, depth_limits: tuple[int, ...
     def spec_for(board: Board, limit: int | None) -> SearchSpec:
         extra: dict[str, Any] = {"start_depth": params.start_depth}
         if limit is not None:
-            extra.update(depth_limit=limit, cutoff_value=params.cutoff_value)
+            extra.update(depth_limit=limit, cutoff_value=cutoff_value)
         return ctx.spec(board, to_move=_side(ctx, params, board), **extra)
 
     def values(case: tuple[Board, int | None]) -> dict[str, Any]:
@@ -253,36 +215,30 @@ def _search_run(check: Check, ctx: CheckContext, *, depth_limits: tuple[int, ...
     what = " and ".join(w for w, on in (("values", judges_value), ("moves", judges_move)) if on)
     if depth_limits:
         what += f" at depth limits {', '.join(map(str, depth_limits))}"
-    return result_from_property(check, outcome, f"`{student.label}` gives the reference {what}", started=started)
+    return result_from_property(check, outcome, f"`{student.label}` gives the reference {what}")
 
 
-class SearchValue:
+def _search_value(check: Check[SearchParams], ctx: CheckContext) -> CheckResult:
     """Minimax value and/or best move equal the reference's."""
+    return _search_run(check, ctx)
 
-    Params = SearchParams
 
-    @staticmethod
-    @guarded
-    def run(check: Check, ctx: CheckContext) -> CheckResult:
-        return _search_run(check, ctx, depth_limits=None)
+SEARCH_VALUE = CheckKind("search-value", SearchParams, _search_value)
 
 
 @dataclass(frozen=True)
 class DepthParams(SearchParams):
     depth_limits: tuple[int, ...] = (1, 2, 3)
     cutoff_value: float = 0
-    judge_move: Literal["any-optimal", "first-best", "none"] = "none"
+    judge_move: JudgeMove = "none"
 
 
-class DepthLimited:
+def _depth_limited(check: Check[DepthParams], ctx: CheckContext) -> CheckResult:
     """The value at each depth limit equals the reference's depth-limited value."""
+    return _search_run(check, ctx, depth_limits=check.params.depth_limits)
 
-    Params = DepthParams
 
-    @staticmethod
-    @guarded
-    def run(check: Check, ctx: CheckContext) -> CheckResult:
-        return _search_run(check, ctx, depth_limits=check.params.depth_limits)
+DEPTH_LIMITED = CheckKind("depth-limited", DepthParams, _depth_limited)
 
 
 @dataclass(frozen=True)
@@ -291,7 +247,7 @@ class PruningParams(SearchParams):
     """Windows (alpha, beta) to start from. The full window must give the exact value; a narrower
     one must respect the bound rules: exact inside, and on the right side of the bound outside."""
     fail: Literal["soft", "hard", "either"] = "either"
-    judge_move: Literal["any-optimal", "first-best", "none"] = "none"
+    judge_move: JudgeMove = "none"
 
 
 def _bound_problem(value: float, true: float, alpha: float, beta: float, fail: str) -> str | None:
@@ -308,64 +264,60 @@ def _bound_problem(value: float, true: float, alpha: float, beta: float, fail: s
     return None
 
 
-class PruningEquivalence:
+def _pruning_equivalence(check: Check[PruningParams], ctx: CheckContext) -> CheckResult:
     """Alpha-beta gives the minimax value, and honours the bound rules on narrowed windows."""
+    params = check.params
+    student = ctx.student_for(params)
+    windows = params.windows
 
-    Params = PruningParams
+    def cases(spread: bool) -> st.SearchStrategy[tuple[Board, tuple[float, float]]]:
+        return st.tuples(params.sampling.strategy(ctx, spread=spread), st.sampled_from(windows))
 
-    @staticmethod
-    @guarded
-    def run(check: Check, ctx: CheckContext) -> CheckResult:
-        started = time.monotonic()
-        params: PruningParams = check.params
-        student = ctx.student(params.call, globals_from=params.globals)
-        windows = params.windows
+    def values(case: tuple[Board, tuple[float, float]]) -> dict[str, Any]:
+        board, (alpha, beta) = case
+        return ctx.placeholders(board, to_move=_side(ctx, params, board), alpha=alpha, beta=beta)
 
-        def cases(spread: bool) -> st.SearchStrategy[tuple[Board, tuple[float, float]]]:
-            return st.tuples(params.sampling.strategy(ctx, spread=spread), st.sampled_from(windows))
+    def key(case: tuple[Board, tuple[float, float]]) -> tuple:
+        return (str(case[0]), case[1])
 
-        def values(case: tuple[Board, tuple[float, float]]) -> dict[str, Any]:
-            board, (alpha, beta) = case
-            return ctx.placeholders(board, to_move=_side(ctx, params, board), alpha=alpha, beta=beta)
-
-        def key(case: tuple[Board, tuple[float, float]]) -> tuple:
-            return (str(case[0]), case[1])
-
-        def judge(case: tuple[Board, tuple[float, float]]) -> Mismatch | None:
-            board, (alpha, beta) = case
-            answer = student.ask(key(case), values(case))
-            spec = ctx.spec(board, to_move=_side(ctx, params, board), start_depth=params.start_depth)
-            if is_full_window(spec, alpha, beta) or not answer.ok:
-                return judge_search_answer(ctx, params, board, answer, spec, judge_move=params.judge_move)
-            true = reference_answer(board, spec, _side(ctx, params, board)).value
-            try:
-                value, _ = read_search_result(answer.value, params.returns, ctx, params.move)
-            except ShapeError as exc:
-                return Mismatch(answer.call_text, f"a result consistent with value {format_value(true)}", str(exc))
-            problem = _bound_problem(value, true, alpha, beta, params.fail) if value is not None else None
-            if problem is None:
-                return None
-            return Mismatch(
-                answer.call_text,
-                f"a result consistent with the true value {format_value(true)} ({problem})",
-                f"value {format_value(value)}",
-            )
-
-        outcome = find_failure(
-            check,
-            ctx,
-            student,
-            cases(spread=False),
-            judge,
-            key=key,
-            values=values,
-            sample=cases(spread=True),
-            size=lambda c: (*board_size(c[0]), c[1]),
-            explicit=[(b, w) for b in params.include for w in windows],
-            examples=params.examples,
+    def judge(case: tuple[Board, tuple[float, float]]) -> Mismatch | None:
+        board, (alpha, beta) = case
+        answer = student.ask(key(case), values(case))
+        spec = ctx.spec(board, to_move=_side(ctx, params, board), start_depth=params.start_depth)
+        if is_full_window(spec, alpha, beta) or not answer.ok:
+            return judge_search_answer(ctx, params, board, answer, spec, judge_move=params.judge_move)
+        true = reference_answer(board, spec, _side(ctx, params, board)).value
+        try:
+            value, _ = read_search_result(answer.value, params.returns, ctx, params.move)
+        except ShapeError as exc:
+            return Mismatch(answer.call_text, f"a result consistent with value {format_value(true)}", exc.given())
+        problem = _bound_problem(value, true, alpha, beta, params.fail) if value is not None else None
+        if problem is None:
+            return None
+        return Mismatch(
+            answer.call_text,
+            f"a result consistent with the true value {format_value(true)} ({problem})",
+            f"value {format_value(value)}",
         )
-        outcome = _diagnosed(outcome, ctx, params, student, windows=True)
-        return result_from_property(check, outcome, f"`{student.label}` agrees with minimax", started=started)
+
+    outcome = find_failure(
+        check,
+        ctx,
+        student,
+        cases(spread=False),
+        judge,
+        key=key,
+        values=values,
+        sample=cases(spread=True),
+        size=lambda c: (*board_size(c[0]), c[1]),
+        explicit=[(b, w) for b in params.include for w in windows],
+        examples=params.examples,
+    )
+    outcome = _diagnosed(outcome, ctx, params, student, windows=True)
+    return result_from_property(check, outcome, f"`{student.label}` agrees with minimax")
+
+
+PRUNING_EQUIVALENCE = CheckKind("pruning-equivalence", PruningParams, _pruning_equivalence)
 
 
 GENERIC_PRUNING_CAUSE = {
@@ -377,12 +329,14 @@ GENERIC_PRUNING_CAUSE = {
 
 
 def _diagnosed(
-    outcome: PropertyOutcome, ctx: CheckContext, params: Any, student: StudentFunction, *, windows: bool
+    outcome: PropertyOutcome, ctx: CheckContext, params: SearchParams, student: StudentFunction, *, windows: bool
 ) -> PropertyOutcome:
     """Report the failing board alone, with the likely cause found from all the student's answers."""
     if outcome.failing_input is None:
         return outcome
-    board, extra = outcome.failing_input
+    failing = outcome.failing_input
+    assert isinstance(failing, tuple)
+    board, extra = failing
     mismatch = outcome.mismatch
     assert mismatch is not None
     if mismatch.cause is None:
@@ -403,7 +357,7 @@ def _diagnosed(
             side = _side(ctx, params, seen)
             seen_spec = ctx.spec(seen, to_move=side, start_depth=params.start_depth)
             if limit is not None:
-                seen_spec = replace(seen_spec, depth_limit=limit, cutoff_value=getattr(params, "cutoff_value", 0))
+                seen_spec = replace(seen_spec, depth_limit=limit, cutoff_value=_cutoff(params))
             expected = reference_answer(seen, seen_spec, side).value
             observations.append(
                 Observation(seen, side, value, alpha, beta, limit, params.start_depth, expected, seen_spec.maximizer)
@@ -411,7 +365,7 @@ def _diagnosed(
         if windows:
             spec = replace(spec, cutoff_value=0)
         else:
-            spec = replace(spec, cutoff_value=getattr(params, "cutoff_value", 0))
+            spec = replace(spec, cutoff_value=_cutoff(params))
         failing_is_full = not windows or is_full_window(spec, *extra)
         cause = explain_alphabeta(observations, spec) if windows else None
         if cause is None and failing_is_full:
@@ -420,3 +374,8 @@ def _diagnosed(
             cause = GENERIC_PRUNING_CAUSE[not failing_is_full]
         mismatch = replace(mismatch, cause=cause)
     return replace(outcome, failing_input=board, mismatch=mismatch)
+
+
+def _cutoff(params: SearchParams) -> float:
+    """The value a depth-limited search gives at the cut-off (0 for the other kinds)."""
+    return params.cutoff_value if isinstance(params, DepthParams) else 0

@@ -1,26 +1,21 @@
-"""Checks for state-class APIs (seed 000's `State`): the successor a move creates, and the
-table of a depth-limited self-play game (winner and generated states per depth limit)."""
+"""Checks for state-class APIs (a `State` class whose moves create successor states): the
+successor a move creates, and the table of a depth-limited self-play game (winner and
+generated states per depth limit)."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hypothesis import strategies as st
 
-from grader.checks.base import (
-    board_size,
-    call_field,
-    find_failure,
-    guarded,
-    make_result,
-    positions,
-    result_from_property,
-)
 from grader.checks.context import CheckContext
+from grader.checks.kind import CheckKind
+from grader.checks.params import call_field
+from grader.checks.positions import board_size, positions
 from grader.checks.properties import Mismatch
-from grader.results import CheckResult, CheckStatus, Counterexample
+from grader.checks.verdicts import find_failure, result_from_property
+from grader.results import CheckResult, CheckStatus, Counterexample, SelfPlayRow
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check
 from reference import Board, MalformedBoard, depth_limited_selfplay, get_codec
@@ -47,75 +42,69 @@ def _read_board(ctx: CheckContext, raw: Any, attribute: str) -> Board | None:
     return get_codec(ctx.assignment.encoding).decode(value)
 
 
-class Successor:
+def _successor(check: Check[SuccessorParams], ctx: CheckContext) -> CheckResult:
     """A move on a free cell gives the new board; an occupied or out-of-range cell gives None;
     the state the move is applied to is left unchanged."""
+    params = check.params
+    student = ctx.student_for(params)
+    first = ctx.assignment.first_player
+    moves = st.one_of(st.integers(0, 8).map(cell_to_rowcol), st.sampled_from(OUT_OF_RANGE))
 
-    Params = SuccessorParams
+    def cases(spread: bool) -> st.SearchStrategy[tuple[Board, tuple[int, int]]]:
+        return st.tuples(positions(first, min_empty=1, include_terminal=False, spread=spread), moves)
 
-    @staticmethod
-    @guarded
-    def run(check: Check, ctx: CheckContext) -> CheckResult:
-        started = time.monotonic()
-        params: SuccessorParams = check.params
-        student = ctx.student(params.call, globals_from=params.globals)
-        first = ctx.assignment.first_player
-        moves = st.one_of(st.integers(0, 8).map(cell_to_rowcol), st.sampled_from(OUT_OF_RANGE))
+    def values(case: tuple[Board, tuple[int, int]]) -> dict[str, Any]:
+        board, move = case
+        return ctx.placeholders(board, move=move)
 
-        def cases(spread: bool) -> st.SearchStrategy[tuple[Board, tuple[int, int]]]:
-            return st.tuples(positions(first, min_empty=1, include_terminal=False, spread=spread), moves)
+    def key(case: tuple[Board, tuple[int, int]]) -> tuple:
+        return (str(case[0]), case[1])
 
-        def values(case: tuple[Board, tuple[int, int]]) -> dict[str, Any]:
-            board, move = case
-            return ctx.placeholders(board, move=move)
+    def judge(case: tuple[Board, tuple[int, int]]) -> Mismatch | None:
+        board, (row, col) = case
+        answer = student.ask(key(case), values(case))
+        legal = 0 <= row < 3 and 0 <= col < 3 and (row * 3 + col) in board.empty_cells()
+        expected = board.play(row * 3 + col, board.to_move(first), first=first) if legal else None
+        expected_text = f"a state whose board is {expected}" if expected else "None (the move is not allowed)"
+        if not answer.ok:
+            return Mismatch(answer.call_text, expected_text, answer.given())
+        if answer.outcome.mutated:
+            return Mismatch(
+                answer.call_text,
+                expected_text + ", the original state unchanged",
+                "the original state's board was changed",
+                "The new state shares its board with the old one: copy the board before placing the mark.",
+            )
+        try:
+            actual = _read_board(ctx, answer.value, params.board_attribute)
+        except (AttributeError, MalformedBoard) as exc:
+            return Mismatch(answer.call_text, expected_text, f"a result whose board cannot be read ({exc})")
+        if actual == expected:
+            return None
+        actual_text = "None" if actual is None else f"a state whose board is {actual}"
+        cause = None
+        if expected is None:
+            cause = "A move on an occupied or out-of-range cell must be refused (return None)."
+        elif actual is not None and actual.cells != expected.cells:
+            cause = "The mark placed is not the mover's, or it is placed on the wrong cell."
+        return Mismatch(answer.call_text, expected_text, actual_text, cause)
 
-        def key(case: tuple[Board, tuple[int, int]]) -> tuple:
-            return (str(case[0]), case[1])
+    outcome = find_failure(
+        check,
+        ctx,
+        student,
+        cases(spread=False),
+        judge,
+        key=key,
+        values=values,
+        sample=cases(spread=True),
+        size=lambda c: (*board_size(c[0]), c[1]),
+        examples=params.examples,
+    )
+    return result_from_property(check, outcome.board_alone(), f"`{student.label}` makes the right successors")
 
-        def judge(case: tuple[Board, tuple[int, int]]) -> Mismatch | None:
-            board, (row, col) = case
-            answer = student.ask(key(case), values(case))
-            legal = 0 <= row < 3 and 0 <= col < 3 and (row * 3 + col) in board.empty_cells()
-            expected = board.play(row * 3 + col, board.to_move(first), first=first) if legal else None
-            expected_text = f"a state whose board is {expected}" if expected else "None (the move is not allowed)"
-            if not answer.ok:
-                return Mismatch(answer.call_text, expected_text, answer.failure_text())
-            if answer.outcome.mutated:
-                return Mismatch(
-                    answer.call_text,
-                    expected_text + ", the original state unchanged",
-                    "the original state's board was changed",
-                    "The new state shares its board with the old one: copy the board before placing the mark.",
-                )
-            try:
-                actual = _read_board(ctx, answer.value, params.board_attribute)
-            except (AttributeError, MalformedBoard) as exc:
-                return Mismatch(answer.call_text, expected_text, f"a result whose board cannot be read ({exc})")
-            if actual == expected:
-                return None
-            actual_text = "None" if actual is None else f"a state whose board is {actual}"
-            cause = None
-            if expected is None:
-                cause = "A move on an occupied or out-of-range cell must be refused (return None)."
-            elif actual is not None and actual.cells != expected.cells:
-                cause = "The mark placed is not the mover's, or it is placed on the wrong cell."
-            return Mismatch(answer.call_text, expected_text, actual_text, cause)
 
-        outcome = find_failure(
-            check,
-            ctx,
-            student,
-            cases(spread=False),
-            judge,
-            key=key,
-            values=values,
-            sample=cases(spread=True),
-            size=lambda c: (*board_size(c[0]), c[1]),
-            examples=params.examples,
-        )
-        if outcome.failing_input is not None:
-            outcome = replace(outcome, failing_input=outcome.failing_input[0])
-        return result_from_property(check, outcome, f"`{student.label}` makes the right successors", started=started)
+SUCCESSOR = CheckKind("successor", SuccessorParams, _successor)
 
 
 @dataclass(frozen=True)
@@ -133,131 +122,119 @@ class SelfPlayParams:
     timeout: float = 180.0
 
 
-class SelfPlayTable:
+def _selfplay_table(check: Check[SelfPlayParams], ctx: CheckContext) -> CheckResult:
     """The winner and the number of generated states of a self-play game per depth limit."""
-
-    Params = SelfPlayParams
-
-    @staticmethod
-    @guarded
-    def run(check: Check, ctx: CheckContext) -> CheckResult:
-        started = time.monotonic()
-        params: SelfPlayParams = check.params
-        student = ctx.student(params.call, count=params.count, timeout=params.timeout)
-        rows = []
-        # One depth at a time, cheapest first: a row that fails both ways to score (the
-        # reported table, or the grader's own count for partial credit) decides the check,
-        # and the deeper games after it would only cost their searches.
-        for depth in params.depths:
-            answer = student.ask(depth, {"depth_limit": depth})
-            ref = depth_limited_selfplay(depth)
-            row: dict[str, Any] = {
-                "depth": depth,
-                "reference_winner": ref.winner,
-                "reference_generated": ref.generated,
-                "call": answer.call_text,
-            }
-            if not answer.ok:
-                return make_result(
-                    check,
-                    CheckStatus.FAILED,
-                    f"`{answer.call_text}` {answer.failure_text()}",
-                    counterexample=Counterexample(None, answer.call_text, "a finished game", answer.failure_text()),
-                    figures={"rows": rows},
-                    started=started,
-                )
-            value = answer.value
-            try:
-                row["winner"] = value[params.winner_index]
-                row["generated"] = value[params.generated_index]
-            except (TypeError, IndexError, KeyError):
-                return make_result(
-                    check,
-                    CheckStatus.FAILED,
-                    f"`{answer.call_text}` returned {value!r}, not a tuple with the winner at position "
-                    f"{params.winner_index} and the generated states at {params.generated_index}.",
-                    figures={"rows": rows},
-                    started=started,
-                )
-            searches = len(ref.moves)
-            row["channel_generated"] = sum(answer.outcome.counts.values()) - searches
-            rows.append(row)
-            if _cannot_pass(row):
-                break
-        figures = {"rows": rows}
-        table = "; ".join(f"depth {r['depth']}: {r['winner']}, {_states(r['generated'])}" for r in rows)
-        changed = len({r["reference_winner"] for r in rows}) > 1
-        note = " The shallower limits change the result, as they should." if changed else ""
-        games_right = all(r["winner"] == r["reference_winner"] for r in rows)
-        if games_right and all(r["generated"] == r["reference_generated"] for r in rows):
-            return make_result(
+    params = check.params
+    student = ctx.student(params.call, count=params.count, timeout=params.timeout)
+    rows: list[SelfPlayRow] = []
+    # One depth at a time, cheapest first: a row that fails both ways to score (the
+    # reported table, or the grader's own count for partial credit) decides the check,
+    # and the deeper games after it would only cost their searches.
+    for depth in params.depths:
+        answer = student.ask(depth, {"depth_limit": depth})
+        ref = depth_limited_selfplay(depth)
+        if not answer.ok:
+            return CheckResult.for_check(
                 check,
-                CheckStatus.PASSED,
-                f"Self-play table matches the reference ({table}).{note}",
-                figures=figures,
-                started=started,
+                CheckStatus.FAILED,
+                f"`{answer.call_text}` {answer.failure_text()}",
+                counterexample=Counterexample(None, answer.call_text, "a finished game", answer.given()),
+                selfplay=tuple(rows),
             )
-        if games_right and all(r["channel_generated"] == r["reference_generated"] for r in rows):
-            r = next(r for r in rows if r["generated"] != r["reference_generated"])
-            counted = "; ".join(f"depth {r['depth']}: {_states(r['channel_generated'])}" for r in rows)
-            return make_result(
+        value: Any = answer.value
+        try:
+            winner, generated = value[params.winner_index], value[params.generated_index]
+        except (TypeError, IndexError, KeyError):
+            return CheckResult.for_check(
                 check,
-                CheckStatus.PARTIAL,
-                f"The games and the search are right (the grader counted {counted}), "
-                f"but the reported counts are not ({table}).",
-                score=check.points * params.partial_credit,
-                counterexample=Counterexample(
-                    None,
-                    r["call"],
-                    f"{_states(r['reference_generated'])} reported",
-                    f"{_states(r['generated'])} reported",
-                    "The counter you report is off: is it incremented for every new state, "
-                    "and reset before each search only?",
-                ),
-                figures=figures,
-                started=started,
+                CheckStatus.FAILED,
+                f"`{answer.call_text}` returned {value!r}, not a tuple with the winner at position "
+                f"{params.winner_index} and the generated states at {params.generated_index}.",
+                selfplay=tuple(rows),
             )
-        r = next(r for r in rows if _search_differs(r))
-        cause = (
-            "A different game was played: check the depth limit (depth counts from the start of the game) and the "
-            "tie-break (first best move in row-major order)."
-            if r["winner"] != r["reference_winner"]
-            else f"The search generates {_states(r['channel_generated'])} (counted by the grader) "
-            f"where the reference generates "
-            f"{_states(r['reference_generated'])}: check the depth limit (counted from the start of the game) and the "
-            "terminal test, which decide where the search stops."
+        searches = len(ref.moves)
+        row = SelfPlayRow(
+            depth=depth,
+            reference_winner=ref.winner,
+            reference_generated=ref.generated,
+            call=answer.call_text,
+            winner=winner,
+            generated=generated,
+            channel_generated=sum(answer.outcome.counts.values()) - searches,
         )
-        unplayed = params.depths[len(rows) :]
-        rest = f" The games at depth {', '.join(map(str, unplayed))} were not played." if unplayed else ""
-        return make_result(
+        rows.append(row)
+        if _cannot_pass(row):
+            break
+    return replace(_table_verdict(check, params, rows), selfplay=tuple(rows))
+
+
+def _table_verdict(check: Check[SelfPlayParams], params: SelfPlayParams, rows: list[SelfPlayRow]) -> CheckResult:
+    table = "; ".join(f"depth {r.depth}: {r.winner}, {_states(r.generated)}" for r in rows)
+    changed = len({r.reference_winner for r in rows}) > 1
+    note = " The shallower limits change the result, as they should." if changed else ""
+    games_right = all(r.winner == r.reference_winner for r in rows)
+    if games_right and all(r.generated == r.reference_generated for r in rows):
+        return CheckResult.for_check(
+            check, CheckStatus.PASSED, f"Self-play table matches the reference ({table}).{note}"
+        )
+    if games_right and all(r.channel_generated == r.reference_generated for r in rows):
+        r = next(r for r in rows if r.generated != r.reference_generated)
+        counted = "; ".join(f"depth {r.depth}: {_states(r.channel_generated)}" for r in rows)
+        return CheckResult.for_check(
             check,
-            CheckStatus.FAILED,
-            f"Self-play table differs from the reference ({table}).{rest}",
+            CheckStatus.PARTIAL,
+            f"The games and the search are right (the grader counted {counted}), "
+            f"but the reported counts are not ({table}).",
+            score=check.points * params.partial_credit,
             counterexample=Counterexample(
                 None,
-                r["call"],
-                f"{r['reference_winner']}, {_states(r['reference_generated'])}",
-                f"{r['winner']}, {_states(r['generated'])}",
-                cause,
+                r.call,
+                f"{_states(r.reference_generated)} reported",
+                f"{_states(r.generated)} reported",
+                "The counter you report is off: is it incremented for every new state, "
+                "and reset before each search only?",
             ),
-            figures=figures,
-            started=started,
         )
-
-
-def _cannot_pass(row: dict[str, Any]) -> bool:
-    """A row that neither the full score (winner and reported count right) nor the partial
-    credit (winner and the grader's count right) allows, whatever the other depths show."""
-    return _search_differs(row) and (
-        row["winner"] != row["reference_winner"] or row["generated"] != row["reference_generated"]
+    r = next(r for r in rows if _search_differs(r))
+    cause = (
+        "A different game was played: check the depth limit (depth counts from the start of the game) and the "
+        "tie-break (first best move in row-major order)."
+        if r.winner != r.reference_winner
+        else f"The search generates {_states(r.channel_generated)} (counted by the grader) "
+        f"where the reference generates "
+        f"{_states(r.reference_generated)}: check the depth limit (counted from the start of the game) and the "
+        "terminal test, which decide where the search stops."
+    )
+    unplayed = params.depths[len(rows) :]
+    rest = f" The games at depth {', '.join(map(str, unplayed))} were not played." if unplayed else ""
+    return CheckResult.for_check(
+        check,
+        CheckStatus.FAILED,
+        f"Self-play table differs from the reference ({table}).{rest}",
+        counterexample=Counterexample(
+            None,
+            r.call,
+            f"{r.reference_winner}, {_states(r.reference_generated)}",
+            f"{r.winner}, {_states(r.generated)}",
+            cause,
+        ),
     )
 
 
-def _search_differs(row: dict[str, Any]) -> bool:
+def _cannot_pass(row: SelfPlayRow) -> bool:
+    """A row that neither the full score (winner and reported count right) nor the partial
+    credit (winner and the grader's count right) allows, whatever the other depths show."""
+    return _search_differs(row) and (row.winner != row.reference_winner or row.generated != row.reference_generated)
+
+
+def _search_differs(row: SelfPlayRow) -> bool:
     """A different game, or a search that generates a different number of states (as the
     grader counts them): the row a failure points at."""
-    return row["winner"] != row["reference_winner"] or row["channel_generated"] != row["reference_generated"]
+    return row.winner != row.reference_winner or row.channel_generated != row.reference_generated
 
 
 def _states(n: object) -> str:
     return f"{n:,} generated states" if isinstance(n, int) and not isinstance(n, bool) else f"{n!r} generated states"
+
+
+SELFPLAY_TABLE = CheckKind("selfplay-table", SelfPlayParams, _selfplay_table)

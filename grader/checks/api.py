@@ -1,0 +1,58 @@
+"""Everything an assignment's adapter.py needs to write its own checks.
+
+An adapter function takes ``(check, ctx)`` and returns a `CheckResult`::
+
+    from grader.checks.api import CheckContext, CheckResult, CheckStatus, parse_call
+
+    def check_second_best(check, ctx: CheckContext) -> CheckResult:
+        student = ctx.student(parse_call("second_best_move(board, is_max)"))
+        ...
+        return CheckResult.for_check(check, CheckStatus.PASSED, "...")
+
+and the spec names it with ``kind = "adapter"`` and ``function = "check_second_best"``. A
+function the notebook does not define (`CheckContext.resolve`, `CheckContext.student`) makes
+the check NOT RUN; the grader times every check itself.
+"""
+
+from grader.checks.context import (
+    Answer,
+    CheckContext,
+    NotDefined,
+    ShapeError,
+    StudentFunction,
+    format_value,
+    read_search_result,
+)
+from grader.checks.positions import board_size, check_seed, positions
+from grader.checks.properties import Mismatch, PropertyOutcome
+from grader.checks.verdicts import counterexample_for, find_failure, result_from_property
+from grader.execution.channel.calls import Call, CallOutcome, CallStatus
+from grader.results import CheckResult, CheckStatus, Counterexample
+from grader.spec.call_template import parse_call
+from grader.spec.model import Check
+
+__all__ = [
+    "Answer",
+    "Call",
+    "CallOutcome",
+    "CallStatus",
+    "Check",
+    "CheckContext",
+    "CheckResult",
+    "CheckStatus",
+    "Counterexample",
+    "Mismatch",
+    "NotDefined",
+    "PropertyOutcome",
+    "ShapeError",
+    "StudentFunction",
+    "board_size",
+    "check_seed",
+    "counterexample_for",
+    "find_failure",
+    "format_value",
+    "parse_call",
+    "positions",
+    "read_search_result",
+    "result_from_property",
+]

@@ -1,0 +1,103 @@
+"""Which positions checks ask about: reachable positions drawn from a table, their order for
+"smallest" counterexamples, and the seed and cache key that make every submission of a class
+be asked about the same ones."""
+
+from __future__ import annotations
+
+import functools
+import random
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import strategies as st
+
+from grader.checks.context import CheckContext
+from grader.spec.model import Check, Side
+from reference import Board, reachable_positions
+
+
+@dataclass(frozen=True)
+class Sampling:
+    """Which positions a search check samples (weighted toward few empty cells)."""
+
+    min_empty: int = 1
+    max_empty: int = 6
+    to_move: Side | None = None
+    """Only positions with this side to move (for functions that always play one side)."""
+
+    def strategy(self, ctx: CheckContext, *, spread: bool = False) -> st.SearchStrategy[Board]:
+        return positions(
+            ctx.assignment.first_player,
+            self.min_empty,
+            self.max_empty,
+            self.to_move,
+            include_terminal=False,
+            spread=spread,
+        )
+
+
+@functools.cache
+def position_pool(
+    first: str, min_empty: int, max_empty: int, to_move: str | None, include_terminal: bool
+) -> tuple[Board, ...]:
+    """Reachable positions in the bounds, fewest pieces first."""
+    pool = (
+        b
+        for b in reachable_positions(first)
+        if min_empty <= len(b.empty_cells()) <= max_empty
+        and (include_terminal or not b.is_terminal())
+        and (to_move is None or (not b.is_terminal() and b.to_move(first) == to_move))
+    )
+    return tuple(sorted(pool, key=board_size))
+
+
+def positions(
+    first: str,
+    min_empty: int = 0,
+    max_empty: int = 9,
+    to_move: str | None = None,
+    include_terminal: bool = True,
+    *,
+    spread: bool = False,
+) -> st.SearchStrategy[Board]:
+    """Reachable positions drawn from the table of all of them (microseconds a draw, where
+    replaying random games costs milliseconds).
+
+    Hypothesis favours the first entries of a list. In smallest-first order that makes it
+    shrink toward the board with the fewest pieces; with ``spread`` the list is a fixed
+    shuffle instead, so a batch of examples is close to uniform over positions, which favours
+    boards with few empty cells (there are far more of them) and keeps slow student code
+    affordable.
+    """
+    return st.sampled_from(
+        _spread_pool(first, min_empty, max_empty, to_move, include_terminal)
+        if spread
+        else position_pool(first, min_empty, max_empty, to_move, include_terminal)
+    )
+
+
+@functools.cache
+def _spread_pool(
+    first: str, min_empty: int, max_empty: int, to_move: str | None, include_terminal: bool
+) -> tuple[Board, ...]:
+    pool = list(position_pool(first, min_empty, max_empty, to_move, include_terminal))
+    random.Random(len(pool)).shuffle(pool)
+    return tuple(pool)
+
+
+def board_size(board: Board) -> tuple[int, str]:
+    """Order for 'smallest' counterexamples: fewest pieces, then reading order."""
+    return (9 - len(board.empty_cells()), str(board))
+
+
+def check_seed(ctx: CheckContext, check: Check[Any]) -> int:
+    """Fixed per assignment and check: every submission is asked about the same positions,
+    which is fair between students and makes grading reproducible."""
+    return zlib.crc32(f"{ctx.assignment.id}:{check.id}".encode())
+
+
+def check_key(ctx: CheckContext, check: Check[Any]) -> tuple[str, str, str, str]:
+    """Identifies a check's generated examples across the submissions of a batch (the
+    parameters too: a course author's edit, or a test's variant, must not reuse them)."""
+    return (ctx.assignment.id, str(ctx.assignment.directory), check.id, repr(check.params))

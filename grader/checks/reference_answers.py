@@ -1,0 +1,45 @@
+"""The reference's answers that checks compare with: a position's value and optimal moves,
+and node counts. They are pure functions of (board, spec), memoized across the submissions of
+a batch, so the reference cost is paid once per position."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from reference import Board, SearchResult, SearchSpec, alphabeta, minimax, minimax_nodes, solve
+
+
+@dataclass(frozen=True)
+class ReferenceAnswer:
+    value: float
+    best_moves: tuple[int, ...]
+    """Every optimal move, in move order: the first is the first-best move (the first move
+    in row-major order that reaches the best value)."""
+
+    @property
+    def best_move(self) -> int | None:
+        return self.best_moves[0] if self.best_moves else None
+
+
+@functools.lru_cache(maxsize=200_000)
+def reference_answer(board: Board, spec: SearchSpec, to_move: str) -> ReferenceAnswer:
+    """Value and optimal moves; from the solved table when the spec is a full-depth one (a
+    lookup), else from a search."""
+    solvable = spec.depth_limit is None and not (spec.scoring == "depth-adjusted" and spec.start_depth > 0)
+    if solvable and not board.is_terminal() and board.to_move(spec.first_player) == to_move:
+        solution = solve(board, spec)
+        return ReferenceAnswer(solution.value, tuple(solution.optimal_moves))
+    result = minimax(board, spec, to_move=to_move)
+    return ReferenceAnswer(result.value, tuple(result.best_moves))
+
+
+@functools.lru_cache(maxsize=10_000)
+def reference_minimax_nodes(board: Board, spec: SearchSpec, to_move: str) -> int:
+    """The nodes the reference minimax visits (counted over the game tree, not searched)."""
+    return minimax_nodes(board, spec, to_move=to_move)
+
+
+@functools.lru_cache(maxsize=200_000)
+def reference_alphabeta(board: Board, spec: SearchSpec, to_move: str, alpha: float, beta: float) -> SearchResult:
+    return alphabeta(board, spec, alpha=alpha, beta=beta, fail="soft", to_move=to_move)

@@ -1,0 +1,89 @@
+"""From a property run to a check's verdict: the run with the assignment's budget and the
+check's own seed and example cache, and the result it becomes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from hypothesis import strategies as st
+
+from grader.checks.context import CheckContext, StudentFunction
+from grader.checks.lookahead import AnswersAside
+from grader.checks.positions import board_size, check_key, check_seed
+from grader.checks.properties import Mismatch, PropertyOutcome, find_smallest_failure
+from grader.results import CheckResult, CheckStatus, Counterexample
+from grader.spec.model import Check
+from reference import Board
+
+
+def find_failure(
+    check: Check[Any],
+    ctx: CheckContext,
+    student: StudentFunction,
+    strategy: st.SearchStrategy[Any],
+    judge: Callable[[Any], Mismatch | None],
+    *,
+    key: Callable[[Any], Any],
+    values: Callable[[Any], dict[str, Any]],
+    size: Callable[[Any], tuple[Any, ...]] = board_size,
+    explicit: Sequence[Any] = (),
+    examples: int | None = None,
+    sample: st.SearchStrategy[Any] | None = None,
+) -> PropertyOutcome:
+    """A check's property run with the assignment's budget, the check's own seed and example
+    cache, and the student's answers fetched in batches (``key`` and ``values`` say how a
+    case becomes a call)."""
+    aside = AnswersAside(student, key, values)
+    return find_smallest_failure(
+        strategy,
+        aside.judging(judge),
+        size=size,
+        examples=examples or ctx.assignment.hypothesis_examples,
+        run_seed=check_seed(ctx, check),
+        cache_key=check_key(ctx, check),
+        budget_seconds=ctx.assignment.check_budget_seconds,
+        prefetch=aside.fetch,
+        speculate=aside.speculate,
+        explicit=explicit,
+        sample=sample,
+    )
+
+
+def result_from_property(
+    check: Check[Any],
+    outcome: PropertyOutcome,
+    passed_message: str,
+    *,
+    figures: Mapping[str, Any] | None = None,
+) -> CheckResult:
+    all_figures: dict[str, Any] = {"examples": outcome.tried, **(figures or {})}
+    if outcome.budget_exhausted:
+        all_figures["budget_exhausted"] = True
+    if outcome.passed:
+        message = passed_message + f" ({outcome.tried} positions tried)"
+        if outcome.budget_exhausted:
+            message += "; the time budget ran out before all planned positions were tried"
+        return CheckResult.for_check(check, CheckStatus.PASSED, message, figures=all_figures)
+    board = outcome.failing_input
+    mismatch = outcome.mismatch
+    assert mismatch is not None
+    return CheckResult.for_check(
+        check,
+        CheckStatus.FAILED,
+        f"Wrong answer on a position with {9 - len(board.empty_cells())} pieces"
+        if isinstance(board, Board)
+        else "Wrong answer",
+        counterexample=counterexample_for(board if isinstance(board, Board) else None, mismatch),
+        figures=all_figures,
+    )
+
+
+def counterexample_for(board: Board | None, mismatch: Mismatch) -> Counterexample:
+    return Counterexample(
+        board=str(board) if board is not None else None,
+        call=mismatch.call,
+        expected=mismatch.expected,
+        actual=mismatch.actual,
+        cause=mismatch.cause,
+    )

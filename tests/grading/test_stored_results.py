@@ -1,0 +1,100 @@
+"""Results stored by earlier versions (a batch resumes from them) load, typed, and are written
+back unchanged."""
+
+from __future__ import annotations
+
+import copy
+
+from grader.execution.session import CellStatus
+from grader.results import CheckStatus, NodeCountRow, SubmissionResult
+
+NODE_ROW = {
+    "board": "X........",
+    "minimax": 59705,
+    "reference_minimax": 59705,
+    "minimax_call": "minimax(board, 0, True)",
+    "alphabeta": 2316,
+    "reference_alphabeta": 2316,
+    "alphabeta_call": "minimaxAB(board, 0, True, -inf, inf)",
+}
+SELFPLAY_ROW = {
+    "depth": 2,
+    "reference_winner": "Player 1 Wins",
+    "reference_generated": 89,
+    "call": "run_game(2)",
+    "winner": "Player 1 Wins",
+    "generated": 89,
+    "channel_generated": 89,
+}
+
+
+def _check(check_id: str, kind: str, status: str, figures: dict, **extra: object) -> dict:
+    return {
+        "id": check_id,
+        "kind": kind,
+        "title": check_id,
+        "status": status,
+        "score": 0.0,
+        "max_score": 10.0,
+        "message": f"Not run: `{check_id}` is not defined in the notebook." if status == "not run" else "m",
+        "visibility": "public",
+        "counterexample": None,
+        "figures": figures,
+        "duration": 0.5,
+        **extra,
+    }
+
+
+STORED = {
+    "submission": "alice.ipynb",
+    "assignment": "lab05",
+    "score": 0.0,
+    "max_score": 40.0,
+    "checks": [
+        _check("nodes", "node-counts", "passed", {"source": "calls counted by the grader", "positions": [NODE_ROW]}),
+        _check("table", "selfplay-table", "failed", {"rows": [SELFPLAY_ROW]}),
+        _check("search", "search-value", "not run", {"missing": "minimax"}),
+        _check("style", "manual", "manual", {"points": 5}),
+    ],
+    "problems": ["`minimax` is not defined in the notebook."],
+    "timings": {"read": 0.01, "total": 2.0},
+    "execution": {
+        "cells": [
+            {
+                "index": 0,
+                "source": "x = input()",
+                "status": "error",
+                "error_name": "ValueError",
+                "error_message": "bad",
+                "output": "",
+                "output_truncated": False,
+                "duration": 0.1,
+                "traceback": "",
+            }
+        ],
+        "stdin_transcript": [{"cell_index": 0, "prompt": "? ", "answer": None}],
+        "sandbox_mode": "limits",
+        "isolation_note": "reduced",
+        "kernel_restarts": 0,
+        "total_duration": 1.5,
+        "kernel_start_seconds": 0.5,
+        "notebook_timed_out": False,
+    },
+}
+
+
+def test_a_stored_result_loads_typed() -> None:
+    result = SubmissionResult.from_dict(copy.deepcopy(STORED))
+    nodes, table, search, style = result.checks
+    assert nodes.node_counts == (NodeCountRow(**NODE_ROW),) and nodes.figures == {
+        "source": "calls counted by the grader"
+    }
+    assert table.selfplay[0].generated == 89
+    assert search.status == CheckStatus.NOT_RUN and search.missing_function == "minimax"
+    assert style.manual_points == 5
+    assert result.execution is not None and result.execution.cells[0].status == CellStatus.ERROR
+    assert result.execution.stdin_transcript[0].answer is None
+
+
+def test_a_stored_result_is_written_back_unchanged() -> None:
+    assert SubmissionResult.from_dict(copy.deepcopy(STORED)).to_dict() == STORED
