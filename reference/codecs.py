@@ -223,8 +223,7 @@ def get_codec(name: str) -> Codec:
 
 
 def _check_range(value: object, low: int, high: int, what: str) -> int:
-    is_integer = isinstance(value, Integral) and not isinstance(value, (bool, np.bool_))
-    if not is_integer or not low <= value <= high:  # type: ignore[operator]
+    if not isinstance(value, Integral) or isinstance(value, (bool, np.bool_)) or not low <= int(value) <= high:
         raise IllegalMove(f"{what} must be an integer {low}..{high}, got {value!r}")
     return int(value)
 

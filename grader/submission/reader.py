@@ -354,13 +354,13 @@ def _is_plain_assignment(node: ast.stmt) -> bool:
     not a definition.
     """
     if isinstance(node, ast.Assign):
-        targets = node.targets
+        targets, value = node.targets, node.value
     elif isinstance(node, ast.AnnAssign) and node.value is not None:
-        targets = [node.target]
+        targets, value = [node.target], node.value
     else:
         return False
     calls = (ast.Call, ast.Await, ast.Yield, ast.YieldFrom)
-    return all(_names_only(t) for t in targets) and not any(isinstance(n, calls) for n in ast.walk(node.value))
+    return all(_names_only(t) for t in targets) and not any(isinstance(n, calls) for n in ast.walk(value))
 
 
 def _names_only(target: ast.expr) -> bool:
