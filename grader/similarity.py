@@ -1,42 +1,34 @@
 """Similar submissions: which pairs of students handed in (nearly) the same code.
 
 Each submission's code cells (or ``.py`` file, read as a notebook) are tokenized and
-normalised: identifiers become ``V``, strings ``S``, comments and blank lines go, while
-keywords, builtins, numbers, operators and the indentation structure stay. So renaming
-variables, rewording comments or strings and reformatting change nothing.
+normalised: identifiers become ``V``, strings ``S``, comments and blank lines go; keywords,
+builtins, numbers, operators and indentation stay. The tokens are cut into *units*, one per
+top-level statement (a function, a loop, an assignment), and the k-grams of each unit are
+fingerprinted by winnowing (Schleimer, Wilkerson and Aiken, SIGMOD 2003). So renaming,
+rewording comments or strings, reformatting and reordering functions or cells change
+nothing. Every shared run of ``K + WINDOW - 1`` tokens is found; runs under ``K`` are not.
 
-The normalised tokens are cut into *units*, one per top-level statement (a whole function,
-a class, a loop, an assignment), and the k-grams of each unit are fingerprinted by
-winnowing (Schleimer, Wilkerson and Aiken, SIGMOD 2003). K-grams never cross units, so
-reordering the functions or cells changes nothing either. Every shared run of at least
-``K + WINDOW - 1`` tokens is sure to share a fingerprint; runs shorter than ``K`` are ignored.
-
-Every k-gram that occurs in the assignment's handout or bundled solution is boilerplate and
-is removed before two students are compared: code that everyone was given (or that the
-reference solution shows to be the obvious way to write) does not make two students alike.
-The similarity of two students is the Dice coefficient of what is left: twice the number of
-shared fingerprints over the sum of both counts, 0 to 1.
-
-A submission is also compared with the handout itself, nothing removed: it is listed against
+K-grams found in the handout or the bundled solution are boilerplate, removed before two
+students are compared: code everyone was given (or the obvious way to write it, as the
+solution shows) does not make students alike. Two students' similarity is the Dice
+coefficient of what is left: twice the shared fingerprints over the sum of both counts, 0-1.
+A submission is also compared with the handout, nothing removed: it is listed against
 ``handout`` when most of its code *is* the handout's (the untouched template handed in).
 
-Fingerprints hash tuples of integers (the CRC-32 of each normalised token), which CPython
-hashes the same way in every process, unlike ``str``: the result depends only on the files,
-never on the order they are given in or on the process. The tokenizer is one regular
-expression: :mod:`tokenize` is several times slower on Python 3.11 and gives up on broken
-code; this one never fails and, on valid code, yields the same tokens (INDENT, DEDENT too).
-
-copydetect 0.5.0 (winnowing with boilerplate removal) was not used: it hashes k-grams with
-the salted ``str`` hash, so its scores change from one process to the next; it imports
-matplotlib, wants directories of files, and its last release dates from March 2024.
+Fingerprints hash tuples of integers (a CRC-32 per normalised token), hashed alike by every
+CPython process, unlike ``str``: the result depends only on the files, not on their order or
+the process. The tokenizer is one regular expression: :mod:`tokenize` is several times slower
+on Python 3.11 and gives up on broken code; this never fails and, on valid code, yields the
+same tokens. copydetect 0.5.0 was not used: it hashes k-grams with the salted ``str`` hash,
+so its scores change between processes; it imports matplotlib, wants directories of files,
+and its last release dates from March 2024.
 """
 
 from __future__ import annotations
 
 import builtins
-import csv
 import functools
-import io
+import json
 import keyword
 import re
 import zlib
@@ -80,6 +72,7 @@ _MAGIC_LINE = re.compile(r"^[ \t]*[%!].*$", re.MULTILINE)
 _KEPT_NAMES = frozenset(keyword.kwlist) | frozenset(dir(builtins))
 _CONTINUES = frozenset({"else", "elif", "except", "finally"})
 _OPENING, _CLOSING = frozenset("([{"), frozenset(")]}")
+_PLAIN_READ_LIMIT = 5_000_000  # bytes: a larger notebook goes through read_submission and its size limit
 
 
 @dataclass(frozen=True)
@@ -184,21 +177,6 @@ def compare_submissions(
     return SimilarityReport(tuple(pairs), threshold, handout_threshold, len(codes), kept, hand, boilerplate)
 
 
-def similarity_csv(report: SimilarityReport) -> str:
-    """``student_a,student_b,similarity`` ranked as in the report; formula-like cells neutralised."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["student_a", "student_b", "similarity"])
-    for pair in report.pairs:
-        writer.writerow([_cell(pair.student_a), _cell(pair.student_b), f"{pair.similarity:.3f}"])
-    return out.getvalue()
-
-
-def _cell(text: str) -> str:
-    """A spreadsheet runs a cell starting with = + - @ (or tab, CR) as a formula: quote it."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def _dice(a: frozenset[int], b: frozenset[int]) -> tuple[float, int]:
     if not a or not b:
         return 0.0, 0
@@ -241,8 +219,35 @@ def _read_code(paths: list[Path]) -> _Code | None:
 
 
 def _code_cells(path: Path) -> list[str]:
-    notebook = read_submission(path).notebook
-    return [cell.source for cell in notebook.cells if cell.cell_type == "code" and cell.source.strip()]
+    """The code cells that are not blank, as :func:`read_submission` reads them.
+
+    A plain nbformat 4 notebook is read straight from its JSON: the same cells, without the
+    schema validation that makes up most of ``read_submission``'s time. Anything else (a
+    script, an old or damaged notebook) goes through ``read_submission``.
+    """
+    sources = _plain_notebook_sources(path) if path.suffix.lower() == ".ipynb" else None
+    if sources is None:
+        sources = [cell.source for cell in read_submission(path).notebook.cells if cell.cell_type == "code"]
+    return [source for source in sources if source.strip()]
+
+
+def _plain_notebook_sources(path: Path) -> list[str] | None:
+    try:
+        if path.stat().st_size > _PLAIN_READ_LIMIT:
+            return None
+        raw = json.loads(path.read_bytes().decode("utf-8-sig"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(raw, dict) or raw.get("nbformat") != 4 or not isinstance(raw.get("cells"), list):
+        return None
+    sources = []
+    for cell in raw["cells"]:
+        source = cell.get("source", "") if isinstance(cell, dict) and cell.get("cell_type") == "code" else None
+        if isinstance(source, list) and all(isinstance(line, str) for line in source):
+            source = "".join(source)
+        if isinstance(source, str):
+            sources.append(source)
+    return sources
 
 
 def _code_of(cells: list[str]) -> _Code:

@@ -1,4 +1,5 @@
-"""What the "Similar submissions" section of the class index shows (``_similarity.html.j2``).
+"""The similarity report as ``similarity.csv``, and as the "Similar submissions" section of
+the class index (``_similarity.html.j2``).
 
 Each listed pair gets the two code texts side by side, split into lines, the matched parts
 of each line marked. Long stretches without a match are folded into one "N lines" row so
@@ -7,6 +8,8 @@ the matches stand out. Plain data: the template escapes every piece of student t
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -18,6 +21,21 @@ MIN_FOLD = 4
 """Runs of unmatched lines shorter than this are shown, not folded."""
 DETAILS_LIMIT = 40
 """Pairs whose code is shown; the table lists every pair."""
+
+
+def similarity_csv(report: SimilarityReport) -> str:
+    """``student_a,student_b,similarity`` ranked as in the report; formula-like cells neutralised."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["student_a", "student_b", "similarity"])
+    for pair in report.pairs:
+        writer.writerow([_cell(pair.student_a), _cell(pair.student_b), f"{pair.similarity:.3f}"])
+    return out.getvalue()
+
+
+def _cell(text: str) -> str:
+    """A spreadsheet runs a cell starting with = + - @ (or tab, CR) as a formula: quote it."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 @dataclass(frozen=True)

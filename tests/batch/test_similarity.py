@@ -25,12 +25,12 @@ from grader.similarity import (
     DEFAULT_THRESHOLD,
     HANDOUT,
     SimilarityReport,
+    _code_cells,
     _token_id,
     _units,
     compare_submissions,
-    similarity_csv,
 )
-from grader.similarity_view import Segment, side_view, similar_pairs_view
+from grader.similarity_view import Segment, side_view, similar_pairs_view, similarity_csv
 from grader.submission_reader import SubmissionUnreadable, read_submission
 
 REPO = Path(__file__).resolve().parents[2]
@@ -786,7 +786,8 @@ def test_the_result_does_not_depend_on_the_process(lab05_class: list[tuple[str, 
     listing = tmp_path / "class.json"
     listing.write_text(json.dumps([[name, str(path)] for name, path in lab05_class]))
     script = (
-        "import json, sys; from pathlib import Path; from grader.similarity import compare_submissions, similarity_csv;"
+        "import json, sys; from pathlib import Path; from grader.similarity import compare_submissions;"
+        "from grader.similarity_view import similarity_csv;"
         f"subs = [(n, Path(p)) for n, p in json.loads(Path({str(listing)!r}).read_text())];"
         f"print(similarity_csv(compare_submissions(subs, handout=Path({str(TEMPLATE)!r}),"
         f" solution=Path({str(SOLUTION)!r}), threshold=0.0)), end='')"
@@ -963,3 +964,22 @@ def test_the_tokenizer_agrees_with_the_tokenize_module_on_every_bundled_notebook
                 assert ours == reference(cell.source), (path, cell.source[:80])
                 checked += 1
     assert checked > 500
+
+
+def test_notebooks_are_read_as_read_submission_reads_them(tmp_path: Path) -> None:
+    old = tmp_path / "v3.ipynb"  # nbformat 3 goes through read_submission
+    old.write_text(
+        nbformat.writes(
+            nbformat.v3.new_notebook(
+                worksheets=[nbformat.v3.new_worksheet(cells=[nbformat.v3.new_code_cell(input="x = 1")])]
+            ),
+            version=3,
+        )
+    )
+    paths = sorted(REPO.glob("examples/*/*.ipynb")) + sorted(REPO.glob("tests/submissions/*/*.ipynb")) + [old]
+    for path in paths:
+        expected = [cell.source for cell in readable_cells(path) if cell.cell_type == "code" and cell.source.strip()]
+        try:
+            assert _code_cells(path) == expected, path
+        except SubmissionUnreadable:
+            assert not expected
