@@ -1,5 +1,7 @@
 """``grader run NOTEBOOK``: execute one notebook in the sandbox and show what happened.
 
+Cells are numbered as Jupyter numbers them (``In [n]``): from 1, code cells only.
+
 Exit status: 0 when every code cell ran without error, 1 when some cell failed (error,
 timeout, killed kernel, not reached), 2 when the notebook could not be run at all.
 """
@@ -77,6 +79,7 @@ def format_result(result: ExecutionResult, notebook: Path | str) -> str:
         f"{notebook}: {len(result.cells)} code cells in {result.total_duration:.2f} s "
         f"(sandbox: {result.sandbox_mode.value}, kernel start {result.kernel_start_seconds:.2f} s)"
     ]
+    numbers = {record.index: record.number for record in result.cells}
     if result.isolation_note:
         lines.append(f"  note: {result.isolation_note}")
     lines.append(f"  {'cell':>4}  {'status':<8} {'time':>7}")
@@ -85,12 +88,12 @@ def format_result(result: ExecutionResult, notebook: Path | str) -> str:
         if record.error_name:
             problem = f"{record.error_name}: {problem}" if problem else record.error_name
         first_line = problem.strip().splitlines()[0] if problem.strip() else ""
-        lines.append(f"  {record.index:>4}  {record.status.value:<8} {record.duration:>6.2f}s  {first_line}".rstrip())
+        lines.append(f"  {record.number:>4}  {record.status.value:<8} {record.duration:>6.2f}s  {first_line}".rstrip())
     if result.stdin_transcript:
         lines.append("  scripted input:")
         for exchange in result.stdin_transcript:
             answer = repr(exchange.answer) if exchange.answer is not None else "(the script ran out)"
-            lines.append(f"    cell {exchange.cell_index}: {exchange.prompt!r} -> {answer}")
+            lines.append(f"    cell {numbers[exchange.cell_index]}: {exchange.prompt!r} -> {answer}")
     if result.kernel_restarts:
         lines.append(f"  the kernel was restarted {result.kernel_restarts} time(s)")
     if result.notebook_timed_out:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import enum
 import json
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -33,6 +34,9 @@ class CellRecord:
 
     index: int
     """Position of the cell in the notebook, from 0, markdown cells included."""
+    number: int
+    """The cell's number as Jupyter shows it (``In [n]``) when the notebook runs top to
+    bottom: from 1, counting the code cells that are not empty."""
     source: str
     status: CellStatus
     error_name: str | None = None
@@ -85,6 +89,25 @@ class ExecutionResult:
 
     def to_json(self, indent: int | None = None) -> str:
         return json.dumps(asdict(self), indent=indent, default=_enum_value)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ExecutionResult:
+        """Read :meth:`to_dict`'s output back, also from records written before a field
+        existed (a cell's ``number`` is then its position among the recorded cells, which
+        are the code cells that are not empty)."""
+        return cls(
+            cells=tuple(
+                CellRecord(**{"number": position, **cell, "status": CellStatus(cell["status"])})
+                for position, cell in enumerate(data["cells"], start=1)
+            ),
+            stdin_transcript=tuple(StdinExchange(**exchange) for exchange in data["stdin_transcript"]),
+            sandbox_mode=SandboxMode(data["sandbox_mode"]),
+            isolation_note=data["isolation_note"],
+            kernel_restarts=data["kernel_restarts"],
+            total_duration=data["total_duration"],
+            kernel_start_seconds=data["kernel_start_seconds"],
+            notebook_timed_out=data["notebook_timed_out"],
+        )
 
 
 def _enum_value(value: object) -> object:

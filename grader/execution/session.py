@@ -161,19 +161,21 @@ class NotebookSession:
         notebook_timed_out = False
         unavailable: str | None = None
         runner = self._runner(self.notebook)
+        number = 0
         for index, cell in enumerate(self.notebook.cells):
             if cell.cell_type != "code" or not cell.source.strip():
                 continue
+            number += 1
             remaining = deadline - time.monotonic()
             if index in options.skip_cells:
-                self._records[index] = CellRecord(index, cell.source, CellStatus.SKIPPED)
+                self._records[index] = CellRecord(index, number, cell.source, CellStatus.SKIPPED)
             elif unavailable is not None or remaining <= 0:
                 notebook_timed_out = notebook_timed_out or remaining <= 0
                 reason = unavailable or f"the notebook's {options.notebook_timeout:g} s ran out"
-                self._records[index] = CellRecord(index, cell.source, CellStatus.NOT_RUN, error_message=reason)
+                self._records[index] = CellRecord(index, number, cell.source, CellStatus.NOT_RUN, error_message=reason)
             else:
                 timeout = min(options.cell_timeout, remaining)
-                record, needs_new_kernel = await self._run_cell(runner, index, cell, timeout)
+                record, needs_new_kernel = await self._run_cell(runner, index, number, cell, timeout)
                 if record.status is CellStatus.TIMEOUT and timeout < options.cell_timeout:
                     notebook_timed_out = True
                 self._records[index] = record
@@ -198,7 +200,7 @@ class NotebookSession:
         )
 
     async def _run_cell(
-        self, runner: CappedCellRunner, index: int, cell: NotebookNode, timeout: float
+        self, runner: CappedCellRunner, index: int, number: int, cell: NotebookNode, timeout: float
     ) -> tuple[CellRecord, bool]:
         """Run one cell; returns its record and whether the kernel must be replaced.
 
@@ -220,7 +222,7 @@ class NotebookSession:
         if not self._replaying:
             self._collect_stdin(index)
         duration = time.perf_counter() - started
-        fields: dict[str, Any] = {"index": index, "source": cell.source, "duration": duration}
+        fields: dict[str, Any] = {"index": index, "number": number, "source": cell.source, "duration": duration}
         fields.update(output_fields(cell, runner.truncated))
         assert self._kernel is not None
         alive = await self._kernel.manager.is_alive()
@@ -357,7 +359,7 @@ class NotebookSession:
                 scratch = copy.deepcopy(runner.nb.cells[index])
                 scratch.source = source
                 timeout = min(self.options.cell_timeout, remaining)
-                _, broken = await self._run_cell(runner, index, scratch, timeout)
+                _, broken = await self._run_cell(runner, index, record.number, scratch, timeout)
                 if broken:
                     return index
         except (KernelDied, KernelUnresponsive):
