@@ -1,6 +1,8 @@
 """``grader run NOTEBOOK``: execute one notebook in the sandbox and show what happened.
 
-Cells are numbered as Jupyter numbers them (``In [n]``): from 1, code cells only.
+With ``--assignment`` the notebook runs as grading runs it: with the assignment's scripted
+input and time limits (options given explicitly still win). Cells are numbered as Jupyter
+numbers them (``In [n]``): from 1, code cells only.
 
 Exit status: 0 when every code cell ran without error, 1 when some cell failed (error,
 timeout, killed kernel, not reached), 2 when the notebook could not be run at all.
@@ -15,11 +17,14 @@ from typing import Any
 
 from grader.execution.sandbox import SandboxUnavailable
 from grader.execution.session import ExecutionOptions, ExecutionResult, execute_notebook
+from grader.spec.model import load_assignment
 from grader.submission.reader import SubmissionUnreadable
 
 EXIT_OK = 0
 EXIT_CELLS_FAILED = 1
 EXIT_NOT_RUN = 2
+
+_DEFAULTS = ExecutionOptions()
 
 
 def add_run_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -32,34 +37,60 @@ def add_run_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("notebook", type=Path, help=".ipynb or .py file")
     parser.add_argument(
+        "--assignment",
+        "-a",
+        metavar="ID",
+        help="run as grading this assignment would: its scripted input and time limits",
+    )
+    parser.add_argument(
         "--stdin",
         nargs="+",
         action="extend",
-        default=[],
+        default=None,
         metavar="ANSWER",
-        help="answers for input(), in order (the option may be repeated)",
+        help="answers for input(), in order (the option may be repeated; default: the assignment's, or none)",
     )
     parser.add_argument("--json", dest="json_out", type=Path, metavar="OUT", help="write the result as JSON to OUT")
     parser.add_argument("--sandbox", choices=("auto", "bwrap", "limits", "none"), default="auto")
-    parser.add_argument("--cell-timeout", type=float, default=30.0, metavar="S", help="seconds per cell (default 30)")
+    parser.add_argument(
+        "--cell-timeout",
+        type=float,
+        default=None,
+        metavar="S",
+        help=f"seconds per cell (default: the assignment's, or {_DEFAULTS.cell_timeout:g})",
+    )
     parser.add_argument(
         "--notebook-timeout",
         type=float,
-        default=300.0,
+        default=None,
         metavar="S",
-        help="seconds for the whole notebook (default 300)",
+        help=f"seconds for the whole notebook (default: the assignment's, or {_DEFAULTS.notebook_timeout:g})",
     )
     parser.set_defaults(handler=run_command)
     return parser
 
 
-def run_command(args: argparse.Namespace) -> int:
-    options = ExecutionOptions(
-        stdin=tuple(args.stdin),
-        cell_timeout=args.cell_timeout,
-        notebook_timeout=args.notebook_timeout,
+def execution_options(args: argparse.Namespace) -> ExecutionOptions:
+    """The options grading would use for ``--assignment`` (as ``grader.grading`` builds them),
+    with the options given on the command line on top."""
+    base = _DEFAULTS
+    if args.assignment is not None:
+        assignment = load_assignment(args.assignment)
+        base = ExecutionOptions(
+            stdin=assignment.stdin,
+            cell_timeout=assignment.cell_timeout,
+            notebook_timeout=assignment.notebook_timeout,
+        )
+    return ExecutionOptions(
+        stdin=base.stdin if args.stdin is None else tuple(args.stdin),
+        cell_timeout=base.cell_timeout if args.cell_timeout is None else args.cell_timeout,
+        notebook_timeout=base.notebook_timeout if args.notebook_timeout is None else args.notebook_timeout,
         sandbox=args.sandbox,
     )
+
+
+def run_command(args: argparse.Namespace) -> int:
+    options = execution_options(args)
     try:
         result = execute_notebook(args.notebook, options)
     except (SubmissionUnreadable, SandboxUnavailable) as error:

@@ -9,8 +9,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grader.cli.run import EXIT_CELLS_FAILED, EXIT_NOT_RUN, EXIT_OK, add_run_parser
-from grader.execution.session import CellStatus, ExecutionResult
+from grader.cli.run import EXIT_CELLS_FAILED, EXIT_NOT_RUN, EXIT_OK, add_run_parser, execution_options
+from grader.execution.session import CellStatus, ExecutionOptions, ExecutionResult
+from grader.spec.model import load_assignment
 from tests.execution.support import fixture
 
 
@@ -96,6 +97,31 @@ def test_records_written_before_cells_had_numbers_are_read_with_them() -> None:
     assert [(cell.index, cell.number) for cell in result.cells] == [(1, 1), (3, 2)]
     assert result.cells[1].status is CellStatus.ERROR
     assert ExecutionResult.from_dict(result.to_dict()) == result
+
+
+def options_for(argv: list[str]) -> ExecutionOptions:
+    parser = argparse.ArgumentParser(prog="grader")
+    add_run_parser(parser.add_subparsers(dest="command", required=True))
+    return execution_options(parser.parse_args(argv))
+
+
+def test_an_assignment_gives_its_scripted_input_and_time_limits() -> None:
+    lab05 = load_assignment("lab05")
+    options = options_for(["run", "nb.ipynb", "-a", "lab05"])
+    assert options.stdin == lab05.stdin == ("4", "6", "8")
+    assert (options.cell_timeout, options.notebook_timeout) == (lab05.cell_timeout, lab05.notebook_timeout)
+    mine = options_for(["run", "nb.ipynb", "-a", "lab05", "--stdin", "1", "--cell-timeout", "5"])
+    assert mine.stdin == ("1",) and mine.cell_timeout == 5 and mine.notebook_timeout == lab05.notebook_timeout
+    plain = options_for(["run", "nb.ipynb"])
+    assert plain.stdin == () and plain.cell_timeout == ExecutionOptions().cell_timeout
+
+
+def test_run_with_an_assignment_answers_input_from_its_stdin(capsys: pytest.CaptureFixture[str]) -> None:
+    code = run(["run", str(fixture("input_loop")), "-a", "lab05"])
+    out = capsys.readouterr().out
+    # lab05's STDIN.txt answers 4, 6, 8 and no 0, so the loop asks once more and fails.
+    assert code == EXIT_CELLS_FAILED
+    assert "-> '4'" in out and "-> '6'" in out and "-> '8'" in out and "(the script ran out)" in out
 
 
 def test_timings_are_in_words(capsys: pytest.CaptureFixture[str]) -> None:
