@@ -41,7 +41,6 @@ import site
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -51,6 +50,7 @@ from jupyter_client.manager import AsyncKernelManager
 
 from grader.execution.bwrap import SANDBOX_WORKDIR, bwrap_prefix, bwrap_problem, python_roots
 from grader.execution.exit_status import describe_exit
+from grader.execution.uid_processes import count_tasks_of_uid, kill_processes_of_uid, pids_of_uid
 
 SandboxChoice = Literal["auto", "bwrap", "limits", "none"]
 
@@ -269,7 +269,7 @@ class Sandbox:
         processes = limits.processes
         if os.geteuid() != 0:
             # RLIMIT_NPROC counts all of the user's processes, not just the kernel's.
-            processes += _count_tasks_of_uid(os.geteuid())
+            processes += count_tasks_of_uid(os.geteuid())
         return [
             ("RLIMIT_AS", limits.memory_bytes),
             ("RLIMIT_CPU", limits.cpu_seconds),
@@ -331,7 +331,7 @@ class Sandbox:
             return process.pid if process is not None else None
         if self.uid is None:
             return None
-        pids = list(_pids_of_uid(self.uid))
+        pids = list(pids_of_uid(self.uid))
         return pids[0] if len(pids) == 1 else None
 
     # --- cleaning up --------------------------------------------------------------------
@@ -344,18 +344,7 @@ class Sandbox:
         """
         if self.uid is None:
             return 0
-        stopped: set[int] = set()
-        # Stop first, then kill: a fork bomb keeps replacing processes killed one by one.
-        for _ in range(20):
-            fresh = [pid for pid in _pids_of_uid(self.uid) if pid != keep and pid not in stopped]
-            if not fresh:
-                break
-            for pid in fresh:
-                _signal(pid, signal.SIGSTOP)
-                stopped.add(pid)
-        for pid in stopped:
-            _signal(pid, signal.SIGKILL)
-        return len(stopped)
+        return kill_processes_of_uid(self.uid, keep)
 
     async def stop_kernel(self, kernel: RunningKernel) -> None:
         """Kill a kernel and everything it started."""
@@ -401,31 +390,3 @@ def _traversable_by_anyone(path: Path) -> bool:
         except OSError:
             return False
     return True
-
-
-def _pids_of_uid(uid: int) -> Iterator[int]:
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            if entry.stat().st_uid == uid:
-                yield int(entry.name)
-        except OSError:
-            continue
-
-
-def _count_tasks_of_uid(uid: int) -> int:
-    total = 0
-    for pid in _pids_of_uid(uid):
-        try:
-            total += len(os.listdir(f"/proc/{pid}/task"))
-        except OSError:
-            continue
-    return total
-
-
-def _signal(pid: int, signum: int) -> None:
-    try:
-        os.kill(pid, signum)
-    except (ProcessLookupError, PermissionError):
-        pass
