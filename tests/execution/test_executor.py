@@ -149,6 +149,6 @@ def test_the_kernel_sources_load_in_their_private_namespace_in_order() -> None:
 
     private = {**builtins.__dict__, "__import__": refusing_the_grader}
     namespace: dict[str, Any] = {"__name__": KERNEL_NAMESPACE, "__builtins__": private}
-    for source in link._KERNEL_SOURCES:
+    for source in link.KERNEL_SOURCES:
         exec(compile(source, "<grader-shim>", "exec"), namespace)
     assert {"install", "CallExecutor", "encode", "OP_CALLS", "cell_output_truncated"} <= set(namespace)

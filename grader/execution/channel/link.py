@@ -30,7 +30,7 @@ def _source(module: ModuleType) -> str:
 
 # The kernel side, in the order it is executed: each one uses the names the ones before it
 # defined (see shim.py).
-_KERNEL_SOURCES = tuple(_source(module) for module in (protocol, wire_format, executor, shim))
+KERNEL_SOURCES = tuple(_source(module) for module in (protocol, wire_format, executor, shim))
 _KERNEL_FILENAME = "<grader-shim>"
 _POLL_SECONDS = 0.2
 _REQUEST_PATIENCE_SECONDS = 30.0
@@ -82,7 +82,7 @@ class ShimLink:
                 "blocked_packages": list(BLOCKED_PACKAGES),
             }
         )
-        *first, last = _KERNEL_SOURCES
+        *first, last = KERNEL_SOURCES
         sources = (*first, last + f"\ninstall({config!r})\n")
         # One expression, so the install leaves no name behind in the notebook's namespace.
         private = f"{{'__name__': {KERNEL_NAMESPACE!r}, '__builtins__': dict(__import__('builtins').__dict__)}}"
