@@ -32,8 +32,6 @@ processes, and leftovers die with the pid namespace (bwrap) or the kernel's proc
 from __future__ import annotations
 
 import enum
-import functools
-import importlib.util
 import json
 import os
 import secrets
@@ -43,13 +41,16 @@ import site
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from jupyter_client.kernelspec import KernelSpec
 from jupyter_client.manager import AsyncKernelManager
+
+from grader.execution.bwrap import SANDBOX_WORKDIR, bwrap_prefix, bwrap_problem, python_roots
+from grader.execution.exit_status import describe_exit
+from grader.execution.uid_processes import count_tasks_of_uid, kill_processes_of_uid, pids_of_uid
 
 SandboxChoice = Literal["auto", "bwrap", "limits", "none"]
 
@@ -59,31 +60,15 @@ _MiB = 1024**2
 # Packages that must never be importable by student code, whatever the install layout.
 BLOCKED_PACKAGES = ("grader", "reference")
 
-# Where the private working directory appears inside the bubblewrap sandbox.
-_SANDBOX_WORKDIR = "/sandbox"
-
 # Sandboxed kernels run under a uid of their own: RLIMIT_NPROC counts every process of a
 # uid, so kernels graded side by side under one shared uid would eat each other's budget,
 # and a uid nobody else uses lets the grader find and kill every leftover process.
 _SANDBOX_UID_BASE = 1_900_000_000
 _SANDBOX_UID_SPAN = 100_000_000
 
-_LAUNCHER = """\
-import json, os, resource, sys
-config = json.loads(sys.argv[1])
-for name, value in config["rlimits"]:
-    resource.setrlimit(getattr(resource, name), (value, value))
-if config["uid"] is not None:
-    os.setgroups([])
-    os.setgid(config["uid"])
-    os.setuid(config["uid"])
-if config["forget_parent_pid"]:
-    os.environ.pop("JPY_PARENT_PID", None)
-sys.path.extend(config["site_packages"])
-sys.argv = ["ipykernel_launcher", *config["kernel_args"]]
-from ipykernel import kernelapp
-kernelapp.launch_new_instance()
-"""
+# The program that starts every kernel, passed to ``python -c``; a module of its own so that
+# it is linted, but never imported: importing it would start a kernel.
+_LAUNCHER = (Path(__file__).parent / "launcher.py").read_text(encoding="utf-8")
 
 
 class SandboxMode(str, enum.Enum):
@@ -120,24 +105,6 @@ class KernelStartFailed(RuntimeError):
     """A kernel did not come up; the message ends with the tail of its log."""
 
 
-@functools.lru_cache(maxsize=1)
-def bwrap_problem() -> str | None:
-    """Why bubblewrap cannot run a sandbox here, or None when it can."""
-    bwrap = shutil.which("bwrap")
-    if bwrap is None:
-        return "bubblewrap (bwrap) is not installed"
-    probe = [bwrap, "--unshare-pid", "--unshare-net", "--die-with-parent", "--new-session"]
-    probe += _system_mounts() + ["--proc", "/proc", "--dev", "/dev", "--", "true"]
-    try:
-        completed = subprocess.run(probe, capture_output=True, timeout=10, check=False)
-    except (OSError, subprocess.TimeoutExpired) as error:
-        return f"bubblewrap failed to start: {error}"
-    if completed.returncode != 0:
-        detail = completed.stderr.decode(errors="replace").strip() or f"exit {completed.returncode}"
-        return f"bubblewrap cannot create a sandbox here: {detail}"
-    return None
-
-
 def resolve_mode(choice: SandboxChoice) -> SandboxMode:
     """The mode to use for ``choice``; ``auto`` prefers bubblewrap."""
     if choice == "auto":
@@ -153,9 +120,21 @@ class RunningKernel:
     """One started kernel process and the client the grader talks to it through."""
 
     manager: AsyncKernelManager
-    client: object  # jupyter_client AsyncKernelClient; typed loosely, it has no stubs
+    client: Any
+    """jupyter_client's ``AsyncKernelClient``, whose channel methods it generates untyped."""
     pid: int | None
     """Host pid of the ipykernel process itself (not bwrap's), when known."""
+
+    def death(self) -> str:
+        """'the kernel died', with how when the exit status is known."""
+        process = getattr(self.manager.provisioner, "process", None)
+        code = process.poll() if process is not None else None
+        if code is None:
+            return "the kernel died"
+        if code > 128:
+            # bubblewrap, like a shell, reports a child killed by signal N as status 128 + N.
+            code = 128 - code
+        return f"the kernel died ({describe_exit(code)})"
 
 
 class _SandboxKernelManager(AsyncKernelManager):
@@ -170,7 +149,7 @@ class _SandboxKernelManager(AsyncKernelManager):
         self._sandbox_spec = spec
 
     @property
-    def kernel_spec(self) -> KernelSpec:  # type: ignore[override]
+    def kernel_spec(self) -> KernelSpec:
         return self._sandbox_spec
 
 
@@ -290,7 +269,7 @@ class Sandbox:
         processes = limits.processes
         if os.geteuid() != 0:
             # RLIMIT_NPROC counts all of the user's processes, not just the kernel's.
-            processes += _count_tasks_of_uid(os.geteuid())
+            processes += count_tasks_of_uid(os.geteuid())
         return [
             ("RLIMIT_AS", limits.memory_bytes),
             ("RLIMIT_CPU", limits.cpu_seconds),
@@ -303,14 +282,14 @@ class Sandbox:
         if self.mode is SandboxMode.NONE or os.geteuid() != 0:
             return None
         if self.mode is SandboxMode.LIMITS and not all(
-            _traversable_by_anyone(Path(prefix)) for prefix in _python_roots()
+            _traversable_by_anyone(Path(prefix)) for prefix in python_roots()
         ):
             return None
         return _SANDBOX_UID_BASE + secrets.randbelow(_SANDBOX_UID_SPAN)
 
     def _environment(self) -> dict[str, str]:
         inside_bwrap = self.mode is SandboxMode.BWRAP
-        home = _SANDBOX_WORKDIR if inside_bwrap else str(self.host_workdir)
+        home = SANDBOX_WORKDIR if inside_bwrap else str(self.host_workdir)
         tmp = "/tmp" if inside_bwrap else str(self.host_tmpdir)
         env = {
             "PATH": os.pathsep.join([str(Path(sys.executable).parent), "/usr/local/bin", "/usr/bin", "/bin"]),
@@ -342,37 +321,9 @@ class Sandbox:
         return env
 
     def _bwrap_prefix(self) -> list[str]:
-        limits = self.limits
-        args = [
-            shutil.which("bwrap") or "bwrap",
-            "--die-with-parent",
-            "--new-session",
-            "--unshare-pid",
-            "--unshare-net",
-            "--unshare-ipc",
-            "--unshare-uts",
-            "--unshare-cgroup-try",
-            "--hostname",
-            "sandbox",
-        ]
-        args += _system_mounts()
-        # Both private filesystems are world-writable: tmpfs mounts belong to root and the
-        # kernel's uid is the only one inside. Their size caps what the notebook can store.
-        # They are mounted before the interpreter and the virtualenv, which may live under
-        # /tmp themselves (a checkout in /tmp): mounted after, the tmpfs would hide them.
-        for private in ("/tmp", _SANDBOX_WORKDIR):
-            args += ["--perms", "1777", "--size", str(limits.disk_bytes), "--tmpfs", private]
-        readonly = [Path(p) for p in _python_roots()]
-        args += _mount_points(readonly)
-        for path in readonly:
-            args += ["--ro-bind", str(path), str(path)]
-        args += _masks_for_blocked_packages(readonly)
-        args += ["--proc", "/proc", "--dev", "/dev"]
-        # The connection file and ipc sockets live here, at the same path on both sides.
-        args += _mount_points([self.runtime_dir])
-        args += ["--bind", str(self.runtime_dir), str(self.runtime_dir)]
-        args += ["--chdir", _SANDBOX_WORKDIR, "--remount-ro", "/"]
-        return args
+        return bwrap_prefix(
+            disk_bytes=self.limits.disk_bytes, runtime_dir=self.runtime_dir, hidden_packages=BLOCKED_PACKAGES
+        )
 
     def _kernel_pid(self, manager: AsyncKernelManager) -> int | None:
         if self.mode is not SandboxMode.BWRAP:
@@ -380,7 +331,7 @@ class Sandbox:
             return process.pid if process is not None else None
         if self.uid is None:
             return None
-        pids = list(_pids_of_uid(self.uid))
+        pids = list(pids_of_uid(self.uid))
         return pids[0] if len(pids) == 1 else None
 
     # --- cleaning up --------------------------------------------------------------------
@@ -393,18 +344,7 @@ class Sandbox:
         """
         if self.uid is None:
             return 0
-        stopped: set[int] = set()
-        # Stop first, then kill: a fork bomb keeps replacing processes killed one by one.
-        for _ in range(20):
-            fresh = [pid for pid in _pids_of_uid(self.uid) if pid != keep and pid not in stopped]
-            if not fresh:
-                break
-            for pid in fresh:
-                _signal(pid, signal.SIGSTOP)
-                stopped.add(pid)
-        for pid in stopped:
-            _signal(pid, signal.SIGKILL)
-        return len(stopped)
+        return kill_processes_of_uid(self.uid, keep)
 
     async def stop_kernel(self, kernel: RunningKernel) -> None:
         """Kill a kernel and everything it started."""
@@ -423,7 +363,7 @@ class Sandbox:
 async def _kill(manager: AsyncKernelManager) -> None:
     provisioner = manager.provisioner
     process = getattr(provisioner, "process", None)
-    if process is not None and process.poll() is None:
+    if provisioner is not None and process is not None and process.poll() is None:
         # Killed and reaped here, then forgotten by the provisioner: jupyter_client would
         # look for the end every 0.1 s, and first send the dead kernel an interrupt request
         # that keeps its socket open for another 0.1 s.
@@ -441,72 +381,6 @@ async def _kill(manager: AsyncKernelManager) -> None:
     await manager.cleanup_resources()
 
 
-def _python_roots() -> list[str]:
-    """Directories holding the interpreter, its standard library and installed packages."""
-    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-    roots.update(os.path.realpath(root) for root in list(roots))
-    roots.add(os.path.dirname(os.path.realpath(sys.executable)))
-    # Skip roots inside others; /usr itself is mounted with the system directories.
-    ordered = sorted(root for root in roots if root != "/usr" and not root.startswith("/usr/"))
-    kept: list[str] = []
-    for root in ordered:
-        if not any(root == k or root.startswith(k + "/") for k in kept):
-            kept.append(root)
-    return kept
-
-
-def _system_mounts() -> list[str]:
-    """/usr read-only, the merged-/usr symlinks, and the few /etc files libraries read."""
-    args = ["--ro-bind", "/usr", "/usr"]
-    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
-        path = Path("/") / name
-        if path.is_symlink():
-            args += ["--symlink", os.readlink(path), str(path)]
-        elif path.is_dir():
-            args += ["--ro-bind", str(path), str(path)]
-    args += ["--perms", "0755", "--dir", "/etc"]
-    for name in ("ld.so.cache", "localtime", "nsswitch.conf", "host.conf"):
-        args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
-    return args
-
-
-_ALWAYS_PRESENT = frozenset({Path("/"), Path("/usr"), Path("/tmp")})
-
-
-def _mount_points(paths: list[Path]) -> list[str]:
-    """Create every missing parent of ``paths`` world-readable.
-
-    bubblewrap creates implied parent directories with mode 0700, which would lock the
-    unprivileged kernel out of e.g. a virtualenv under /work/main.
-    """
-    args: list[str] = []
-    created: set[Path] = set()
-    for path in paths:
-        for parent in reversed(path.parents):
-            if parent in _ALWAYS_PRESENT or parent in created or Path("/usr") in parent.parents:
-                continue
-            created.add(parent)
-            args += ["--perms", "0755", "--dir", str(parent)]
-    return args
-
-
-def _masks_for_blocked_packages(readonly: list[Path]) -> list[str]:
-    """Hide grader/reference when they are installed inside a mounted directory.
-
-    With an editable install they live in the repository, which is never mounted; a regular
-    install puts them in site-packages, which is.
-    """
-    args: list[str] = []
-    for name in BLOCKED_PACKAGES:
-        spec = importlib.util.find_spec(name)
-        if spec is None or spec.origin is None:
-            continue
-        package_dir = Path(spec.origin).resolve().parent
-        if any(root in package_dir.parents for root in readonly):
-            args += ["--tmpfs", str(package_dir)]
-    return args
-
-
 def _traversable_by_anyone(path: Path) -> bool:
     """Whether an unprivileged user can reach ``path`` (every ancestor has o+x)."""
     for directory in [path, *path.parents]:
@@ -516,31 +390,3 @@ def _traversable_by_anyone(path: Path) -> bool:
         except OSError:
             return False
     return True
-
-
-def _pids_of_uid(uid: int) -> Iterator[int]:
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            if entry.stat().st_uid == uid:
-                yield int(entry.name)
-        except OSError:
-            continue
-
-
-def _count_tasks_of_uid(uid: int) -> int:
-    total = 0
-    for pid in _pids_of_uid(uid):
-        try:
-            total += len(os.listdir(f"/proc/{pid}/task"))
-        except OSError:
-            continue
-    return total
-
-
-def _signal(pid: int, signum: int) -> None:
-    try:
-        os.kill(pid, signum)
-    except (ProcessLookupError, PermissionError):
-        pass

@@ -16,122 +16,34 @@ whatever exception nbclient raised to report it.
 from __future__ import annotations
 
 import copy
-import enum
-import json
 import logging
 import math
 import re
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from os import PathLike
+from pathlib import Path
 from queue import Empty
 from typing import Any
 
 from jupyter_core.utils import run_sync
-from nbclient import NotebookClient
 from nbformat import NotebookNode
 
-from grader.execution.channel.calls import (
-    CallChannel,
-    KernelDied,
-    KernelUnavailable,
-    KernelUnresponsive,
-    ShimLink,
-    describe_exit,
-)
+from grader.execution.channel.calls import CallChannel, KernelUnavailable
+from grader.execution.channel.link import KernelDied, KernelUnresponsive, ShimLink
+from grader.execution.channel.protocol import OP_STDIN_POSITION, TRACEBACK_CHARS
+from grader.execution.output import CappedCellRunner, output_fields
+from grader.execution.records import CellRecord, CellStatus, ExecutionResult, StdinExchange
 from grader.execution.sandbox import Limits, RunningKernel, Sandbox, SandboxChoice, SandboxMode, resolve_mode
 from grader.execution.spare_kernels import KernelRecipe, SpareKernel
 from grader.submission.reader import definition_statements, read_submission
 
 _TIMEOUT_MARK = "GraderCellTimeout"
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-_TRACEBACK_CHARS = 4000
-_KERNEL_TRUNCATION_NOTICE = "[output truncated: only the first"  # see channel/shim.py capped_writer
 _quiet_log = logging.getLogger(__name__ + ".nbclient")
 # nbclient logs every timeout and dead kernel at ERROR level; here they are expected
 # outcomes and end up in the result instead.
 _quiet_log.setLevel(logging.CRITICAL)
-
-
-class CellStatus(str, enum.Enum):
-    """What happened to one code cell."""
-
-    OK = "ok"
-    ERROR = "error"
-    """The cell raised (including SyntaxError, SystemExit, exhausted scripted input)."""
-    TIMEOUT = "timeout"
-    """The cell ran past its time and was interrupted (or its kernel replaced)."""
-    KILLED = "killed"
-    """The kernel died during the cell; a fresh kernel took over after it."""
-    SKIPPED = "skipped"
-    """Not run because the options said so."""
-    NOT_RUN = "not_run"
-    """Not reached: the notebook's time ran out or the kernel could not be restarted."""
-
-
-@dataclass(frozen=True)
-class CellRecord:
-    """One code cell's execution."""
-
-    index: int
-    """Position of the cell in the notebook (markdown cells included)."""
-    source: str
-    status: CellStatus
-    error_name: str | None = None
-    error_message: str | None = None
-    output: str = ""
-    """Printed text and plain-text results, truncated to the output limit."""
-    output_truncated: bool = False
-    duration: float = 0.0
-    traceback: str = ""
-
-
-@dataclass(frozen=True)
-class StdinExchange:
-    """One ``input()`` call: its prompt and the scripted answer (None: the script ran out)."""
-
-    cell_index: int
-    prompt: str
-    answer: str | None
-
-
-@dataclass(frozen=True)
-class ExecutionResult:
-    """Everything about one execution of a notebook, as plain data."""
-
-    cells: tuple[CellRecord, ...]
-    stdin_transcript: tuple[StdinExchange, ...]
-    sandbox_mode: SandboxMode
-    isolation_note: str | None
-    """Set when isolation was weaker than bubblewrap, in words for the report."""
-    kernel_restarts: int
-    total_duration: float
-    kernel_start_seconds: float
-    notebook_timed_out: bool
-
-    @property
-    def failed_cells(self) -> tuple[CellRecord, ...]:
-        """Cells that did not run cleanly (skipped cells are not failures)."""
-        return tuple(r for r in self.cells if r.status not in (CellStatus.OK, CellStatus.SKIPPED))
-
-    def cell(self, index: int) -> CellRecord:
-        """The record of the code cell at notebook position ``index``."""
-        for record in self.cells:
-            if record.index == index:
-                return record
-        raise KeyError(f"no code cell at index {index}")
-
-    def to_dict(self) -> dict[str, Any]:
-        return json.loads(self.to_json())
-
-    def to_json(self, indent: int | None = None) -> str:
-        return json.dumps(asdict(self), indent=indent, default=_enum_value)
-
-
-def _enum_value(value: object) -> object:
-    if isinstance(value, enum.Enum):
-        return value.value
-    raise TypeError(f"cannot serialize {type(value).__name__}")
 
 
 @dataclass(frozen=True)
@@ -153,34 +65,6 @@ class ExecutionOptions:
     max_kernel_restarts: int = 5
 
 
-class _CellRunner(NotebookClient):
-    """nbclient's cell execution with the output kept per cell capped."""
-
-    def __init__(self, nb: NotebookNode, *, output_limit: int, **kwargs: Any) -> None:
-        super().__init__(nb, **kwargs)
-        # Room for the kernel's own truncation notice on top of the characters it kept.
-        self.output_limit = output_limit + 500
-        self.kept_chars = 0
-        self.truncated = False
-
-    def start_cell(self) -> None:
-        self.kept_chars = 0
-        self.truncated = False
-
-    def output(self, outs: list, msg: dict, display_id: str | None, cell_index: int) -> NotebookNode | None:
-        if self.truncated:
-            return None
-        out = super().output(outs, msg, display_id, cell_index)
-        if out is None or out.get("output_type") == "error":
-            return out
-        size = _output_chars(out)
-        if self.kept_chars + size > self.output_limit:
-            _trim_output(out, max(self.output_limit - self.kept_chars, 0))
-            self.truncated = True
-        self.kept_chars += size
-        return out
-
-
 class NotebookSession:
     """A notebook, its sandboxed kernel and, after :meth:`execute`, the kernel's state."""
 
@@ -196,7 +80,7 @@ class NotebookSession:
         if isinstance(notebook, NotebookNode):
             self.notebook = copy.deepcopy(notebook)
         else:
-            self.notebook = read_submission(notebook).notebook
+            self.notebook = read_submission(Path(notebook)).notebook
         self.options = options or ExecutionOptions()
         self._sandbox: Sandbox | None = None
         self._kernel: RunningKernel | None = None
@@ -261,11 +145,6 @@ class NotebookSession:
         """Restarts so far, including those caused by calls after execution."""
         return self._restarts
 
-    @property
-    def executed_notebook(self) -> NotebookNode:
-        """The notebook with the (capped) outputs of its execution."""
-        return self.notebook
-
     # --- execution ------------------------------------------------------------------------
 
     def execute(self) -> ExecutionResult:
@@ -282,19 +161,21 @@ class NotebookSession:
         notebook_timed_out = False
         unavailable: str | None = None
         runner = self._runner(self.notebook)
+        number = 0
         for index, cell in enumerate(self.notebook.cells):
             if cell.cell_type != "code" or not cell.source.strip():
                 continue
+            number += 1
             remaining = deadline - time.monotonic()
             if index in options.skip_cells:
-                self._records[index] = CellRecord(index, cell.source, CellStatus.SKIPPED)
+                self._records[index] = CellRecord(index, number, cell.source, CellStatus.SKIPPED)
             elif unavailable is not None or remaining <= 0:
                 notebook_timed_out = notebook_timed_out or remaining <= 0
                 reason = unavailable or f"the notebook's {options.notebook_timeout:g} s ran out"
-                self._records[index] = CellRecord(index, cell.source, CellStatus.NOT_RUN, error_message=reason)
+                self._records[index] = CellRecord(index, number, cell.source, CellStatus.NOT_RUN, error_message=reason)
             else:
                 timeout = min(options.cell_timeout, remaining)
-                record, needs_new_kernel = await self._run_cell(runner, index, cell, timeout)
+                record, needs_new_kernel = await self._run_cell(runner, index, number, cell, timeout)
                 if record.status is CellStatus.TIMEOUT and timeout < options.cell_timeout:
                     notebook_timed_out = True
                 self._records[index] = record
@@ -319,7 +200,7 @@ class NotebookSession:
         )
 
     async def _run_cell(
-        self, runner: _CellRunner, index: int, cell: NotebookNode, timeout: float
+        self, runner: CappedCellRunner, index: int, number: int, cell: NotebookNode, timeout: float
     ) -> tuple[CellRecord, bool]:
         """Run one cell; returns its record and whether the kernel must be replaced.
 
@@ -327,7 +208,8 @@ class NotebookSession:
         """
         replies: list[dict] = []
         runner.on_cell_executed = lambda **hook: replies.append(hook["execute_reply"])
-        runner.timeout_func = lambda _cell: timeout
+        # nbclient declares whole seconds but takes fractions, which the notebook's budget needs.
+        runner.timeout_func = lambda _cell: timeout  # type: ignore[assignment]
         runner.start_cell()
         if not self._replaying:
             self._stdin_spans[index] = (self._stdin_used, self._stdin_used)
@@ -340,15 +222,15 @@ class NotebookSession:
         if not self._replaying:
             self._collect_stdin(index)
         duration = time.perf_counter() - started
-        fields: dict[str, Any] = {"index": index, "source": cell.source, "duration": duration}
-        fields.update(_output_fields(cell, runner.truncated))
+        fields: dict[str, Any] = {"index": index, "number": number, "source": cell.source, "duration": duration}
+        fields.update(output_fields(cell, runner.truncated))
         assert self._kernel is not None
         alive = await self._kernel.manager.is_alive()
         if failure is not None or not alive:
             if alive:
                 message = f"the kernel stopped answering ({type(failure).__name__}: {failure}) and was replaced"
             else:
-                message = f"{describe_exit(self._kernel)} while running this cell"
+                message = f"{self._kernel.death()} while running this cell"
             return CellRecord(status=CellStatus.KILLED, error_message=message, **fields), True
         content = replies[-1]["content"] if replies else {"status": "ok"}
         if content.get("ename") == _TIMEOUT_MARK:
@@ -358,7 +240,7 @@ class NotebookSession:
             record = CellRecord(status=CellStatus.TIMEOUT, error_name="Timeout", error_message=message, **fields)
             return record, not recovered
         if content.get("status") == "error":
-            traceback = _ANSI.sub("", "\n".join(content.get("traceback", [])))[-_TRACEBACK_CHARS:]
+            traceback = _ANSI.sub("", "\n".join(content.get("traceback", [])))[-TRACEBACK_CHARS:]
             return CellRecord(
                 status=CellStatus.ERROR,
                 error_name=content.get("ename"),
@@ -368,9 +250,9 @@ class NotebookSession:
             ), False
         return CellRecord(status=CellStatus.OK, **fields), False
 
-    def _runner(self, notebook: NotebookNode) -> _CellRunner:
+    def _runner(self, notebook: NotebookNode) -> CappedCellRunner:
         assert self._kernel is not None
-        runner = _CellRunner(
+        runner = CappedCellRunner(
             notebook,
             output_limit=self.options.limits.output_chars,
             km=self._kernel.manager,
@@ -457,7 +339,7 @@ class NotebookSession:
             if failed is None:
                 break
             self._replay_skip.add(failed)
-        await self.link.request("stdin_position", {"position": self._stdin_used})
+        await self.link.request(OP_STDIN_POSITION, {"position": self._stdin_used})
 
     async def _replay(self, deadline: float) -> int | None:
         """Replay recorded cells; returns the index of a cell that broke the kernel, if any."""
@@ -473,10 +355,11 @@ class NotebookSession:
                     return None
                 start, end = self._stdin_spans.get(index, (0, 0))
                 if end > start:
-                    await self.link.request("stdin_position", {"position": start})
+                    await self.link.request(OP_STDIN_POSITION, {"position": start})
                 scratch = copy.deepcopy(runner.nb.cells[index])
                 scratch.source = source
-                _, broken = await self._run_cell(runner, index, scratch, min(self.options.cell_timeout, remaining))
+                timeout = min(self.options.cell_timeout, remaining)
+                _, broken = await self._run_cell(runner, index, record.number, scratch, timeout)
                 if broken:
                     return index
         except (KernelDied, KernelUnresponsive):
@@ -494,34 +377,6 @@ def _replay_source(record: CellRecord) -> str:
     if record.status in (CellStatus.TIMEOUT, CellStatus.KILLED):
         return definition_statements(record.source)
     return ""
-
-
-def _output_chars(out: NotebookNode) -> int:
-    if out.get("output_type") == "stream":
-        return len(out.get("text", ""))
-    values = out.get("data", {}).values()
-    return sum(len(value) if isinstance(value, str) else len(json.dumps(value)) for value in values)
-
-
-def _trim_output(out: NotebookNode, room: int) -> None:
-    notice = "\n[output truncated by the grader]\n"
-    if out.get("output_type") == "stream":
-        out["text"] = out.get("text", "")[:room] + notice
-    else:
-        text = out.get("data", {}).get("text/plain", "")
-        out["data"] = {"text/plain": text[:room] + notice}
-
-
-def _output_fields(cell: NotebookNode, truncated: bool) -> dict[str, Any]:
-    parts = []
-    for out in cell.get("outputs", []):
-        if out.get("output_type") == "stream":
-            parts.append(out.get("text", ""))
-        elif out.get("output_type") in ("execute_result", "display_data"):
-            text = out.get("data", {}).get("text/plain", "")
-            parts.append(text if text.endswith("\n") else text + "\n")
-    text = "".join(parts)
-    return {"output": text, "output_truncated": truncated or _KERNEL_TRUNCATION_NOTICE in text}
 
 
 def execute_notebook(

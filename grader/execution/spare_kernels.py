@@ -79,6 +79,7 @@ class SpareKernel:
         else:
             self.from_spare += 1
         self.handed_out += 1
+        assert launched is not None  # a kernel comes from the spare or from a launch now
         with contextlib.suppress(Exception):  # no spare this time; the next take launches one
             self._spare = await _launch(recipe, startup_timeout)
         return launched.sandbox, kernel

@@ -8,7 +8,7 @@ from grader.checks.registry import run_check
 from grader.results import CheckStatus
 from grader.spec.loader import load_assignment
 from reference import Board
-from tests.checks.local_runner import LocalRunner
+from tests.checks.in_process import InProcessRunner
 from tests.checks.seed004_source import LAB05_SOLUTION, variant
 
 LAB05 = load_assignment("lab05")
@@ -16,7 +16,7 @@ FAST_CHECKS = [c for c in LAB05.checks if c.kind not in ("random-opponent", "run
 
 
 def grade(source: str, check_ids: list[str] | None = None) -> dict:
-    runner = LocalRunner(source)
+    runner = InProcessRunner(source)
     ctx = CheckContext(LAB05, runner, frozenset(runner.defined_names()), execution={"cells": []})
     checks = [c for c in LAB05.checks if check_ids is None or c.id in check_ids]
     return {c.id: run_check(c, ctx) for c in checks}

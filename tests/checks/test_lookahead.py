@@ -20,7 +20,7 @@ from grader.execution.channel.calls import Call, CallOutcome, CallStatus
 from grader.results import CheckStatus
 from grader.spec.loader import load_assignment
 from reference import Board, X
-from tests.checks.local_runner import LocalRunner
+from tests.checks.in_process import InProcessRunner
 from tests.checks.seed004_source import LAB05_SOLUTION, variant
 
 LAB05 = load_assignment("lab05")
@@ -31,7 +31,7 @@ DRAW_SCORED_AS_LOSS = LAB05_SOLUTION.replace(
 )
 
 
-class CountingRunner(LocalRunner):
+class CountingRunner(InProcessRunner):
     """The in-process runner, counting round trips and reporting a fixed time per call (so
     that how much is fetched ahead does not depend on the machine running the tests)."""
 

@@ -14,7 +14,7 @@ from grader.results import CheckResult, CheckStatus
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
 from reference import Board
-from tests.checks.local_runner import LocalRunner
+from tests.checks.in_process import InProcessRunner
 from tests.checks.seed004_source import LAB05_SOLUTION
 
 SUBMISSIONS = Path(__file__).resolve().parent.parent / "submissions"
@@ -23,7 +23,7 @@ SUBMISSIONS = Path(__file__).resolve().parent.parent / "submissions"
 def _games(assignment: Assignment, source: str, check_id: str, **params: object) -> CheckResult:
     check = next(c for c in assignment.checks if c.id == check_id)
     check = dataclasses.replace(check, params=dataclasses.replace(check.params, **params))
-    runner = LocalRunner(source)
+    runner = InProcessRunner(source)
     ctx = CheckContext(assignment, runner, frozenset(runner.defined_names()), execution={"cells": []})
     return run_check(check, ctx)
 
@@ -60,7 +60,7 @@ def test_the_optimal_opponent_still_varies_its_games() -> None:
     """Seeded choices among the optimal moves: not one game played over and over."""
     experiment04 = load_assignment("experiment04")
     solution = _code_without_input(experiment04.solution_path)
-    runner = LocalRunner(solution)
+    runner = InProcessRunner(solution)
     asked: list[str] = []
     original = runner.call_many
 

@@ -7,7 +7,7 @@ from grader.checks.registry import run_check
 from grader.results import CheckStatus
 from grader.spec.loader import load_assignment
 from reference import depth_limited_selfplay
-from tests.checks.local_runner import LocalRunner
+from tests.checks.in_process import InProcessRunner
 
 DEPTH_LIMITS = load_assignment("depth-limits")
 TABLE = next(c for c in DEPTH_LIMITS.checks if c.id == "selfplay-table")
@@ -24,7 +24,7 @@ REFERENCE = {{d: depth_limited_selfplay(d) for d in (2, 4, 9)}}
 def run_game(max_depth):
 {body}
 """
-    runner = LocalRunner("from reference import depth_limited_selfplay\n" + source)
+    runner = InProcessRunner("from reference import depth_limited_selfplay\n" + source)
     ctx = CheckContext(DEPTH_LIMITS, runner, frozenset(runner.defined_names()), execution={"cells": []})
     return run_check(TABLE, ctx), runner.calls_made
 

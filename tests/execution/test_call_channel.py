@@ -220,4 +220,3 @@ def test_defined_names_lists_classes_with_their_methods(open_session) -> None:
     session.execute()
     names = session.calls.defined_names()
     assert "minmax" in names.classes["State"]
-    assert "State.minmax" in names.callables()

@@ -91,9 +91,10 @@ def test_explicit_modes_resolve_to_themselves(choice: str) -> None:
 def test_private_tmp_is_mounted_before_the_interpreter() -> None:
     """A checkout (and its virtualenv) under /tmp must stay visible: the private /tmp is
     mounted first and the interpreter's directories are bound on top of it."""
-    from grader.execution.sandbox import Limits, Sandbox, SandboxMode, _python_roots
+    from grader.execution.bwrap import python_roots
+    from grader.execution.sandbox import Limits, Sandbox, SandboxMode
 
     args = Sandbox(SandboxMode.BWRAP, Limits())._bwrap_prefix()
     tmpfs = next(i for i, a in enumerate(args) if a == "--tmpfs" and args[i + 1] == "/tmp")
-    binds = [i for i, a in enumerate(args) if a == "--ro-bind" and args[i + 1] in _python_roots()]
+    binds = [i for i, a in enumerate(args) if a == "--ro-bind" and args[i + 1] in python_roots()]
     assert binds and all(tmpfs < i for i in binds)

@@ -45,6 +45,7 @@ class _Encoder:
         self.max_nodes = max_nodes
         self.max_chars = max_chars
         self.active: set[int] = set()
+        """Containers and objects being encoded, by id: meeting one again is a cycle."""
 
     def encode(self, value: Any, object_depth: int = 0) -> Any:
         self.nodes += 1
@@ -88,25 +89,17 @@ class _Encoder:
         return self._object(value, object_depth)
 
     def _sequence(self, value: Any, tag: str | None, object_depth: int) -> Any:
-        marker = id(value)
-        if marker in self.active:
-            return {"$cycle": type(value).__name__}
-        self.active.add(marker)
-        try:
+        with _Visit(self.active, value) as cycle:
+            if cycle:
+                return {"$cycle": type(value).__name__}
             items = [self.encode(item, object_depth) for item in value]
-        finally:
-            self.active.discard(marker)
         return items if tag is None else {tag: items}
 
     def _mapping(self, value: dict, object_depth: int) -> Any:
-        marker = id(value)
-        if marker in self.active:
-            return {"$cycle": type(value).__name__}
-        self.active.add(marker)
-        try:
+        with _Visit(self.active, value) as cycle:
+            if cycle:
+                return {"$cycle": type(value).__name__}
             pairs = [[self.encode(key, object_depth), self.encode(item, object_depth)] for key, item in value.items()]
-        finally:
-            self.active.discard(marker)
         return {"$dict": pairs}
 
     def _numpy(self, value: Any, object_depth: int) -> Any:
@@ -149,11 +142,9 @@ class _Encoder:
         header = {"type": kind.__qualname__, "module": getattr(kind, "__module__", None)}
         if object_depth >= 1:
             return {"$object": {**header, "attrs": None}}
-        marker = id(value)
-        if marker in self.active:
-            return {"$cycle": kind.__name__}
-        self.active.add(marker)
-        try:
+        with _Visit(self.active, value) as cycle:
+            if cycle:
+                return {"$cycle": kind.__name__}
             pairs = []
             for name, item in attributes:
                 try:
@@ -161,12 +152,31 @@ class _Encoder:
                 except Unserializable:
                     encoded = {"$opaque": type(item).__name__}
                 pairs.append([name, encoded])
-        finally:
-            self.active.discard(marker)
         return {"$object": {**header, "attrs": pairs}}
 
 
 _NOT_NUMPY = object()
+
+
+class _Visit:
+    """Marks a value as being encoded for the ``with`` block; entering gives True when it
+    already was (the value contains itself)."""
+
+    __slots__ = ("active", "marker", "cycle")
+
+    def __init__(self, active: set[int], value: Any) -> None:
+        self.active = active
+        self.marker = id(value)
+        self.cycle = self.marker in active
+
+    def __enter__(self) -> bool:
+        if not self.cycle:
+            self.active.add(self.marker)
+        return self.cycle
+
+    def __exit__(self, *exc_info: object) -> None:
+        if not self.cycle:
+            self.active.discard(self.marker)
 
 
 def _finite_floats(data: Any) -> Any:

@@ -1,0 +1,232 @@
+"""The grader's end of the shim's transport: install the shim, then requests and replies.
+
+:class:`ShimLink` sends the kernel-side sources into a freshly started kernel, opens the
+comm the requests travel on, and waits for each request's reply while watching that the
+kernel lives and makes progress. Besides the comm, the shim writes two small files the grader
+reads even after the kernel died: the index of the running call, and every ``input()``
+exchange. What the replies mean is :mod:`grader.execution.channel.calls`' business.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from queue import Empty
+from types import ModuleType
+from typing import Any
+
+from grader.execution.channel import executor, protocol, shim, wire_format
+from grader.execution.channel.protocol import KERNEL_NAMESPACE, REPLY_DONE, REPLY_ERROR, REPLY_OUTCOMES, REPLY_READY
+from grader.execution.sandbox import BLOCKED_PACKAGES, RunningKernel
+
+
+def _source(module: ModuleType) -> str:
+    assert module.__file__ is not None
+    return Path(module.__file__).read_text(encoding="utf-8")
+
+
+# The kernel side, in the order it is executed: each one uses the names the ones before it
+# defined (see shim.py).
+KERNEL_SOURCES = tuple(_source(module) for module in (protocol, wire_format, executor, shim))
+_KERNEL_FILENAME = "<grader-shim>"
+_POLL_SECONDS = 0.2
+_REQUEST_PATIENCE_SECONDS = 30.0
+
+
+class KernelDied(RuntimeError):
+    """The kernel process ended while the grader was waiting for it."""
+
+
+class KernelUnresponsive(RuntimeError):
+    """The kernel ignored an interrupt and kept running."""
+
+
+class ShimFailed(RuntimeError):
+    """The shim reported an error of its own (not the student's)."""
+
+
+class RequestAborted(RuntimeError):
+    """The request ended without a reply (an interrupt landed outside a call)."""
+
+
+class ShimLink:
+    """The grader's end of the shim protocol for one running kernel."""
+
+    def __init__(self, kernel: RunningKernel, *, runtime_dir: Path, interrupt_grace: float) -> None:
+        self.kernel = kernel
+        # Files the shim writes synchronously, so the grader can read them even after the
+        # kernel died: the index of the running call, and every input() exchange.
+        self.progress_path = runtime_dir / "call-progress"
+        self.stdin_log_path = runtime_dir / "stdin-log.jsonl"
+        self.nonce = secrets.token_hex(16)
+        # Requests travel on one comm, opened at install: a comm message skips IPython's
+        # cell machinery, so a round trip costs about a third of an execute request's.
+        self.comm_target = f"grader_shim_{self.nonce[:12]}"
+        self.comm_id = secrets.token_hex(16)
+        self.interrupt_grace = interrupt_grace
+
+    async def install(self, *, stdin: Sequence[str], output_chars: int, timeout: float) -> None:
+        """Send the shim into the kernel and open the request comm; must run before any
+        student code."""
+        config = json.dumps(
+            {
+                "nonce": self.nonce,
+                "comm_target": self.comm_target,
+                "stdin": list(stdin),
+                "output_chars": output_chars,
+                "progress_path": str(self.progress_path),
+                "stdin_log_path": str(self.stdin_log_path),
+                "blocked_packages": list(BLOCKED_PACKAGES),
+            }
+        )
+        *first, last = KERNEL_SOURCES
+        sources = (*first, last + f"\ninstall({config!r})\n")
+        # One expression, so the install leaves no name behind in the notebook's namespace.
+        private = f"{{'__name__': {KERNEL_NAMESPACE!r}, '__builtins__': dict(__import__('builtins').__dict__)}}"
+        code = (
+            f"(lambda namespace: [exec(compile(source, {_KERNEL_FILENAME!r}, 'exec'), namespace) "
+            f"for source in {sources!r}])({private})"
+        )
+        client = self.kernel.client
+        msg_id = client.execute(code, silent=True, store_history=False, allow_stdin=False, stop_on_error=False)
+        deadline = time.monotonic() + timeout
+        while True:
+            reply = await self._receive(client.get_shell_msg, deadline, "finish setting up the grader's shim")
+            if reply["parent_header"].get("msg_id") == msg_id:
+                break
+        content = reply["content"]
+        if content["status"] != "ok":
+            raise ShimFailed(f"installing the grader's shim failed: {content.get('ename')}: {content.get('evalue')}")
+        await self._open_comm(deadline)
+
+    async def _open_comm(self, deadline: float) -> None:
+        """Open the request comm and wait until the shim says it is listening."""
+        client = self.kernel.client
+        msg = client.session.msg("comm_open", {"comm_id": self.comm_id, "target_name": self.comm_target, "data": {}})
+        client.shell_channel.send(msg)
+        msg_id = msg["header"]["msg_id"]
+        while True:
+            reply = await self._receive(client.get_iopub_msg, deadline, "open the grader's comm")
+            if reply["parent_header"].get("msg_id") != msg_id:
+                continue
+            payload = self._payload(reply)
+            if payload is not None and payload.get("kind") == REPLY_READY:
+                return
+            if reply["msg_type"] == "status" and reply["content"]["execution_state"] == "idle":
+                raise ShimFailed("the grader's shim did not take the request comm")
+
+    async def _receive(self, receive: Callable[..., Any], deadline: float, doing: str) -> dict[str, Any]:
+        """The next message from ``receive`` (a channel's getter), checking the kernel is
+        alive while it waits; :class:`KernelUnresponsive` once ``deadline`` passes."""
+        while True:
+            try:
+                message: dict[str, Any] = await receive(timeout=_POLL_SECONDS)
+                return message
+            except Empty:
+                await self._check_alive()
+                if time.monotonic() > deadline:
+                    raise KernelUnresponsive(f"the kernel did not {doing}") from None
+
+    async def request(
+        self,
+        op: str,
+        body: Mapping[str, Any] | None = None,
+        *,
+        patience: Callable[[], float] = lambda: _REQUEST_PATIENCE_SECONDS,
+        on_outcomes: Callable[[int, list[Any]], None] | None = None,
+    ) -> Any:
+        """Send one request (an ``OP_*`` of the protocol) and wait for its reply.
+
+        ``patience()`` is how long the kernel may go without progress (a message, or a new
+        call starting) before it is interrupted; it is asked again each time, so it can
+        follow a batch.
+        """
+        request_id = secrets.token_hex(8)
+        # The request travels as one JSON string, not as nested data: ipykernel parses a
+        # comm message's content twice (once to route it), which costs far more on a large
+        # batch than parsing a string. Replies come as nested data, which is the cheaper way.
+        text = json.dumps({"id": request_id, "op": op, **(body or {})}, allow_nan=False)
+        client = self.kernel.client
+        msg = client.session.msg("comm_msg", {"comm_id": self.comm_id, "data": {"request": text}})
+        client.shell_channel.send(msg)
+        msg_id = msg["header"]["msg_id"]
+        last_progress = time.monotonic()
+        running = self.running_call()
+        interrupted_at: float | None = None
+        while True:
+            try:
+                msg = await client.get_iopub_msg(timeout=_POLL_SECONDS)
+            except Empty:
+                await self._check_alive()
+                now = time.monotonic()
+                if (now_running := self.running_call()) != running:
+                    running, last_progress = now_running, now
+                if interrupted_at is None and now > last_progress + patience():
+                    await self.kernel.manager.interrupt_kernel()
+                    interrupted_at = now
+                elif interrupted_at is not None and now > interrupted_at + self.interrupt_grace:
+                    raise KernelUnresponsive("the kernel did not stop when interrupted") from None
+                continue
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+                raise RequestAborted(f"the kernel ended the {op!r} request without replying")
+            payload = self._payload(msg)
+            if payload is None or payload.get("request") != request_id:
+                continue
+            last_progress, interrupted_at = time.monotonic(), None
+            if payload["kind"] == REPLY_OUTCOMES and on_outcomes is not None:
+                on_outcomes(payload["start"], payload["outcomes"])
+            elif payload["kind"] == REPLY_DONE:
+                # Returning before the kernel reports idle saves a message per request; the
+                # idle status is skipped with the next request's unrelated messages.
+                return payload["result"]
+            elif payload["kind"] == REPLY_ERROR:
+                raise ShimFailed(f"the grader's shim failed: {payload['error']}")
+
+    def forget_running_call(self) -> None:
+        """Clear the progress file, so a stale index from an earlier batch cannot mislead."""
+        self.progress_path.unlink(missing_ok=True)
+
+    def running_call(self) -> int | None:
+        """Index (within the last batch) of the call that was running, from the progress file."""
+        try:
+            data = self.progress_path.read_bytes()
+        except OSError:
+            return None
+        return int.from_bytes(data[:4], "little") if len(data) >= 4 else None
+
+    def read_stdin_log(self, offset: int) -> tuple[list[tuple[str, str | None]], int]:
+        """``input()`` exchanges logged since byte ``offset``, and the new offset."""
+        try:
+            with open(self.stdin_log_path, "rb") as log:
+                log.seek(offset)
+                data = log.read()
+        except FileNotFoundError:
+            return [], offset
+        complete = data[: data.rfind(b"\n") + 1]
+        exchanges = []
+        for line in complete.splitlines():
+            try:
+                entry = json.loads(line)
+                exchanges.append((str(entry["prompt"]), entry["answer"] if isinstance(entry["answer"], str) else None))
+            except (ValueError, KeyError, TypeError):
+                continue  # a line the notebook scribbled into the log itself
+        return exchanges, offset + len(complete)
+
+    def _payload(self, msg: dict[str, Any]) -> dict[str, Any] | None:
+        """The shim payload of a message, if it is one on this session's comm and carries
+        this session's nonce."""
+        if msg["msg_type"] != "comm_msg" or msg["content"].get("comm_id") != self.comm_id:
+            return None
+        payload = msg["content"].get("data")
+        if not isinstance(payload, dict) or payload.get("nonce") != self.nonce:
+            return None
+        return payload
+
+    async def _check_alive(self) -> None:
+        if not await self.kernel.manager.is_alive():
+            raise KernelDied(self.kernel.death())

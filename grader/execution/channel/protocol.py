@@ -1,0 +1,129 @@
+"""The call protocol between the grader and the kernel shim: the one definition of its names.
+
+Both ends load this module. The grader imports it; the kernel receives its source text first,
+executed into the shim's private namespace before the wire format, the call executor and the
+shim (see :mod:`grader.execution.channel.link`). So it holds only names, limits and wording,
+and uses only the standard library.
+
+A request is one JSON object ``{"id", "op", ...}`` on the grader's comm; the shim answers
+with messages whose ``kind`` is one of the ``REPLY_*`` names and which carry the request's id.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+# The ``__name__`` of the private namespace the kernel-side sources are executed in; those
+# modules import their neighbours only when loaded under another name (a normal import).
+KERNEL_NAMESPACE = "__grader_shim__"
+
+# --- requests ---------------------------------------------------------------------------------
+
+OP_CALLS = "calls"
+"""Run a batch of calls: body ``{"calls": [CallRequest, ...]}``; result a ``BatchTail``."""
+OP_DEFINED_NAMES = "defined_names"
+"""What the notebook defines: result a ``DefinedNamesReply``."""
+OP_STDIN_POSITION = "stdin_position"
+"""Rewind or advance the scripted input: body ``{"position": int}``; result None."""
+
+# --- replies (the ``kind`` of a message from the shim) ------------------------------------
+
+REPLY_READY = "ready"
+"""The shim took the comm and listens for requests."""
+REPLY_OUTCOMES = "outcomes"
+"""Outcomes of a batch so far: ``{"start": index of the first, "outcomes": [...]}``."""
+REPLY_DONE = "done"
+"""The request finished: ``{"result": ...}``."""
+REPLY_ERROR = "error"
+"""The shim itself failed on the request: ``{"error": traceback text}``."""
+
+# --- call outcome statuses the kernel reports (the grader adds "killed" itself) -------------
+
+STATUS_OK = "ok"
+STATUS_RAISED = "raised"
+STATUS_TIMEOUT = "timeout"
+STATUS_MISSING = "missing"
+STATUS_UNSERIALIZABLE = "unserializable"
+
+# --- limits -----------------------------------------------------------------------------------
+
+TRACEBACK_FRAMES = 8
+"""Frames of a student's traceback kept for a call that raised."""
+TRACEBACK_CHARS = 4000
+"""Characters kept from the end of a traceback, a call's or a cell's."""
+ERROR_CHARS = 1000
+"""Characters kept of an error message and of an ``input()`` prompt in the log."""
+STDIN_LOG_ENTRIES = 10_000
+"""``input()`` exchanges logged per kernel; a loop past the script stops being logged."""
+FLUSH_INTERVAL = 0.05
+"""Seconds between messages of a batch's outcomes: a message costs about half a millisecond,
+many times a small call."""
+NOTICE_ROOM = 500
+"""Characters the grader allows on top of the kernel's output cap for its truncation notice."""
+
+# --- truncation notices -------------------------------------------------------------------------
+
+CALL_OUTPUT_TRUNCATED = "\n[output truncated]"
+"""Ends a call's captured output that went over the cap."""
+GRADER_OUTPUT_TRUNCATED = "\n[output truncated by the grader]\n"
+"""Ends a cell output the grader cut (output the kernel's cap did not catch)."""
+_CELL_NOTICE_START = "[output truncated: only the first"
+
+
+def cell_output_truncated(limit: int) -> str:
+    """The notice the kernel prints once a cell's output goes over its ``limit``."""
+    return f"\n{_CELL_NOTICE_START} {limit} characters of a cell's output are kept]\n"
+
+
+def shows_cell_truncation(text: str) -> bool:
+    """Whether a cell's output carries the kernel's truncation notice."""
+    return _CELL_NOTICE_START in text
+
+
+# --- message shapes -----------------------------------------------------------------------------
+
+
+class CallRequest(TypedDict):
+    """One call as sent to the kernel; values are in the wire format."""
+
+    target: str
+    args: list[Any]
+    kwargs: list[list[Any]]
+    """``[name, value]`` pairs."""
+    then: list[list[Any]]
+    """``[method name, [args], [[name, value], ...]]`` per chained method."""
+    set_globals: list[list[Any]]
+    read_globals: list[str]
+    count: list[str]
+    count_all: bool
+    check_mutation: bool
+    timeout: float
+
+
+class OutcomeData(TypedDict):
+    """What one call did, as the kernel reports it; values are in the wire format."""
+
+    status: str
+    value: Any
+    error: str | None
+    traceback: str
+    duration: float
+    counts: dict[str, int]
+    mutated: bool
+    globals: list[list[Any]]
+    """``[name, value]`` for each ``read_globals`` name that exists and could be encoded."""
+    stdout: str
+
+
+class BatchTail(TypedDict):
+    """The result of an ``OP_CALLS`` request: the outcomes not yet sent."""
+
+    start: int
+    outcomes: list[OutcomeData]
+
+
+class DefinedNamesReply(TypedDict):
+    functions: list[str]
+    classes: dict[str, list[str]]
+    """Class name -> its own methods."""
+    variables: list[str]

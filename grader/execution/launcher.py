@@ -1,0 +1,27 @@
+"""The program that starts a sandboxed kernel: limits, privileges, then ipykernel.
+
+Nothing imports this module: :mod:`grader.execution.sandbox` passes its source to
+``python -S -s -c`` with a JSON configuration as the only argument, so it runs before
+``site`` and sees only the standard library until it extends ``sys.path`` itself.
+"""
+
+import json
+import os
+import resource
+import sys
+
+config = json.loads(sys.argv[1])
+for name, value in config["rlimits"]:
+    resource.setrlimit(getattr(resource, name), (value, value))
+if config["uid"] is not None:
+    os.setgroups([])
+    os.setgid(config["uid"])
+    os.setuid(config["uid"])
+if config["forget_parent_pid"]:
+    os.environ.pop("JPY_PARENT_PID", None)
+sys.path.extend(config["site_packages"])
+sys.argv = ["ipykernel_launcher", *config["kernel_args"]]
+
+from ipykernel import kernelapp  # noqa: E402  (importable only once sys.path is extended)
+
+kernelapp.launch_new_instance()

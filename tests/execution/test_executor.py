@@ -1,0 +1,154 @@
+"""The call executor on a plain namespace, without a kernel: the call contract itself, and
+the kernel-side sources loading in the private namespace they are shipped into."""
+
+from __future__ import annotations
+
+import builtins
+import sys
+from typing import Any
+
+import pytest
+
+from grader.execution.channel import link
+from grader.execution.channel.calls import Call, CallOutcome, CallStatus, outcome_from
+from grader.execution.channel.executor import CallExecutor
+from grader.execution.channel.protocol import CALL_OUTPUT_TRUNCATED, KERNEL_NAMESPACE, OutcomeData
+
+SOURCE = """
+import math
+
+calls = []
+
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+def helper(x):
+    return x + 1
+
+def uses_helper(x):
+    return helper(x) * 2
+
+def append_one(items):
+    items.append(1)
+    return len(items)
+
+def read_board():
+    return board[0]
+
+def spin():
+    while True:
+        pass
+
+def fail():
+    return 1 / 0
+
+def chatty():
+    print("x" * 500)
+
+class Counter:
+    def __init__(self, start):
+        self.value = start
+
+    def bump(self, by):
+        self.value += by
+        return self
+
+    def minmax(self):
+        return self.value
+
+NOT_A_FUNCTION = 42
+"""
+
+
+def run(*calls: Call, source: str = SOURCE, output_chars: int = 200_000) -> list[CallOutcome]:
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    exec(compile(source, "<notebook>", "exec"), namespace)
+    executor = CallExecutor(namespace, output_chars=output_chars)
+    reported: list[OutcomeData] = []
+    executor.run_batch([call.to_request() for call in calls], lambda _, outcome: reported.append(outcome))
+    return [outcome_from(outcome) for outcome in reported]
+
+
+def test_recursive_calls_are_counted_through_the_global_name() -> None:
+    (outcome,) = run(Call("fib", (10,), count=("fib",)))
+    assert outcome.value == 55 and outcome.counts == {"fib": 177}
+
+
+def test_count_all_counts_the_helpers_and_the_wrappers_are_removed_afterwards() -> None:
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    exec(compile(SOURCE, "<notebook>", "exec"), namespace)
+    original = namespace["helper"]
+    executor = CallExecutor(namespace, output_chars=1000)
+    reported: list[OutcomeData] = []
+    executor.run_batch([Call("uses_helper", (1,), count_all=True).to_request()], lambda _, o: reported.append(o))
+    assert reported[0]["counts"]["helper"] == 1 and reported[0]["counts"]["Counter.bump"] == 0
+    assert namespace["helper"] is original and not executor.in_call
+
+
+def test_chained_methods_run_on_the_result_and_objects_come_back_as_snapshots() -> None:
+    (outcome,) = run(Call("Counter", (1,), then=(("bump", (2,), {}), ("minmax", (), {}))))
+    assert outcome.value == 3
+    (snapshot,) = run(Call("Counter", (5,)))
+    assert snapshot.value.type_name == "Counter" and snapshot.value.value == 5
+
+
+def test_mutation_of_an_argument_or_a_global_is_reported() -> None:
+    changed, unchanged = run(Call("append_one", ([],)), Call("read_board", set_globals={"board": [7]}))
+    assert changed.mutated and changed.value == 1
+    assert not unchanged.mutated and unchanged.value == 7
+
+
+def test_missing_and_uncallable_targets() -> None:
+    missing, uncallable, method, counted = run(
+        Call("nope"),
+        Call("NOT_A_FUNCTION"),
+        Call("Counter", (1,), then=(("nothing", (), {}),)),
+        Call("fib", (1,), count=("ghost",)),
+    )
+    assert missing.status is CallStatus.MISSING and "'nope' is not defined" in missing.error
+    assert uncallable.status is CallStatus.MISSING and "type int" in uncallable.error
+    assert method.status is CallStatus.MISSING and "no attribute 'nothing'" in method.error
+    assert counted.status is CallStatus.MISSING and "'ghost'" in counted.error
+
+
+def test_a_raising_call_keeps_the_students_frames_only() -> None:
+    (outcome,) = run(Call("fail"))
+    assert outcome.status is CallStatus.RAISED and outcome.error == "ZeroDivisionError: division by zero"
+    assert "<notebook>" in outcome.traceback and "executor.py" not in outcome.traceback
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGALRM")
+def test_a_call_past_its_time_is_stopped_and_the_next_one_runs() -> None:
+    slow, after = run(Call("spin", timeout=0.2), Call("fib", (5,)))
+    assert slow.status is CallStatus.TIMEOUT and "0.2 s" in slow.error
+    assert after.value == 5
+
+
+def test_printed_output_is_captured_and_capped() -> None:
+    (outcome,) = run(Call("chatty"), output_chars=100)
+    assert outcome.stdout == "x" * 100 + CALL_OUTPUT_TRUNCATED
+
+
+def test_defined_names_leave_out_modules_imports_and_hidden_names() -> None:
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    exec(compile(SOURCE, "<notebook>", "exec"), namespace)
+    names = CallExecutor(namespace, output_chars=1000).defined_names(hidden={"calls", "__name__", "__builtins__"})
+    assert {"fib", "helper", "spin"} <= set(names["functions"])
+    assert names["classes"] == {"Counter": ["__init__", "bump", "minmax"]}
+    assert names["variables"] == ["NOT_A_FUNCTION"]
+
+
+def test_the_kernel_sources_load_in_their_private_namespace_in_order() -> None:
+    """What the kernel receives defines everything the shim needs without importing the
+    grader, which the kernel cannot import."""
+
+    def refusing_the_grader(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.split(".")[0] == "grader":
+            raise ImportError(f"the kernel cannot import {name}")
+        return builtins.__import__(name, *args, **kwargs)
+
+    private = {**builtins.__dict__, "__import__": refusing_the_grader}
+    namespace: dict[str, Any] = {"__name__": KERNEL_NAMESPACE, "__builtins__": private}
+    for source in link.KERNEL_SOURCES:
+        exec(compile(source, "<grader-shim>", "exec"), namespace)
+    assert {"install", "CallExecutor", "encode", "OP_CALLS", "cell_output_truncated"} <= set(namespace)
