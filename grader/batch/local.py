@@ -23,6 +23,7 @@ from typing import Any, NoReturn
 from grader.batch.pool import BatchOptions, Finished, GradeFunction, GradingTask, WorkOrder, grade_order, record_for
 from grader.batch.progress import log_line
 from grader.batch.records import GradingRecord
+from grader.execution.exit_status import describe_exit
 from grader.execution.spare_kernels import SpareKernel
 from grader.grading import GradingOptions
 from grader.spec.model import Assignment
@@ -162,7 +163,7 @@ class LocalPool:
             now - worker.started,
             worker.message or {},
             stop_reason=worker.stop_reason,
-            death=_exit_description(worker.process.exitcode),
+            death=describe_exit(worker.process.exitcode),
         )
 
     def _stop(self, worker: _Worker, reason: str) -> None:
@@ -198,16 +199,3 @@ def _process_context() -> multiprocessing.context.ForkServerContext | multiproce
         context.set_forkserver_preload(_FORKSERVER_PRELOAD)
         return context
     return multiprocessing.get_context("spawn")
-
-
-def _exit_description(exitcode: int | None) -> str:
-    if exitcode is None:
-        return "no exit status"
-    if exitcode < 0:
-        try:
-            name = signal.Signals(-exitcode).name
-        except ValueError:
-            name = f"signal {-exitcode}"
-        hint = ", perhaps out of memory" if -exitcode == signal.SIGKILL else ""
-        return f"killed by {name}{hint}"
-    return f"exit status {exitcode}"

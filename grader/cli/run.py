@@ -15,9 +15,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from grader.cli.options import add_sandbox_option
 from grader.execution.sandbox import SandboxUnavailable
 from grader.execution.session import ExecutionOptions, ExecutionResult, execute_notebook
-from grader.spec.model import load_assignment
+from grader.spec.loader import load_assignment
 from grader.submission.reader import SubmissionUnreadable
 
 EXIT_OK = 0
@@ -51,7 +52,7 @@ def add_run_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="answers for input(), in order (the option may be repeated; default: the assignment's, or none)",
     )
     parser.add_argument("--json", dest="json_out", type=Path, metavar="OUT", help="write the result as JSON to OUT")
-    parser.add_argument("--sandbox", choices=("auto", "bwrap", "limits", "none"), default="auto")
+    add_sandbox_option(parser)
     parser.add_argument(
         "--cell-timeout",
         type=float,
