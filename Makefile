@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test test-fast bench system-deps bubblewrap chromium clean
+.PHONY: demo test test-fast test-unit lint bench system-deps bubblewrap chromium clean
 
 # The grader and what it runs on: all `make demo` needs.
 $(STAMP): pyproject.toml
@@ -41,12 +41,22 @@ system-deps: bubblewrap chromium
 demo: $(STAMP) bubblewrap
 	$(PY) -m grader demo
 
-# The suite runs on every core: most of its time is spent waiting on student kernels.
-test: $(DEV_STAMP) system-deps
+# Style and types first (seconds), then the suite on every core: most of its time is spent
+# waiting on student kernels.
+test: lint system-deps
 	$(PY) -m pytest -n auto
+
+lint: $(DEV_STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(PY) -m mypy
 
 test-fast: $(DEV_STAMP)
 	$(PY) -m pytest -n auto -m 'not slow'
+
+# The pure unit layer: no kernels, no worker processes.
+test-unit: $(DEV_STAMP)
+	$(PY) -m pytest -m 'not kernel'
 
 clean:
 	rm -rf $(VENV) build *.egg-info demo-out

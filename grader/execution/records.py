@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -89,25 +88,6 @@ class ExecutionResult:
 
     def to_json(self, indent: int | None = None) -> str:
         return json.dumps(asdict(self), indent=indent, default=_enum_value)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> ExecutionResult:
-        """Read :meth:`to_dict`'s output back, also from records written before a field
-        existed (a cell's ``number`` is then its position among the recorded cells, which
-        are the code cells that are not empty)."""
-        return cls(
-            cells=tuple(
-                CellRecord(**{"number": position, **cell, "status": CellStatus(cell["status"])})
-                for position, cell in enumerate(data["cells"], start=1)
-            ),
-            stdin_transcript=tuple(StdinExchange(**exchange) for exchange in data["stdin_transcript"]),
-            sandbox_mode=SandboxMode(data["sandbox_mode"]),
-            isolation_note=data["isolation_note"],
-            kernel_restarts=data["kernel_restarts"],
-            total_duration=data["total_duration"],
-            kernel_start_seconds=data["kernel_start_seconds"],
-            notebook_timed_out=data["notebook_timed_out"],
-        )
 
 
 def _enum_value(value: object) -> object:

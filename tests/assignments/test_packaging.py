@@ -15,6 +15,8 @@ import setuptools
 import grader.cli
 from grader.cli import main
 
+pytestmark = pytest.mark.kernel
+
 REPO = Path(__file__).resolve().parents[2]
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "grader", "reference", "assignments")
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build")

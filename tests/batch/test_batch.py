@@ -22,6 +22,8 @@ from grader.spec.model import Assignment
 from tests.batch.fake_grading import grade_by_content
 from tests.reports.test_output_formats import GRADESCOPE_SCHEMA
 
+pytestmark = pytest.mark.kernel
+
 
 @pytest.fixture(scope="module")
 def lab05() -> Assignment:

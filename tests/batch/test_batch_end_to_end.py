@@ -20,7 +20,7 @@ from grader.batch.outputs import RESULT_FILE
 from grader.spec.loader import load_assignment
 from tests.reports.test_output_formats import GRADESCOPE_SCHEMA
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 
 REPO = Path(__file__).resolve().parents[2]
 ASSIGNMENT = "alphabeta-challenges"  # its notebooks run in a few seconds each

@@ -50,6 +50,7 @@ def test_atomic_writes_get_the_usual_file_mode(tmp_path: Path, umask_002: None) 
     assert [p.name for p in (tmp_path / "a").iterdir()] == ["file.txt"]
 
 
+@pytest.mark.kernel
 def test_batch_outputs_are_readable_by_others(tmp_path: Path, lab05: Assignment, umask_002: None) -> None:
     out = tmp_path / "out"
     batch(make_class(tmp_path / "in", {"a.py": "check-win"}), out, lab05)

@@ -33,6 +33,7 @@ def lab05() -> Assignment:
     return load_assignment("lab05")
 
 
+@pytest.mark.kernel
 def test_without_a_terminal_each_finished_submission_gets_a_line(
     tmp_path: Path, lab05: Assignment, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -47,6 +48,7 @@ def test_without_a_terminal_each_finished_submission_gets_a_line(
     assert "bob: not graded: The grader failed on this submission (RuntimeError" in by_student["bob"]
 
 
+@pytest.mark.kernel
 def test_quiet_batches_say_nothing(tmp_path: Path, lab05: Assignment, capsys: pytest.CaptureFixture[str]) -> None:
     batch(make_class(tmp_path / "in", {"a.py": "check-win"}), tmp_path / "out", lab05, progress=False)
     assert capsys.readouterr().err == ""
@@ -71,6 +73,7 @@ def test_progress_line_and_report() -> None:
     assert stream.getvalue() == "[1/2] lab05 dave: not graded: not a notebook in 0.2s\n"
 
 
+@pytest.mark.kernel
 def test_each_class_reports_its_own_time(tmp_path: Path, lab05: Assignment) -> None:
     first = make_class(tmp_path / "one", {"a.py": "SLOW check-win"})
     second = make_class(tmp_path / "two", {"b.py": "check-win"})
@@ -102,6 +105,7 @@ _CTRL_C_SCRIPT = textwrap.dedent(
 )
 
 
+@pytest.mark.kernel
 def test_ctrl_c_names_each_interrupted_submission_once(tmp_path: Path) -> None:
     source = make_class(tmp_path / "in", {"alice.py": "HANG", "bob.py": "HANG"})
     process = subprocess.Popen(

@@ -10,6 +10,8 @@ import pytest
 from grader.execution.channel.calls import Call, CallStatus, RemoteObject
 from grader.execution.session import CellStatus, ExecutionOptions
 
+pytestmark = pytest.mark.kernel
+
 EMPTY_003 = [["1", "2", "3"], ["4", "5", "6"], ["7", "8", "9"]]
 
 

@@ -11,8 +11,10 @@ import pytest
 
 from grader.cli.run import EXIT_CELLS_FAILED, EXIT_NOT_RUN, EXIT_OK, add_run_parser, execution_options
 from grader.execution.session import CellStatus, ExecutionOptions, ExecutionResult
-from grader.spec.model import load_assignment
+from grader.spec.loader import load_assignment
 from tests.execution.support import fixture
+
+pytestmark = pytest.mark.kernel
 
 
 def run(argv: list[str]) -> int:

@@ -12,6 +12,8 @@ from grader.execution.channel.calls import Call
 from grader.execution.session import CellStatus, ExecutionOptions, NotebookSession, execute_notebook
 from tests.execution.support import SEEDS, fixture
 
+pytestmark = pytest.mark.kernel
+
 OK, ERROR = CellStatus.OK, CellStatus.ERROR
 
 

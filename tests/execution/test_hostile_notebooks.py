@@ -13,6 +13,8 @@ from grader.execution.sandbox import Limits
 from grader.execution.session import CellStatus, ExecutionOptions
 from tests.execution.support import requires_bwrap
 
+pytestmark = pytest.mark.kernel
+
 FAST = {"cell_timeout": 2.0, "interrupt_grace": 2.0}
 
 

@@ -11,6 +11,8 @@ from grader.execution.sandbox import SandboxMode, resolve_mode
 from grader.execution.session import CellStatus, ExecutionOptions
 from tests.execution.support import REPO, requires_bwrap
 
+pytestmark = pytest.mark.kernel
+
 FAST = {"cell_timeout": 5.0, "interrupt_grace": 2.0}
 
 

@@ -62,6 +62,7 @@ STORED = {
         "cells": [
             {
                 "index": 0,
+                "number": 1,
                 "source": "x = input()",
                 "status": "error",
                 "error_name": "ValueError",
@@ -98,3 +99,13 @@ def test_a_stored_result_loads_typed() -> None:
 
 def test_a_stored_result_is_written_back_unchanged() -> None:
     assert SubmissionResult.from_dict(copy.deepcopy(STORED)).to_dict() == STORED
+
+
+def test_a_record_from_before_cell_numbers_numbers_its_cells_in_order() -> None:
+    old = copy.deepcopy(STORED)
+    cell = old["execution"]["cells"][0]
+    del cell["number"]
+    old["execution"]["cells"] = [cell, {**cell, "index": 3}]
+    result = SubmissionResult.from_dict(old)
+    assert result.execution is not None
+    assert [(c.index, c.number) for c in result.execution.cells] == [(0, 1), (3, 2)]

@@ -12,7 +12,7 @@ from grader.results import CheckStatus
 from grader.spec.loader import list_assignments, load_assignment
 from grader.validation import TEMPLATE_MAX_FRACTION, validate_assignment
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 
 
 @pytest.mark.parametrize("assignment_id", list_assignments())

@@ -21,7 +21,7 @@ SUBMISSIONS = Path(__file__).resolve().parent.parent / "submissions"
 EXPECTED = tomllib.loads((SUBMISSIONS / "expected.toml").read_text())
 CASES = [(assignment, name, spec) for assignment, entries in EXPECTED.items() for name, spec in entries.items()]
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 
 
 @pytest.mark.parametrize("assignment_id, name, expected", CASES, ids=[f"{a}/{n}" for a, n, _ in CASES])

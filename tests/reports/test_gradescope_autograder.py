@@ -6,11 +6,14 @@ import json
 from pathlib import Path
 
 import jsonschema
+import pytest
 
 from grader.feedback.gradescope import run_autograder
 from grader.spec.loader import load_assignment
 from tests.batch.fake_grading import grade_by_content
 from tests.reports.test_output_formats import GRADESCOPE_SCHEMA
+
+pytestmark = pytest.mark.kernel
 
 
 def autograde(tmp_path: Path, files: dict[str, str]) -> tuple[dict, object]:

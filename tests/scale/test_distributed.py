@@ -26,7 +26,7 @@ from grader.spec.loader import load_assignment
 from tests.batch.fake_grading import grade_by_content
 
 distributed = pytest.importorskip("distributed")
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 
 REPO = Path(__file__).resolve().parents[2]
 ASSIGNMENT = "alphabeta-challenges"  # its notebooks run in a few seconds each

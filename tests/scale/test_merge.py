@@ -15,6 +15,8 @@ from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
 from tests.batch.fake_grading import grade_by_content
 
+pytestmark = pytest.mark.kernel
+
 SHARDS = 3
 
 

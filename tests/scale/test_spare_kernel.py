@@ -12,6 +12,8 @@ from grader.execution.sandbox import Limits
 from grader.execution.session import CellStatus, ExecutionOptions, NotebookSession
 from grader.execution.spare_kernels import SpareKernel, spare_kernel_for_this_thread
 
+pytestmark = pytest.mark.kernel
+
 
 def notebook(*sources: str) -> nbformat.NotebookNode:
     return new_notebook(cells=[new_code_cell(source) for source in sources])

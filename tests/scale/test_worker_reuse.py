@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from grader.batch.plan import BatchOptions, run_batch
 from grader.spec.loader import load_assignment
 from tests.scale.probe_grading import grade_and_tell_pid
+
+pytestmark = pytest.mark.kernel
 
 
 def test_workers_are_reused_and_a_dead_one_is_replaced(tmp_path: Path) -> None:
