@@ -12,9 +12,10 @@ from pathlib import Path
 
 from grader.atomic_write import write_atomic
 from grader.batch.records import GradingRecord
+from grader.feedback.class_index import ClassEntry
 from grader.feedback.gradebook import GradebookRow, grades_csv
 from grader.feedback.gradescope import results_json
-from grader.feedback.html import ClassEntry, render_class_index, render_student_report
+from grader.feedback.html import render_class_index, render_student_report
 from grader.spec.model import Assignment
 
 RESULT_FILE = "submission_result.json"
