@@ -44,6 +44,8 @@ def _counterexample_lines(check: CheckResult, indent: str) -> list[str]:
         return []
     grid = board_rows(ce.board, empty=".", separator=" ")
     facts = [f"call:     {ce.call}", f"expected: {ce.expected}", f"actual:   {ce.actual}"]
+    if ce.board and not grid:  # not a tic-tac-toe board: shown as it is
+        facts.insert(0, f"input:    {ce.board}")
     if ce.cause:
         facts.append(f"likely cause: {ce.cause}")
     lines = []
