@@ -11,8 +11,9 @@ import tempfile
 from pathlib import Path
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder, then rename.
+def write_atomic(path: Path, content: str | bytes) -> None:
+    """Write ``content`` (text as UTF-8, or bytes as they are) to ``path`` through a
+    temporary file in the same folder, then rename.
 
     The file gets the mode a plain ``open(path, "w")`` would give it (``0666`` less the
     umask), not the private ``0600`` of a temporary file: reports and gradebooks are meant
@@ -22,8 +23,9 @@ def write_atomic(path: Path, text: str) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         os.fchmod(fd, 0o666 & ~current_umask())
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)

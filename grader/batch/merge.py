@@ -2,9 +2,10 @@
 
 Each shard of a job array (``grader batch ... --shard K/N``) writes a complete output folder
 for its students. The merge copies every student's folder into OUT (each file atomically, the
-stored record last, as a batch does) and rebuilds ``index.html`` and ``grades.csv`` from the
-stored records, with the functions the batch itself uses: the merged gradebook is byte for
-byte the one an unsharded run writes. The shards' ``shard.json`` manifests tell a complete
+stored record last, as a batch does) and rebuilds ``index.html``, ``grades.csv`` and
+``similarity.csv`` from the stored records and submitted copies, with the functions the batch
+itself uses: the merged gradebook and similarity list are byte for byte those an unsharded
+run writes. The shards' ``shard.json`` manifests tell a complete
 class from one with a shard missing or interrupted; the merge says which, and its exit code
 is 1 until the class is complete.
 """
@@ -17,9 +18,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.atomic_write import write_atomic
-from grader.batch.outputs import RESULT_FILE, STUDENT_FILES, class_output_lines, write_class_outputs
+from grader.batch.outputs import (
+    RESULT_FILE,
+    STUDENT_FILES,
+    class_output_lines,
+    stored_submission,
+    submitted_copy_names,
+    write_class_outputs,
+)
 from grader.batch.records import GradingRecord
 from grader.batch.sharding import MANIFEST_FILE, ShardManifest
+from grader.similarity.compare import DEFAULT_THRESHOLD
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment, AssignmentError
 from grader.submission.inputs import StudentSubmission
@@ -57,8 +66,15 @@ class MergeResult:
         return "\n".join(lines)
 
 
-def merge_shards(out_dir: Path, shard_dirs: Sequence[Path], assignment: Assignment | None = None) -> MergeResult:
-    """Combine the shard output folders into ``out_dir``."""
+def merge_shards(
+    out_dir: Path,
+    shard_dirs: Sequence[Path],
+    assignment: Assignment | None = None,
+    *,
+    similarity_threshold: float | None = DEFAULT_THRESHOLD,
+) -> MergeResult:
+    """Combine the shard output folders into ``out_dir`` (``similarity_threshold`` as for a
+    batch: None compares nothing)."""
     if not shard_dirs:
         raise MergeError("no shard folders given")
     for folder in shard_dirs:
@@ -88,7 +104,7 @@ def merge_shards(out_dir: Path, shard_dirs: Sequence[Path], assignment: Assignme
         _copy_student_folder(source, out_dir / record.submission.folder_name)
     skipped = list(dict.fromkeys(pair for m in manifests if m for pair in m.skipped))  # each shard lists them all
     ordered = sorted((r for r, _ in records.values()), key=lambda r: r.submission.student_id)
-    write_class_outputs(out_dir, ordered, assignment, skipped, complete=not problems)
+    write_class_outputs(out_dir, ordered, assignment, skipped, not problems, similarity_threshold)
     return MergeResult(out_dir, ordered, problems)
 
 
@@ -153,8 +169,15 @@ def _completeness(
 
 
 def _copy_student_folder(source: Path, target: Path) -> None:
-    """Report and results.json first, the record last, each atomically (as a batch writes them)."""
+    """The submitted copy, report and results.json first, the record last, each atomically
+    (as a batch writes them)."""
+    submitted = stored_submission(source)
+    for name in submitted_copy_names():
+        if submitted is None or name != submitted.name:
+            (target / name).unlink(missing_ok=True)  # left by an earlier merge into the same folder
+    if submitted is not None:
+        write_atomic(target / submitted.name, submitted.read_bytes())
     for name in STUDENT_FILES:
         path = source / name
         if path.is_file():
-            write_atomic(target / name, path.read_bytes().decode("utf-8"))
+            write_atomic(target / name, path.read_bytes())

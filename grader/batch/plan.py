@@ -6,8 +6,9 @@ only part of the class is graded (``grader.batch.sharding``, combined by ``grade
 As soon as one is graded its outputs are written (``grader.batch.outputs``), the stored
 record last, with a fingerprint of what was graded (``grader.batch.records``). A batch
 stopped at any moment and started again grades only the submissions whose fingerprint is
-missing or different (``force`` regrades all). ``index.html`` and ``grades.csv`` are rebuilt
-from the stored records at the end (and when interrupted, from what is done).
+missing or different (``force`` regrades all). ``index.html``, ``grades.csv`` and
+``similarity.csv`` are rebuilt from the stored records and the copies of the submissions
+stored with them at the end (and when interrupted, from what is done).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from grader.batch.outputs import (
     class_output_lines,
     write_class_outputs,
     write_student_outputs,
+    write_submitted_copy,
 )
 from grader.batch.pool import BatchOptions, GradeFunction, GradingPool, GradingTask
 from grader.batch.progress import ProgressReport, first_line, format_duration, log_line
@@ -149,7 +151,7 @@ def run_batches(
             interrupted_at = time.monotonic()
         finally:
             progress.close()
-    results = [plan.finish(pool_started, interrupted_at) for plan in plans]
+    results = [plan.finish(pool_started, interrupted_at, options.similarity_threshold) for plan in plans]
     if options.shard:
         for plan in plans:
             plan.write_manifest(options.shard, complete=interrupted_at is None)
@@ -186,11 +188,15 @@ class _BatchPlan:
         self.first_started = started if self.first_started is None else min(self.first_started, started)
         self.last_stored = now
 
-    def finish(self, pool_started: float, interrupted_at: float | None) -> BatchResult:
+    def finish(
+        self, pool_started: float, interrupted_at: float | None, similarity_threshold: float | None
+    ) -> BatchResult:
         interrupted = interrupted_at is not None
         skipped = [(s.path, s.reason) for s in self.found.skipped]
         records = sorted(self.records.values(), key=lambda r: r.submission.student_id)
-        write_class_outputs(self.job.out_dir, records, self.job.assignment, skipped, complete=not interrupted)
+        write_class_outputs(
+            self.job.out_dir, records, self.job.assignment, skipped, not interrupted, similarity_threshold
+        )
         elapsed = self.planning_seconds + self._grading_seconds(pool_started, interrupted_at)
         return BatchResult(self.job.out_dir, records, skipped, len(self.found.submissions), interrupted, elapsed)
 
@@ -224,6 +230,8 @@ def _plan(job: BatchJob, found: SubmissionSet, options: BatchOptions) -> _BatchP
             stored = replace(stored, submission=submission)
             if not (folder / REPORT_FILE).is_file():
                 write_student_outputs(job.out_dir, stored, job.assignment)
+            else:  # its copy may be missing (deleted, or stored by an older grader)
+                write_submitted_copy(folder, submission)
             plan.records[submission.student_id] = stored
         else:
             plan.tasks.append(GradingTask(submission, current, job.assignment))

@@ -23,6 +23,7 @@ from grader.execution.sandbox import SandboxChoice
 from grader.execution.spare_kernels import SpareKernel
 from grader.grading import GradingOptions, not_graded_result
 from grader.results import SubmissionResult
+from grader.similarity.compare import DEFAULT_THRESHOLD
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
 from grader.submission.inputs import StudentSubmission
@@ -49,6 +50,8 @@ class BatchOptions:
     shard: Shard | None = None
     """Grade only this shard of each class (``grader.batch.sharding``) and leave a manifest for
     ``grader merge``."""
+    similarity_threshold: float | None = DEFAULT_THRESHOLD
+    """List pairs of students at least this similar (``grader.similarity``); None: do not compare."""
 
     def worker_count(self) -> int:
         if self.jobs:

@@ -13,15 +13,19 @@ from pathlib import Path
 from typing import Any
 
 from grader.cli.options import USAGE_ERROR, add_assignment_option, add_sandbox_option
+from grader.similarity.compare import DEFAULT_THRESHOLD
 from grader.spec.loader import load_assignment
+
+SIMILARITY_OFF = "off"
 
 
 def add_batch_parsers(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "batch",
         help="grade a class: a folder, an nbgrader tree or an LMS zip export",
-        description="Grade every submission in INPUT into DIR: DIR/index.html, DIR/grades.csv and, per student, "
-        "DIR/<student>/report.html, results.json (Gradescope format) and submission_result.json. "
+        description="Grade every submission in INPUT into DIR: DIR/index.html, DIR/grades.csv, DIR/similarity.csv "
+        "and, per student, DIR/<student>/report.html, results.json (Gradescope format), a copy of the file graded "
+        "(submitted.ipynb or .py) and submission_result.json. "
         "Run it again after an interruption: only missing or changed submissions are graded.",
     )
     p.add_argument(
@@ -47,20 +51,46 @@ def add_batch_parsers(subparsers: Any) -> None:
         default=None,
         help="grade only part K of N (K from 0) of the class, split by student id; combine with `grader merge`",
     )
+    add_similarity_option(p)
     p.set_defaults(handler=cmd_batch)
 
     p = subparsers.add_parser(
         "merge",
         help="combine the output folders of a sharded class (grader batch --shard K/N) into one",
-        description="Copy every student's outputs from the SHARD_DIR folders into OUT and rebuild OUT/index.html and "
-        "OUT/grades.csv. Exit status 1 when a shard is missing or was interrupted.",
+        description="Copy every student's outputs from the SHARD_DIR folders into OUT and rebuild OUT/index.html, "
+        "OUT/grades.csv and OUT/similarity.csv. Exit status 1 when a shard is missing or was interrupted.",
     )
     p.add_argument("out", type=Path, metavar="OUT")
     p.add_argument("shards", type=Path, nargs="+", metavar="SHARD_DIR")
     add_assignment_option(
         p, required=False, description="assignment id or folder (default: the one the shards were graded against)"
     )
+    add_similarity_option(p)
     p.set_defaults(handler=cmd_merge)
+
+
+def add_similarity_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--similarity-threshold",
+        type=similarity_threshold,
+        default=DEFAULT_THRESHOLD,
+        metavar="X",
+        help=f"list pairs of students whose code is at least X alike, 0 to 1 (default {DEFAULT_THRESHOLD:g}), "
+        f"in similarity.csv and index.html; {SIMILARITY_OFF!r}: do not compare",
+    )
+
+
+def similarity_threshold(text: str) -> float | None:
+    """The option's value: a share from 0 to 1, or None for ``off``."""
+    if text.strip().lower() == SIMILARITY_OFF:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, or {SIMILARITY_OFF!r}; got {text!r}")
+    return value
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
@@ -85,6 +115,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
         progress=not args.quiet,
         cluster=args.cluster,
         shard=shard,
+        similarity_threshold=args.similarity_threshold,
     )
     try:
         result = run_batch(args.input, assignment, args.out, options)
@@ -100,7 +131,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
 
     assignment = load_assignment(args.assignment) if args.assignment else None
     try:
-        result = merge_shards(args.out, args.shards, assignment)
+        result = merge_shards(args.out, args.shards, assignment, similarity_threshold=args.similarity_threshold)
     except MergeError as exc:
         print(f"grader merge: {exc}", file=sys.stderr)
         return USAGE_ERROR

@@ -18,7 +18,6 @@ from __future__ import annotations
 import copy
 import logging
 import math
-import re
 import time
 from dataclasses import dataclass, field
 from os import PathLike
@@ -32,14 +31,13 @@ from nbformat import NotebookNode
 from grader.execution.channel.calls import CallChannel, KernelUnavailable
 from grader.execution.channel.link import KernelDied, KernelUnresponsive, ShimLink
 from grader.execution.channel.protocol import OP_STDIN_POSITION, TRACEBACK_CHARS
-from grader.execution.output import CappedCellRunner, output_fields
+from grader.execution.output import CappedCellRunner, output_fields, strip_ansi
 from grader.execution.records import CellRecord, CellStatus, ExecutionResult, StdinExchange
 from grader.execution.sandbox import Limits, RunningKernel, Sandbox, SandboxChoice, SandboxMode, resolve_mode
 from grader.execution.spare_kernels import KernelRecipe, SpareKernel
 from grader.submission.reader import definition_statements, read_submission
 
 _TIMEOUT_MARK = "GraderCellTimeout"
-_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _quiet_log = logging.getLogger(__name__ + ".nbclient")
 # nbclient logs every timeout and dead kernel at ERROR level; here they are expected
 # outcomes and end up in the result instead.
@@ -240,7 +238,7 @@ class NotebookSession:
             record = CellRecord(status=CellStatus.TIMEOUT, error_name="Timeout", error_message=message, **fields)
             return record, not recovered
         if content.get("status") == "error":
-            traceback = _ANSI.sub("", "\n".join(content.get("traceback", [])))[-TRACEBACK_CHARS:]
+            traceback = strip_ansi("\n".join(content.get("traceback", [])))[-TRACEBACK_CHARS:]
             return CellRecord(
                 status=CellStatus.ERROR,
                 error_name=content.get("ename"),

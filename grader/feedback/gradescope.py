@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from grader.atomic_write import write_atomic
-from grader.feedback.html import HIDDEN_CHECK_MESSAGES
-from grader.grading import GradingOptions, grade_submission
+from grader.feedback.views import HIDDEN_CHECK_MESSAGES, board_rows
+from grader.grading import GradingOptions, grade_submission, not_graded_result
 from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
 from grader.spec.model import Assignment
 from grader.submission.inputs import SUBMISSION_SUFFIXES, choose_submission_file
@@ -71,8 +71,8 @@ def _test(check: CheckResult) -> dict[str, Any]:
 
 def counterexample_text(ce: Counterexample) -> str:
     lines = []
-    if ce.board and len(ce.board) == 9:
-        rows = [" | ".join(c if c in "XO" else " " for c in ce.board[r * 3 : r * 3 + 3]) for r in range(3)]
+    rows = board_rows(ce.board, empty=" ", separator=" | ")
+    if rows:
         lines += ["Position:", *(f"   {row}" for row in rows)]
     elif ce.board:
         lines.append(f"Input: {ce.board}")
@@ -154,8 +154,8 @@ def run_autograder(
 
 
 def _write_failure(assignment: Assignment, results_path: Path, graded: Path | None, reason: str) -> AutograderOutcome:
-    from grader.grading import not_graded_result  # the same shape a batch gives an ungradable file
-
-    result = not_graded_result(str(graded or "submission"), assignment, reason)
+    result = not_graded_result(  # the same shape a batch gives an ungradable file
+        str(graded or "submission"), assignment, reason
+    )
     write_atomic(results_path, results_json(result, failure=reason))
     return AutograderOutcome(results_path, graded, 0.0, reason)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from grader.feedback.views import board_rows
 from grader.results import CheckResult, CheckStatus, SubmissionResult
-from reference import Board
 
 STATUS_WORDS = {
     CheckStatus.PASSED: "PASS",
@@ -42,8 +42,10 @@ def _counterexample_lines(check: CheckResult, indent: str) -> list[str]:
     ce = check.counterexample
     if ce is None:
         return []
-    grid = Board.from_string(ce.board).grid().splitlines() if ce.board else []
+    grid = board_rows(ce.board, empty=".", separator=" ")
     facts = [f"call:     {ce.call}", f"expected: {ce.expected}", f"actual:   {ce.actual}"]
+    if ce.board and not grid:  # not a tic-tac-toe board: shown as it is
+        facts.insert(0, f"input:    {ce.board}")
     if ce.cause:
         facts.append(f"likely cause: {ce.cause}")
     lines = []

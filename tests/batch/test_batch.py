@@ -78,7 +78,10 @@ def test_every_outcome_becomes_a_result(tmp_path: Path, lab05: Assignment) -> No
     assert result.return_code == 1  # the grader failed on bob and carol
     for student in by_id:
         folder = tmp_path / "out" / student
-        assert {p.name for p in folder.iterdir()} == {"report.html", "results.json", RESULT_FILE}
+        suffix = ".ipynb" if student == "dave" else ".py"
+        copy = f"submitted{suffix}"  # the graded file, its suffix kept
+        assert {p.name for p in folder.iterdir()} == {copy, "report.html", "results.json", RESULT_FILE}
+        assert (folder / copy).read_bytes() == (source / f"{student}{suffix}").read_bytes()
         jsonschema.validate(json.loads((folder / "results.json").read_text()), GRADESCOPE_SCHEMA)
     report = (tmp_path / "out" / "bob" / "report.html").read_text()
     assert "could not be graded" in report and "grading process died" in report

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from grader.atomic_write import write_atomic
-from grader.batch.outputs import GRADES_FILE, INDEX_FILE, STUDENT_FILES
+from grader.batch.outputs import GRADES_FILE, INDEX_FILE, SIMILARITY_FILE, STUDENT_FILES
 from grader.feedback.gradebook import GradebookRow, grades_csv
 from grader.feedback.gradescope import run_autograder
 from grader.grading import not_graded_result
@@ -55,6 +55,7 @@ def test_batch_outputs_are_readable_by_others(tmp_path: Path, lab05: Assignment,
     out = tmp_path / "out"
     batch(make_class(tmp_path / "in", {"a.py": "check-win"}), out, lab05)
     written = [out / INDEX_FILE, out / GRADES_FILE, *(out / "a" / name for name in STUDENT_FILES)]
+    written += [out / SIMILARITY_FILE, out / "a" / "submitted.py"]
     assert {p.name: mode(p) for p in written} == {p.name: 0o664 for p in written}
 
 

@@ -17,10 +17,10 @@ import textwrap
 import tokenize
 from pathlib import Path
 
-import jinja2
 import nbformat
 import pytest
 
+from grader.feedback.html import environment
 from grader.similarity.compare import (
     DEFAULT_THRESHOLD,
     HANDOUT,
@@ -38,7 +38,6 @@ LAB05 = REPO / "assignments" / "lab05"
 TEMPLATE = LAB05 / "template.ipynb"
 SOLUTION = LAB05 / "solution.ipynb"
 FIXTURES = REPO / "tests" / "submissions" / "lab05"
-TEMPLATES = REPO / "grader" / "feedback" / "templates"
 
 # Four correct lab05 answers written independently, each filling in the template's TODO
 # cells: "check_win", "check_draw", "minimax", "minimaxAB", "random_game" and "depth" (the
@@ -872,23 +871,15 @@ def test_empty_class_gives_just_the_header() -> None:
     assert similarity_csv(report) == "student_a,student_b,similarity\n"
 
 
-def render(report: SimilarityReport, *, trim: bool = False) -> str:
-    """The section as the class index renders it: autoescaped, strict (and trimmed, like grader.report)."""
-    environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=trim,
-        lstrip_blocks=trim,
-    )
-    template = environment.from_string(
+def render(report: SimilarityReport) -> str:
+    """The section as the class index renders it: through the reports' own environment."""
+    template = environment().from_string(
         '{% from "_similarity.html.j2" import similar_submissions %}{{ similar_submissions(view) }}'
     )
     return template.render(view=similar_pairs_view(report))
 
 
-@pytest.mark.parametrize("trim", [False, True])
-def test_the_section_shows_the_pairs_side_by_side_and_escapes_student_code(tmp_path: Path, trim: bool) -> None:
+def test_the_section_shows_the_pairs_side_by_side_and_escapes_student_code(tmp_path: Path) -> None:
     answers = dict(LOOPS)
     answers["random_game"] = (
         textwrap.dedent(answers["random_game"]) + 'print("<script>alert(1)</script>")  # </pre> & more\n'
@@ -899,7 +890,7 @@ def test_the_section_shows_the_pairs_side_by_side_and_escapes_student_code(tmp_p
     template = write_notebook(tmp_path / "template.ipynb", nbformat.read(TEMPLATE, as_version=4))
     report = compare([("alice", original), ("<b>bob</b>", copy), ("gina", template)])
     assert listed(report) == [("<b>bob</b>", "alice"), ("gina", HANDOUT)]
-    html = render(report, trim=trim)
+    html = render(report)
     assert "Similar submissions" in html and "not that anyone copied" in html
     assert "<mark>" in html and html.count('<details class="similar"') == 2
     assert "<script" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html

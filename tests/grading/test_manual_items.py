@@ -6,8 +6,9 @@ from __future__ import annotations
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.execution.channel.calls import Call, CallOutcome
+from grader.feedback.class_index import ClassEntry
 from grader.feedback.gradescope import results_json
-from grader.feedback.html import ClassEntry, render_class_index, render_student_report
+from grader.feedback.html import render_class_index, render_student_report
 from grader.feedback.text import format_submission
 from grader.results import CheckStatus, SubmissionResult, execution_from_dict
 from grader.spec.loader import load_assignment

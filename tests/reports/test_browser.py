@@ -1,6 +1,7 @@
 """The reports in a real browser (Debian's chromium driven by Playwright): no console
-errors, no network requests, the class table sorts when a header is clicked, and a
-student's report fits a phone. Screenshots go to test-artifacts/."""
+errors, no network requests, the class table sorts when a header is clicked, similar
+submissions unfold side by side with their matches marked, and a student's report fits a
+phone. Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from grader.feedback.html import render_student_report
 from grader.results import CheckStatus
 from grader.spec.loader import load_assignment
 from tests.batch.fake_grading import grade_by_content
+from tests.batch.test_batch_similarity import write_class
 from tests.reports import fabricated as fab
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -171,3 +173,39 @@ def test_student_report_fits_a_phone(browser, tmp_path: Path) -> None:
     page.screenshot(path=str(ARTIFACTS / "report-phone.png"), full_page=True)
     assert problems == []
     page.close()
+
+
+@pytest.fixture(scope="module")
+def similar_class(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Three lab05 answers, one a disguised copy of another, and the untouched template."""
+    lab05 = load_assignment("lab05")
+    source = write_class(tmp_path_factory.mktemp("similar-class"))
+    out = tmp_path_factory.mktemp("similar-out")
+    run_batch(source, lab05, out, BatchOptions(jobs=2, progress=False), grade=grade_by_content)
+    return out
+
+
+def test_similar_submissions_side_by_side(browser, similar_class: Path) -> None:
+    page, problems = open_page(browser, similar_class / "index.html")
+    heading = page.locator("#similar-submissions h2")
+    assert heading.is_visible() and heading.inner_text() == "Similar submissions"
+    rows = page.locator("#similar-submissions table.similar-table tbody tr")
+    assert rows.count() == 2 and "bogdan" in rows.nth(0).inner_text() and "erik" in rows.nth(0).inner_text()
+    first = page.locator("#similar-1")
+    assert not first.locator("mark").first.is_visible()  # folded until asked for
+    first.locator("summary").click()
+    sides = first.locator(".similar-side")
+    assert sides.count() == 2
+    left, right = (sides.nth(n).bounding_box() for n in range(2))
+    assert left and right and left["x"] + left["width"] <= right["x"]  # side by side, not stacked
+    for n in range(2):
+        marks = sides.nth(n).locator("mark")
+        assert marks.count() > 0 and marks.first.is_visible()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#similar-submissions").screenshot(path=str(ARTIFACTS / "similar-submissions.png"))
+    assert problems == []
+    page.close()
+    report, problems = open_page(browser, similar_class / "erik" / "report.html")
+    assert report.locator("#similar-submissions").count() == 0 and "bogdan" not in report.content()
+    assert problems == []
+    report.close()

@@ -7,7 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-from grader.feedback.html import ClassEntry, histogram, index_cell, pass_rates, render_class_index
+from grader.feedback.charts import histogram
+from grader.feedback.class_index import ClassEntry, index_cell, pass_rates
+from grader.feedback.html import render_class_index
 from grader.results import CheckStatus
 from tests.reports import fabricated as fab
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import replace
 
 import jsonschema
 import pytest
 
 from grader.feedback.gradebook import GradebookRow, grades_csv
-from grader.feedback.gradescope import gradescope_results, results_json
+from grader.feedback.gradescope import counterexample_text, gradescope_results, results_json
+from grader.feedback.text import format_submission
 from grader.results import CheckStatus
 from tests.reports import fabricated as fab
 
@@ -135,3 +137,19 @@ def test_grades_csv_has_one_row_per_student_and_a_column_per_check() -> None:
 def test_grades_csv_neutralises_formulas_in_names() -> None:
     rows = read_csv(grades_csv([GradebookRow("=HYPERLINK(1)", "@sum", fab.all_passed(with_hidden=False))]))
     assert rows[0]["student_id"] == "'=HYPERLINK(1)" and rows[0]["name"] == "'@sum"
+
+
+def test_the_board_is_drawn_alike_in_the_terminal_and_in_gradescope() -> None:
+    tic_tac_toe = fab.public_failure()
+    connect_four = replace(
+        tic_tac_toe,
+        check_id="connect-four",
+        counterexample=replace(tic_tac_toe.counterexample, board="XO.X..O|......."),
+    )
+    terminal = format_submission(fab.submission(tic_tac_toe, connect_four))
+    assert "X O .   call:     minimax(board, 0, True)" in terminal
+    assert "X . .   expected: 1" in terminal and ". . .   actual:   -1" in terminal
+    output = counterexample_text(tic_tac_toe.counterexample)
+    assert output.startswith("Position:\n   X | O |  \n   X |   |  \n     |   |  \n")
+    other = counterexample_text(connect_four.counterexample)  # not a 3x3 board: shown as text, in both
+    assert other.startswith("Input: XO.X..O|.......") and "input:    XO.X..O|......." in terminal

@@ -7,7 +7,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from grader.feedback.html import ExecutionView, check_view, headline, render_student_report, score_caveat
+from grader.feedback.html import render_student_report
+from grader.feedback.views import ExecutionView, check_view, headline, score_caveat
 from grader.results import CheckStatus
 from grader.spec.loader import load_assignment
 from tests.reports import fabricated as fab

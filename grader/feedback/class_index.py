@@ -1,0 +1,113 @@
+"""The class as the instructor's index shows it: one line per student, one cell per check,
+and the pass rate of each check over the submissions that were graded."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from grader.feedback.views import STATUS_LABELS, format_points
+from grader.results import CheckResult, CheckStatus, SubmissionResult
+
+
+@dataclass(frozen=True)
+class ClassEntry:
+    """One student's line in the class index (built by the batch from its records)."""
+
+    student_id: str
+    display_name: str
+    late: bool
+    result: SubmissionResult
+    report_href: str
+    failure: str | None
+    """Why the submission could not be graded, or None."""
+    seconds: float
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CheckPassRate:
+    id: str
+    title: str
+    hidden: bool
+    points: float
+    passed: int
+    attempted: int
+    instructions: str = ""
+    """How to mark an item marked by hand (for the instructor: never in a student's report)."""
+
+    @property
+    def percent(self) -> float:
+        return 100 * self.passed / self.attempted if self.attempted else 0.0
+
+
+@dataclass(frozen=True)
+class IndexCell:
+    """One check's outcome in the class table."""
+
+    text: str
+    status: str
+    label: str
+    sort: float
+
+
+@dataclass(frozen=True)
+class IndexRow:
+    entry: ClassEntry
+    checks: tuple[IndexCell | None, ...]
+    """One cell per check of the table, None where this submission has no such check."""
+    percent: float
+
+
+ZERO_WEIGHT_MARKS = {
+    CheckStatus.PASSED: "\u2713",
+    CheckStatus.FAILED: "\u2717",
+    CheckStatus.ERROR: "\u2717",
+    CheckStatus.NOT_RUN: "\u2013",
+}
+
+
+def index_cell(check: CheckResult) -> IndexCell:
+    """A check worth no points shows whether it passed, not a "0" that reads as a failure;
+    a bonus shows what it added."""
+    status = check.status.value.replace(" ", "-")
+    label = STATUS_LABELS[check.status]
+    if check.max_score == 0 and check.score == 0:
+        mark = ZERO_WEIGHT_MARKS.get(check.status, label)
+        return IndexCell(mark, status, label, 1.0 if check.status == CheckStatus.PASSED else 0.0)
+    text = format_points(check.score)
+    return IndexCell(f"+{text}" if check.max_score == 0 else text, status, label, check.score)
+
+
+def pass_rates(entries: Sequence[ClassEntry]) -> tuple[CheckPassRate, ...]:
+    graded = [e.result for e in entries if e.failure is None]
+    order: dict[str, CheckResult] = {}
+    for result in graded:
+        for check in result.checks:
+            order.setdefault(check.check_id, check)
+    rates = []
+    for check_id, first in order.items():
+        outcomes = [r.check(check_id) for r in graded if any(c.check_id == check_id for c in r.checks)]
+        attempted = [c for c in outcomes if c.status != CheckStatus.MANUAL]
+        rates.append(
+            CheckPassRate(
+                check_id,
+                first.title,
+                first.visibility != "public",
+                first.max_score,
+                sum(c.status == CheckStatus.PASSED for c in attempted),
+                len(attempted),
+                first.instructor_notes,
+            )
+        )
+    return tuple(rates)
+
+
+def index_rows(entries: Sequence[ClassEntry], check_ids: Sequence[str]) -> tuple[IndexRow, ...]:
+    """The students table: each entry with its cell for every check in ``check_ids``."""
+    rows = []
+    for e in entries:
+        by_id = {c.check_id: c for c in e.result.checks}
+        cells = tuple(None if (c := by_id.get(check_id)) is None else index_cell(c) for check_id in check_ids)
+        rows.append(IndexRow(e, cells, 100 * e.result.fraction))
+    return tuple(rows)
