@@ -38,6 +38,10 @@ from tests.batch.test_similarity import (
 STUDENTS = ["alice", "bogdan", "chen", "dana", "erik", "gina"]
 
 
+# The class is graded by worker processes (with a stand-in grading function).
+pytestmark = pytest.mark.kernel
+
+
 @pytest.fixture(scope="module")
 def lab05() -> Assignment:
     return load_assignment("lab05")
