@@ -124,10 +124,15 @@ def test_the_other_player_maximizes(boards: list[Board]) -> None:
 @given(POSITIONS)
 def test_a_correct_student_is_told_nothing(boards: list[Board]) -> None:
     for spec in (UNIT, ADJUSTED):
-        values = observe(boards, spec, lambda cells, mover, s=spec: student_minimax(cells, mover, O, s.scoring))
-        assert explain_search_convention(values) is None
-        pairs = observe(boards, spec, lambda cells, mover, s=spec: student_best_move(cells, mover, O, s.scoring))
-        assert explain_search_convention(pairs, returns=("value,move",)) is None
+
+        def value(cells: list[str], mover: str, scoring: str = spec.scoring) -> float:
+            return student_minimax(cells, mover, O, scoring)
+
+        def pair(cells: list[str], mover: str, scoring: str = spec.scoring) -> tuple[float, int]:
+            return student_best_move(cells, mover, O, scoring)
+
+        assert explain_search_convention(observe(boards, spec, value)) is None
+        assert explain_search_convention(observe(boards, spec, pair), returns=("value,move",)) is None
 
 
 @FEW
