@@ -31,6 +31,9 @@ class RootCause:
     source_check: str
     defect: Defect
     sentence: str
+    confirmed: bool = True
+    """Read from the source check's own (wrong) answers, which cost it its points; a suspect
+    is a mistake its check could not see."""
 
 
 @dataclass
@@ -67,7 +70,15 @@ class Findings:
                     f"search built on such a `{defect.function}` gives (the check of `{defect.function}` alone, "
                     "from the root, cannot see it); fix that first."
                 )
-                return self._remember(check_id, RootCause(source, defect, sentence))
+                return self._remember(check_id, RootCause(source, defect, sentence, confirmed=False))
+        return None
+
+    def counted_against(self, check_id: str, depends_on: Sequence[str]) -> RootCause | None:
+        """The root cause of ``check_id``'s failures when one of the checks it depends on already
+        lost points for it."""
+        cause = self.followed.get(check_id)
+        if cause is not None and cause.confirmed and cause.source_check in depends_on:
+            return cause
         return None
 
     def _remember(self, check_id: str, cause: RootCause) -> RootCause:
