@@ -9,7 +9,8 @@ failing one alone (one board fits several explanations by chance). In order:
    depth-adjusted ones are asked, the other player maximizing, moves numbered from 1, ...);
 3. a known mistake in the search itself (``diagnosis.py``);
 4. a pattern every answer follows: the full-depth value at every depth limit, an infinite
-   value on every unfinished position, one impossible value on every unfinished position.
+   value on every unfinished position, one impossible value on every unfinished position, the
+   values of a depth limit one move off.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 from grader.checks.context import CheckContext, format_value
 from grader.checks.conventions import SearchObservation, explain_search_convention
 from grader.checks.diagnosis import Observation, explain_alphabeta, explain_minimax, is_full_window
+from grader.checks.reference_answers import reference_answer
 from grader.checks.root_cause import MoveObservation, ValueObservation
 from grader.checks.root_cause import Observation as RootObservation
 from reference import Board, SearchSpec
@@ -124,6 +126,13 @@ def _known_mistake(answers: Sequence[SearchAnswer], *, windows: bool, failing_fu
     return cause
 
 
+def _limited_value(answer: SearchAnswer, shift: int) -> float:
+    """The reference value with the depth limit moved by ``shift``."""
+    assert answer.spec.depth_limit is not None
+    spec = replace(answer.spec, depth_limit=max(answer.spec.depth_limit + shift, 0))
+    return reference_answer(answer.board, spec, answer.to_move).value
+
+
 def _pattern(answers: Sequence[SearchAnswer]) -> str | None:
     """Patterns of the values alone, each holding for every answer."""
     valued = [(a, a.value) for a in answers if a.value is not None]
@@ -140,6 +149,13 @@ def _pattern(answers: Sequence[SearchAnswer]) -> str | None:
             "The value is the full-depth one: the depth limit is never reached "
             "(is depth increased in the recursive call?)."
         )
+    if limited and len(limited) == len(valued):
+        for shift, words in ((1, "one move deeper than"), (-1, "one move short of")):
+            if any(v != a.expected for a, v in limited) and all(v == _limited_value(a, shift) for a, v in limited):
+                return (
+                    f"The values are those of a search that stops {words} the depth limit: check the "
+                    "comparison of the depth with the limit (>= stops at the limit) and the root's depth."
+                )
     unfinished = [(a, v) for a, v in valued if not a.board.is_terminal()]
     if not unfinished:
         return None
