@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+from grader.checks.findings import Findings
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus
 from grader.execution.session import ExecutionResult
 from grader.spec.call_template import CallTemplate
@@ -68,6 +69,8 @@ class CheckContext:
     execution: ExecutionResult | None = None
     """The execution record, for checks about the run itself."""
     outcomes_log: list[CallOutcome] = field(default_factory=list)
+    findings: Findings = field(default_factory=Findings)
+    """What the checks run so far learnt about the submission's lower-level functions."""
 
     # -- names ---------------------------------------------------------------
     def resolve(self, function: str) -> str:

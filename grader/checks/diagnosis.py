@@ -45,7 +45,7 @@ class Variant:
     """"max" or "min": both branches place that player's mark."""
     draw_value: float = 0
     depth_sign: int = -1
-    """Depth-adjusted scores: a win is worth 10 + depth_sign * depth (-1 is right)."""
+    """Depth-adjusted scores: a win is worth 10 + depth_sign * depth (-1 is right, 0 ignores depth)."""
 
 
 def _missing(lines: Sequence[tuple[int, int, int]], what: str) -> Variant:
@@ -74,6 +74,7 @@ MINIMAX_VARIANTS: tuple[Variant, ...] = (
         same_mark="min",
     ),
     Variant("Depth is added instead of subtracted: a win is worth 10 - depth, a loss depth - 10.", depth_sign=1),
+    Variant("The score ignores depth: a win should score 10 - depth and a loss depth - 10.", depth_sign=0),
     Variant("A drawn game is scored as a loss: a full board without a line is worth 0.", draw_value=-1),
     Variant("A drawn game is scored as a win: a full board without a line is worth 0.", draw_value=1),
     _missing(LINES[:0] + ((0, 1, 2), (3, 4, 5), (6, 7, 8)), "a complete row"),

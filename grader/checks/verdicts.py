@@ -4,6 +4,7 @@ check's own seed and example cache, and the result it becomes."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import strategies as st
@@ -12,6 +13,7 @@ from grader.checks.context import CheckContext, StudentFunction
 from grader.checks.lookahead import AnswersAside
 from grader.checks.positions import board_size, check_key, check_seed
 from grader.checks.properties import Mismatch, PropertyOutcome, find_smallest_failure
+from grader.checks.shape import Observed, shape_headline
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.model import Check
 from reference import Board
@@ -56,7 +58,10 @@ def result_from_property(
     passed_message: str,
     *,
     figures: Mapping[str, Any] | None = None,
+    headline: str | None = None,
 ) -> CheckResult:
+    """``headline`` replaces the "wrong answer" one when the failure is one of shape (see
+    :func:`shape_of`)."""
     all_figures: dict[str, Any] = {"examples": outcome.tried, **(figures or {})}
     if outcome.budget_exhausted:
         all_figures["budget_exhausted"] = True
@@ -68,12 +73,19 @@ def result_from_property(
     board = outcome.failing_input
     mismatch = outcome.mismatch
     assert mismatch is not None
+    if headline is not None:
+        # The shape accounts for every call: a guess from one answer would only distract.
+        mismatch = replace(mismatch, cause=None)
+    else:
+        headline = (
+            f"Wrong answer on a position with {9 - len(board.empty_cells())} pieces"
+            if isinstance(board, Board)
+            else "Wrong answer"
+        )
     return CheckResult.for_check(
         check,
         CheckStatus.FAILED,
-        f"Wrong answer on a position with {9 - len(board.empty_cells())} pieces"
-        if isinstance(board, Board)
-        else "Wrong answer",
+        headline,
         counterexample=counterexample_for(board if isinstance(board, Board) else None, mismatch),
         figures=all_figures,
     )
@@ -87,3 +99,10 @@ def counterexample_for(board: Board | None, mismatch: Mismatch) -> Counterexampl
         actual=mismatch.actual,
         cause=mismatch.cause,
     )
+
+
+def shape_of(student: StudentFunction, *, none_ok: bool = False) -> str | None:
+    """The shape headline of every call made to ``student`` (a signature the assignment's call
+    does not fit, a stub), or ``None`` when its answers are to be judged as answers."""
+    outcomes = [Observed.from_outcome(answer.outcome) for _, answer in student.answers()]
+    return shape_headline(student.function, student.template, outcomes, none_ok=none_ok)

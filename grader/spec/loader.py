@@ -72,7 +72,7 @@ def load_assignment(id_or_path: str | Path, root: Path = BUILTIN_ASSIGNMENTS) ->
     return _parse(raw, path)
 
 
-_COMMON_FIELDS = frozenset({"id", "kind", "title", "points", "visibility", "bonus", "description"})
+_COMMON_FIELDS = frozenset({"id", "kind", "title", "points", "visibility", "bonus", "description", "depends_on"})
 
 
 def _parse(raw: Mapping[str, Any], path: Path) -> Assignment:
@@ -110,6 +110,12 @@ def _parse(raw: Mapping[str, Any], path: Path) -> Assignment:
             raise AssignmentError(path, f"checks[{n}] ({check.id}).id", "duplicate check id")
         seen.add(check.id)
         checks.append(check)
+    for n, check in enumerate(checks):
+        unknown = [d for d in check.depends_on if d not in seen or d == check.id]
+        if unknown:
+            raise AssignmentError(
+                path, f"checks[{n}] ({check.id}).depends_on", f"not the id of another check: {', '.join(unknown)}"
+            )
 
     return Assignment(
         id=reader.req(meta, "assignment.id", str),
@@ -151,6 +157,7 @@ def _check(reader: _Reader, entry: Mapping[str, Any], where: str) -> Check[Any]:
         visibility=reader.choice(entry, f"{where}.visibility", VISIBILITIES, default="public"),
         bonus=bool(reader.opt(entry, f"{where}.bonus", bool) or False),
         description=reader.opt(entry, f"{where}.description", str) or "",
+        depends_on=tuple(reader.str_list(entry, f"{where}.depends_on", default=[])),
     )
 
 

@@ -14,6 +14,7 @@ from grader.checks.kind import CheckKind
 from grader.checks.kinds.search import shapes_field
 from grader.checks.params import PLACEHOLDERS, call_field
 from grader.checks.reference_answers import reference_answer
+from grader.checks.root_cause import MoveObservation
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.call_template import CallTemplate, parse_call
 from grader.spec.model import Check, MoveFormat, Side
@@ -212,6 +213,7 @@ def _random_opponent(check: Check[RandomOpponentParams], ctx: CheckContext) -> C
     opponent = _OPPONENT_NAMES[params.opponent]
     tally = {"AI": 0, "Opponent": 0, "Draw": 0}
     lost: tuple[int, Board, list[str]] | None = None
+    played_by_ai: list[MoveObservation] = []
     # Game after game from one seeded stream: the opponent's moves depend on how the
     # earlier games went, so the games cannot be asked for side by side.
     for game in range(params.games):
@@ -230,6 +232,7 @@ def _random_opponent(check: Check[RandomOpponentParams], ctx: CheckContext) -> C
                     if move is None or move not in board.empty_cells():
                         raise ShapeError(f"returned {ctx.show_move(move, params.move)}, which is not a free cell")
                     cell = move
+                    played_by_ai.append(MoveObservation(board, ctx.spec(board, to_move=side), side, cell))
                 except ShapeError as exc:
                     return CheckResult.for_check(
                         check,
@@ -277,9 +280,17 @@ def _random_opponent(check: Check[RandomOpponentParams], ctx: CheckContext) -> C
             f"{student.describe({})} as {params.ai} in game {game + 1}",
             "a win or a draw for the AI",
             f"the moves {', '.join(moves)}, a win for {opponent}",
+            _root_cause(ctx, check.id, played_by_ai),
         ),
         figures={**figures, "moves": moves},
     )
+
+
+def _root_cause(ctx: CheckContext, check_id: str, moves: list[MoveObservation]) -> str | None:
+    """Whether every move the AI chose is what a search built on a lower-level function another
+    check found wrong chooses."""
+    found = ctx.findings.root_cause(check_id, moves)
+    return None if found is None else found.sentence
 
 
 RANDOM_OPPONENT = CheckKind("random-opponent", RandomOpponentParams, _random_opponent)

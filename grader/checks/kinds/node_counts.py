@@ -16,6 +16,7 @@ from grader.checks.context import Answer, CheckContext
 from grader.checks.kind import CheckKind
 from grader.checks.params import boards_field, call_field
 from grader.checks.reference_answers import reference_alphabeta, reference_minimax_nodes
+from grader.checks.root_cause import NodeCountObservation
 from grader.results import CheckResult, CheckStatus, Counterexample, NodeCountRow
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check
@@ -122,19 +123,41 @@ def run(check: Check[Params], ctx: CheckContext) -> CheckResult:
                 **with_alphabeta,
             )
         )
-    verdict = _verdict(check, params, rows)
+    verdict = _verdict(check, params, rows, _root_cause(check, ctx, params, rows))
     figures = {"source": f"the global `{params.counter}`" if params.counter else "calls counted by the grader"}
     return replace(verdict, node_counts=tuple(rows), figures={**verdict.figures, **figures})
 
 
-def _verdict(check: Check[Params], params: Params, rows: list[NodeCountRow]) -> CheckResult:
+def _root_cause(check: Check[Params], ctx: CheckContext, params: Params, rows: list[NodeCountRow]) -> str | None:
+    """Whether every count follows from a lower-level function another check found wrong
+    (the counts of a search built on it), when the grader counted the calls itself."""
+    if params.counter or params.convention != "calls" or any(r.minimax is None for r in rows):
+        return None
+    observations: list[NodeCountObservation] = []
+    for row in rows:
+        board = Board.from_string(row.board)
+        side = board.to_move(ctx.assignment.first_player)
+        spec = ctx.spec(board, to_move=side, start_depth=params.start_depth)
+        assert row.minimax is not None
+        observations.append(NodeCountObservation(board, spec, side, row.minimax))
+        if row.alphabeta is not None:
+            observations.append(NodeCountObservation(board, spec, side, row.alphabeta, params.window))
+    found = ctx.findings.root_cause(check.id, observations)
+    return None if found is None else found.sentence
+
+
+def _verdict(
+    check: Check[Params], params: Params, rows: list[NodeCountRow], root_cause: str | None = None
+) -> CheckResult:
+    """``root_cause``, when every count follows from a lower-level function, replaces the
+    cause a count alone suggests."""
     unreadable = [r for r in rows if r.minimax is None or (r.alphabeta_call is not None and r.alphabeta is None)]
     if unreadable:
         return CheckResult.for_check(
             check, CheckStatus.FAILED, f"The counter `{params.counter}` did not hold a whole number after the call."
         )
     if params.alphabeta_call is None:
-        return _single_search_verdict(check, params, rows)
+        return _single_search_verdict(check, params, rows, root_cause)
     # Alpha-beta is judged against the reference's minimax count: a broken minimax loses
     # its own checks, and must not make a correct alpha-beta look wrong (or right).
     counts = [_AlphaBetaCounts.of(r) for r in rows]
@@ -159,7 +182,8 @@ def _verdict(check: Check[Params], params: Params, rows: list[NodeCountRow]) -> 
                 c.call,
                 f"{c.reference_alphabeta:,} nodes (fewer than {c.reference_minimax:,})",
                 f"{c.alphabeta:,} nodes",
-                "No branch is ever cut off: check the cut-off condition and that alpha and beta are passed "
+                root_cause
+                or "No branch is ever cut off: check the cut-off condition and that alpha and beta are passed "
                 "to the children.",
             ),
         )
@@ -180,7 +204,7 @@ def _verdict(check: Check[Params], params: Params, rows: list[NodeCountRow]) -> 
         f"Alpha-beta prunes ({summary}), but not as much as the reference does with row-major move order.{note}",
         score=check.points * params.partial_credit,
         counterexample=Counterexample(
-            c.board, c.call, f"{c.reference_alphabeta:,} nodes", f"{c.alphabeta:,} nodes", cause
+            c.board, c.call, f"{c.reference_alphabeta:,} nodes", f"{c.alphabeta:,} nodes", root_cause or cause
         ),
     )
 
@@ -205,13 +229,15 @@ class _AlphaBetaCounts:
         )
 
 
-def _single_search_verdict(check: Check[Params], params: Params, rows: list[NodeCountRow]) -> CheckResult:
+def _single_search_verdict(
+    check: Check[Params], params: Params, rows: list[NodeCountRow], root_cause: str | None
+) -> CheckResult:
     summary = "; ".join(f"{r.minimax:,} nodes from {r.board}" for r in rows)
     wrong = [r for r in rows if r.minimax != r.reference_minimax]
     if not wrong:
         return CheckResult.for_check(check, CheckStatus.PASSED, f"Node count matches the reference ({summary}).")
     r = wrong[0]
-    cause = None
+    cause = root_cause
     counted = r.minimax_calls_counted
     if counted == r.reference_minimax:
         cause = (

@@ -4,17 +4,18 @@ reference, by hypothesis over reachable or arbitrary boards."""
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from hypothesis import strategies as st
 
 from grader.checks.context import CheckContext, ShapeError, format_value
 from grader.checks.kind import CheckKind
+from grader.checks.kinds.predicate_findings import predicate_cause
 from grader.checks.params import call_field
 from grader.checks.positions import board_size, positions
 from grader.checks.properties import Mismatch
-from grader.checks.verdicts import find_failure, result_from_property
+from grader.checks.verdicts import find_failure, result_from_property, shape_of
 from grader.results import CheckResult
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check, MoveFormat
@@ -243,7 +244,24 @@ def run(check: Check[Params], ctx: CheckContext) -> CheckResult:
         examples=params.examples,
         sample=cases(spread=True),
     )
-    return result_from_property(check, outcome.board_alone(), f"`{student.label}` agrees with the reference")
+    outcome = outcome.board_alone()
+    headline = None
+    if outcome.mismatch is not None:
+        headline = shape_of(student, none_ok=params.expect in ("winner", "outcome"))
+        answers = [(Board.from_string(k[0]), k[1], answer) for k, answer in student.answers()]
+        cause = predicate_cause(
+            ctx,
+            check.id,
+            student.label,
+            params.expect,
+            answers,
+            lambda raw: read_answer(params, ctx, raw),
+            codes=params.codes,
+            stub=headline is not None,
+        )
+        if cause is not None:
+            outcome = replace(outcome, mismatch=replace(outcome.mismatch, cause=cause))
+    return result_from_property(check, outcome, f"`{student.label}` agrees with the reference", headline=headline)
 
 
 def show(params: Params, ctx: CheckContext, value: Any) -> str:

@@ -45,8 +45,8 @@ def _printed_sequence(check: Check[PrintedParams], ctx: CheckContext) -> CheckRe
         return CheckResult.not_run(check, f"no cell contains `{params.cell_contains}`.")
     text = "\n".join(c.output for c in cells)
     found = tuple(re.findall(params.pattern, text))
-    shown = ", ".join(found[: len(params.expected) + 2]) or "nothing"
-    expected = ", ".join(params.expected)
+    shown = ", ".join(_quoted(f) for f in found[: len(params.expected) + 2]) or "nothing"
+    expected = ", ".join(_quoted(e) for e in params.expected)
     figures = {"printed": list(found)}
     problems = []
     if found[: len(params.expected)] != params.expected:
@@ -55,12 +55,12 @@ def _printed_sequence(check: Check[PrintedParams], ctx: CheckContext) -> CheckRe
         problems.append(f"its output never matches {params.final_pattern!r}")
     if not problems:
         return CheckResult.for_check(
-            check, CheckStatus.PASSED, f"{where.capitalize()} printed {expected}, as expected.", figures=figures
+            check, CheckStatus.PASSED, f"{_upper_first(where)} printed {expected}, as expected.", figures=figures
         )
     cause = None
     for n, (got, want) in enumerate(zip(found, params.expected), start=1):
         if got != want:
-            cause = f"The {_ordinal(n)} printed value is {got} instead of {want}."
+            cause = f"The {_ordinal(n)} printed value is {_quoted(got)} instead of {_quoted(want)}."
             break
     if not found:
         failed = [c for c in cells if c.status != CellStatus.OK]
@@ -68,10 +68,21 @@ def _printed_sequence(check: Check[PrintedParams], ctx: CheckContext) -> CheckRe
     return CheckResult.for_check(
         check,
         CheckStatus.FAILED,
-        "; ".join(problems).capitalize() + ".",
+        _upper_first("; ".join(problems)) + ".",
         counterexample=Counterexample(None, params.cell_contains or "the notebook", expected, shown, cause),
         figures=figures,
     )
+
+
+def _quoted(text: str) -> str:
+    """A printed value exactly as printed: a number as it is, anything else in quotes."""
+    return text if text.isdigit() else f'"{text}"'
+
+
+def _upper_first(text: str) -> str:
+    """The first letter upper-cased, the rest as it was printed (``str.capitalize`` would
+    lower-case "X wins!")."""
+    return text[:1].upper() + text[1:]
 
 
 def _ordinal(n: int) -> str:

@@ -17,13 +17,14 @@ from grader.checks.context import (
     format_value,
     read_search_result,
 )
-from grader.checks.diagnosis import Observation, explain_alphabeta, explain_minimax, is_full_window
+from grader.checks.diagnosis import is_full_window
 from grader.checks.kind import CheckKind
+from grader.checks.kinds.search_causes import SearchAnswer, search_cause
 from grader.checks.params import boards_field, call_field
 from grader.checks.positions import Sampling, board_size
 from grader.checks.properties import Mismatch, PropertyOutcome
 from grader.checks.reference_answers import reference_answer
-from grader.checks.verdicts import find_failure, result_from_property
+from grader.checks.verdicts import find_failure, result_from_property, shape_of
 from grader.results import CheckResult
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check, MoveFormat, Side
@@ -79,7 +80,6 @@ def judge_search_answer(
     spec: SearchSpec,
     *,
     judge_move: JudgeMove,
-    full_value: float | None = None,
 ) -> Mismatch | None:
     """Compare one (value, move) answer with the reference under ``spec``."""
     side = _side(ctx, params, board)
@@ -115,7 +115,8 @@ def judge_search_answer(
             problems.append("move")
     if not problems:
         return None
-    cause = _mutation_cause(answer) or _value_cause(board, side, spec, ref.value, value, full_value)
+    # Facts about this answer alone; a cause every answer shows is looked for afterwards.
+    cause = _mutation_cause(answer)
     if cause is None and problems == ["move"] and move is not None:
         if move not in board.empty_cells():
             cause = "The move is on a cell that is already taken."
@@ -129,38 +130,11 @@ def judge_search_answer(
     return Mismatch(answer.call_text, expected, "; ".join(actual_parts), cause)
 
 
+MUTATION_CAUSE = "The call changed the board it was given: a move that is tried is not undone afterwards."
+
+
 def _mutation_cause(answer: Answer) -> str | None:
-    if answer.outcome.mutated:
-        return "The call changed the board it was given: a move that is tried is not undone afterwards."
-    return None
-
-
-def _value_cause(
-    board: Board, side: str, spec: SearchSpec, expected: float, actual: float | None, full_value: float | None
-) -> str | None:
-    """Name the likely bug by testing explanations: does a known mistake reproduce the value?"""
-    if actual is None:
-        return None
-    if full_value is not None and actual == full_value and expected != full_value:
-        return (
-            "The value is the full-depth one: the depth limit is never reached "
-            "(is depth increased in the recursive call?)."
-        )
-    if spec.scoring == "unit" and isinstance(actual, (int, float)) and abs(actual) > 1:
-        if math.isinf(actual):
-            return "The value is infinite: no move was ever tried (are terminal positions and empty cells found?)."
-        return (
-            f"{format_value(actual)} is not a possible game value (+1, 0 or -1): the starting best value is returned "
-            "unchanged, so check its initial value and the comparison that updates it."
-        )
-    if (
-        spec.scoring == "depth-adjusted"
-        and isinstance(actual, (int, float))
-        and abs(actual) == 10
-        and abs(expected) != 10
-    ):
-        return "The score ignores depth: a win should score 10 - depth and a loss depth - 10."
-    return None
+    return MUTATION_CAUSE if answer.outcome.mutated else None
 
 
 def _search_run(check: Check[SearchParams], ctx: CheckContext, *, depth_limits: tuple[int, ...] = ()) -> CheckResult:
@@ -188,13 +162,7 @@ def _search_run(check: Check[SearchParams], ctx: CheckContext, *, depth_limits: 
     def judge(case: tuple[Board, int | None]) -> Mismatch | None:
         board, limit = case
         answer = student.ask(key(case), values(case))
-        full = None
-        if limit is not None:
-            full = reference_answer(board, spec_for(board, None), _side(ctx, params, board)).value
-        mismatch = judge_search_answer(
-            ctx, params, board, answer, spec_for(board, limit), judge_move=params.judge_move, full_value=full
-        )
-        return mismatch
+        return judge_search_answer(ctx, params, board, answer, spec_for(board, limit), judge_move=params.judge_move)
 
     outcome = find_failure(
         check,
@@ -209,13 +177,15 @@ def _search_run(check: Check[SearchParams], ctx: CheckContext, *, depth_limits: 
         explicit=[(b, lim) for b in params.include for lim in limits],
         examples=params.examples,
     )
-    outcome = _diagnosed(outcome, ctx, params, student, windows=False)
+    outcome = _diagnosed(outcome, ctx, check.id, params, student, windows=False)
     judges_value = any(s != "move" for s in params.returns)
     judges_move = params.judge_move != "none" and any(s != "value" for s in params.returns)
     what = " and ".join(w for w, on in (("values", judges_value), ("moves", judges_move)) if on)
     if depth_limits:
         what += f" at depth limits {', '.join(map(str, depth_limits))}"
-    return result_from_property(check, outcome, f"`{student.label}` gives the reference {what}")
+    return result_from_property(
+        check, outcome, f"`{student.label}` gives the reference {what}", headline=_headline(outcome, student)
+    )
 
 
 def _search_value(check: Check[SearchParams], ctx: CheckContext) -> CheckResult:
@@ -313,8 +283,10 @@ def _pruning_equivalence(check: Check[PruningParams], ctx: CheckContext) -> Chec
         explicit=[(b, w) for b in params.include for w in windows],
         examples=params.examples,
     )
-    outcome = _diagnosed(outcome, ctx, params, student, windows=True)
-    return result_from_property(check, outcome, f"`{student.label}` agrees with minimax")
+    outcome = _diagnosed(outcome, ctx, check.id, params, student, windows=True)
+    return result_from_property(
+        check, outcome, f"`{student.label}` agrees with minimax", headline=_headline(outcome, student)
+    )
 
 
 PRUNING_EQUIVALENCE = CheckKind("pruning-equivalence", PruningParams, _pruning_equivalence)
@@ -328,8 +300,18 @@ GENERIC_PRUNING_CAUSE = {
 }
 
 
+def _headline(outcome: PropertyOutcome, student: StudentFunction) -> str | None:
+    return None if outcome.passed else shape_of(student)
+
+
 def _diagnosed(
-    outcome: PropertyOutcome, ctx: CheckContext, params: SearchParams, student: StudentFunction, *, windows: bool
+    outcome: PropertyOutcome,
+    ctx: CheckContext,
+    check_id: str,
+    params: SearchParams,
+    student: StudentFunction,
+    *,
+    windows: bool,
 ) -> PropertyOutcome:
     """Report the failing board alone, with the likely cause found from all the student's answers."""
     if outcome.failing_input is None:
@@ -339,41 +321,58 @@ def _diagnosed(
     board, extra = failing
     mismatch = outcome.mismatch
     assert mismatch is not None
-    if mismatch.cause is None:
-        observations = []
-        spec = ctx.spec(board, to_move=_side(ctx, params, board), start_depth=params.start_depth)
-        for (board_text, case_extra), answer in student.answers():
-            if not answer.ok:
-                continue
-            try:
-                value, _ = read_search_result(answer.value, params.returns, ctx, params.move)
-            except ShapeError:
-                continue
-            if value is None:
-                continue
-            seen = Board.from_string(board_text)
-            alpha, beta = case_extra if windows else (-math.inf, math.inf)
-            limit = None if windows else case_extra
-            side = _side(ctx, params, seen)
-            seen_spec = ctx.spec(seen, to_move=side, start_depth=params.start_depth)
-            if limit is not None:
-                seen_spec = replace(seen_spec, depth_limit=limit, cutoff_value=_cutoff(params))
-            expected = reference_answer(seen, seen_spec, side).value
-            observations.append(
-                Observation(seen, side, value, alpha, beta, limit, params.start_depth, expected, seen_spec.maximizer)
-            )
-        if windows:
-            spec = replace(spec, cutoff_value=0)
-        else:
-            spec = replace(spec, cutoff_value=_cutoff(params))
-        failing_is_full = not windows or is_full_window(spec, *extra)
-        cause = explain_alphabeta(observations, spec) if windows else None
-        if cause is None and failing_is_full:
-            cause = explain_minimax([o for o in observations if is_full_window(spec, o.alpha, o.beta)], spec)
+    if mismatch.cause != MUTATION_CAUSE:
+        answers, complete = _search_answers(ctx, params, student, windows=windows)
+        failing_spec = ctx.spec(board, to_move=_side(ctx, params, board))
+        failing_full = not windows or is_full_window(failing_spec, *extra)
+        cause = search_cause(
+            ctx,
+            check_id,
+            answers,
+            complete=complete,
+            returns=params.returns,
+            move_format=params.move or ctx.assignment.move_format,
+            judge_moves=params.judge_move != "none",
+            windows=windows,
+            failing_full=failing_full,
+        )
+        cause = cause or mismatch.cause
         if cause is None and windows:
-            cause = GENERIC_PRUNING_CAUSE[not failing_is_full]
+            cause = GENERIC_PRUNING_CAUSE[not failing_full]
         mismatch = replace(mismatch, cause=cause)
     return replace(outcome, failing_input=board, mismatch=mismatch)
+
+
+def _search_answers(
+    ctx: CheckContext, params: SearchParams, student: StudentFunction, *, windows: bool
+) -> tuple[list[SearchAnswer], bool]:
+    """Every answer that returned, with its conventions and the reference; and whether every
+    call returned an answer that reads."""
+    answers = []
+    complete = True
+    for (board_text, case_extra), answer in student.answers():
+        if not answer.ok:
+            complete = False
+            continue
+        board = Board.from_string(board_text)
+        side = _side(ctx, params, board)
+        spec = ctx.spec(board, to_move=side, start_depth=params.start_depth)
+        window, limit = (case_extra, None) if windows else ((-math.inf, math.inf), case_extra)
+        full_value = None
+        if limit is not None:
+            full_value = reference_answer(board, spec, side).value
+            spec = replace(spec, depth_limit=limit, cutoff_value=_cutoff(params))
+        try:
+            value, move = read_search_result(answer.value, params.returns, ctx, params.move)
+            readable = True
+        except ShapeError:
+            value, move, readable = None, None, False
+            complete = False
+        expected = reference_answer(board, spec, side).value
+        answers.append(
+            SearchAnswer(board, side, spec, answer.value, value, move, readable, expected, window, full_value)
+        )
+    return answers, complete
 
 
 def _cutoff(params: SearchParams) -> float:

@@ -10,11 +10,12 @@ from typing import Any
 from hypothesis import strategies as st
 
 from grader.checks.context import CheckContext
+from grader.checks.defects import SuccessorObservation, expand_hypotheses, successor_defect
 from grader.checks.kind import CheckKind
 from grader.checks.params import call_field
 from grader.checks.positions import board_size, positions
 from grader.checks.properties import Mismatch
-from grader.checks.verdicts import find_failure, result_from_property
+from grader.checks.verdicts import find_failure, result_from_property, shape_of
 from grader.results import CheckResult, CheckStatus, Counterexample, SelfPlayRow
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check
@@ -101,7 +102,37 @@ def _successor(check: Check[SuccessorParams], ctx: CheckContext) -> CheckResult:
         size=lambda c: (*board_size(c[0]), c[1]),
         examples=params.examples,
     )
-    return result_from_property(check, outcome.board_alone(), f"`{student.label}` makes the right successors")
+    observations = _successor_observations(ctx, params, student.answers())
+    if outcome.passed:
+        # Right from the root, where the player to move is the maximizer: mistakes about whose
+        # mark deeper moves place stay possible, and the searches built on it may show them.
+        ctx.findings.suspect(check.id, expand_hypotheses(student.label))
+    elif observations is not None:
+        ctx.findings.record(check.id, successor_defect(student.label, observations))
+    return result_from_property(
+        check,
+        outcome.board_alone(),
+        f"`{student.label}` makes the right successors",
+        headline=None if outcome.passed else shape_of(student),
+    )
+
+
+def _successor_observations(
+    ctx: CheckContext, params: SuccessorParams, answers: list[tuple[Any, Any]]
+) -> list[SuccessorObservation] | None:
+    """Every new board made, as cells; ``None`` when some answer cannot be read as one."""
+    first = ctx.assignment.first_player
+    observations = []
+    for (board_text, (row, col)), answer in answers:
+        if not answer.ok or not (0 <= row < 3 and 0 <= col < 3):
+            continue
+        board = Board.from_string(board_text)
+        try:
+            result = _read_board(ctx, answer.value, params.board_attribute)
+        except (AttributeError, MalformedBoard):
+            return None
+        observations.append(SuccessorObservation(board, board.to_move(first), row * 3 + col, result))
+    return observations
 
 
 SUCCESSOR = CheckKind("successor", SuccessorParams, _successor)

@@ -1,0 +1,86 @@
+"""What the checks of one submission learnt about its lower-level functions, for the checks after them.
+
+A check of a win test, a draw test, a successor or an empty-cells function reads the
+function's defect from its answers (``defects.py``) and records it here. A check of a search
+built on that function asks :meth:`Findings.root_cause` whether its own failures follow from
+a recorded defect (``root_cause.py``), and when they do it names that defect instead of a
+cause of its own; the check it came from is remembered, so that an assignment can choose not
+to take points twice for one mistake (``depends_on``).
+
+Defects come in two strengths. A *confirmed* one reproduces every answer of its own check.
+A *suspect* one is a mistake its own check cannot see (expand placing the maximizer's mark
+passes a check of one expansion from the root): it is named only when it reproduces every
+answer of the search above, and the sentence says where that was seen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from grader.checks.defects import Defect
+from grader.checks.root_cause import Observation, follows_from
+
+__all__ = ["Findings", "RootCause"]
+
+
+@dataclass(frozen=True)
+class RootCause:
+    """A defect a check's failures follow from, and the check that found it."""
+
+    source_check: str
+    defect: Defect
+    sentence: str
+    confirmed: bool = True
+    """Read from the source check's own (wrong) answers, which cost it its points; a suspect
+    is a mistake its check could not see."""
+
+
+@dataclass
+class Findings:
+    """Per submission: the defects recorded so far, in the order the checks ran."""
+
+    confirmed: list[tuple[str, Defect]] = field(default_factory=list)
+    suspects: list[tuple[str, Defect]] = field(default_factory=list)
+    followed: dict[str, RootCause] = field(default_factory=dict)
+    """For each check whose failures were explained by a defect: that explanation."""
+
+    def record(self, check_id: str, defect: Defect | None) -> None:
+        """A defect read from ``check_id``'s own answers (``None``: nothing to record)."""
+        if defect is not None and not defect.is_correct:
+            self.confirmed.append((check_id, defect))
+
+    def suspect(self, check_id: str, defects: Sequence[Defect]) -> None:
+        """Mistakes of a function ``check_id`` could not see, to be tested against searches."""
+        self.suspects.extend((check_id, d) for d in defects if not d.is_correct)
+
+    def defects_of(self, check_id: str) -> list[Defect]:
+        return [d for c, d in self.confirmed if c == check_id]
+
+    def root_cause(self, check_id: str, observations: Sequence[Observation]) -> RootCause | None:
+        """The first recorded defect every observation follows from (confirmed ones first),
+        remembered for ``check_id``."""
+        for source, defect in self.confirmed:
+            if source != check_id and follows_from(defect, observations):
+                return self._remember(check_id, RootCause(source, defect, defect.sentence))
+        for source, defect in self.suspects:
+            if source != check_id and follows_from(defect, observations):
+                sentence = (
+                    f"This follows from `{defect.function}` {defect.description}: every answer here is what a "
+                    f"search built on such a `{defect.function}` gives (the check of `{defect.function}` alone, "
+                    "from the root, cannot see it); fix that first."
+                )
+                return self._remember(check_id, RootCause(source, defect, sentence, confirmed=False))
+        return None
+
+    def counted_against(self, check_id: str, depends_on: Sequence[str]) -> RootCause | None:
+        """The root cause of ``check_id``'s failures when one of the checks it depends on already
+        lost points for it."""
+        cause = self.followed.get(check_id)
+        if cause is not None and cause.confirmed and cause.source_check in depends_on:
+            return cause
+        return None
+
+    def _remember(self, check_id: str, cause: RootCause) -> RootCause:
+        self.followed[check_id] = cause
+        return cause

@@ -1,0 +1,170 @@
+"""Feedback that names the real mistake, on lab05's functions run in-process: a call that
+cannot bind or a stub is said so in the headline; failures that follow from a wrong
+lower-level function name it; a cause is named only when it reproduces every answer; an
+assignment can keep the points of a check whose failures follow from a mistake already paid
+for; printed text is quoted as printed."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from pathlib import Path
+
+import pytest
+
+from grader.checks.context import CheckContext
+from grader.checks.kinds.search_causes import SearchAnswer, search_cause
+from grader.checks.registry import run_check
+from grader.execution.records import CellRecord, CellStatus, ExecutionResult
+from grader.execution.sandbox import SandboxMode
+from grader.results import CheckResult, CheckStatus
+from grader.spec.loader import load_assignment
+from grader.spec.model import Assignment, AssignmentError
+from reference import Board, O, SearchSpec, X
+from tests.checks.in_process import InProcessRunner
+from tests.checks.seed004_source import LAB05_SOLUTION, variant
+
+LAB05 = load_assignment("lab05")
+NO_ANTI_DIAGONAL = variant("[0, 4, 8], [2, 4, 6]]", "[0, 4, 8]]")
+FOLLOWS = "This follows from `check_win` missing the anti-diagonal; fix that first."
+
+
+def grade(source: str, check_ids: list[str], assignment: Assignment = LAB05) -> dict[str, CheckResult]:
+    runner = InProcessRunner(source)
+    ctx = CheckContext(assignment, runner, frozenset(runner.defined_names()))
+    return {c.id: run_check(c, ctx) for c in assignment.checks if c.id in check_ids}
+
+
+def cause(result: CheckResult) -> str | None:
+    return result.counterexample.cause if result.counterexample else None
+
+
+def test_failures_above_a_wrong_win_test_name_it() -> None:
+    results = grade(NO_ANTI_DIAGONAL, ["check-win", "check-draw", "minimax-value", "best-move", "node-reduction"])
+    assert "anti-diagonal" in (cause(results["check-win"]) or "")
+    for check_id in ("check-draw", "minimax-value", "best-move"):
+        assert results[check_id].status == CheckStatus.FAILED
+        assert cause(results[check_id]) == FOLLOWS, check_id
+    assert results["node-reduction"].status == CheckStatus.PARTIAL
+    assert cause(results["node-reduction"]) == FOLLOWS  # not "a cut-off on > instead of >="
+
+
+def test_an_independent_bug_is_not_blamed_on_the_win_test() -> None:
+    source = NO_ANTI_DIAGONAL.replace("if beta <= alpha:", "if beta < alpha:")
+    results = grade(source, ["check-win", "alphabeta-value", "node-reduction"])
+    # the values on the full window show the win test; the cut-off changes the bounds on narrowed
+    # windows and the node counts, which a search built on the win test alone does not give
+    assert "anti-diagonal" in (cause(results["alphabeta-value"]) or "")
+    assert results["node-reduction"].status == CheckStatus.PARTIAL
+    assert cause(results["node-reduction"]) != FOLLOWS
+
+
+def test_a_win_test_with_one_parameter_is_said_so_in_the_headline() -> None:
+    source = LAB05_SOLUTION.replace("def check_win(board, player):", "def check_winner(board):")
+    result = grade(source, ["check-win"])["check-win"]
+    assert result.status == CheckStatus.FAILED
+    assert result.message == "`check_winner` takes 1 argument; this assignment calls `check_winner(board, player)`."
+    assert cause(result) is None  # no guess from one board beside the shape
+
+
+def test_a_stub_is_not_implemented_and_what_builds_on_it_follows_from_it() -> None:
+    source = variant(
+        "def check_win(board, player):\n",
+        "def check_win(board, player):\n    pass\n\ndef _unused(board, player):\n",
+    )
+    results = grade(source, ["check-win", "minimax-value"])
+    assert results["check-win"].message.startswith("`check_win` is not implemented yet: it returns None")
+    assert cause(results["minimax-value"]) == "This follows from `check_win` not being implemented yet; fix that first."
+
+
+def test_a_stub_that_raises_is_not_implemented() -> None:
+    source = variant(
+        "def minimaxAB(board, depth, maximizing_player, alpha, beta):\n",
+        "def minimaxAB(board, depth, maximizing_player, alpha, beta):\n    raise NotImplementedError\n",
+    )
+    result = grade(source, ["alphabeta-value"])["alphabeta-value"]
+    assert result.message == "`minimaxAB` is not implemented yet: it raises NotImplementedError."
+
+
+def test_best_move_for_the_other_player_is_named_as_a_convention() -> None:
+    source = LAB05_SOLUTION.replace("if evaluation > best_eval:", "if evaluation < best_eval:").replace(
+        'best_eval = float("-inf")', 'best_eval = float("inf")'
+    )
+    assert source != LAB05_SOLUTION
+    result = grade(source, ["best-move"])["best-move"]
+    assert "best ones for the opponent of the player to move" in (cause(result) or "")
+
+
+@pytest.mark.parametrize("keeps", [True, False])
+def test_depends_on_keeps_the_points_of_a_failure_that_follows(keeps: bool) -> None:
+    checks = tuple(
+        dataclasses.replace(c, depends_on=("check-win",)) if c.id == "best-move" and keeps else c for c in LAB05.checks
+    )
+    results = grade(NO_ANTI_DIAGONAL, ["check-win", "best-move"], dataclasses.replace(LAB05, checks=checks))
+    best = results["best-move"]
+    assert results["check-win"].score == 0
+    assert best.status == CheckStatus.FAILED  # the status still says what happened
+    assert best.score == (best.max_score if keeps else 0)
+    assert ("Its points are kept" in best.message) == keeps
+
+
+def test_depends_on_keeps_nothing_for_an_unrelated_mistake() -> None:
+    source = LAB05_SOLUTION.replace("if evaluation > best_eval:", "if evaluation < best_eval:")
+    assert source != LAB05_SOLUTION
+    checks = tuple(
+        dataclasses.replace(c, depends_on=("check-win",)) if c.id == "best-move" else c for c in LAB05.checks
+    )
+    results = grade(source, ["check-win", "best-move"], dataclasses.replace(LAB05, checks=checks))
+    assert results["best-move"].status == CheckStatus.FAILED and results["best-move"].score == 0
+
+
+def test_depends_on_must_name_another_check(tmp_path: Path) -> None:
+    text = (
+        (LAB05.directory / "assignment.toml")
+        .read_text()
+        .replace(
+            'kind = "search-value"\npoints = 10', 'kind = "search-value"\npoints = 10\ndepends_on = ["check-wins"]'
+        )
+    )
+    (tmp_path / "assignment.toml").write_text(text)
+    (tmp_path / "STDIN.txt").write_text("")
+    with pytest.raises(AssignmentError, match="depends_on: not the id of another check: check-wins"):
+        load_assignment(tmp_path)
+
+
+def _answer(board: str, value: float, full: float, expected: float, limit: int) -> SearchAnswer:
+    spec = SearchSpec(maximizer=O, first_player=X, scoring="unit", depth_limit=limit)
+    b = Board.from_string(board)
+    return SearchAnswer(b, b.to_move(X), spec, value, value, None, True, expected, (-math.inf, math.inf), full)
+
+
+def test_a_cause_fitting_one_answer_by_chance_is_not_named() -> None:
+    ctx = CheckContext(LAB05, InProcessRunner(""), frozenset())
+
+    def explain(answers: list[SearchAnswer]) -> str | None:
+        return search_cause(
+            ctx,
+            "d",
+            answers,
+            complete=True,
+            returns=("value",),
+            move_format="index",
+            judge_moves=False,
+            windows=False,
+            failing_full=True,
+        )
+
+    chance = _answer("X...O....", 1, 1, 0, 1)  # the full-depth value, where the limit gives 0
+    other = _answer("XO.......", -1, 1, 0, 1)  # neither the full-depth nor the limited value
+    assert "never reached" in (explain([chance]) or "")
+    assert explain([chance, other]) is None
+
+
+def test_printed_text_is_quoted_as_printed() -> None:
+    experiment04 = load_assignment("experiment04")
+    check = next(c for c in experiment04.checks if c.kind == "printed-sequence")
+    cell = CellRecord(0, 1, "input()", CellStatus.OK, output="X moves:\nX wins!\n")
+    record = ExecutionResult((cell,), (), SandboxMode.NONE, None, 0, 0.0, 0.0, False)
+    result = run_check(check, CheckContext(experiment04, InProcessRunner(""), frozenset(), execution=record))
+    assert result.message == 'The cell that runs `input(` printed "X wins!".'
+    assert cause(result) == 'The 1st printed value is "X wins!" instead of "It\'s a tie!".'
