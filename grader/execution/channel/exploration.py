@@ -27,14 +27,14 @@ import base64
 import re
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from types import CodeType, FrameType
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = [
     "MAX_STEPS",
     "Exploration",
     "ExplorationRecorder",
+    "board_reader",
     "is_notebook_code",
     "pack_boards",
     "unpack_boards",
@@ -49,10 +49,10 @@ _NOT_A_NODE = 0x20 | 0x80 | 0x200  # CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENE
 _COMPREHENSIONS = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})
 
 # What is known about a code object.
-_IGNORED = 0  # not student code, or not a function that can be a node
-_NEW = 1  # first met during the current run
-_PLAIN = 2  # met in an earlier run and never recursive so far (is_end, check_win, ...)
-_RECURSIVE = 3
+_CODE_IGNORED = 0  # not student code, or not a function that can be a node
+_CODE_NEW = 1  # first met during the current run
+_CODE_PLAIN = 2  # met in an earlier run and never recursive so far (is_end, check_win, ...)
+_CODE_RECURSIVE = 3
 
 
 def is_notebook_code(code: CodeType) -> bool:
@@ -60,9 +60,12 @@ def is_notebook_code(code: CodeType) -> bool:
     return _CELL_FILENAME.search(code.co_filename) is not None
 
 
-@dataclass
-class Exploration:
-    """What one counted call did."""
+class Exploration(NamedTuple):
+    """What one counted call did.
+
+    A named tuple rather than a dataclass: in the kernel this module runs in a namespace
+    that is not in ``sys.modules``, where ``dataclasses`` cannot read string annotations.
+    """
 
     nodes: int
     """Calls of the search's code objects during the call."""
@@ -119,7 +122,7 @@ class ExplorationRecorder:
             and code.co_name not in _COMPREHENSIONS
             and code.co_name != "<module>"
         )
-        self._status[key] = _NEW if node else _IGNORED
+        self._status[key] = _CODE_NEW if node else _CODE_IGNORED
         self._codes[key] = code
         return self._status[key]
 
@@ -161,9 +164,9 @@ class _Run:
         def promote(from_index: int) -> None:
             """Every code object between two entries of the same one is on a cycle."""
             for key in codes[from_index:]:
-                if status[key] == _PLAIN:
+                if status[key] == _CODE_PLAIN:
                     run.missed.add(key)
-                status[key] = _RECURSIVE
+                status[key] = _CODE_RECURSIVE
 
         def record(frame: FrameType, key: int) -> None:
             assert snapshot is not None
@@ -182,7 +185,7 @@ class _Run:
                 state = status.get(key)
                 if state is None:
                     state = classify(frame.f_code)
-                if state == _IGNORED:
+                if state == _CODE_IGNORED:
                     return
                 calls[key] = calls.get(key, 0) + 1
                 if not frames:
@@ -192,14 +195,14 @@ class _Run:
                     while codes[below] != key:
                         below -= 1
                     promote(below)
-                    state = _RECURSIVE
-                if children and state == _RECURSIVE:
+                    state = _CODE_RECURSIVE
+                if children and state == _CODE_RECURSIVE:
                     children[-1] += 1
                 depth[key] = depth.get(key, 0) + 1
                 frames.append(frame)
                 codes.append(key)
                 children.append(0)
-                if snapshot is not None and not run.truncated and (state != _PLAIN or len(frames) == 1):
+                if snapshot is not None and not run.truncated and (state != _CODE_PLAIN or len(frames) == 1):
                     record(frame, key)
             elif event == "return" and frames and frames[-1] is frame:
                 frames.pop()
@@ -220,23 +223,23 @@ class _Run:
         kept = []
         for step in self.steps:
             key = step[0]
-            if key in branching if status[key] == _RECURSIVE else on_stack.get(key):
+            if key in branching if status[key] == _CODE_RECURSIVE else on_stack.get(key):
                 kept.append(step)
             else:
                 self.dropped.add(key)
         self.steps[:] = kept
-        searching = sum(1 for key, _ in kept if status[key] == _RECURSIVE)
+        searching = sum(1 for key, _ in kept if status[key] == _CODE_RECURSIVE)
         # Room for the steps the search may still take, and the helpers' steps around them.
         self.room = len(kept) + self.max_steps - searching
         return searching < self.max_steps
 
     def finish(self) -> Exploration:
         status = self.recorder._status
-        recursive = {key for key in self.calls if status[key] == _RECURSIVE}
+        recursive = {key for key in self.calls if status[key] == _CODE_RECURSIVE}
         search = {key for key in recursive if key in self.recorder._branching} or recursive or self.top_level
         for key in self.calls:
-            if status[key] == _NEW:
-                status[key] = _PLAIN
+            if status[key] == _CODE_NEW:
+                status[key] = _CODE_PLAIN
         codes = self.recorder._codes
         nodes = sum(self.calls[key] for key in search)
         steps = None
@@ -254,6 +257,65 @@ class _Run:
             complete=complete and not retry,
             retry=retry,
         )
+
+
+# -- the position a node was entered with ----------------------------------------------------
+
+
+def board_reader(board_global: str | None, marks: Sequence[Any]) -> Callable[[FrameType], str | None]:
+    """A snapshot for :meth:`ExplorationRecorder.start`: the board a frame's search works on,
+    as nine characters (``X``, ``O``, ``.``), read from the notebook global ``board_global``,
+    or else from the first argument of the call that holds a board.
+
+    ``marks`` is ``[X's cell value, O's, [the values of an empty cell...]]`` in the
+    assignment's encoding; a value holding anything else (a list of moves, a score table)
+    is not a board.
+    """
+    x_mark, o_mark, empty = marks[0], marks[1], list(marks[2])
+
+    def text(value: Any) -> str | None:
+        if not isinstance(value, (list, tuple)):
+            if not hasattr(value, "tolist"):  # a numpy array
+                return None
+            value = value.tolist()
+            if not isinstance(value, list):
+                return None
+        if len(value) == 3 and all(isinstance(row, (list, tuple)) and len(row) == 3 for row in value):
+            value = [cell for row in value for cell in row]
+        if len(value) != 9:
+            return None
+        out = []
+        for cell in value:
+            if isinstance(cell, (list, tuple)):
+                return None
+            if cell == x_mark:
+                out.append("X")
+            elif cell == o_mark:
+                out.append("O")
+            elif cell in empty:
+                out.append(".")
+            else:
+                return None
+        return "".join(out)
+
+    if board_global is not None:
+        name = board_global
+
+        def from_global(frame: FrameType) -> str | None:
+            return text(frame.f_globals.get(name))
+
+        return from_global
+
+    def from_arguments(frame: FrameType) -> str | None:
+        code = frame.f_code
+        given = frame.f_locals
+        for argument in code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]:
+            board = text(given.get(argument))
+            if board is not None:
+                return board
+        return None
+
+    return from_arguments
 
 
 # -- positions across the channel: two bytes a board -----------------------------------------
