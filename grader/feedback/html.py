@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 import jinja2
 
 from grader.execution.session import CellStatus, ExecutionResult
+from grader.feedback.search_tree import search_tree_views
 from grader.results import CheckResult, CheckStatus, Counterexample, NodeCountRow, SubmissionResult, execution_from_dict
 from grader.spec.model import Assignment
 
@@ -385,6 +386,7 @@ def render_student_report(
         headline=headline(checks, len(hidden_not_run), result.execution is None),
         caveat=score_caveat(execution, full_marks=result.max_score > 0 and result.score >= result.max_score),
         checks=checks,
+        search_trees=search_tree_views(result.checks, student_facing=True),
         hidden_not_run=hidden_not_run,
         problems=[p for p in result.problems if p != note],
         execution=execution,
