@@ -90,8 +90,9 @@ class SelfPlayRow:
     winner: Any
     """As the student's code returned it (compared with the reference's spelling)."""
     generated: Any
-    channel_generated: int
-    """States generated as the grader counted them (search calls minus searches)."""
+    channel_generated: int | None
+    """States generated as the grader counted them (search calls minus searches); None where the
+    grader did not count (the reported count was right, or the game was not the reference's)."""
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
