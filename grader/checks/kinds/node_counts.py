@@ -201,30 +201,17 @@ def _verdict(
             f" Your minimax visited {c.minimax:,} nodes where the reference visits {c.reference_minimax:,}"
             " (row-major order, every call counted, the root included)."
         )
-    if wrong_values:
-        wrong = wrong_values[0]
-        return CheckResult.for_check(
-            check,
-            CheckStatus.FAILED,
-            f"Alpha-beta returned {wrong.actual} where the minimax value is {wrong.expected}: pruning that "
-            f"changes the value earns no credit for the nodes it saves ({summary}).",
-            counterexample=replace(
-                wrong,
-                cause="The search cuts off branches that decide the value (or returns before searching): "
-                "check the cut-off condition and which bound each node moves.",
-            ),
-        )
     same = [
         comparison.same if comparison is not None else c.alphabeta == c.reference_alphabeta
         for c, comparison in zip(counts, comparisons)
     ]
     traced = all(comparison is not None for comparison in comparisons)
-    if all(same):
+    if all(same) and not wrong_values:
         how = (
             "explored exactly the reference's positions, in its order" if traced else "node counts match the reference"
         )
         return CheckResult.for_check(check, CheckStatus.PASSED, f"Alpha-beta {how} ({summary}).{note}")
-    index = same.index(False)
+    index = same.index(False) if not all(same) else 0
     c, comparison = counts[index], comparisons[index]
     divergence = None if comparison is None else comparison.divergence
     named = None if comparison is None else comparison.cause
@@ -233,6 +220,23 @@ def _verdict(
         where = (
             f" From {c.board} your search first parts from the reference at step {divergence.step:,} "
             f"(the root is step 0): {_step_text(divergence.student, divergence.reference)}."
+        )
+    tree = None if comparison is None else comparison.excerpt
+    if wrong_values:
+        wrong = wrong_values[0]
+        return CheckResult.for_check(
+            check,
+            CheckStatus.FAILED,
+            f"From {wrong.board} alpha-beta gave {wrong.actual} where the minimax value is {wrong.expected}: "
+            f"the nodes a search saves earn nothing unless its value is right ({summary}).{where}",
+            counterexample=replace(
+                wrong,
+                cause=named
+                or "The search cuts off branches that decide the value (or returns before searching): "
+                "check the cut-off condition and which bound each node moves.",
+            ),
+            divergence=divergence,
+            search_tree=tree,
         )
     worse = [k for k in counts if k.alphabeta >= k.reference_minimax]
     if worse:
@@ -251,7 +255,7 @@ def _verdict(
                 "to the children.",
             ),
             divergence=divergence,
-            search_tree=None if comparison is None else comparison.excerpt,
+            search_tree=tree,
         )
     cause = named or (
         "Alpha-beta prunes less than it could: a cut-off on > instead of >= (or < instead of <=), "
@@ -272,16 +276,16 @@ def _verdict(
             c.board, c.call, f"{c.reference_alphabeta:,} nodes", f"{c.alphabeta:,} nodes", cause
         ),
         divergence=divergence,
-        search_tree=None if comparison is None else comparison.excerpt,
+        search_tree=tree,
     )
 
 
 def _step_text(student: str | None, reference: str | None) -> str:
     if student is None:
-        return f"your search had ended where the reference goes on to {reference}"
+        return f"your search had ended where the reference goes on to `{reference}`"
     if reference is None:
-        return f"you go on to {student} where the reference's search has ended"
-    return f"you enter {student} where the reference enters {reference}"
+        return f"you go on to `{student}` where the reference's search has ended"
+    return f"you enter `{student}` where the reference enters `{reference}`"
 
 
 @dataclass(frozen=True)

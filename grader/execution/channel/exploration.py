@@ -265,7 +265,8 @@ class _Run:
 def board_reader(board_global: str | None, marks: Sequence[Any]) -> Callable[[FrameType], str | None]:
     """A snapshot for :meth:`ExplorationRecorder.start`: the board a frame's search works on,
     as nine characters (``X``, ``O``, ``.``), read from the notebook global ``board_global``,
-    or else from the first argument of the call that holds a board.
+    or else from the first argument of the call (or variable of an enclosing function)
+    that holds a board.
 
     ``marks`` is ``[X's cell value, O's, [the values of an empty cell...]]`` in the
     assignment's encoding; a value holding anything else (a list of moves, a score table)
@@ -309,7 +310,8 @@ def board_reader(board_global: str | None, marks: Sequence[Any]) -> Callable[[Fr
     def from_arguments(frame: FrameType) -> str | None:
         code = frame.f_code
         given = frame.f_locals
-        for argument in code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]:
+        # A closure's board is often a variable of the enclosing search, not an argument.
+        for argument in (*code.co_varnames[: code.co_argcount + code.co_kwonlyargcount], *code.co_freevars):
             board = text(given.get(argument))
             if board is not None:
                 return board
