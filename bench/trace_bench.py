@@ -3,9 +3,10 @@
     .venv/bin/python bench/trace_bench.py [--repeat 5]
 
 Side by side, median of ``--repeat`` runs: the student's call alone; the same call with
-the exploration recorder counting nodes; with it also recording each node's position (the
-snapshot the grader would pass: the 9 cells of the board argument or of seed 003's global
-``current_state``); and the reference producing the same exploration. Two student styles:
+the exploration recorder counting nodes; with it also recording each node's position
+(``board_reader``, the snapshot the kernel uses: the 9 cells of the board argument or of
+seed 003's global ``current_state``) and packing the positions for the channel; and the
+reference producing the same exploration. Two student styles:
 seed 003 (``min_alpha_beta(-2, 2)``, global board, mutual recursion, 18,297 nodes) and
 seed 004 (``minimaxAB(board, 0, False, -inf, inf)``, board argument). The recorder has
 already seen the code once (as in a kernel after the first counted call); the first run's
@@ -20,13 +21,12 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from grader.execution.channel.exploration import ExplorationRecorder  # noqa: E402
+from grader.execution.channel.exploration import ExplorationRecorder, board_reader, pack_boards  # noqa: E402
 from reference.search import SearchSpec  # noqa: E402
 from reference.tictactoe import Board  # noqa: E402
 from reference.trace import alphabeta_trace  # noqa: E402
@@ -149,18 +149,8 @@ def minimaxAB(board, depth, maximizing_player, alpha, beta):
 """
 
 
-def _global_board(frame: FrameType) -> str | None:
-    state = frame.f_globals.get("current_state")
-    if not isinstance(state, list):
-        return None
-    return "".join(c if c in "XO" else "." for row in state for c in row)
-
-
-def _board_argument(frame: FrameType) -> str | None:
-    board = frame.f_locals.get("board")
-    if not isinstance(board, list):
-        return None
-    return "".join("." if c == " " else c for c in board)
+_global_board = board_reader("current_state", ["X", "O", [str(n) for n in range(1, 10)]])
+_board_argument = board_reader(None, ["X", "O", [" "]])
 
 
 def _median(repeat: int, run: Callable[[], object]) -> float:
@@ -184,6 +174,8 @@ def bench(name: str, source: str, call: Callable[[dict[str, Any]], object], snap
                 call(namespace)
             finally:
                 exploration = recorder.stop()
+            if exploration.steps is not None:
+                pack_boards(exploration.steps)  # what crosses the channel
             return exploration
 
         return run
