@@ -272,7 +272,8 @@ def board_reader(board_global: str | None, marks: Sequence[Any]) -> Callable[[Fr
     assignment's encoding; a value holding anything else (a list of moves, a score table)
     is not a board.
     """
-    x_mark, o_mark, empty = marks[0], marks[1], list(marks[2])
+    symbol = {marks[0]: "X", marks[1]: "O", **{cell: "." for cell in marks[2]}}
+    lookup = symbol.__getitem__
 
     def text(value: Any) -> str | None:
         if not isinstance(value, (list, tuple)):
@@ -281,23 +282,16 @@ def board_reader(board_global: str | None, marks: Sequence[Any]) -> Callable[[Fr
             value = value.tolist()
             if not isinstance(value, list):
                 return None
-        if len(value) == 3 and all(isinstance(row, (list, tuple)) and len(row) == 3 for row in value):
+        if len(value) == 3:
+            if not all(isinstance(row, (list, tuple)) and len(row) == 3 for row in value):
+                return None
             value = [cell for row in value for cell in row]
-        if len(value) != 9:
+        elif len(value) != 9:
             return None
-        out = []
-        for cell in value:
-            if isinstance(cell, (list, tuple)):
-                return None
-            if cell == x_mark:
-                out.append("X")
-            elif cell == o_mark:
-                out.append("O")
-            elif cell in empty:
-                out.append(".")
-            else:
-                return None
-        return "".join(out)
+        try:
+            return "".join(map(lookup, value))
+        except (KeyError, TypeError):  # a cell that is not a mark (unhashable: a nested list)
+            return None
 
     if board_global is not None:
         name = board_global
@@ -307,13 +301,22 @@ def board_reader(board_global: str | None, marks: Sequence[Any]) -> Callable[[Fr
 
         return from_global
 
+    # Which variable held the board, per code object: tried first the next time.
+    found: dict[CodeType, str] = {}
+
     def from_arguments(frame: FrameType) -> str | None:
         code = frame.f_code
         given = frame.f_locals
+        known = found.get(code)
+        if known is not None:
+            board = text(given.get(known))
+            if board is not None:
+                return board
         # A closure's board is often a variable of the enclosing search, not an argument.
         for argument in (*code.co_varnames[: code.co_argcount + code.co_kwonlyargcount], *code.co_freevars):
             board = text(given.get(argument))
             if board is not None:
+                found[code] = argument
                 return board
         return None
 
