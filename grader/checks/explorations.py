@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from grader.execution.channel.calls import CallExploration
 from grader.results import SearchTreeExcerpt, TreeNode
 from reference import Board, SearchSpec
-from reference.trace import MAX_STEPS, Divergence, Visit, alphabeta_trace, first_divergence, name_cause, visits
+from reference.trace import MAX_STEPS, Divergence, alphabeta_trace, first_divergence, name_cause
+from reference.trace_windows import Visit, visits
 
 EXCERPT_ANCESTORS = 4
 """Ancestors of the node where the searches part that the excerpt shows (the root always)."""
