@@ -18,6 +18,7 @@ from typing import Any
 from grader.execution.sandbox import SandboxMode
 from grader.execution.session import CellRecord, CellStatus, ExecutionResult, StdinExchange
 from grader.spec.model import Check, Visibility
+from reference.trace import Divergence
 
 
 class CheckStatus(str, enum.Enum):
@@ -89,11 +90,55 @@ class SelfPlayRow:
     winner: Any
     """As the student's code returned it (compared with the reference's spelling)."""
     generated: Any
-    channel_generated: int
-    """States generated as the grader counted them (search calls minus searches)."""
+    channel_generated: int | None
+    """States generated as the grader counted them (search calls minus searches); None where the
+    grader did not count (the reported count was right, or the game was not the reference's)."""
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True)
+class TreeNode:
+    """A position of the reference alpha-beta, with the window it was entered with."""
+
+    board: str
+    alpha: float
+    beta: float
+    value: float | None = None
+    """What the reference search returned there, when the excerpt needs it (where it cut off)."""
+
+
+@dataclass(frozen=True)
+class SearchTreeExcerpt:
+    """The search tree where a student's alpha-beta first parts from the reference's."""
+
+    path: tuple[TreeNode, ...]
+    """From the root to the node whose children the searches disagree on (the last)."""
+    elided: int
+    """Ancestors left out between the root and the rest of the path."""
+    explored: tuple[str, ...]
+    """That node's children both searches explored, in order."""
+    student: str | None
+    """The child the student explored next there (None: not a child of that node)."""
+    reference: str | None
+    """The child the reference explores next there (None: it explores no more of them)."""
+    reference_cut_off: bool
+    """The reference cut the node off where the student went on."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SearchTreeExcerpt:
+        return cls(
+            path=tuple(TreeNode(**node) for node in data["path"]),
+            elided=data["elided"],
+            explored=tuple(data["explored"]),
+            student=data["student"],
+            reference=data["reference"],
+            reference_cut_off=data["reference_cut_off"],
+        )
 
 
 @dataclass(frozen=True)
@@ -118,6 +163,10 @@ class CheckResult:
     """How to mark a manual item: for the instructor's eyes only (the class index)."""
     node_counts: tuple[NodeCountRow, ...] = ()
     selfplay: tuple[SelfPlayRow, ...] = ()
+    divergence: Divergence | None = None
+    """Where an alpha-beta's exploration first parts from the reference's (node-counts)."""
+    search_tree: SearchTreeExcerpt | None = None
+    """The search tree around that divergence, for the report."""
 
     @classmethod
     def for_check(
@@ -134,6 +183,8 @@ class CheckResult:
         instructor_notes: str = "",
         node_counts: tuple[NodeCountRow, ...] = (),
         selfplay: tuple[SelfPlayRow, ...] = (),
+        divergence: Divergence | None = None,
+        search_tree: SearchTreeExcerpt | None = None,
     ) -> CheckResult:
         """The result of ``check``; ``score`` defaults to all or nothing by ``status``."""
         if score is None:
@@ -154,6 +205,8 @@ class CheckResult:
             instructor_notes=instructor_notes,
             node_counts=node_counts,
             selfplay=selfplay,
+            divergence=divergence,
+            search_tree=search_tree,
         )
 
     @classmethod
@@ -176,6 +229,10 @@ class CheckResult:
             figures["positions"] = [row.to_dict() for row in self.node_counts]
         if self.selfplay:
             figures["rows"] = [row.to_dict() for row in self.selfplay]
+        if self.divergence is not None:
+            figures["divergence"] = self.divergence.as_dict()
+        if self.search_tree is not None:
+            figures["search_tree"] = self.search_tree.to_dict()
         data: dict[str, Any] = {
             "id": self.check_id,
             "kind": self.kind,
@@ -200,6 +257,8 @@ class CheckResult:
         points = figures.pop("points", None)
         positions = figures.pop("positions", None) if data["kind"] == "node-counts" else None
         rows = figures.pop("rows", None) if data["kind"] == "selfplay-table" else None
+        divergence = figures.pop("divergence", None) if data["kind"] == "node-counts" else None
+        tree = figures.pop("search_tree", None) if data["kind"] == "node-counts" else None
         counterexample = data.get("counterexample")
         return cls(
             check_id=data["id"],
@@ -218,6 +277,8 @@ class CheckResult:
             instructor_notes=data.get("instructor_notes", ""),
             node_counts=tuple(NodeCountRow(**row) for row in positions or ()),
             selfplay=tuple(SelfPlayRow(**row) for row in rows or ()),
+            divergence=Divergence(**divergence) if divergence else None,
+            search_tree=SearchTreeExcerpt.from_dict(tree) if tree else None,
         )
 
 

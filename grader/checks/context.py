@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from grader.checks.findings import Findings
-from grader.execution.channel.calls import Call, CallOutcome, CallStatus
+from grader.execution.channel.calls import Call, CallOutcome, CallStatus, Explore
 from grader.execution.session import ExecutionResult
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Assignment, MoveFormat
@@ -170,6 +170,25 @@ class CheckContext:
         values.update(extra)
         return values
 
+    def explore(self, *, trace: bool = False, board_global: str | None = None) -> Explore:
+        """Ask a call to record the search it runs; a traced one reads each node's board (from
+        ``board_global``, or the first argument holding a board) as the encoding writes it."""
+        marks = self._board_marks() if trace else None
+        if marks is None:
+            return Explore()
+        return Explore(trace=True, board_global=board_global, marks=marks)
+
+    def _board_marks(self) -> tuple[Any, Any, tuple[Any, ...]] | None:
+        """X's, O's and the empty cells' values in the encoding; None if boards are not lists."""
+        try:
+            marked = _flat_cells(self.encode_board(Board.from_string("XO.......")))
+            empty = _flat_cells(self.encode_board(Board.empty()))
+        except (TypeError, ValueError):
+            return None
+        if marked is None or empty is None:
+            return None
+        return marked[0], marked[1], tuple(dict.fromkeys(empty))
+
     def student(self, template: CallTemplate, **options: Any) -> StudentFunction:
         return StudentFunction(self, template, **options)
 
@@ -229,6 +248,7 @@ class StudentFunction:
         count: Sequence[str] = (),
         read_globals: Sequence[str] = (),
         timeout: float | None = None,
+        explore: Explore | None = None,
     ) -> None:
         self.ctx = ctx
         self.template = template
@@ -238,6 +258,7 @@ class StudentFunction:
         self.count = tuple(ctx.resolve(name) for name in count)
         self.read_globals = tuple(read_globals)
         self.timeout = timeout or ctx.assignment.call_timeout
+        self.explore = explore
         self._cache: dict[Any, Answer] = {}
 
     @property
@@ -248,7 +269,7 @@ class StudentFunction:
     def _build(self, values: Mapping[str, Any], timeout: float | None = None) -> Call:
         set_globals = {name: values[placeholder] for name, placeholder in self.globals_from.items()}
         set_globals.update(self.reset)
-        return self.template.render(
+        call = self.template.render(
             values,
             function=self.function,
             set_globals=set_globals,
@@ -256,6 +277,7 @@ class StudentFunction:
             read_globals=self.read_globals,
             timeout=timeout or self.timeout,
         )
+        return call if self.explore is None else replace(call, explore=self.explore)
 
     def describe(self, values: Mapping[str, Any]) -> str:
         return self.template.describe(values, function=self.function)
@@ -295,6 +317,19 @@ class StudentFunction:
 
     def ask(self, key: Any, values: Mapping[str, Any]) -> Answer:
         return self.ask_many([(key, values)])[0]
+
+
+def _flat_cells(encoded: Any) -> list[Any] | None:
+    """The nine cells of an encoded board, row by row, as plain values."""
+    if hasattr(encoded, "tolist"):
+        encoded = encoded.tolist()
+    if not isinstance(encoded, (list, tuple)):
+        return None
+    if len(encoded) == 3 and all(isinstance(row, (list, tuple)) and len(row) == 3 for row in encoded):
+        encoded = [cell for row in encoded for cell in row]
+    if len(encoded) != 9 or not all(isinstance(c, (str, int)) for c in encoded):
+        return None
+    return list(encoded)
 
 
 # -- reading what search functions return ------------------------------------

@@ -17,6 +17,7 @@ import jinja2
 
 from grader.feedback.charts import histogram
 from grader.feedback.class_index import ClassEntry, index_rows, pass_rates
+from grader.feedback.search_tree import search_tree_views
 from grader.feedback.views import (
     TROUBLED_CELL_STATUSES,
     ExecutionView,
@@ -83,6 +84,7 @@ def render_student_report(
         headline=headline(checks, len(hidden_not_run), result.execution is None),
         caveat=score_caveat(execution, full_marks=result.max_score > 0 and result.score >= result.max_score),
         checks=checks,
+        search_trees=search_tree_views(result.checks, student_facing=True),
         hidden_not_run=hidden_not_run,
         problems=[p for p in result.problems if p != note],
         execution=execution,

@@ -16,13 +16,17 @@ from grader.execution.channel.executor import CallExecutor
 from grader.execution.channel.protocol import OutcomeData
 from grader.execution.sandbox import Limits
 
+STUDENT_CELL = "<ipython-input-1-0>"
+"""The file name IPython gives a cell's code."""
+
 
 class InProcessRunner:
     def __init__(self, source: str) -> None:
         # Run as a notebook's cells are: as __main__, which is how the executor tells the
-        # notebook's own functions and classes from imported ones.
+        # notebook's own functions and classes from imported ones, and under a cell's file
+        # name, which is how the exploration recorder tells the notebook's code from the rest.
         self.namespace: dict[str, Any] = {"__name__": "__main__"}
-        exec(compile(source, "<student>", "exec"), self.namespace)
+        exec(compile(source, STUDENT_CELL, "exec"), self.namespace)
         self.executor = CallExecutor(self.namespace, output_chars=Limits().output_chars)
         self.calls_made = 0
 

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from jupyter_core.utils import run_sync
 
+from grader.execution.channel.exploration import MAX_STEPS, unpack_boards
 from grader.execution.channel.link import KernelDied, KernelUnresponsive, RequestAborted, ShimLink
 from grader.execution.channel.protocol import (
     OP_CALLS,
@@ -35,6 +36,8 @@ from grader.execution.channel.protocol import (
     BatchTail,
     CallRequest,
     DefinedNamesReply,
+    ExplorationData,
+    ExploreRequest,
     OutcomeData,
 )
 from grader.execution.channel.wire_format import decode, encode
@@ -60,6 +63,54 @@ class CallStatus(str, enum.Enum):
 
 
 @dataclass(frozen=True)
+class Explore:
+    """Record the search a call runs: its nodes are the calls of the student's recursive
+    code, wherever the recursion lives (a helper, a closure, ``max_value``/``min_value``,
+    methods), and optionally the position each node was entered with."""
+
+    trace: bool = False
+    board_global: str | None = None
+    """The notebook global that holds the board; None: the first argument holding one."""
+    marks: tuple[Any, Any, tuple[Any, ...]] = ("X", "O", (" ",))
+    """How the assignment's encoding writes X, O and an empty cell."""
+    max_steps: int = MAX_STEPS
+    """Positions recorded at most; a longer search is reported as incomplete."""
+
+    def to_request(self) -> ExploreRequest:
+        return {
+            "trace": self.trace,
+            "board_global": self.board_global,
+            "marks": [self.marks[0], self.marks[1], list(self.marks[2])],
+            "max_steps": self.max_steps,
+        }
+
+
+@dataclass(frozen=True)
+class CallExploration:
+    """The search one call ran, as the kernel's recorder saw it."""
+
+    nodes: int
+    """Calls of the search (the root included)."""
+    search: Mapping[str, int]
+    """The functions taken for the search (``qualname:line``) and their calls."""
+    steps: tuple[str | None, ...] | None
+    """The position each node was entered with, in call order (``None`` where the board could
+    not be read); None unless traced."""
+    complete: bool
+    """``steps`` holds every node: the search ended within the cap."""
+
+    @classmethod
+    def from_data(cls, data: ExplorationData) -> CallExploration:
+        packed = data["steps"]
+        return cls(
+            nodes=int(data["nodes"]),
+            search=dict(data["search"]),
+            steps=None if packed is None else tuple(unpack_boards(packed)),
+            complete=bool(data["complete"]),
+        )
+
+
+@dataclass(frozen=True)
 class Call:
     """One call of a student's function, as the grader wants it made."""
 
@@ -80,6 +131,8 @@ class Call:
     check_mutation: bool = True
     """Report whether the call changed an argument or a ``set_globals`` value."""
     timeout: float = 10.0
+    explore: Explore | None = None
+    """Record the search the call runs (``CallOutcome.exploration``)."""
 
     def to_request(self) -> CallRequest:
         return {
@@ -96,6 +149,7 @@ class Call:
             "count_all": self.count_all,
             "check_mutation": self.check_mutation,
             "timeout": self.timeout,
+            "explore": None if self.explore is None else self.explore.to_request(),
         }
 
 
@@ -117,6 +171,8 @@ class CallOutcome:
     duration: float = 0.0
     traceback: str = ""
     """The last frames of the student's traceback for ``RAISED``."""
+    exploration: CallExploration | None = None
+    """The search the call ran, when it was asked to ``explore``."""
 
     @property
     def ok(self) -> bool:
@@ -261,9 +317,12 @@ class CallChannel:
 def outcome_from(data: OutcomeData) -> CallOutcome:
     """A call's outcome as the kernel reported it, its values decoded."""
     status, error = CallStatus(data["status"]), data["error"]
+    exploration = None
     try:
         value = decode_value(data["value"])
         globals_after = {name: decode_value(value) for name, value in data["globals"]}
+        explored = data.get("exploration")
+        exploration = None if explored is None else CallExploration.from_data(explored)
     except (ValueError, TypeError, KeyError) as trouble:
         status, value, globals_after = CallStatus.UNSERIALIZABLE, None, {}
         error = f"the reply could not be decoded: {trouble}"
@@ -277,6 +336,7 @@ def outcome_from(data: OutcomeData) -> CallOutcome:
         stdout=data["stdout"],
         duration=float(data["duration"]),
         traceback=data["traceback"],
+        exploration=exploration,
     )
 
 
@@ -294,9 +354,11 @@ def _trouble_outcome(trouble: Exception, call: Call) -> CallOutcome:
 __all__ = [
     "Call",
     "CallChannel",
+    "CallExploration",
     "CallOutcome",
     "CallStatus",
     "DefinedNames",
+    "Explore",
     "KernelUnavailable",
     "RemoteObject",
     "Unrepresented",

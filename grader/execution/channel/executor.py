@@ -2,12 +2,14 @@
 
 This is the call contract, on a plain ``dict`` namespace: assign globals, resolve a dotted
 target, call it and the methods chained on its result, count the calls of named functions
-(recursive ones included), stop a call at its time limit with an alarm, tell whether a call
+(recursive ones included) or record the search the call runs, wherever its recursion lives
+(:mod:`~grader.execution.channel.exploration`), stop a call at its time limit with an alarm, tell whether a call
 changed what it was given, read globals back, and list what the namespace defines. It knows
 nothing of IPython: inside the kernel :mod:`grader.execution.channel.shim` runs it on the
 notebook's namespace; tests run it on a dict in their own process.
 
-It is shipped into the kernel as source after the protocol and the wire format, executed in
+It is shipped into the kernel as source after the protocol, the wire format and the
+exploration recorder, executed in
 the same private namespace, so it uses only the standard library and imports its neighbours
 only when loaded as a module. ``SIGALRM`` makes it Unix-only and main-thread-only.
 """
@@ -24,6 +26,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 if __name__ != "__grader_shim__":  # in the kernel the sources shipped before this one define these
+    from grader.execution.channel.exploration import Exploration, ExplorationRecorder, board_reader, pack_boards
     from grader.execution.channel.protocol import (
         CALL_OUTPUT_TRUNCATED,
         ERROR_CHARS,
@@ -36,6 +39,8 @@ if __name__ != "__grader_shim__":  # in the kernel the sources shipped before th
         TRACEBACK_FRAMES,
         CallRequest,
         DefinedNamesReply,
+        ExplorationData,
+        ExploreRequest,
         OutcomeData,
     )
     from grader.execution.channel.wire_format import Unserializable, decode, encode
@@ -53,6 +58,9 @@ class CallExecutor:
         """True while a call runs: ``input()`` has no scripted answers for calls."""
         self._in_student_code = False
         self._timed_out = False
+        # One recorder for the kernel's life: what it learns about the notebook's code objects
+        # (which are the search) carries over from one call to the next.
+        self.recorder = ExplorationRecorder()
 
     def run_batch(
         self,
@@ -69,7 +77,13 @@ class CallExecutor:
             for index, call in enumerate(calls):
                 if starting is not None:
                     starting(index)
-                finished(index, self.run_call(call, counters))
+                outcome = self.run_call(call, counters)
+                exploration = outcome["exploration"]
+                if exploration is not None and exploration["retry"]:
+                    # The search was learned during the call, after some of its nodes went by
+                    # unrecorded: the same call again is recorded whole.
+                    outcome = self.run_call(call, counters)
+                finished(index, outcome)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous_alarm)
@@ -91,11 +105,12 @@ class CallExecutor:
         saved_streams = sys.stdout, sys.stderr
         timeout = call["timeout"]
         result: Any = None
+        explored: list[Exploration] = []
         self.in_call, self._timed_out = True, False
         sys.stdout = sys.stderr = captured
         started = time.perf_counter()
         try:
-            result = self._invoke(call, counters, sent)
+            result = self._invoke(call, counters, sent, explored)
         except _CallRefused as refusal:
             status, error = refusal.status, refusal.message
         except _CallTimedOut:
@@ -131,10 +146,14 @@ class CallExecutor:
             "mutated": call["check_mutation"] and any(_changed(given, data) for given, data in sent),
             "globals": self._read_globals(call["read_globals"]),
             "stdout": captured.getvalue(),
+            "exploration": _exploration_data(explored[0]) if explored else None,
         }
 
-    def _invoke(self, call: CallRequest, counters: _Counters, sent: list[tuple[Any, Any]]) -> Any:
-        """Assign the globals, resolve the target and call it (then the chained methods)."""
+    def _invoke(
+        self, call: CallRequest, counters: _Counters, sent: list[tuple[Any, Any]], explored: list[Exploration]
+    ) -> Any:
+        """Assign the globals, resolve the target and call it (then the chained methods); the
+        recorder's findings go to ``explored`` when the call asks to explore."""
         try:
             for name, data in call["set_globals"]:
                 value = decode(data)
@@ -154,7 +173,11 @@ class CallExecutor:
             raise _CallRefused(
                 STATUS_MISSING, f"{call['target']!r} holds a value of type {kind}, not a function or class"
             )
+        explore: ExploreRequest | None = call.get("explore")
         signal.setitimer(signal.ITIMER_REAL, call["timeout"])
+        if explore is not None:
+            snapshot = board_reader(explore["board_global"], explore["marks"]) if explore["trace"] else None
+            self.recorder.start(snapshot, explore["max_steps"])
         self._in_student_code = True
         try:
             result = target(*args, **kwargs)
@@ -168,6 +191,8 @@ class CallExecutor:
                 )
         finally:
             self._in_student_code = False
+            if explore is not None:
+                explored.append(self.recorder.stop())
             signal.setitimer(signal.ITIMER_REAL, 0)
         return result
 
@@ -191,9 +216,11 @@ class CallExecutor:
                 continue
             if _is_notebook_class(value):
                 classes[name] = _methods_of(value)
-            elif _is_notebook_function(value):
+            elif callable(value):
+                # Any callable can be called and counted: a bound method (``minimax =
+                # engine.minimax``), a partial, a callable instance, a staticmethod.
                 functions.append(name)
-            elif not callable(value):
+            else:
                 variables.append(name)
         return {"functions": functions, "classes": classes, "variables": variables}
 
@@ -317,6 +344,17 @@ class _Counters:
     def restore(self) -> None:
         for undo in reversed(self.undo):
             undo()
+
+
+def _exploration_data(exploration: Exploration) -> ExplorationData:
+    steps = exploration.steps
+    return {
+        "nodes": exploration.nodes,
+        "search": exploration.search,
+        "steps": None if steps is None else pack_boards(steps),
+        "complete": exploration.complete,
+        "retry": exploration.retry,
+    }
 
 
 def _counting(original: Callable[..., Any], cell: list[int]) -> Callable[..., Any]:

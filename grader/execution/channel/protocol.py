@@ -83,6 +83,30 @@ def shows_cell_truncation(text: str) -> bool:
 # --- message shapes -----------------------------------------------------------------------------
 
 
+class ExploreRequest(TypedDict):
+    """Record the search a call runs (see :mod:`~grader.execution.channel.exploration`)."""
+
+    trace: bool
+    """Also record the position each node was entered with, as a board (up to ``max_steps``)."""
+    board_global: str | None
+    """Read the position from this notebook global; None: from the first argument that holds a board."""
+    marks: list[Any]
+    """How the board holds ``[X, O, [empty values...]]`` (``["X", "O", [" "]]``, ``[1, 2, [0]]``)."""
+    max_steps: int
+
+
+class ExplorationData(TypedDict):
+    """What the recorder saw during one call."""
+
+    nodes: int
+    search: dict[str, int]
+    """The code objects taken for the search (``qualname:line``) and their calls."""
+    steps: str | None
+    """The positions, packed two bytes a board (``pack_boards``); None unless traced."""
+    complete: bool
+    retry: bool
+
+
 class CallRequest(TypedDict):
     """One call as sent to the kernel; values are in the wire format."""
 
@@ -98,6 +122,7 @@ class CallRequest(TypedDict):
     count_all: bool
     check_mutation: bool
     timeout: float
+    explore: ExploreRequest | None
 
 
 class OutcomeData(TypedDict):
@@ -113,6 +138,8 @@ class OutcomeData(TypedDict):
     globals: list[list[Any]]
     """``[name, value]`` for each ``read_globals`` name that exists and could be encoded."""
     stdout: str
+    exploration: ExplorationData | None
+    """Set when the request asked to ``explore``."""
 
 
 class BatchTail(TypedDict):

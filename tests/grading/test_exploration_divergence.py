@@ -1,0 +1,174 @@
+"""Where a student's alpha-beta parts from the reference's, checked against an independent
+explorer written here from scratch (it shares no code with ``reference/``): the step the
+grader reports is the first index at which the two lists of positions differ."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from grader.checks.explorations import compare
+from grader.execution.channel.calls import CallExploration
+from grader.grading import grade_submission
+from grader.results import CheckResult, CheckStatus
+from grader.spec.loader import load_assignment
+from reference import Board, SearchSpec
+
+SUBMISSIONS = Path(__file__).resolve().parent.parent / "submissions"
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+Cut = Callable[[float, float, float], bool]
+"""(best so far, alpha, beta) -> stop trying this node's moves."""
+
+
+def _outcome(cells: list[str]) -> int | None:
+    for a, b, c in LINES:
+        if cells[a] != "." and cells[a] == cells[b] == cells[c]:
+            return 1 if cells[a] == "O" else -1
+    return 0 if "." not in cells else None
+
+
+def explore(board: str, alpha: float, beta: float, max_cut: Cut, min_cut: Cut) -> list[str]:
+    """Seed 003's loop (O maximizes, X moves first): keep the best, test the cut-off, then
+    move the bound. Returns the board each call was entered with, in call order."""
+    steps: list[str] = []
+    cells = list(board)
+
+    def node(alpha: float, beta: float) -> float:
+        steps.append("".join(cells))
+        result = _outcome(cells)
+        if result is not None:
+            return result
+        maximizing = cells.count("X") > cells.count("O")
+        best = -2.0 if maximizing else 2.0
+        for i in range(9):
+            if cells[i] != ".":
+                continue
+            cells[i] = "O" if maximizing else "X"
+            value = node(alpha, beta)
+            cells[i] = "."
+            if maximizing:
+                best = max(best, value)
+                if max_cut(best, alpha, beta):
+                    return best
+                alpha = max(alpha, best)
+            else:
+                best = min(best, value)
+                if min_cut(best, alpha, beta):
+                    return best
+                beta = min(beta, best)
+        return best
+
+    node(alpha, beta)
+    return steps
+
+
+def correct_max(best: float, alpha: float, beta: float) -> bool:
+    return best >= beta
+
+
+def correct_min(best: float, alpha: float, beta: float) -> bool:
+    return best <= alpha
+
+
+def first_difference(student: list[str], reference: list[str]) -> int:
+    return next((i for i, (a, b) in enumerate(zip(student, reference)) if a != b), min(len(student), len(reference)))
+
+
+MISTAKES: dict[str, tuple[Cut, Cut]] = {
+    "ab-cut-strict": (lambda b, a, B: b > B, correct_min),
+    "ab-cut-strict-both": (lambda b, a, B: b > B, lambda b, a, B: b < a),
+    "ab-min-tests-beta": (correct_max, lambda b, a, B: b <= B),
+}
+POSITIONS = ["X........", "X...O...X"]  # the alphabeta-challenges check's positions
+
+
+def _exploration(steps: list[str]) -> CallExploration:
+    return CallExploration(nodes=len(steps), search={"max_alpha_beta:1": len(steps)}, steps=tuple(steps), complete=True)
+
+
+@pytest.mark.parametrize("name", sorted(MISTAKES))
+@pytest.mark.parametrize("position", POSITIONS)
+def test_the_divergence_is_the_first_differing_step_of_an_independent_explorer(name: str, position: str) -> None:
+    max_cut, min_cut = MISTAKES[name]
+    student = explore(position, -2, 2, max_cut, min_cut)
+    reference = explore(position, -2, 2, correct_max, correct_min)
+    board = Board.from_string(position)
+    comparison = compare(_exploration(student), board, SearchSpec(), to_move="O", alpha=-2, beta=2)
+    assert comparison is not None and comparison.divergence is not None
+    step = first_difference(student, reference)
+    assert comparison.divergence.as_dict() == {
+        "position": position,
+        "step": step,
+        "student": student[step] if step < len(student) else None,
+        "reference": reference[step] if step < len(reference) else None,
+    }
+    excerpt = comparison.excerpt
+    assert excerpt is not None and excerpt.path[0].board == position
+    # the excerpt's last node is where the searches part: a parent of the step shown under it
+    child = excerpt.student or excerpt.reference
+    assert child is not None
+    assert sum(a != b for a, b in zip(excerpt.path[-1].board, child)) == 1
+
+
+def test_a_correct_exploration_is_the_same_and_a_wrapper_that_skips_the_root_is_too() -> None:
+    board = Board.from_string(POSITIONS[0])
+    steps = explore(POSITIONS[0], -2, 2, correct_max, correct_min)
+    whole = compare(_exploration(steps), board, SearchSpec(), to_move="O", alpha=-2, beta=2)
+    assert whole is not None and whole.same and whole.nodes == len(steps)
+    # AIMA's alpha_beta_search loops over the root's moves itself: its search never enters the root
+    rootless = compare(_exploration(steps[1:]), board, SearchSpec(), to_move="O", alpha=-2, beta=2)
+    assert rootless is not None and rootless.same and rootless.nodes == len(steps)
+
+
+def test_the_strict_cut_off_is_named_and_its_tree_shows_where_the_reference_cut_off() -> None:
+    max_cut, min_cut = MISTAKES["ab-cut-strict-both"]
+    student = explore(POSITIONS[0], -2, 2, max_cut, min_cut)
+    comparison = compare(
+        _exploration(student), Board.from_string(POSITIONS[0]), SearchSpec(), to_move="O", alpha=-2, beta=2
+    )
+    assert comparison is not None and comparison.cause is not None and "(`>` and `<`)" in comparison.cause
+    excerpt = comparison.excerpt
+    assert excerpt is not None and excerpt.reference_cut_off
+    cut = excerpt.path[-1]
+    assert cut.value is not None and (cut.value >= cut.beta or cut.value <= cut.alpha)
+
+
+def test_an_exploration_past_the_cap_or_with_unreadable_boards_is_left_to_the_counts() -> None:
+    board = Board.from_string(POSITIONS[0])
+    steps = explore(POSITIONS[0], -2, 2, correct_max, correct_min)
+    unreadable = dataclasses.replace(_exploration(steps), steps=(*steps[:3], None, *steps[4:]))
+    cut_short = dataclasses.replace(_exploration(steps), complete=False)
+    for exploration in (unreadable, cut_short, None):
+        assert compare(exploration, board, SearchSpec(), to_move="O", alpha=-2, beta=2) is None
+
+
+def _node_reduction(name: str) -> CheckResult:
+    assignment = load_assignment("alphabeta-challenges")
+    only = dataclasses.replace(assignment, checks=tuple(c for c in assignment.checks if c.id == "node-reduction"))
+    return grade_submission(SUBMISSIONS / "alphabeta-challenges" / f"{name}.ipynb", only).check("node-reduction")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["ab-cut-strict-both", "ab-min-tests-beta"])
+def test_graded_fixtures_report_the_exact_step_of_the_first_divergence(name: str) -> None:
+    result = _node_reduction(name)
+    max_cut, min_cut = MISTAKES[name]
+    position = POSITIONS[0]  # the first position where the exploration differs
+    student = explore(position, -2, 2, max_cut, min_cut)
+    reference = explore(position, -2, 2, correct_max, correct_min)
+    step = first_difference(student, reference)
+    figures = result.to_dict()["figures"]
+    assert figures["divergence"] == {
+        "position": position,
+        "step": step,
+        "student": student[step],
+        "reference": reference[step],
+    }
+    assert f"at step {step:,}" in result.message
+    assert CheckResult.from_dict(result.to_dict()) == result
+    # values right: half the points for pruning; wrong values (the wrong bound): none
+    assert result.status == (CheckStatus.PARTIAL if name == "ab-cut-strict-both" else CheckStatus.FAILED)

@@ -1,0 +1,379 @@
+"""Explorations: the reference's traces against alpha-beta written the way students write it.
+
+The student programs below are seed 003's ``max_alpha_beta``/``min_alpha_beta`` (global
+``current_state``, cut on ``>=``/``<=``, window -2..2) and seed 004's ``minimaxAB`` (the
+board as a list argument, ``beta <= alpha``), each mistake made by editing their text as a
+student would. They record the board at each call and share no code with reference.trace.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Protocol
+
+import pytest
+from hypothesis import given, settings
+
+from reference.search import SearchSpec, alphabeta, minimax_nodes
+from reference.strategies import nonterminal_boards, reachable_boards, windows
+from reference.tictactoe import Board, O
+from reference.trace import (
+    MAX_STEPS,
+    MISTAKES,
+    Mistake,
+    Rules,
+    Trace,
+    alphabeta_trace,
+    first_divergence,
+    minimax_trace,
+    name_cause,
+    rules_trace,
+)
+
+SEED003 = SearchSpec()
+
+SEED_003 = """
+visited = []
+
+def is_end():
+    for i in range(0, 3):
+        if (current_state[0][i] in ['X', 'O'] and current_state[0][i] == current_state[1][i]
+                and current_state[1][i] == current_state[2][i]):
+            return current_state[0][i]
+    for i in range(0, 3):
+        if current_state[i] == ['X', 'X', 'X']:
+            return 'X'
+        elif current_state[i] == ['O', 'O', 'O']:
+            return 'O'
+    if (current_state[0][0] in ['X', 'O'] and current_state[0][0] == current_state[1][1]
+            and current_state[0][0] == current_state[2][2]):
+        return current_state[0][0]
+    if (current_state[0][2] in ['X', 'O'] and current_state[0][2] == current_state[1][1]
+            and current_state[0][2] == current_state[2][0]):
+        return current_state[0][2]
+    for i in range(0, 3):
+        for j in range(0, 3):
+            if current_state[i][j] not in ['X', 'O']:
+                return None
+    return 'tie'
+
+def max_alpha_beta(alpha, beta):
+    visited.append(''.join(c if c in 'XO' else '.' for row in current_state for c in row))
+    maxv = -2
+    px = None
+    py = None
+    result = is_end()
+    if result == 'X':
+        return (-1, 0, 0)
+    elif result == 'O':
+        return (1, 0, 0)
+    elif result == 'tie':
+        return (0, 0, 0)
+    for i in range(0, 3):
+        for j in range(0, 3):
+            if current_state[i][j] not in ['X', 'O']:
+                temp = current_state[i][j]
+                current_state[i][j] = 'O'
+                (m, min_i, min_j) = min_alpha_beta(alpha, beta)
+                if m > maxv:
+                    maxv = m
+                    px = i
+                    py = j
+                current_state[i][j] = temp
+                if maxv >= beta:
+                    return (maxv, px, py)
+                if maxv > alpha:
+                    alpha = maxv
+    return (maxv, px, py)
+
+def min_alpha_beta(alpha, beta):
+    visited.append(''.join(c if c in 'XO' else '.' for row in current_state for c in row))
+    minv = 2
+    qx = None
+    qy = None
+    result = is_end()
+    if result == 'X':
+        return (-1, 0, 0)
+    elif result == 'O':
+        return (1, 0, 0)
+    elif result == 'tie':
+        return (0, 0, 0)
+    for i in range(0, 3):
+        for j in range(0, 3):
+            if current_state[i][j] not in ['X', 'O']:
+                temp = current_state[i][j]
+                current_state[i][j] = 'X'
+                (m, max_i, max_j) = max_alpha_beta(alpha, beta)
+                if m < minv:
+                    minv = m
+                    qx = i
+                    qy = j
+                current_state[i][j] = temp
+                if minv <= alpha:
+                    return (minv, qx, qy)
+                if minv < beta:
+                    beta = minv
+    return (minv, qx, qy)
+"""
+
+SEED_004 = """
+visited = []
+
+def check_win(board, player):
+    for combo in [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]]:
+        if board[combo[0]] == board[combo[1]] == board[combo[2]] == player:
+            return True
+    return False
+
+def check_draw(board):
+    return " " not in board and not check_win(board, "X") and not check_win(board, "O")
+
+def minimaxAB(board, depth, maximizing_player, alpha, beta):
+    visited.append(''.join('.' if c == ' ' else c for c in board))
+    if check_win(board, "O"):
+        return 1
+    if check_win(board, "X"):
+        return -1
+    if check_draw(board):
+        return 0
+    if maximizing_player:
+        max_eval = -float("inf")
+        for i in range(9):
+            if board[i] == " ":
+                board[i] = "O"
+                eval = minimaxAB(board, depth + 1, False, alpha, beta)
+                board[i] = " "
+                max_eval = max(max_eval, eval)
+                alpha = max(alpha, eval)
+                if beta <= alpha:
+                    break  # Beta cutoff
+        return max_eval
+    else:
+        min_eval = float("inf")
+        for i in range(9):
+            if board[i] == " ":
+                board[i] = "X"
+                eval = minimaxAB(board, depth + 1, True, alpha, beta)
+                board[i] = " "
+                min_eval = min(min_eval, eval)
+                beta = min(beta, eval)
+                if beta <= alpha:
+                    break  # Alpha cutoff
+        return min_eval
+"""
+
+# Each mistake as the edits a student makes to seed 003's text (old, new, how many times).
+SEED_003_EDITS: dict[str, list[tuple[str, str]]] = {
+    "no-pruning": [("if maxv >= beta:", "if False:"), ("if minv <= alpha:", "if False:")],
+    "strict-cutoff": [("maxv >= beta", "maxv > beta"), ("minv <= alpha", "minv < alpha")],
+    "strict-cutoff-max": [("maxv >= beta", "maxv > beta")],
+    "strict-cutoff-min": [("minv <= alpha", "minv < alpha")],
+    "min-tests-beta": [("if minv <= alpha:", "if minv <= beta:")],
+    "max-tests-alpha": [("if maxv >= beta:", "if maxv >= alpha:")],
+    "window-reset": [
+        ("= min_alpha_beta(alpha, beta)", "= min_alpha_beta(-2, 2)"),
+        ("= max_alpha_beta(alpha, beta)", "= max_alpha_beta(-2, 2)"),
+    ],
+    "alpha-not-passed": [
+        ("= min_alpha_beta(alpha, beta)", "= min_alpha_beta(-2, beta)"),
+        ("= max_alpha_beta(alpha, beta)", "= max_alpha_beta(-2, beta)"),
+    ],
+    "beta-not-passed": [
+        ("= min_alpha_beta(alpha, beta)", "= min_alpha_beta(alpha, 2)"),
+        ("= max_alpha_beta(alpha, beta)", "= max_alpha_beta(alpha, 2)"),
+    ],
+    "alpha-in-min": [
+        ("if minv < beta:\n                    beta = minv", "if minv > alpha:\n                    alpha = minv")
+    ],
+    "beta-in-max": [
+        ("if maxv > alpha:\n                    alpha = maxv", "if maxv < beta:\n                    beta = maxv")
+    ],
+    "reversed-order": [
+        (
+            "for i in range(0, 3):\n        for j in range(0, 3):",
+            "for i in range(2, -1, -1):\n        for j in range(2, -1, -1):",
+        )
+    ],
+    "column-major-order": [
+        ("for i in range(0, 3):\n        for j in range(0, 3):", "for j in range(0, 3):\n        for i in range(0, 3):")
+    ],
+}
+SEED_004_EDITS: dict[str, list[tuple[str, str]]] = {
+    "alpha-in-min": [("beta = min(beta, eval)", "alpha = max(alpha, eval)")],
+    "beta-in-max": [("alpha = max(alpha, eval)", "beta = min(beta, eval)")],
+}
+
+
+class Explore(Protocol):
+    def __call__(self, board: Board, alpha: float = ..., beta: float = ...) -> list[str]: ...
+
+
+def _edited(source: str, edits: list[tuple[str, str]]) -> str:
+    for old, new in edits:
+        assert old in source, old
+        source = source.replace(old, new)
+    return source
+
+
+def seed_003(edits: list[tuple[str, str]] = []) -> Explore:  # noqa: B006 - never mutated
+    """Seed 003's search, edited; it explores from a board with the window given."""
+    namespace: dict = {}
+    exec(compile(_edited(SEED_003, edits), "<seed 003>", "exec"), namespace)
+
+    def explore(board: Board, alpha: float = -2, beta: float = 2) -> list[str]:
+        namespace["current_state"] = [
+            [c if c != "." else str(3 * r + k + 1) for k, c in enumerate(board.cells[3 * r : 3 * r + 3])]
+            for r in range(3)
+        ]
+        namespace["visited"] = []
+        search = namespace["max_alpha_beta"] if board.to_move() == O else namespace["min_alpha_beta"]
+        search(alpha, beta)
+        return namespace["visited"]
+
+    return explore
+
+
+def seed_004(edits: list[tuple[str, str]] = []) -> Explore:  # noqa: B006 - never mutated
+    namespace: dict = {}
+    exec(compile(_edited(SEED_004, edits), "<seed 004>", "exec"), namespace)
+
+    def explore(board: Board, alpha: float = -math.inf, beta: float = math.inf) -> list[str]:
+        namespace["visited"] = []
+        namespace["minimaxAB"]([" " if c == "." else c for c in board.cells], 0, board.to_move() == O, alpha, beta)
+        return namespace["visited"]
+
+    return explore
+
+
+def _mistake(name: str) -> Mistake:
+    return next(m for m in MISTAKES if m.name == name)
+
+
+# -- the correct search ----------------------------------------------------------------------
+
+
+def test_empty_board_alphabeta_trace_is_seed_003s_18297_positions() -> None:
+    trace = alphabeta_trace(Board.empty(), SEED003, alpha=-2, beta=2)
+    assert trace.complete and len(trace.steps) == 18_297
+    assert list(trace.steps) == seed_003()(Board.empty())
+    assert list(trace.steps) == seed_004()(Board.empty())
+
+
+def test_minimax_trace_from_the_empty_board_stops_at_the_cap() -> None:
+    trace = minimax_trace(Board.empty(), SEED003)
+    assert not trace.complete and len(trace.steps) == MAX_STEPS
+    assert trace.steps[:3] == (".........", "X........", "XO.......")
+
+
+@settings(max_examples=40, deadline=None, database=None)
+@given(board=reachable_boards(max_empty=7))
+def test_trace_lengths_are_the_node_counts(board: Board) -> None:
+    assert len(minimax_trace(board, SEED003).steps) == minimax_nodes(board, SEED003)
+    assert len(alphabeta_trace(board, SEED003).steps) == alphabeta(board, SEED003).nodes
+
+
+@settings(max_examples=20, deadline=None, database=None)
+@given(board=nonterminal_boards(min_empty=5, max_empty=7))
+def test_a_capped_trace_is_the_beginning_of_the_whole_one(board: Board) -> None:
+    whole = minimax_trace(board, SEED003)
+    capped = minimax_trace(board, SEED003, cap=len(whole.steps) // 2)
+    assert whole.complete and not capped.complete
+    assert capped.steps == whole.steps[: len(whole.steps) // 2]
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(board=reachable_boards(max_empty=8), window=windows())
+def test_alphabeta_trace_is_what_a_student_alphabeta_enters(board: Board, window: tuple[float, float]) -> None:
+    alpha, beta = window
+    expected = alphabeta_trace(board, SEED003, alpha=alpha, beta=beta).steps
+    assert list(expected) == seed_003()(board, alpha, beta)
+    assert list(expected) == seed_004()(board, alpha, beta)
+
+
+@pytest.mark.parametrize("fail", ["soft", "hard"])
+def test_fail_hard_explores_as_fail_soft(fail: str) -> None:
+    board = Board.from_string("X...O....")
+    assert alphabeta_trace(board, SEED003, fail=fail).steps == alphabeta_trace(board, SEED003).steps  # type: ignore[arg-type]
+
+
+# -- the mistakes ----------------------------------------------------------------------------
+
+STUDENT_MISTAKES = [(name, "seed 003", seed_003(edits)) for name, edits in SEED_003_EDITS.items()] + [
+    (name, "seed 004", seed_004(edits)) for name, edits in SEED_004_EDITS.items()
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "style", "explore"), STUDENT_MISTAKES, ids=[f"{n}-{s}" for n, s, _ in STUDENT_MISTAKES]
+)
+@settings(max_examples=15, deadline=None, database=None)
+@given(board=nonterminal_boards(max_empty=7))
+def test_each_mistake_explores_as_the_student_program_that_makes_it(
+    name: str, style: str, explore: Explore, board: Board
+) -> None:
+    student = explore(board, -2, 2)
+    assert any(
+        (trace := _trace(board, rules)) is not None and list(trace.steps) == student for rules in _mistake(name).rules
+    )
+
+
+def _trace(board: Board, rules: Rules) -> Trace | None:
+    return rules_trace(board, SEED003, rules, alpha=-2, beta=2)
+
+
+ONE_MARK = Board.from_string("X........")
+
+
+@pytest.mark.parametrize(
+    ("name", "style", "explore"), STUDENT_MISTAKES, ids=[f"{n}-{s}" for n, s, _ in STUDENT_MISTAKES]
+)
+def test_name_cause_names_the_mistake_that_explores_alike(name: str, style: str, explore: Explore) -> None:
+    student = explore(ONE_MARK, -2, 2)
+    sentence = name_cause(student, ONE_MARK, SEED003, alpha=-2, beta=2)
+    assert sentence is not None and _mistake(name).clause in sentence
+
+
+def test_window_reset_and_no_pruning_explore_alike_and_both_are_named() -> None:
+    sentence = name_cause(seed_003(SEED_003_EDITS["window-reset"])(ONE_MARK), ONE_MARK, SEED003, alpha=-2, beta=2)
+    assert sentence is not None
+    assert _mistake("window-reset").clause in sentence and _mistake("no-pruning").clause in sentence
+
+
+def test_name_cause_says_nothing_for_a_correct_or_unexplained_exploration() -> None:
+    correct = seed_003()(ONE_MARK)
+    assert name_cause(correct, ONE_MARK, SEED003, alpha=-2, beta=2) is None
+    assert name_cause(correct[:-1], ONE_MARK, SEED003, alpha=-2, beta=2) is None
+    assert name_cause(correct[:1] + correct[2:], ONE_MARK, SEED003) is None
+
+
+def test_name_cause_needs_the_whole_exploration() -> None:
+    strict = seed_003(SEED_003_EDITS["strict-cutoff-max"])(ONE_MARK)
+    assert name_cause(strict, ONE_MARK, SEED003, cap=len(strict)) is None
+
+
+# -- divergence ------------------------------------------------------------------------------
+
+
+def test_first_divergence_of_strict_cutoff_is_the_first_unpruned_position() -> None:
+    board = Board.empty()
+    student = seed_003(SEED_003_EDITS["strict-cutoff-max"])(board)
+    reference = alphabeta_trace(board, SEED003, alpha=-2, beta=2).steps
+    correct = seed_003()(board)
+    step = next(i for i, (a, b) in enumerate(zip(student, correct)) if a != b)
+    divergence = first_divergence(student, reference)
+    assert divergence is not None
+    assert divergence.as_dict() == {
+        "position": ".........",
+        "step": step,
+        "student": student[step],
+        "reference": correct[step],
+    }
+
+
+def test_first_divergence_when_one_search_ended() -> None:
+    reference = ("X........", "XO.......")
+    assert first_divergence(reference, reference) is None
+    shorter = first_divergence(reference[:1], reference)
+    assert shorter is not None and (shorter.step, shorter.student, shorter.reference) == (1, None, "XO.......")
+    longer = first_divergence((*reference, "XOX......"), reference)
+    assert longer is not None and (longer.step, longer.student, longer.reference) == (2, "XOX......", None)
