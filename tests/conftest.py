@@ -1,8 +1,10 @@
 """The ``kernel`` marker is kept honest: a test without it that starts a Jupyter kernel or a
-worker process fails at once, so ``pytest -m 'not kernel'`` stays the fast unit layer."""
+worker process, in its own body or in a fixture it sets up (of any scope), fails at once, so
+``pytest -m 'not kernel'`` stays the fast unit layer."""
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing.process
 from collections.abc import Iterator
 from typing import Any
@@ -11,14 +13,35 @@ import pytest
 
 from grader.execution.sandbox import Sandbox
 
+_GUARDED = ((Sandbox, "start_kernel"), (multiprocessing.process.BaseProcess, "start"))
 
-@pytest.fixture(autouse=True)
-def _kernels_only_where_marked(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    if request.node.get_closest_marker("kernel") is None:
 
-        def refuse(*_: Any, **__: Any) -> Any:
-            raise AssertionError(f"{request.node.nodeid} starts a kernel or a worker: mark it @pytest.mark.kernel")
+@contextlib.contextmanager
+def _no_kernels_unless_marked(item: pytest.Item) -> Iterator[None]:
+    if item.get_closest_marker("kernel") is not None:
+        yield
+        return
 
-        monkeypatch.setattr(Sandbox, "start_kernel", refuse)
-        monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", refuse)
-    yield
+    def refuse(*_: Any, **__: Any) -> Any:
+        raise AssertionError(f"{item.nodeid} starts a kernel or a worker: mark it @pytest.mark.kernel")
+
+    originals = [(owner, name, owner.__dict__[name]) for owner, name in _GUARDED]
+    for owner, name, _ in originals:
+        setattr(owner, name, refuse)
+    try:
+        yield
+    finally:
+        for owner, name, original in originals:
+            setattr(owner, name, original)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    with _no_kernels_unless_marked(item):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    with _no_kernels_unless_marked(item):
+        return (yield)

@@ -153,6 +153,7 @@ def _node_reduction(name: str) -> CheckResult:
 
 
 @pytest.mark.slow
+@pytest.mark.kernel
 @pytest.mark.parametrize("name", ["ab-cut-strict-both", "ab-min-tests-beta"])
 def test_graded_fixtures_report_the_exact_step_of_the_first_divergence(name: str) -> None:
     result = _node_reduction(name)

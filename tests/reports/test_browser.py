@@ -30,7 +30,8 @@ LAUNCH_ARGS = [
     "--no-first-run",
 ]
 
-pytestmark = pytest.mark.slow  # starts a real browser
+# Starts a real browser, and grades its classes with worker processes.
+pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 
 playwright_api = pytest.importorskip(
     "playwright.sync_api", reason="Playwright for Python is not installed (pip install playwright)"
