@@ -56,7 +56,7 @@ if __name__ != "__grader_shim__":  # in the kernel the sources shipped before th
         cell_output_truncated,
     )
 
-_MISSING = object()
+_NO_BUILTIN = object()
 # Builtins that IPython and ipykernel set while a cell runs (see _Shim.enter_cell_context).
 _CELL_BUILTINS = ("input", "get_ipython", "exit", "quit")
 
@@ -267,7 +267,7 @@ class _Shim:
         :meth:`leave_cell_context` puts back.
         """
         names = builtins.__dict__
-        saved_builtins = {name: names.get(name, _MISSING) for name in _CELL_BUILTINS}
+        saved_builtins = {name: names.get(name, _NO_BUILTIN) for name in _CELL_BUILTINS}
         saved_hooks = getpass.getpass, sys.displayhook, sys.excepthook
         names["input"] = self.scripted_input
         names["get_ipython"] = self.shell.get_ipython
@@ -280,7 +280,7 @@ class _Shim:
         saved_builtins, (getpass.getpass, sys.displayhook, sys.excepthook) = saved
         names = builtins.__dict__
         for name, value in saved_builtins.items():
-            if value is _MISSING:
+            if value is _NO_BUILTIN:
                 names.pop(name, None)
             else:
                 names[name] = value
