@@ -30,6 +30,7 @@ if __name__ != "__grader_shim__":  # in the kernel the sources shipped before th
         STATUS_MISSING,
         STATUS_OK,
         STATUS_RAISED,
+        STATUS_SKIPPED,
         STATUS_TIMEOUT,
         STATUS_UNSERIALIZABLE,
         TRACEBACK_CHARS,
@@ -65,11 +66,21 @@ class CallExecutor:
         names = {name for call in calls for name in call["count"]}
         counters = _Counters(self.namespace, names, any(call["count_all"] for call in calls))
         previous_alarm = signal.signal(signal.SIGALRM, self._on_alarm)
+        batch_started = time.perf_counter()
+        timed_out = False
         try:
             for index, call in enumerate(calls):
                 if starting is not None:
                     starting(index)
-                finished(index, self.run_call(call, counters))
+                start_within = call.get("start_within")
+                if start_within is not None and time.perf_counter() - batch_started >= start_within:
+                    finished(index, _skipped("the batch's time was up"))
+                elif timed_out and call.get("skip_after_timeout"):
+                    finished(index, _skipped("an earlier call of the batch ran out of time"))
+                else:
+                    outcome = self.run_call(call, counters)
+                    timed_out = timed_out or outcome["status"] == STATUS_TIMEOUT
+                    finished(index, outcome)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous_alarm)
@@ -195,7 +206,63 @@ class CallExecutor:
                 functions.append(name)
             elif not callable(value):
                 variables.append(name)
-        return {"functions": functions, "classes": classes, "variables": variables}
+        return {
+            "functions": functions,
+            "classes": classes,
+            "variables": variables,
+            "references": _references(self.namespace, functions, classes),
+        }
+
+
+def _skipped(why: str) -> OutcomeData:
+    return {
+        "status": STATUS_SKIPPED,
+        "value": None,
+        "error": f"not started: {why}",
+        "traceback": "",
+        "duration": 0.0,
+        "counts": {},
+        "mutated": False,
+        "globals": [],
+        "stdout": "",
+    }
+
+
+def _references(namespace: dict[str, Any], functions: list[str], classes: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Which of the notebook's functions and classes each one's code names, nested functions
+    and lambdas included; a method's name stands for its class (``self.minmax()``)."""
+    by_name = {name: name for name in functions}
+    for klass, methods in classes.items():
+        by_name[klass] = klass
+        for method in methods:
+            by_name.setdefault(method, klass)
+    references: dict[str, list[str]] = {}
+    for name in [*functions, *classes]:
+        value = namespace[name]
+        if name in classes:
+            codes = [_code_of(raw) for raw in vars(value).values()]
+        else:
+            codes = [_code_of(value)]
+        named: set[str] = set()
+        for code in codes:
+            if code is not None:
+                named |= _names_in(code)
+        references[name] = sorted({by_name[n] for n in named if n in by_name} - {name})
+    return references
+
+
+def _code_of(raw: Any) -> types.CodeType | None:
+    raw = getattr(raw, "__func__", raw)  # staticmethod, classmethod
+    code = getattr(raw, "__code__", None)
+    return code if isinstance(code, types.CodeType) else None
+
+
+def _names_in(code: types.CodeType) -> set[str]:
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            names |= _names_in(constant)
+    return names
 
 
 class _CallTimedOut(BaseException):
