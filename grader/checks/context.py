@@ -2,18 +2,22 @@
 
 `CheckContext` resolves the student's names (with the assignment's aliases), encodes boards
 with the assignment's codec, and wraps the call channel in `StudentFunction`: a cached,
-batched way to ask "what does the student's function say about this board?".
+batched way to ask "what does the student's function say about this board?". It also keeps
+the submission's time: the window in which the running check may start calls, and what
+earlier calls that ran out of time teach (`grader.execution.hangs`).
 """
 
 from __future__ import annotations
 
 import difflib
 import math
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus
+from grader.execution.hangs import HangMemory
 from grader.execution.session import ExecutionResult
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Assignment, MoveFormat
@@ -52,6 +56,24 @@ class NotDefined(Exception):
         super().__init__(f"`{name}` is not defined in the notebook.{hint}")
 
 
+class CallsStopped(Exception):
+    """The calls a check asked for were not made: its share of the time was spent, or they
+    would reach a function that kept running out of time. ``reason`` says which."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class CallWindow:
+    """Until when (``time.monotonic()``) the running check may start calls, and what to say
+    about the calls it could not make."""
+
+    until: float
+    reason: str
+
+
 class ShapeError(ValueError):
     """The student's function returned something of the wrong shape or type."""
 
@@ -68,6 +90,28 @@ class CheckContext:
     execution: ExecutionResult | None = None
     """The execution record, for checks about the run itself."""
     outcomes_log: list[CallOutcome] = field(default_factory=list)
+    hangs: HangMemory | None = None
+    """What ran out of time so far (default: nothing, with the assignment's short limit)."""
+    window: CallWindow | None = None
+    """Set by the grading loop for each check (see :meth:`begin_check`); None: no limit."""
+
+    def __post_init__(self) -> None:
+        if self.hangs is None:
+            self.hangs = HangMemory(self.assignment.short_limit)
+
+    @property
+    def hang_memory(self) -> HangMemory:
+        assert self.hangs is not None
+        return self.hangs
+
+    def begin_check(self, deadline: float | None = None) -> None:
+        """A check starts now: it may start calls for its share of the time, and never past
+        the submission's ``deadline`` (``time.monotonic()``)."""
+        share = self.assignment.check_share_seconds
+        window = CallWindow(time.monotonic() + share, f"the check's {share:g} s share of the grading time was spent")
+        if deadline is not None and deadline < window.until:
+            window = CallWindow(deadline, "out of time: grading reached its deadline")
+        self.window = window
 
     # -- names ---------------------------------------------------------------
     def resolve(self, function: str) -> str:
@@ -202,6 +246,8 @@ class Answer:
             return f"could not be called: {self.outcome.error}"
         if status == CallStatus.UNSERIALIZABLE:
             return f"returned something that is not plain data ({self.outcome.error})"
+        if status == CallStatus.SKIPPED:
+            return f"was not run ({self.outcome.error})"
         return "ok"
 
     def given(self) -> str:
@@ -257,11 +303,21 @@ class StudentFunction:
     def describe(self, values: Mapping[str, Any]) -> str:
         return self.template.describe(values, function=self.function)
 
-    def ask_many(self, requests: Iterable[tuple[Any, Mapping[str, Any]]]) -> list[Answer]:
-        """Answers for (key, placeholder values) pairs: one round trip for the uncached ones."""
+    def ask_many(self, requests: Iterable[tuple[Any, Mapping[str, Any]]], *, partial: bool = False) -> list[Answer]:
+        """Answers for (key, placeholder values) pairs: one round trip for the uncached ones.
+
+        Calls that could not be made (:class:`CallsStopped`'s reasons) raise it, unless
+        ``partial``: then their answers come back with status SKIPPED, and are not kept.
+        """
         requests = list(requests)
-        self._cache.update(self._call_uncached(requests))
-        return [self._cache[k] for k, _ in requests]
+        fresh = self._call_uncached(requests)
+        self._cache.update({k: a for k, a in fresh.items() if a.outcome.status is not CallStatus.SKIPPED})
+        answers = [self._cache.get(k) or fresh[k] for k, _ in requests]
+        if not partial:
+            for answer in answers:
+                if answer.outcome.status is CallStatus.SKIPPED:
+                    raise CallsStopped(answer.outcome.error or "the call was not made")
+        return answers
 
     def fetch_aside(self, requests: Iterable[tuple[Any, Mapping[str, Any]]], *, timeout: float) -> dict[Any, Answer]:
         """Answers for inputs a check may or may not judge, in one round trip, NOT kept as
@@ -272,15 +328,53 @@ class StudentFunction:
     def _call_uncached(
         self, requests: Iterable[tuple[Any, Mapping[str, Any]]], timeout: float | None = None
     ) -> dict[Any, Answer]:
-        """One round trip for the requests whose key has no answer yet (each key asked once)."""
-        missing = {k: v for k, v in requests if k not in self._cache}
-        if not missing:
-            return {}
-        outcomes = self.ctx.runner.call_many([self._build(v, timeout) for v in missing.values()])
-        self.ctx.outcomes_log.extend(outcomes)
-        return {
-            key: Answer(outcome, self.describe(values)) for (key, values), outcome in zip(missing.items(), outcomes)
-        }
+        """Round trips for the requests whose key has no answer yet (each key asked once).
+
+        With the student's own limit (``timeout`` None) a batch stops at its first call that
+        runs out of time; what that teaches (`grader.execution.hangs`) sets the limit of the
+        rest, which go in the next round trip, or are not made. Speculative calls (a
+        ``timeout`` of their own) teach nothing: their limit is not the student's.
+        """
+        pending = {k: v for k, v in requests if k not in self._cache}
+        answers: dict[Any, Answer] = {}
+        hangs = self.ctx.hang_memory
+        target = (self.function.split(".")[0],)
+        while pending:
+            allowance = hangs.allowance(target, self.timeout)
+            window = self.ctx.window
+            start_within = None if window is None else window.until - time.monotonic()
+            why_not = None
+            if allowance.seconds is None:
+                why_not = allowance.reason(hangs.short_limit)
+            elif window is not None and start_within is not None and start_within <= 0:
+                why_not = window.reason
+            if why_not is not None:
+                for key, values in pending.items():
+                    answers[key] = Answer(CallOutcome(CallStatus.SKIPPED, error=why_not), self.describe(values))
+                break
+            assert allowance.seconds is not None
+            limit = min(timeout or self.timeout, allowance.seconds)
+            calls = [
+                replace(self._build(v, limit), start_within=start_within, skip_after_timeout=timeout is None)
+                for v in pending.values()
+            ]
+            outcomes = self.ctx.runner.call_many(calls)
+            self.ctx.outcomes_log.extend(outcomes)
+            made = 0
+            for (key, values), outcome in zip(pending.items(), outcomes):
+                if outcome.status is CallStatus.SKIPPED:
+                    continue
+                made += 1
+                answers[key] = Answer(outcome, self.describe(values))
+                if outcome.status is CallStatus.TIMEOUT and timeout is None:
+                    hangs.ran_out(target, allowance, limit, _where(key, answers[key].call_text))
+            pending = {k: v for k, v in pending.items() if k not in answers}
+            if timeout is not None or not made:
+                for key, values in pending.items():  # not started: the batch's time was up
+                    error = window.reason if window is not None else "the call was not started"
+                    answers[key] = Answer(CallOutcome(CallStatus.SKIPPED, error=error), self.describe(values))
+                break
+        return answers
 
     def keep(self, key: Any, answer: Answer) -> None:
         """Make an answer from :meth:`fetch_aside` part of the evidence, as if just asked."""
@@ -350,6 +444,15 @@ def _shape_words(shape: str) -> str:
 def _brief(raw: Any) -> str:
     text = repr(raw)
     return f"{type(raw).__name__} {text if len(text) < 60 else text[:57] + '...'}"
+
+
+def _where(key: Any, call_text: str) -> str:
+    """Where a call ran out of time, for feedback: its board when the key holds one (nine
+    characters), else the call."""
+    board = key[0] if isinstance(key, tuple) and key else key
+    if isinstance(board, str) and len(board) == 9 and set(board) <= set("XO."):
+        return "on the empty board" if board == "." * 9 else f"on the board {board}"
+    return f"on `{call_text if len(call_text) <= 120 else call_text[:117] + '...'}`"
 
 
 def format_value(value: Any) -> str:
