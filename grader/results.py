@@ -314,6 +314,8 @@ def _cell(data: Mapping[str, Any], position: int) -> CellRecord:
     values: dict[str, Any] = {k: v for k, v in data.items() if k in known}
     values.update(
         index=data["index"] if isinstance(data.get("index"), int) else position,
+        # Records stored before cells had a number list the code cells that ran, in order.
+        number=data["number"] if isinstance(data.get("number"), int) else position + 1,
         source=_text(data.get("source")),
         status=_enum(CellStatus, data.get("status"), CellStatus.NOT_RUN),
         error_name=data.get("error_name") if isinstance(data.get("error_name"), str) else None,
