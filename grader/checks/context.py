@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+from grader.checks.call_budget import BudgetedCalls, CallsStopped, CallWindow, make_calls, where_it_ran_out
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus
 from grader.execution.hangs import HangMemory
 from grader.execution.session import ExecutionResult
@@ -54,24 +55,6 @@ class NotDefined(Exception):
             else ""
         )
         super().__init__(f"`{name}` is not defined in the notebook.{hint}")
-
-
-class CallsStopped(Exception):
-    """The calls a check asked for were not made: its share of the time was spent, or they
-    would reach a function that kept running out of time. ``reason`` says which."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-@dataclass(frozen=True)
-class CallWindow:
-    """Until when (``time.monotonic()``) the running check may start calls, and what to say
-    about the calls it could not make."""
-
-    until: float
-    reason: str
 
 
 class ShapeError(ValueError):
@@ -328,53 +311,25 @@ class StudentFunction:
     def _call_uncached(
         self, requests: Iterable[tuple[Any, Mapping[str, Any]]], timeout: float | None = None
     ) -> dict[Any, Answer]:
-        """Round trips for the requests whose key has no answer yet (each key asked once).
-
-        With the student's own limit (``timeout`` None) a batch stops at its first call that
-        runs out of time; what that teaches (`grader.execution.hangs`) sets the limit of the
-        rest, which go in the next round trip, or are not made. Speculative calls (a
-        ``timeout`` of their own) teach nothing: their limit is not the student's.
-        """
+        """Round trips for the requests whose key has no answer yet (each key asked once),
+        within the check's time and what earlier hangs taught (`grader.checks.call_budget`);
+        ``timeout``: speculative calls' own limit."""
         pending = {k: v for k, v in requests if k not in self._cache}
-        answers: dict[Any, Answer] = {}
-        hangs = self.ctx.hang_memory
-        target = (self.function.split(".")[0],)
-        while pending:
-            allowance = hangs.allowance(target, self.timeout)
-            window = self.ctx.window
-            start_within = None if window is None else window.until - time.monotonic()
-            why_not = None
-            if allowance.seconds is None:
-                why_not = allowance.reason(hangs.short_limit)
-            elif window is not None and start_within is not None and start_within <= 0:
-                why_not = window.reason
-            if why_not is not None:
-                for key, values in pending.items():
-                    answers[key] = Answer(CallOutcome(CallStatus.SKIPPED, error=why_not), self.describe(values))
-                break
-            assert allowance.seconds is not None
-            limit = min(timeout or self.timeout, allowance.seconds)
-            calls = [
-                replace(self._build(v, limit), start_within=start_within, skip_after_timeout=timeout is None)
-                for v in pending.values()
-            ]
-            outcomes = self.ctx.runner.call_many(calls)
-            self.ctx.outcomes_log.extend(outcomes)
-            made = 0
-            for (key, values), outcome in zip(pending.items(), outcomes):
-                if outcome.status is CallStatus.SKIPPED:
-                    continue
-                made += 1
-                answers[key] = Answer(outcome, self.describe(values))
-                if outcome.status is CallStatus.TIMEOUT and timeout is None:
-                    hangs.ran_out(target, allowance, limit, _where(key, answers[key].call_text))
-            pending = {k: v for k, v in pending.items() if k not in answers}
-            if timeout is not None or not made:
-                for key, values in pending.items():  # not started: the batch's time was up
-                    error = window.reason if window is not None else "the call was not started"
-                    answers[key] = Answer(CallOutcome(CallStatus.SKIPPED, error=error), self.describe(values))
-                break
-        return answers
+        outcomes = make_calls(
+            self.ctx.runner,
+            BudgetedCalls(
+                target=self.function.split(".")[0],
+                full_limit=self.timeout,
+                speculative_limit=timeout,
+                hangs=self.ctx.hang_memory,
+                window=self.ctx.window,
+            ),
+            pending,
+            build=self._build,
+            where=lambda key: where_it_ran_out(key, self.describe(pending[key])),
+            log=self.ctx.outcomes_log,
+        )
+        return {key: Answer(outcome, self.describe(pending[key])) for key, outcome in outcomes.items()}
 
     def keep(self, key: Any, answer: Answer) -> None:
         """Make an answer from :meth:`fetch_aside` part of the evidence, as if just asked."""
@@ -444,15 +399,6 @@ def _shape_words(shape: str) -> str:
 def _brief(raw: Any) -> str:
     text = repr(raw)
     return f"{type(raw).__name__} {text if len(text) < 60 else text[:57] + '...'}"
-
-
-def _where(key: Any, call_text: str) -> str:
-    """Where a call ran out of time, for feedback: its board when the key holds one (nine
-    characters), else the call."""
-    board = key[0] if isinstance(key, tuple) and key else key
-    if isinstance(board, str) and len(board) == 9 and set(board) <= set("XO."):
-        return "on the empty board" if board == "." * 9 else f"on the board {board}"
-    return f"on `{call_text if len(call_text) <= 120 else call_text[:117] + '...'}`"
 
 
 def format_value(value: Any) -> str:

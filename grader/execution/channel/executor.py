@@ -7,7 +7,8 @@ changed what it was given, read globals back, and list what the namespace define
 nothing of IPython: inside the kernel :mod:`grader.execution.channel.shim` runs it on the
 notebook's namespace; tests run it on a dict in their own process.
 
-It is shipped into the kernel as source after the protocol and the wire format, executed in
+It is shipped into the kernel as source after the protocol, the wire format and
+:mod:`~grader.execution.channel.references`, executed in
 the same private namespace, so it uses only the standard library and imports its neighbours
 only when loaded as a module. ``SIGALRM`` makes it Unix-only and main-thread-only.
 """
@@ -39,6 +40,7 @@ if __name__ != "__grader_shim__":  # in the kernel the sources shipped before th
         DefinedNamesReply,
         OutcomeData,
     )
+    from grader.execution.channel.references import code_references
     from grader.execution.channel.wire_format import Unserializable, decode, encode
 
 _MISSING = object()
@@ -210,7 +212,7 @@ class CallExecutor:
             "functions": functions,
             "classes": classes,
             "variables": variables,
-            "references": _references(self.namespace, functions, classes),
+            "references": code_references(self.namespace, functions, classes),
         }
 
 
@@ -226,43 +228,6 @@ def _skipped(why: str) -> OutcomeData:
         "globals": [],
         "stdout": "",
     }
-
-
-def _references(namespace: dict[str, Any], functions: list[str], classes: dict[str, list[str]]) -> dict[str, list[str]]:
-    """Which of the notebook's functions and classes each one's code names, nested functions
-    and lambdas included; a method's name stands for its class (``self.minmax()``)."""
-    by_name = {name: name for name in functions}
-    for klass, methods in classes.items():
-        by_name[klass] = klass
-        for method in methods:
-            by_name.setdefault(method, klass)
-    references: dict[str, list[str]] = {}
-    for name in [*functions, *classes]:
-        value = namespace[name]
-        if name in classes:
-            codes = [_code_of(raw) for raw in vars(value).values()]
-        else:
-            codes = [_code_of(value)]
-        named: set[str] = set()
-        for code in codes:
-            if code is not None:
-                named |= _names_in(code)
-        references[name] = sorted({by_name[n] for n in named if n in by_name} - {name})
-    return references
-
-
-def _code_of(raw: Any) -> types.CodeType | None:
-    raw = getattr(raw, "__func__", raw)  # staticmethod, classmethod
-    code = getattr(raw, "__code__", None)
-    return code if isinstance(code, types.CodeType) else None
-
-
-def _names_in(code: types.CodeType) -> set[str]:
-    names = set(code.co_names)
-    for constant in code.co_consts:
-        if isinstance(constant, types.CodeType):
-            names |= _names_in(constant)
-    return names
 
 
 class _CallTimedOut(BaseException):
