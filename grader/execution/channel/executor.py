@@ -8,8 +8,9 @@ changed what it was given, read globals back, and list what the namespace define
 nothing of IPython: inside the kernel :mod:`grader.execution.channel.shim` runs it on the
 notebook's namespace; tests run it on a dict in their own process.
 
-It is shipped into the kernel as source after the protocol, the wire format and the
-exploration recorder, executed in
+It is shipped into the kernel as source after the protocol, the wire format, the exploration
+recorder, :mod:`~grader.execution.channel.references` and :mod:`~grader.execution.channel.names`,
+executed in
 the same private namespace, so it uses only the standard library and imports its neighbours
 only when loaded as a module. ``SIGALRM`` makes it Unix-only and main-thread-only.
 """
@@ -43,6 +44,7 @@ if __name__ != "__grader_shim__":  # in the kernel the sources shipped before th
         STATUS_MISSING,
         STATUS_OK,
         STATUS_RAISED,
+        STATUS_SKIPPED,
         STATUS_TIMEOUT,
         STATUS_UNSERIALIZABLE,
         TRACEBACK_CHARS,
@@ -53,6 +55,7 @@ if __name__ != "__grader_shim__":  # in the kernel the sources shipped before th
         ExploreRequest,
         OutcomeData,
     )
+    from grader.execution.channel.references import code_references
     from grader.execution.channel.wire_format import Unserializable, decode, encode
 
 
@@ -81,17 +84,26 @@ class CallExecutor:
         names = {name for call in calls for name in call["count"]}
         counters = NameCounters(self.namespace, names, any(call["count_all"] for call in calls))
         previous_alarm = signal.signal(signal.SIGALRM, self._on_alarm)
+        batch_started = time.perf_counter()
+        timed_out = False
         try:
             for index, call in enumerate(calls):
                 if starting is not None:
                     starting(index)
-                outcome = self.run_call(call, counters)
-                exploration = outcome["exploration"]
-                if exploration is not None and exploration["retry"]:
-                    # The search was learned during the call, after some of its nodes went by
-                    # unrecorded: the same call again is recorded whole.
+                start_within = call.get("start_within")
+                if start_within is not None and time.perf_counter() - batch_started >= start_within:
+                    finished(index, _skipped("the batch's time was up"))
+                elif timed_out and call.get("skip_after_timeout"):
+                    finished(index, _skipped("an earlier call of the batch ran out of time"))
+                else:
                     outcome = self.run_call(call, counters)
-                finished(index, outcome)
+                    exploration = outcome["exploration"]
+                    if exploration is not None and exploration["retry"]:
+                        # The search was learned during the call, after some of its nodes went by
+                        # unrecorded: the same call again is recorded whole.
+                        outcome = self.run_call(call, counters)
+                    timed_out = timed_out or outcome["status"] == STATUS_TIMEOUT
+                    finished(index, outcome)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous_alarm)
@@ -230,7 +242,27 @@ class CallExecutor:
                 functions.append(name)
             else:
                 variables.append(name)
-        return {"functions": functions, "classes": classes, "variables": variables}
+        return {
+            "functions": functions,
+            "classes": classes,
+            "variables": variables,
+            "references": code_references(self.namespace, functions, classes),
+        }
+
+
+def _skipped(why: str) -> OutcomeData:
+    return {
+        "status": STATUS_SKIPPED,
+        "value": None,
+        "error": f"not started: {why}",
+        "traceback": "",
+        "duration": 0.0,
+        "counts": {},
+        "mutated": False,
+        "globals": [],
+        "stdout": "",
+        "exploration": None,
+    }
 
 
 class _CallTimedOut(BaseException):

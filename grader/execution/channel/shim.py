@@ -1,7 +1,8 @@
 """The part of the grader that lives inside the student's kernel: its IPython wiring.
 
 The grader sends the source of :mod:`~grader.execution.channel.protocol`, of the wire format,
-of :mod:`~grader.execution.channel.executor` and then this file's, and executes them in one
+of :mod:`~grader.execution.channel.references`, of :mod:`~grader.execution.channel.executor`
+and then this file's, and executes them in one
 private namespace whose builtins are a copy taken before any student code ran: a notebook
 that defines ``max``/``min`` or monkeypatches ``builtins`` does not change what this code
 sees. Loaded as a module (tests, type checking), it imports those neighbours instead. Once
