@@ -1,8 +1,9 @@
 """Grade one submission: read it, execute it in the sandbox, run the rubric's checks.
 
 This is the boundary where anything that goes wrong with a submission (unreadable file,
-kernel that will not start, missing functions, crashes) becomes part of its result. Nothing
-raised in here escapes to a batch.
+kernel that will not start, missing functions, crashes, hangs) becomes part of its result.
+Nothing raised in here escapes to a batch. Grading keeps its own deadline: past it no check
+starts and no call is made, the checks not run say so, and what was graded stands.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.execution.channel.calls import DefinedNames
+from grader.execution.hangs import HangMemory
 from grader.execution.sandbox import SandboxChoice
 from grader.execution.session import ExecutionOptions, ExecutionResult, NotebookSession
 from grader.execution.spare_kernels import SpareKernel
@@ -32,6 +34,9 @@ class GradingOptions:
     spare_kernel: SpareKernel | None = field(default=None, compare=False, repr=False)
     """Where a worker that grades one submission after another keeps the next kernel
     booting (see `grader.execution.spare_kernels`); None: each submission starts its own."""
+    deadline_seconds: float | None = None
+    """After this long no check starts and no call is made (default: the assignment's
+    ``grading_deadline``)."""
 
 
 def grade_submission(
@@ -46,6 +51,8 @@ def grade_submission(
         assignment = assignment.public()
     timings: dict[str, float] = {}
     started = time.monotonic()
+    allowed = options.deadline_seconds or assignment.grading_deadline
+    deadline = started + allowed
     try:
         submission = read_submission(path)
     except SubmissionUnreadable as exc:
@@ -58,6 +65,7 @@ def grade_submission(
         cell_timeout=assignment.cell_timeout,
         notebook_timeout=assignment.notebook_timeout,
         sandbox=options.sandbox,
+        short_limit=assignment.short_limit,
     )
     try:
         with NotebookSession(notebook, execution_options, spare_kernel=options.spare_kernel) as session:
@@ -65,15 +73,23 @@ def grade_submission(
             timings["execute"] = round(execution.total_duration, 4)
             timings["kernel_start"] = round(execution.kernel_start_seconds, 4)
             checks_started = time.monotonic()
+            names = session.calls.defined_names()
             ctx = CheckContext(
                 assignment=assignment,
                 runner=session.calls,
-                defined_names=_flatten(session.calls.defined_names()),
+                defined_names=_flatten(names),
                 execution=execution,
+                hangs=HangMemory(assignment.short_limit, names.references),
             )
             results = []
             for check in assignment.checks:
-                result = run_check(check, ctx) if _should_run(check, ctx) else _bonus_not_attempted(check)
+                if time.monotonic() >= deadline:
+                    result = CheckResult.not_run(check, f"out of time: grading reached its deadline of {allowed:.0f} s")
+                elif not _should_run(check, ctx):
+                    result = _bonus_not_attempted(check)
+                else:
+                    ctx.begin_check(deadline)
+                    result = run_check(check, ctx)
                 results.append(result)
                 if on_check:
                     on_check(result)
@@ -88,7 +104,7 @@ def grade_submission(
         assignment_id=assignment.id,
         checks=tuple(results),
         execution=execution,
-        problems=tuple(_problems(results, execution)),
+        problems=tuple(_problems(results, execution, ctx.hang_memory)),
         timings=timings,
     )
 
@@ -113,13 +129,18 @@ def _bonus_not_attempted(check: Check[Any]) -> CheckResult:
     )
 
 
-def _problems(results: list[CheckResult], execution: ExecutionResult) -> list[str]:
-    """One line per missing function (however many checks needed it), and reduced isolation."""
+def _problems(results: list[CheckResult], execution: ExecutionResult, hangs: HangMemory) -> list[str]:
+    """One line per missing function and per function that kept running out of time (however
+    many checks needed it), and reduced isolation."""
     missing: dict[str, str] = {}
     for r in results:
         if r.status == CheckStatus.NOT_RUN and r.missing_function is not None:
             missing.setdefault(r.missing_function, r.not_run_reason)
     problems = list(missing.values())
+    for hang in hangs.stuck.values():
+        problems.append(
+            f"{hang.text()}, nor within {hangs.short_limit:g} s when tried again: the checks that need it were not run."
+        )
     if execution.isolation_note:
         problems.append(execution.isolation_note)
     return problems

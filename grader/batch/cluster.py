@@ -19,8 +19,9 @@ When things go wrong:
   (Dask's default: 3) the submission becomes "could not be graded";
 - the grader raising: the task is retried ``retries`` times (Dask's ``retries=``), then
   the submission becomes "could not be graded", as a grader failure;
-- grading past the batch's deadline (counted from when the task started running): the
-  worker is restarted, which stops it, and the submission is "not graded", as locally.
+- grading past the batch's hard deadline (counted from when the task started running;
+  grading itself ends with what it graded at the earlier deadline): the worker is restarted,
+  which stops it, and the submission is "not graded", as locally.
 """
 
 from __future__ import annotations
@@ -216,7 +217,7 @@ class DaskPool:
                 file_name=task.submission.path.name,
                 source=task.submission.original_name,
                 assignment=bundles[folder],
-                options=GradingOptions(sandbox=self.options.sandbox),
+                options=task.grading_options(self.options),
                 grade=self.grade,
             )
             key = f"grade-{task.assignment.id}-{task.submission.folder_name}-{task.fingerprint[:16]}"
@@ -241,12 +242,11 @@ class DaskPool:
             now, workers = time.monotonic(), set()
             for future, entry in list(submitted.items()):
                 started, worker = running.get(future.key, (now, ""))
-                deadline = entry.task.deadline(self.options)
-                if now - started > deadline:
+                if now - started > entry.task.hard_deadline(self.options):
                     submitted.pop(future)
                     future.cancel()
                     workers.add(worker)
-                    stopped = f"grading took longer than {deadline:.0f} s and was stopped"
+                    stopped = entry.task.stopped_reason(self.options)
                     finished(entry.task, record_for(entry.task, now - started, {}, stop_reason=stopped))
             if workers:
                 _restart(client, sorted(workers))

@@ -1,8 +1,9 @@
 """Grade in worker processes on this machine: the pool a batch uses without ``--cluster``.
 
 At most ``jobs`` workers, each grading one submission after another and watched for death
-and for running past the deadline; a worker that dies or is stopped costs only its
-submission and is replaced. A worker stays alive between submissions, which keeps what the
+and for running past the hard deadline (grading keeps its own, earlier deadline and ends
+with what it graded; the hard one is for a worker that does not); a worker that dies or is
+stopped costs only its submission and is replaced. A worker stays alive between submissions, which keeps what the
 grader memoizes per process and lets the next submission's kernel boot while this one is
 graded. Workers are stopped with SIGTERM (not SIGKILL) so that their kernels are shut down.
 """
@@ -25,7 +26,6 @@ from grader.batch.progress import log_line
 from grader.batch.records import GradingRecord
 from grader.execution.exit_status import describe_exit
 from grader.execution.spare_kernels import SpareKernel
-from grader.grading import GradingOptions
 from grader.spec.model import Assignment
 
 _TERMINATE_GRACE_SECONDS = 5.0
@@ -128,7 +128,7 @@ class LocalPool:
             path=task.submission.path,
             source=task.submission.original_name,
             assignment_dir=task.assignment.directory,
-            options=GradingOptions(sandbox=self.options.sandbox),
+            options=task.grading_options(self.options),
             grade=self.grade,
         )
         worker.task, worker.started, worker.message = task, time.monotonic(), None
@@ -139,7 +139,8 @@ class LocalPool:
         return worker
 
     def _poll(self, worker: _Worker) -> GradingRecord | None:
-        """The record of the worker's task once it is over, else None (and enforce the deadline)."""
+        """The record of the worker's task once it is over, else None (and enforce the hard
+        deadline)."""
         assert worker.task is not None
         alive = worker.process.is_alive()  # before reading: once it is gone, all it sent is in the pipe
         if worker.message is None and worker.channel.poll():
@@ -151,9 +152,9 @@ class LocalPool:
         if worker.message and worker.stop_reason is None:
             return record_for(worker.task, now - worker.started, worker.message)
         if alive and worker.message is None:
-            deadline = worker.task.deadline(self.options)
+            deadline = worker.task.hard_deadline(self.options)
             if worker.terminating_since is None and now - worker.started > deadline:
-                self._stop(worker, f"grading took longer than {deadline:.0f} s and was stopped")
+                self._stop(worker, worker.task.stopped_reason(self.options))
             elif worker.terminating_since is not None and now - worker.terminating_since > _TERMINATE_GRACE_SECONDS:
                 worker.process.kill()
             return None

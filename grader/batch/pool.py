@@ -28,6 +28,10 @@ from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
 from grader.submission.inputs import StudentSubmission
 
+HARD_DEADLINE_GRACE_SECONDS = 300.0
+"""How long past its deadline grading may go on before its process is stopped: a call that
+ignores its alarm and a kernel replaced with the notebook replayed."""
+
 GradeFunction = Callable[[Path, Assignment, GradingOptions], SubmissionResult]
 """What grades one file; module-level so a worker process can import it by name."""
 
@@ -42,8 +46,9 @@ class BatchOptions:
     progress: bool = True
     """Report progress on stderr: a bar on a terminal, else a line per submission."""
     deadline_seconds: float | None = None
-    """Stop grading one submission after this long (default: derived from the assignment's
-    own time limits, as a safety net behind them)."""
+    """Grading one submission starts no check and makes no call after this long, and keeps
+    what it graded before (default: the assignment's ``grading_deadline``). Its worker is
+    stopped only at ``hard_deadline``, as a last resort."""
     cluster: str | None = None
     """Grade on the Dask scheduler at this address instead of local processes
     (``grader.batch.cluster``; needs the ``dask`` extra). ``jobs`` is then ignored."""
@@ -72,8 +77,24 @@ class GradingTask:
     assignment: Assignment
 
     def deadline(self, options: BatchOptions) -> float:
-        """Seconds after which grading this submission is stopped."""
-        return options.deadline_seconds or default_deadline(self.assignment)
+        """Seconds after which grading this submission starts nothing more (inside grading)."""
+        return options.deadline_seconds or self.assignment.grading_deadline
+
+    def hard_deadline(self, options: BatchOptions) -> float:
+        """Seconds after which the pool stops the process grading this submission: the
+        deadline plus what a call in flight may still take (never more than doubling it)."""
+        deadline = self.deadline(options)
+        return deadline + min(deadline, HARD_DEADLINE_GRACE_SECONDS)
+
+    def grading_options(self, options: BatchOptions) -> GradingOptions:
+        return GradingOptions(sandbox=options.sandbox, deadline_seconds=self.deadline(options))
+
+    def stopped_reason(self, options: BatchOptions) -> str:
+        """Why the pool stopped grading it (at ``hard_deadline``)."""
+        return (
+            f"grading took longer than {self.deadline(options):.0f} s and did not end by itself "
+            f"within {self.hard_deadline(options) - self.deadline(options):.0f} s more, so it was stopped"
+        )
 
 
 Finished = Callable[[GradingTask, GradingRecord], None]
@@ -87,12 +108,6 @@ class GradingPool(Protocol):
     def description(self, task_count: int) -> str: ...
 
     def run(self, tasks: Sequence[GradingTask], finished: Finished) -> None: ...
-
-
-def default_deadline(assignment: Assignment) -> float:
-    """Generous: the notebook's own limit plus every check's budget and a slow call each."""
-    per_check = assignment.check_budget_seconds + 2 * assignment.call_timeout
-    return assignment.notebook_timeout + 60 + per_check * len(assignment.checks)
 
 
 @dataclass(frozen=True)

@@ -2,19 +2,24 @@
 
 `CheckContext` resolves the student's names (with the assignment's aliases), encodes boards
 with the assignment's codec, and wraps the call channel in `StudentFunction`: a cached,
-batched way to ask "what does the student's function say about this board?".
+batched way to ask "what does the student's function say about this board?". It also keeps
+the submission's time: the window in which the running check may start calls, and what
+earlier calls that ran out of time teach (`grader.execution.hangs`).
 """
 
 from __future__ import annotations
 
 import difflib
 import math
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+from grader.checks.call_budget import BudgetedCalls, CallsStopped, CallWindow, make_calls, where_it_ran_out
 from grader.checks.findings import Findings
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus, Explore
+from grader.execution.hangs import HangMemory
 from grader.execution.session import ExecutionResult
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Assignment, MoveFormat
@@ -71,6 +76,28 @@ class CheckContext:
     outcomes_log: list[CallOutcome] = field(default_factory=list)
     findings: Findings = field(default_factory=Findings)
     """What the checks run so far learnt about the submission's lower-level functions."""
+    hangs: HangMemory | None = None
+    """What ran out of time so far (default: nothing, with the assignment's short limit)."""
+    window: CallWindow | None = None
+    """Set by the grading loop for each check (see :meth:`begin_check`); None: no limit."""
+
+    def __post_init__(self) -> None:
+        if self.hangs is None:
+            self.hangs = HangMemory(self.assignment.short_limit)
+
+    @property
+    def hang_memory(self) -> HangMemory:
+        assert self.hangs is not None
+        return self.hangs
+
+    def begin_check(self, deadline: float | None = None) -> None:
+        """A check starts now: it may start calls for its share of the time, and never past
+        the submission's ``deadline`` (``time.monotonic()``)."""
+        share = self.assignment.check_share_seconds
+        window = CallWindow(time.monotonic() + share, f"the check's {share:g} s share of the grading time was spent")
+        if deadline is not None and deadline < window.until:
+            window = CallWindow(deadline, "out of time: grading reached its deadline")
+        self.window = window
 
     # -- names ---------------------------------------------------------------
     def resolve(self, function: str) -> str:
@@ -224,6 +251,8 @@ class Answer:
             return f"could not be called: {self.outcome.error}"
         if status == CallStatus.UNSERIALIZABLE:
             return f"returned something that is not plain data ({self.outcome.error})"
+        if status == CallStatus.SKIPPED:
+            return f"was not run ({self.outcome.error})"
         return "ok"
 
     def given(self) -> str:
@@ -282,11 +311,21 @@ class StudentFunction:
     def describe(self, values: Mapping[str, Any]) -> str:
         return self.template.describe(values, function=self.function)
 
-    def ask_many(self, requests: Iterable[tuple[Any, Mapping[str, Any]]]) -> list[Answer]:
-        """Answers for (key, placeholder values) pairs: one round trip for the uncached ones."""
+    def ask_many(self, requests: Iterable[tuple[Any, Mapping[str, Any]]], *, partial: bool = False) -> list[Answer]:
+        """Answers for (key, placeholder values) pairs: one round trip for the uncached ones.
+
+        Calls that could not be made (:class:`CallsStopped`'s reasons) raise it, unless
+        ``partial``: then their answers come back with status SKIPPED, and are not kept.
+        """
         requests = list(requests)
-        self._cache.update(self._call_uncached(requests))
-        return [self._cache[k] for k, _ in requests]
+        fresh = self._call_uncached(requests)
+        self._cache.update({k: a for k, a in fresh.items() if a.outcome.status is not CallStatus.SKIPPED})
+        answers = [self._cache.get(k) or fresh[k] for k, _ in requests]
+        if not partial:
+            for answer in answers:
+                if answer.outcome.status is CallStatus.SKIPPED:
+                    raise CallsStopped(answer.outcome.error or "the call was not made")
+        return answers
 
     def fetch_aside(self, requests: Iterable[tuple[Any, Mapping[str, Any]]], *, timeout: float) -> dict[Any, Answer]:
         """Answers for inputs a check may or may not judge, in one round trip, NOT kept as
@@ -297,15 +336,25 @@ class StudentFunction:
     def _call_uncached(
         self, requests: Iterable[tuple[Any, Mapping[str, Any]]], timeout: float | None = None
     ) -> dict[Any, Answer]:
-        """One round trip for the requests whose key has no answer yet (each key asked once)."""
-        missing = {k: v for k, v in requests if k not in self._cache}
-        if not missing:
-            return {}
-        outcomes = self.ctx.runner.call_many([self._build(v, timeout) for v in missing.values()])
-        self.ctx.outcomes_log.extend(outcomes)
-        return {
-            key: Answer(outcome, self.describe(values)) for (key, values), outcome in zip(missing.items(), outcomes)
-        }
+        """Round trips for the requests whose key has no answer yet (each key asked once),
+        within the check's time and what earlier hangs taught (`grader.checks.call_budget`);
+        ``timeout``: speculative calls' own limit."""
+        pending = {k: v for k, v in requests if k not in self._cache}
+        outcomes = make_calls(
+            self.ctx.runner,
+            BudgetedCalls(
+                target=self.function.split(".")[0],
+                full_limit=self.timeout,
+                speculative_limit=timeout,
+                hangs=self.ctx.hang_memory,
+                window=self.ctx.window,
+            ),
+            pending,
+            build=self._build,
+            where=lambda key: where_it_ran_out(key, self.describe(pending[key])),
+            log=self.ctx.outcomes_log,
+        )
+        return {key: Answer(outcome, self.describe(pending[key])) for key, outcome in outcomes.items()}
 
     def keep(self, key: Any, answer: Answer) -> None:
         """Make an answer from :meth:`fetch_aside` part of the evidence, as if just asked."""

@@ -56,8 +56,9 @@ class AnswersAside:
         self.aside: dict[Any, Answer] = {}
 
     def fetch(self, cases: Sequence[Any]) -> list[float | None]:
-        """One batch, cached as usual (the first pass's examples)."""
-        answers = self.student.ask_many((self.key(c), self.values(c)) for c in cases)
+        """One batch, cached as usual (the first pass's examples); calls that could not be
+        made are left for the judge to ask again (and learn why)."""
+        answers = self.student.ask_many(((self.key(c), self.values(c)) for c in cases), partial=True)
         return [_seconds(a.outcome) for a in answers]
 
     def speculate(self, cases: Sequence[Any]) -> list[float | None]:
@@ -88,8 +89,9 @@ class AnswersAside:
 
 
 def _seconds(outcome: CallOutcome) -> float | None:
-    """The student's time for a call; None when it hung or crashed (nothing to go by)."""
-    if outcome.status in (CallStatus.TIMEOUT, CallStatus.KILLED):
+    """The student's time for a call; None when it hung, crashed or was not made (nothing to
+    go by)."""
+    if outcome.status in (CallStatus.TIMEOUT, CallStatus.KILLED, CallStatus.SKIPPED):
         return None
     return outcome.duration
 

@@ -15,7 +15,9 @@ trip each.
 
 The smallest failure is recorded here, not read from hypothesis' exception text (its wording
 changes between releases), and a time budget bounds every check: once it is spent the property
-stops calling the student and the failure found so far stands.
+stops calling the student and the failure found so far stands. Calls the check's context
+refuses to make (`CallsStopped`: its share of the grading time is spent, or the function keeps
+running out of time) end the run the same way, and the outcome says why.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from hypothesis.internal.conjecture import providers
 
+from grader.checks.context import CallsStopped
 from grader.checks.lookahead import (
     LOOKAHEAD_BUDGET_SHARE,
     LOOKAHEAD_SECONDS,
@@ -57,6 +60,8 @@ class PropertyOutcome:
     failing_input: object | None
     mismatch: Mismatch | None
     budget_exhausted: bool
+    stopped: str | None = None
+    """Why the run stopped judging before it was done, when calls could not be made."""
 
     @property
     def passed(self) -> bool:
@@ -158,14 +163,21 @@ def find_smallest_failure(
     judged: set[object] = set()
     best: list[tuple[tuple, T, Mismatch]] = []
     exhausted = False
+    stopped: str | None = None
 
-    def record(value: T) -> Mismatch | None:
-        nonlocal exhausted
-        if time.monotonic() - started > budget_seconds:
+    def record(value: T, *, budgeted: bool = True) -> Mismatch | None:
+        nonlocal exhausted, stopped
+        if stopped is not None:
+            return None
+        if budgeted and time.monotonic() - started > budget_seconds:
             exhausted = True
             return None
+        try:
+            mismatch = judge(value)
+        except CallsStopped as stop:
+            stopped = stop.reason
+            return None
         judged.add(example_key(value))
-        mismatch = judge(value)
         if mismatch is not None:
             key = size(value)
             if not best or key < best[0][0]:
@@ -179,10 +191,11 @@ def find_smallest_failure(
     if prefetch is not None:
         durations = prefetch([*explicit, *generated])
     for value in [*explicit, *generated]:
-        if record(value) is not None:
+        # Prefetched answers are judged whatever the time: asking them is what took it.
+        if record(value, budgeted=prefetch is None) is not None or stopped is not None:
             break
     if not best:
-        return PropertyOutcome(len(judged), None, None, exhausted)
+        return PropertyOutcome(len(judged), None, None, exhausted, stopped)
 
     lookahead = None
     if speculate is not None and sample is not None:
@@ -223,5 +236,5 @@ def find_smallest_failure(
 
     if best:
         _, value, mismatch = best[0]
-        return PropertyOutcome(len(judged), value, mismatch, exhausted)
-    return PropertyOutcome(len(judged), None, None, exhausted)
+        return PropertyOutcome(len(judged), value, mismatch, exhausted, stopped)
+    return PropertyOutcome(len(judged), None, None, exhausted, stopped)

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from grader.checks.context import CheckContext, NotDefined
+from grader.checks.context import CallsStopped, CheckContext, NotDefined
 from grader.checks.kind import CheckKind
 from grader.checks.kinds import adapter, games, hygiene, node_counts, predicates, printed, search, state
 from grader.results import CheckResult, CheckStatus
@@ -37,13 +37,17 @@ CHECK_KINDS: Mapping[str, CheckKind[Any]] = {
 
 def run_check(check: Check[Any], ctx: CheckContext) -> CheckResult:
     """Run one check and time it. A function the notebook does not define makes the check
-    NOT RUN, whatever its kind; anything else that goes wrong inside becomes an ERROR result,
-    never an exception."""
+    NOT RUN, whatever its kind, and so do calls the context would not make (its time was spent,
+    or they reach a function that kept running out of time) when the kind did not judge
+    without them; anything else that goes wrong inside becomes an ERROR result, never an
+    exception."""
     started = time.monotonic()
     try:
         result = CHECK_KINDS[check.kind].run(check, ctx)
     except NotDefined as exc:
         result = CheckResult.not_run(check, str(exc), missing_function=exc.name)
+    except CallsStopped as stop:
+        result = CheckResult.not_run(check, stop.reason)
     except Exception as exc:  # the boundary: a grader-side failure must not lose the submission
         result = CheckResult.for_check(
             check, CheckStatus.ERROR, f"The check could not be completed: {type(exc).__name__}: {exc}"

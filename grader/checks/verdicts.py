@@ -65,9 +65,15 @@ def result_from_property(
     all_figures: dict[str, Any] = {"examples": outcome.tried, **(figures or {})}
     if outcome.budget_exhausted:
         all_figures["budget_exhausted"] = True
+    if outcome.stopped is not None:
+        all_figures["stopped"] = outcome.stopped
     if outcome.passed:
+        if outcome.stopped is not None and outcome.tried == 0:
+            return CheckResult.not_run(check, outcome.stopped)
         message = passed_message + f" ({outcome.tried} positions tried)"
-        if outcome.budget_exhausted:
+        if outcome.stopped is not None:
+            message += f"; no more were judged: {outcome.stopped}"
+        elif outcome.budget_exhausted:
             message += "; the time budget ran out before all planned positions were tried"
         return CheckResult.for_check(check, CheckStatus.PASSED, message, figures=all_figures)
     board = outcome.failing_input

@@ -19,7 +19,7 @@ import copy
 import logging
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from os import PathLike
 from pathlib import Path
 from queue import Empty
@@ -29,8 +29,9 @@ from jupyter_core.utils import run_sync
 from nbformat import NotebookNode
 
 from grader.execution.channel.calls import CallChannel, KernelUnavailable
-from grader.execution.channel.link import KernelDied, KernelUnresponsive, ShimLink
-from grader.execution.channel.protocol import OP_STDIN_POSITION, TRACEBACK_CHARS
+from grader.execution.channel.link import KernelDied, KernelUnresponsive, RequestAborted, ShimFailed, ShimLink
+from grader.execution.channel.protocol import OP_DEFINED_NAMES, OP_STDIN_POSITION, TRACEBACK_CHARS
+from grader.execution.hangs import Allowance, HangMemory, called_names
 from grader.execution.output import CappedCellRunner, output_fields, strip_ansi
 from grader.execution.records import CellRecord, CellStatus, ExecutionResult, StdinExchange
 from grader.execution.sandbox import Limits, RunningKernel, Sandbox, SandboxChoice, SandboxMode, resolve_mode
@@ -61,6 +62,9 @@ class ExecutionOptions:
     interrupt_grace: float = 3.0
     """How long an interrupted kernel has to become responsive before it is replaced."""
     max_kernel_restarts: int = 5
+    short_limit: float | None = None
+    """The limit of a cell that calls, directly or not, a notebook function an earlier cell
+    ran out of its time in (`grader.execution.hangs`); None: every cell gets ``cell_timeout``."""
 
 
 class NotebookSession:
@@ -95,6 +99,7 @@ class NotebookSession:
         self._result: ExecutionResult | None = None
         self._calls = CallChannel(self)
         self._spare_kernel = spare_kernel
+        self._hangs = HangMemory(self.options.short_limit or self.options.cell_timeout)
 
     # --- lifecycle ----------------------------------------------------------------------
 
@@ -173,8 +178,16 @@ class NotebookSession:
                 self._records[index] = CellRecord(index, number, cell.source, CellStatus.NOT_RUN, error_message=reason)
             else:
                 timeout = min(options.cell_timeout, remaining)
+                allowance = await self._cell_allowance(cell.source)
+                # A cell is always run (it may define functions): never less than the short limit.
+                shortened = allowance.because is not None and self._hangs.short_limit < timeout
+                if shortened:
+                    timeout = self._hangs.short_limit
                 record, needs_new_kernel = await self._run_cell(runner, index, number, cell, timeout)
-                if record.status is CellStatus.TIMEOUT and timeout < options.cell_timeout:
+                if record.status is CellStatus.TIMEOUT and shortened and allowance.because is not None:
+                    message = f"{record.error_message} (the shorter limit: {allowance.because.text()})"
+                    record = replace(record, error_message=message)
+                elif record.status is CellStatus.TIMEOUT and timeout < options.cell_timeout:
                     notebook_timed_out = True
                 self._records[index] = record
                 if needs_new_kernel:
@@ -185,6 +198,9 @@ class NotebookSession:
                     runner = self._runner(self.notebook)
                 elif self._kernel is not None and self._kernel.pid is not None and self._sandbox is not None:
                     self._sandbox.kill_strays(keep=self._kernel.pid)
+                if record.status is CellStatus.TIMEOUT and options.short_limit is not None and unavailable is None:
+                    called = await self._called(cell.source)
+                    self._hangs.ran_out(called, allowance, timeout, f"in cell {index + 1}")
         assert self._sandbox is not None
         return ExecutionResult(
             cells=tuple(self._records[i] for i in sorted(self._records)),
@@ -247,6 +263,22 @@ class NotebookSession:
                 **fields,
             ), False
         return CellRecord(status=CellStatus.OK, **fields), False
+
+    async def _cell_allowance(self, source: str) -> Allowance:
+        """A cell's limit after what ran out of time in the cells before it."""
+        if self.options.short_limit is None or not self._hangs.any:
+            return Allowance(self.options.cell_timeout)
+        return self._hangs.allowance(await self._called(source), self.options.cell_timeout)
+
+    async def _called(self, source: str) -> list[str]:
+        """The notebook functions and classes a cell's own statements call by name, as now
+        defined."""
+        try:
+            names = await self.link.request(OP_DEFINED_NAMES)
+        except (KernelDied, KernelUnresponsive, RequestAborted, ShimFailed):
+            return []
+        self._hangs.learn_references(names["references"])
+        return sorted(called_names(source) & set(names["references"]))
 
     def _runner(self, notebook: NotebookNode) -> CappedCellRunner:
         assert self._kernel is not None

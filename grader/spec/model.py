@@ -33,6 +33,14 @@ SIDES: tuple[Side, ...] = get_args(Side)
 MANUAL_KIND = "manual"
 """The kind of items only the instructor marks: never scored automatically."""
 
+KERNEL_START_SECONDS = 60.0
+"""What starting the kernel may take (the sandbox's start-up limit)."""
+LONG_CALL_SECONDS = 60.0
+"""The longest limit a built-in check gives one call by default (node counts search from
+near-empty boards)."""
+KERNEL_REPLACE_SECONDS = 10.0
+"""Interrupting a call that ignores its alarm, and starting a kernel in its place."""
+
 P = TypeVar("P", covariant=True)
 """A kind's parameter type. Covariant: a `Check` of a kind whose parameters extend another
 kind's (depth-limited search extends search) is read like the other kind's."""
@@ -114,6 +122,29 @@ class Assignment:
     @property
     def max_score(self) -> float:
         return sum(c.max_score for c in self.checks)
+
+    # -- time budgets (README "Time budgets") -------------------------------------------------
+    @property
+    def short_limit(self) -> float:
+        """The limit of a cell or call that may reach a function that already ran out of its
+        time (`grader.execution.hangs`)."""
+        return min(self.call_timeout, max(2.0, self.call_timeout / 4))
+
+    @property
+    def check_share_seconds(self) -> float:
+        """How long after its start a check may still start calls: its property budget and two
+        full call limits. The calls that would start later are not made, and the check says
+        how many positions it judged."""
+        return self.check_budget_seconds + 2 * self.call_timeout
+
+    @property
+    def grading_deadline(self) -> float:
+        """Seconds after which no check of a submission starts and no call is made: the
+        kernel's start, the whole notebook, and for every check its share plus one long call
+        in flight and a kernel replacement. It adds up what each part may take, so that no
+        single part, a hanging function included, can use it up."""
+        in_flight = max(self.call_timeout, LONG_CALL_SECONDS) + KERNEL_REPLACE_SECONDS
+        return KERNEL_START_SECONDS + self.notebook_timeout + len(self.checks) * (self.check_share_seconds + in_flight)
 
     def public(self) -> Assignment:
         """The same assignment with hidden checks removed (the student self-check)."""

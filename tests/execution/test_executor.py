@@ -3,6 +3,7 @@ the kernel-side sources loading in the private namespace they are shipped into."
 
 from __future__ import annotations
 
+import ast
 import builtins
 import sys
 from typing import Any
@@ -152,3 +153,29 @@ def test_the_kernel_sources_load_in_their_private_namespace_in_order() -> None:
     for source in link.KERNEL_SOURCES:
         exec(compile(source, "<grader-shim>", "exec"), namespace)
     assert {"install", "CallExecutor", "encode", "OP_CALLS", "cell_output_truncated"} <= set(namespace)
+
+
+def _top_level_names(source: str) -> set[str]:
+    """What a kernel source defines at its top level (the guarded imports of its neighbours
+    aside: in the kernel they are the neighbours' own names)."""
+    defined: set[str] = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            defined.update(t.id for t in targets if isinstance(t, ast.Name))
+    return defined - {"__all__"}
+
+
+def test_no_two_kernel_sources_define_the_same_name() -> None:
+    """They share one namespace in the kernel, where a later source's name silently
+    replaces an earlier one's."""
+    seen: dict[str, int] = {}
+    clashes = []
+    for position, source in enumerate(link.KERNEL_SOURCES):
+        for name in _top_level_names(source):
+            if name in seen:
+                clashes.append((name, seen[name], position))
+            seen[name] = position
+    assert clashes == []

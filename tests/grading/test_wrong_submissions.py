@@ -33,6 +33,7 @@ def test_wrong_submission_loses_exactly_its_checks(assignment_id: str, name: str
     }
     wanted.update({c: CheckStatus.FAILED for c in expected.get("failed", [])})
     wanted.update({c: CheckStatus.PARTIAL for c in expected.get("partial", [])})
+    wanted.update({c: CheckStatus.NOT_RUN for c in expected.get("not_run", [])})
     actual = {c.check_id: c.status for c in result.checks}
     assert actual == wanted
     causes = expected["cause"] if isinstance(expected["cause"], list) else [expected["cause"]]

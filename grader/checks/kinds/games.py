@@ -9,7 +9,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from grader.checks.context import CheckContext, ShapeError, read_search_result
+from grader.checks.context import CallsStopped, CheckContext, ShapeError, read_search_result
 from grader.checks.kind import CheckKind
 from grader.checks.kinds.search import shapes_field
 from grader.checks.params import PLACEHOLDERS, call_field
@@ -214,17 +214,23 @@ def _random_opponent(check: Check[RandomOpponentParams], ctx: CheckContext) -> C
     tally = {"AI": 0, "Opponent": 0, "Draw": 0}
     lost: tuple[int, Board, list[str]] | None = None
     played_by_ai: list[MoveObservation] = []
+    stopped: str | None = None
+    """Why the games ended early: the AI's calls could not be made (time, a hung function)."""
     # Game after game from one seeded stream: the opponent's moves depend on how the
     # earlier games went, so the games cannot be asked for side by side.
     for game in range(params.games):
         board = Board.empty()
         moves: list[str] = []
-        while not board.is_terminal():
+        while not board.is_terminal() and stopped is None:
             side = board.to_move(first)
             if side != params.ai:
                 cell = rng.choice(_opponent_choices(board, side, params.opponent, ctx))
             else:
-                answer = student.ask(str(board), ctx.placeholders(board, to_move=side))
+                try:
+                    answer = student.ask(str(board), ctx.placeholders(board, to_move=side))
+                except CallsStopped as stop:
+                    stopped = stop.reason
+                    break
                 try:
                     if not answer.ok:
                         raise ShapeError(answer.failure_text())
@@ -248,6 +254,8 @@ def _random_opponent(check: Check[RandomOpponentParams], ctx: CheckContext) -> C
                     )
             moves.append(f"{side} {ctx.show_move(cell, params.move)}")
             board = board.play(cell, side, first=first)
+        if stopped is not None:
+            break
         winners = board.winners()
         tally["AI" if params.ai in winners else "Opponent" if winners else "Draw"] += 1
         if winners and params.ai not in winners:
@@ -267,6 +275,16 @@ def _random_opponent(check: Check[RandomOpponentParams], ctx: CheckContext) -> C
         f"AI {tally['AI']}, {params.opponent} opponent {tally['Opponent']}, draws {tally['Draw']} "
         f"over {played} seeded game{'s' if played != 1 else ''}"
     )
+    if stopped is not None and played == 0:
+        return CheckResult.not_run(check, f"{stopped} (before game 1 was over)")
+    if stopped is not None:
+        figures["stopped"] = stopped
+        return CheckResult.for_check(
+            check,
+            CheckStatus.PASSED,
+            f"The AI never lost ({summary}{_not_played(params.games - played)}: {stopped}).",
+            figures=figures,
+        )
     if lost is None:
         return CheckResult.for_check(check, CheckStatus.PASSED, f"The AI never lost ({summary}).", figures=figures)
     game, board, moves = lost

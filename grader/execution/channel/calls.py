@@ -31,6 +31,7 @@ from grader.execution.channel.protocol import (
     STATUS_MISSING,
     STATUS_OK,
     STATUS_RAISED,
+    STATUS_SKIPPED,
     STATUS_TIMEOUT,
     STATUS_UNSERIALIZABLE,
     BatchTail,
@@ -60,6 +61,8 @@ class CallStatus(str, enum.Enum):
     """The kernel died during the call; it was restarted for the calls after it."""
     UNSERIALIZABLE = STATUS_UNSERIALIZABLE
     """The result (or an argument) cannot be represented as plain data."""
+    SKIPPED = STATUS_SKIPPED
+    """Not started (``error`` says why): never evidence about the student's code."""
 
 
 @dataclass(frozen=True)
@@ -133,6 +136,11 @@ class Call:
     timeout: float = 10.0
     explore: Explore | None = None
     """Record the search the call runs (``CallOutcome.exploration``)."""
+    start_within: float | None = None
+    """Not started once the batch has run this many seconds (a check's share of the budget)."""
+    skip_after_timeout: bool = False
+    """Not started once an earlier call of the same batch ran out of its time: the grader
+    decides what the rest deserve (see `grader.execution.hangs`)."""
 
     def to_request(self) -> CallRequest:
         return {
@@ -150,6 +158,8 @@ class Call:
             "check_mutation": self.check_mutation,
             "timeout": self.timeout,
             "explore": None if self.explore is None else self.explore.to_request(),
+            "start_within": self.start_within,
+            "skip_after_timeout": self.skip_after_timeout,
         }
 
 
@@ -214,6 +224,8 @@ class DefinedNames:
     classes: Mapping[str, tuple[str, ...]]
     """Class name -> its own methods."""
     variables: tuple[str, ...]
+    references: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Function or class -> the notebook's functions and classes its code names."""
 
 
 def decode_value(data: Any) -> Any:
@@ -257,6 +269,7 @@ class CallChannel:
             functions=tuple(reply["functions"]),
             classes={name: tuple(methods) for name, methods in reply["classes"].items()},
             variables=tuple(reply["variables"]),
+            references={name: tuple(named) for name, named in reply.get("references", {}).items()},
         )
 
     async def _call_many(self, calls: list[Call]) -> list[CallOutcome]:
@@ -273,6 +286,12 @@ class CallChannel:
                     # Unknown culprit: blame the first call without an outcome.
                     culprit = next(i for i in todo if outcomes[i] is None)
                 outcomes[culprit] = _trouble_outcome(trouble, calls[culprit])
+                if outcomes[culprit].status is CallStatus.TIMEOUT:  # type: ignore[union-attr]
+                    for index in todo:
+                        if outcomes[index] is None and calls[index].skip_after_timeout:
+                            outcomes[index] = CallOutcome(
+                                CallStatus.SKIPPED, error="not started: an earlier call of the batch ran out of time"
+                            )
                 try:
                     await self._owner.recover_kernel()
                 except KernelUnavailable as error:

@@ -18,7 +18,7 @@ from queue import Empty
 from types import ModuleType
 from typing import Any
 
-from grader.execution.channel import executor, exploration, protocol, shim, wire_format
+from grader.execution.channel import executor, exploration, names, protocol, references, shim, wire_format
 from grader.execution.channel.protocol import KERNEL_NAMESPACE, REPLY_DONE, REPLY_ERROR, REPLY_OUTCOMES, REPLY_READY
 from grader.execution.sandbox import BLOCKED_PACKAGES, RunningKernel
 
@@ -30,7 +30,9 @@ def _source(module: ModuleType) -> str:
 
 # The kernel side, in the order it is executed: each one uses the names the ones before it
 # defined (see shim.py).
-KERNEL_SOURCES = tuple(_source(module) for module in (protocol, wire_format, exploration, executor, shim))
+KERNEL_SOURCES = tuple(
+    _source(module) for module in (protocol, wire_format, exploration, references, names, executor, shim)
+)
 _KERNEL_FILENAME = "<grader-shim>"
 _POLL_SECONDS = 0.2
 _REQUEST_PATIENCE_SECONDS = 30.0

@@ -44,6 +44,8 @@ STATUS_RAISED = "raised"
 STATUS_TIMEOUT = "timeout"
 STATUS_MISSING = "missing"
 STATUS_UNSERIALIZABLE = "unserializable"
+STATUS_SKIPPED = "skipped"
+"""Not started: the batch's time was up, or an earlier call of the batch ran out of time."""
 
 # --- limits -----------------------------------------------------------------------------------
 
@@ -123,6 +125,10 @@ class CallRequest(TypedDict):
     check_mutation: bool
     timeout: float
     explore: ExploreRequest | None
+    start_within: float | None
+    """Seconds after the batch started past which this call is not started (skipped)."""
+    skip_after_timeout: bool
+    """Not started once an earlier call of the same batch ran out of its time."""
 
 
 class OutcomeData(TypedDict):
@@ -154,3 +160,6 @@ class DefinedNamesReply(TypedDict):
     classes: dict[str, list[str]]
     """Class name -> its own methods."""
     variables: list[str]
+    references: dict[str, list[str]]
+    """Function or class name -> the notebook's functions and classes its code names (a
+    method's name counts for its class): who may call whom, read from the code objects."""

@@ -1,7 +1,8 @@
 """The part of the grader that lives inside the student's kernel: its IPython wiring.
 
 The grader sends the source of :mod:`~grader.execution.channel.protocol`, of the wire format,
-of :mod:`~grader.execution.channel.executor` and then this file's, and executes them in one
+of :mod:`~grader.execution.channel.references`, of :mod:`~grader.execution.channel.executor`
+and then this file's, and executes them in one
 private namespace whose builtins are a copy taken before any student code ran: a notebook
 that defines ``max``/``min`` or monkeypatches ``builtins`` does not change what this code
 sees. Loaded as a module (tests, type checking), it imports those neighbours instead. Once
@@ -56,7 +57,7 @@ if __name__ != "__grader_shim__":  # in the kernel the sources shipped before th
         cell_output_truncated,
     )
 
-_MISSING = object()
+_NO_BUILTIN = object()
 # Builtins that IPython and ipykernel set while a cell runs (see _Shim.enter_cell_context).
 _CELL_BUILTINS = ("input", "get_ipython", "exit", "quit")
 
@@ -267,7 +268,7 @@ class _Shim:
         :meth:`leave_cell_context` puts back.
         """
         names = builtins.__dict__
-        saved_builtins = {name: names.get(name, _MISSING) for name in _CELL_BUILTINS}
+        saved_builtins = {name: names.get(name, _NO_BUILTIN) for name in _CELL_BUILTINS}
         saved_hooks = getpass.getpass, sys.displayhook, sys.excepthook
         names["input"] = self.scripted_input
         names["get_ipython"] = self.shell.get_ipython
@@ -280,7 +281,7 @@ class _Shim:
         saved_builtins, (getpass.getpass, sys.displayhook, sys.excepthook) = saved
         names = builtins.__dict__
         for name, value in saved_builtins.items():
-            if value is _MISSING:
+            if value is _NO_BUILTIN:
                 names.pop(name, None)
             else:
                 names[name] = value

@@ -1,0 +1,174 @@
+"""Names in the notebook's namespace, for the call executor: resolving and assigning dotted
+names, what the notebook itself defines, and counting wrappers around named functions.
+
+Shipped into the kernel as source after the exploration recorder and before the executor,
+in the same private namespace, so it uses only the standard library, and its top-level names
+are unique among the kernel sources (a test checks that).
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from typing import Any
+
+if __name__ != "__grader_shim__":  # in the kernel the sources shipped before this one define these
+    from grader.execution.channel.protocol import STATUS_MISSING
+
+NOT_FOUND = object()
+
+
+class CallRefused(Exception):
+    """The call cannot be made as asked; ``status`` is the outcome's status."""
+
+    def __init__(self, status: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class NameCounters:
+    """Counting wrappers around notebook functions for one batch of calls.
+
+    A wrapper replaces the function under the name the notebook looks it up by (a global
+    or a class attribute), so recursive calls through that name are counted too.
+    """
+
+    def __init__(self, namespace: dict[str, Any], names: set[str], count_all: bool) -> None:
+        self.namespace = namespace
+        self.cells: dict[str, list[int]] = {}
+        self.refused: dict[str, str] = {}
+        self.undo: list[Callable[[], None]] = []
+        self.all_names: list[str] = []
+        if count_all:
+            self.all_names = notebook_callables(namespace)
+        for name in sorted(names | set(self.all_names)):
+            try:
+                self._wrap(name)
+            except CallRefused as refusal:
+                self.refused[name] = refusal.message
+
+    def _wrap(self, dotted: str) -> None:
+        owner_name, _, attribute = dotted.rpartition(".")
+        cell = [0]
+        not_a_function = CallRefused(STATUS_MISSING, f"cannot count calls of {dotted!r}: it is not a function")
+        if not owner_name:
+            original = self.namespace.get(attribute, NOT_FOUND)
+            if original is NOT_FOUND:
+                raise CallRefused(STATUS_MISSING, f"cannot count calls of {dotted!r}: it is not defined")
+            if not callable(original) or isinstance(original, type):
+                raise not_a_function
+            wrapper = counting(original, cell)
+            self.namespace[attribute] = wrapper
+            self.undo.append(lambda: self._restore_global(attribute, original, wrapper))
+        else:
+            owner = resolve(self.namespace, owner_name)
+            own = isinstance(owner, type) and attribute in owner.__dict__
+            raw = owner.__dict__[attribute] if own else getattr(owner, attribute, NOT_FOUND)
+            if raw is NOT_FOUND:
+                raise CallRefused(STATUS_MISSING, f"cannot count calls of {dotted!r}: it is not defined")
+            if isinstance(raw, staticmethod):
+                method: Any = staticmethod(counting(raw.__func__, cell))
+            elif isinstance(raw, classmethod):
+                method = classmethod(counting(raw.__func__, cell))
+            elif isinstance(raw, types.FunctionType) or not isinstance(owner, type):
+                if not callable(raw):
+                    raise not_a_function
+                method = counting(raw, cell)
+            else:
+                raise CallRefused(STATUS_MISSING, f"cannot count calls of {dotted!r}: it is not a method")
+            setattr(owner, attribute, method)
+            self.undo.append(lambda: self._restore_attribute(owner, attribute, raw, method, own))
+        self.cells[dotted] = cell
+
+    def _restore_global(self, name: str, original: Any, wrapper: Any) -> None:
+        if self.namespace.get(name) is wrapper:
+            self.namespace[name] = original
+
+    @staticmethod
+    def _restore_attribute(owner: Any, name: str, original: Any, wrapper: Any, own: bool) -> None:
+        current = owner.__dict__.get(name, NOT_FOUND) if isinstance(owner, type) else getattr(owner, name, NOT_FOUND)
+        if current is not wrapper:
+            return
+        if own:
+            setattr(owner, name, original)
+        else:
+            delattr(owner, name)
+
+    def reset(self) -> None:
+        for cell in self.cells.values():
+            cell[0] = 0
+
+    def restore(self) -> None:
+        for undo in reversed(self.undo):
+            undo()
+
+
+def counting(original: Callable[..., Any], cell: list[int]) -> Callable[..., Any]:
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        cell[0] += 1
+        return original(*args, **kwargs)
+
+    for attribute in ("__name__", "__qualname__", "__doc__"):
+        try:
+            setattr(counted, attribute, getattr(original, attribute))
+        except (AttributeError, TypeError):
+            pass
+    counted.__wrapped__ = original  # type: ignore[attr-defined]
+    return counted
+
+
+def resolve(namespace: dict[str, Any], dotted: str) -> Any:
+    first, *rest = dotted.split(".")
+    if first not in namespace:
+        raise CallRefused(STATUS_MISSING, f"name {first!r} is not defined")
+    value = namespace[first]
+    walked = first
+    for part in rest:
+        try:
+            value = getattr(value, part)
+        except AttributeError:
+            raise CallRefused(STATUS_MISSING, f"{walked!r} has no attribute {part!r}") from None
+        walked += "." + part
+    return value
+
+
+def assign(namespace: dict[str, Any], dotted: str, value: Any) -> None:
+    owner_name, _, attribute = dotted.rpartition(".")
+    if owner_name:
+        setattr(resolve(namespace, owner_name), attribute, value)
+    else:
+        namespace[attribute] = value
+
+
+def is_notebook_function(value: Any) -> bool:
+    return isinstance(value, types.FunctionType) and value.__module__ == "__main__"
+
+
+def is_notebook_class(value: Any) -> bool:
+    return isinstance(value, type) and value.__module__ == "__main__"
+
+
+def methods_of(klass: type) -> list[str]:
+    return [
+        name for name, raw in vars(klass).items() if isinstance(raw, (types.FunctionType, staticmethod, classmethod))
+    ]
+
+
+def notebook_callables(namespace: dict[str, Any]) -> list[str]:
+    names = []
+    for name, value in list(namespace.items()):
+        if is_notebook_function(value):
+            names.append(name)
+        elif is_notebook_class(value):
+            names.extend(f"{name}.{method}" for method in methods_of(value))
+    return names
+
+
+def is_ipython_bookkeeping(name: str) -> bool:
+    stripped = name.lstrip("_")
+    return (
+        name in ("In", "Out", "get_ipython", "exit", "quit")
+        or (name.startswith("_") and (stripped == "" or stripped.isdigit()))
+        or (name.startswith("_i") and (name[2:] in ("", "i", "ii") or name[2:].isdigit()))
+    )

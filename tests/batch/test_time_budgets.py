@@ -1,0 +1,95 @@
+"""Real notebooks against the time budgets: a function that never returns costs minutes, not
+the grade; a deadline keeps what was graded before it; a slow function is judged on what
+its checks' shares of the time allow."""
+
+from __future__ import annotations
+
+import csv
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from grader.batch.plan import run_batch
+from grader.batch.pool import BatchOptions
+from grader.grading import grade_submission
+from grader.results import CheckStatus
+from grader.spec.loader import load_assignment
+
+pytestmark = pytest.mark.slow
+
+FIXTURES = Path(__file__).resolve().parents[1] / "submissions" / "lab05"
+LAB05 = load_assignment("lab05")
+
+
+def test_a_function_that_never_returns_costs_minutes_not_the_grade(tmp_path: Path) -> None:
+    source = tmp_path / "in"
+    source.mkdir()
+    shutil.copyfile(FIXTURES / "minimax-never-returns.ipynb", source / "ana.ipynb")
+    started = time.monotonic()
+    (record,) = run_batch(source, LAB05, tmp_path / "out", BatchOptions(jobs=1, progress=False)).records
+    took = time.monotonic() - started
+    assert took < 180, f"{took:.0f} s"
+    assert record.failure is None
+    result = record.result
+    assert result.score >= 40
+    status = {c.check_id: c.status for c in result.checks}
+    for passed in ("check-win", "check-draw", "alphabeta-value"):
+        assert status[passed] == CheckStatus.PASSED
+    assert "did not return within its time limit" in result.check("minimax-value").counterexample.actual
+    for check_id in ("minimax-no-mutation", "best-move", "node-reduction", "depth-limited", "random-opponent"):
+        check = result.check(check_id)
+        assert check.status == CheckStatus.NOT_RUN and "`minimax` did not return within 20 s" in check.message
+    assert any("`minimax` did not return" in problem for problem in result.problems)
+    cells = [c for c in result.execution.cells if c.status.value == "timeout"]
+    assert [round(c.duration) for c in cells] == [60, 5, 5, 5]  # one cell limit, then short ones
+    rows = list(csv.DictReader((tmp_path / "out" / "grades.csv").open()))
+    assert rows[0]["total"] == str(int(result.score))
+
+
+CHECK_WIN_AND_DRAW = """
+WIN_LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+
+def check_win(board, player):
+    return any(all(board[i] == player for i in line) for line in WIN_LINES)
+
+def check_draw(board):
+    return " " not in board and not check_win(board, "X") and not check_win(board, "O")
+"""
+
+
+def test_a_deadline_keeps_what_was_graded_before_it(tmp_path: Path) -> None:
+    source = tmp_path / "in"
+    source.mkdir()
+    (source / "ben.py").write_text(
+        "import time\n" + CHECK_WIN_AND_DRAW + "\ndef minimax(board, depth, is_max):\n    time.sleep(30)\n"
+    )
+    options = BatchOptions(jobs=1, progress=False, deadline_seconds=15)
+    (record,) = run_batch(source, LAB05, tmp_path / "out", options).records
+    assert record.failure is None  # graded, not "not graded"
+    status = {c.check_id: c.status for c in record.result.checks}
+    assert status["check-win"] == status["check-draw"] == CheckStatus.PASSED
+    assert status["minimax-value"] == CheckStatus.FAILED  # its one call ran out of time
+    late = [c for c in record.result.checks if c.check_id not in ("check-win", "check-draw", "minimax-value")]
+    assert all(c.status == CheckStatus.NOT_RUN and "out of time" in c.message for c in late)
+    assert record.result.score == 20
+    rows = list(csv.DictReader((tmp_path / "out" / "grades.csv").open()))
+    assert rows[0]["total"] == "20"
+
+
+def test_a_slow_function_is_judged_within_its_budget() -> None:
+    started = time.monotonic()
+    result = grade_submission(FIXTURES / "best-move-takes-5-seconds.ipynb", LAB05)
+    took = time.monotonic() - started
+    assert took < LAB05.grading_deadline
+    share = LAB05.check_share_seconds
+    for check_id in ("best-move", "random-opponent"):
+        check = result.check(check_id)
+        assert check.duration <= share + LAB05.call_timeout + 5
+        assert check.status == CheckStatus.PASSED
+        assert f"the check's {share:g} s share of the grading time was spent" in check.message
+    judged = result.check("best-move").figures["examples"]
+    assert 5 <= judged <= share / 5 + 1 and f"({judged} positions tried)" in result.check("best-move").message
+    others = [c for c in result.checks if c.check_id not in ("best-move", "random-opponent", "runs-cleanly")]
+    assert all(c.status == CheckStatus.PASSED for c in others)
