@@ -17,7 +17,7 @@ from grader.grading import grade_submission
 from grader.results import CheckStatus
 from grader.spec.loader import load_assignment
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 
 FIXTURES = Path(__file__).resolve().parents[1] / "submissions" / "lab05"
 LAB05 = load_assignment("lab05")
