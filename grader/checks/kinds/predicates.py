@@ -9,9 +9,10 @@ from typing import Any, Literal
 
 from hypothesis import strategies as st
 
-from grader.checks.context import CheckContext, ShapeError, format_value
+from grader.checks.answers import ShapeError, format_value
+from grader.checks.causes.predicates import predicate_cause
+from grader.checks.context import CheckContext
 from grader.checks.kind import CheckKind
-from grader.checks.kinds.predicate_findings import predicate_cause
 from grader.checks.params import call_field
 from grader.checks.positions import board_size, positions
 from grader.checks.properties import Mismatch
