@@ -34,12 +34,13 @@ from reference.search import (
     optimal_moves,
 )
 from reference.solved import Solution, reachable_positions, solve, solve_all
-from reference.tictactoe import EMPTY, LINES, Board, O, TicTacToe, X, opponent
+from reference.tictactoe import EMPTY, LINE_NAMES, LINES, Board, O, TicTacToe, X, opponent
 
 __all__ = [
     # tic-tac-toe
     "EMPTY",
     "LINES",
+    "LINE_NAMES",
     "O",
     "X",
     "Board",

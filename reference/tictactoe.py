@@ -19,6 +19,7 @@ __all__ = [
     "EMPTY",
     "LINES",
     "LINES_THROUGH",
+    "LINE_NAMES",
     "O",
     "PLAYERS",
     "SYMMETRIES",
@@ -41,6 +42,18 @@ LINES: tuple[tuple[int, int, int], ...] = (
     (0, 3, 6), (1, 4, 7), (2, 5, 8),  # columns
     (0, 4, 8), (2, 4, 6),             # diagonals
 )  # fmt: skip
+
+LINE_NAMES: dict[tuple[int, int, int], str] = {
+    (0, 1, 2): "the top row",
+    (3, 4, 5): "the middle row",
+    (6, 7, 8): "the bottom row",
+    (0, 3, 6): "the left column",
+    (1, 4, 7): "the middle column",
+    (2, 5, 8): "the right column",
+    (0, 4, 8): "the main diagonal",
+    (2, 4, 6): "the anti-diagonal",
+}
+"""Each line in words, as feedback names it."""
 
 # After a move only the lines through the moved cell can have been completed; the search
 # uses this to test for a win in 2-4 line checks instead of 8.

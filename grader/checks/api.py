@@ -14,15 +14,8 @@ function the notebook does not define (`CheckContext.resolve`, `CheckContext.stu
 the check NOT RUN; the grader times every check itself.
 """
 
-from grader.checks.context import (
-    Answer,
-    CheckContext,
-    NotDefined,
-    ShapeError,
-    StudentFunction,
-    format_value,
-    read_search_result,
-)
+from grader.checks.answers import Answer, ShapeError, format_value, read_search_result
+from grader.checks.context import CheckContext, NotDefined, StudentFunction
 from grader.checks.positions import board_size, check_seed, positions
 from grader.checks.properties import Mismatch, PropertyOutcome
 from grader.checks.verdicts import counterexample_for, find_failure, result_from_property

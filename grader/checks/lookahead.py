@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from grader.checks.context import Answer, StudentFunction
+from grader.checks.answers import Answer
+from grader.checks.context import StudentFunction
 from grader.execution.channel.calls import CallOutcome, CallStatus
 
 R = TypeVar("R")

@@ -9,11 +9,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from grader.checks.causes.shape import Observed, shape_headline
 from grader.checks.context import CheckContext, StudentFunction
 from grader.checks.lookahead import AnswersAside
 from grader.checks.positions import board_size, check_key, check_seed
 from grader.checks.properties import Mismatch, PropertyOutcome, find_smallest_failure
-from grader.checks.shape import Observed, shape_headline
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.model import Check
 from reference import Board

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from grader.checks.causes.search import SearchAnswer, search_cause
 from grader.checks.context import CheckContext
-from grader.checks.kinds.search_causes import SearchAnswer, search_cause
 from grader.checks.registry import run_check
 from grader.execution.records import CellRecord, CellStatus, ExecutionResult
 from grader.execution.sandbox import SandboxMode

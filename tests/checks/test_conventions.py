@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from grader.checks.conventions import (
+from grader.checks.causes.conventions import (
     PredicateObservation,
     SearchObservation,
     explain_predicate_convention,

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from grader.checks.defects import (
+from grader.checks.causes.defects import (
     Defect,
     DrawObservation,
     EmptyCellsObservation,
@@ -25,8 +25,7 @@ from grader.checks.defects import (
     successor_defect,
     win_test_defect,
 )
-from grader.checks.kinds.predicates import line_boards
-from grader.checks.root_cause import (
+from grader.checks.causes.root_cause import (
     DefectiveSearch,
     MoveObservation,
     NodeCountObservation,
@@ -35,6 +34,7 @@ from grader.checks.root_cause import (
     explain_root_cause,
     follows_from,
 )
+from grader.checks.kinds.predicates import line_boards
 from reference import EMPTY, LINES, Board, O, SearchSpec, X, alphabeta, minimax, minimax_nodes
 from reference.strategies import arbitrary_boards, nonterminal_boards
 from tests.checks.seed004_source import LAB05_SOLUTION, variant

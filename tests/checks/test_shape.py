@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from grader.checks.shape import Observed, Signature, shape_headline
+from grader.checks.causes.shape import Observed, Signature, shape_headline
 from grader.execution.channel.calls import CallOutcome, CallStatus
 
 BOARDS = [[" "] * 9, ["X", " ", " ", " ", "O", " ", " ", " ", " "], ["X", "X", "X", "O", "O", " ", " ", " ", " "]]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.checks.explorations import compare
+from grader.checks.causes.explorations import compare
 from grader.execution.channel.calls import CallExploration
 from grader.grading import grade_submission
 from grader.results import CheckResult, CheckStatus

@@ -9,12 +9,13 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from grader.checks.context import CallsStopped, CheckContext, ShapeError, read_search_result
+from grader.checks.answers import ShapeError, read_search_result
+from grader.checks.causes.root_cause import MoveObservation
+from grader.checks.context import CallsStopped, CheckContext
 from grader.checks.kind import CheckKind
 from grader.checks.kinds.search import shapes_field
 from grader.checks.params import PLACEHOLDERS, call_field
 from grader.checks.reference_answers import reference_answer
-from grader.checks.root_cause import MoveObservation
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.call_template import CallTemplate, parse_call
 from grader.spec.model import Check, MoveFormat, Side

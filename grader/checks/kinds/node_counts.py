@@ -19,13 +19,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from grader.checks.context import Answer, CheckContext, ShapeError, format_value, read_search_result
-from grader.checks.explorations import Comparison, compare
+from grader.checks.answers import Answer, ShapeError, format_value, read_search_result
+from grader.checks.causes.explorations import Comparison, compare
+from grader.checks.causes.root_cause import NodeCountObservation
+from grader.checks.context import CheckContext
 from grader.checks.kind import CheckKind
 from grader.checks.kinds.search import shapes_field
 from grader.checks.params import boards_field, call_field
 from grader.checks.reference_answers import reference_alphabeta, reference_answer, reference_minimax_nodes
-from grader.checks.root_cause import NodeCountObservation
 from grader.results import CheckResult, CheckStatus, Counterexample, NodeCountRow
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check

@@ -9,9 +9,10 @@ from typing import Any, Literal
 
 from hypothesis import strategies as st
 
-from grader.checks.context import CheckContext, ShapeError, format_value
+from grader.checks.answers import ShapeError, format_value
+from grader.checks.causes.predicates import predicate_cause
+from grader.checks.context import CheckContext
 from grader.checks.kind import CheckKind
-from grader.checks.kinds.predicate_findings import predicate_cause
 from grader.checks.params import call_field
 from grader.checks.positions import board_size, positions
 from grader.checks.properties import Mismatch
@@ -19,18 +20,14 @@ from grader.checks.verdicts import find_failure, result_from_property, shape_of
 from grader.results import CheckResult
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check, MoveFormat
-from reference import EMPTY, LINES, Board, O, X, cell_to_rowcol, reachable_positions
+from reference import EMPTY, LINE_NAMES, LINES, Board, O, X, cell_to_rowcol, reachable_positions
 from reference.strategies import arbitrary_boards
 
-LINE_NAMES = {
-    (0, 1, 2): "the top row",
-    (3, 4, 5): "the middle row",
-    (6, 7, 8): "the bottom row",
-    (0, 3, 6): "the left column",
-    (1, 4, 7): "the middle column",
-    (2, 5, 8): "the right column",
-    (0, 4, 8): "the main diagonal (cells 0, 4, 8)",
-    (2, 4, 6): "the anti-diagonal (cells 2, 4, 6)",
+# The diagonals with their cells: "main" and "anti" are not every student's words.
+_LINE_WORDS = {
+    **LINE_NAMES,
+    (0, 4, 8): LINE_NAMES[(0, 4, 8)] + " (cells 0, 4, 8)",
+    (2, 4, 6): LINE_NAMES[(2, 4, 6)] + " (cells 2, 4, 6)",
 }
 
 Expectation = Literal["wins", "winner", "outcome", "score", "draw", "full", "terminal", "legal-moves", "valid-move"]
@@ -56,7 +53,7 @@ class Params:
 
 
 def line_name(line: tuple[int, int, int]) -> str:
-    return LINE_NAMES[line]
+    return _LINE_WORDS[line]
 
 
 def lines_of(board: Board, player: str) -> list[tuple[int, int, int]]:

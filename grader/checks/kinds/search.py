@@ -8,18 +8,11 @@ from typing import Any, Literal
 
 from hypothesis import strategies as st
 
-from grader.checks.context import (
-    SEARCH_SHAPES,
-    Answer,
-    CheckContext,
-    ShapeError,
-    StudentFunction,
-    format_value,
-    read_search_result,
-)
-from grader.checks.diagnosis import is_full_window
+from grader.checks.answers import SEARCH_SHAPES, Answer, ShapeError, format_value, read_search_result
+from grader.checks.causes.known_mistakes import is_full_window
+from grader.checks.causes.search import SearchAnswer, search_cause
+from grader.checks.context import CheckContext, StudentFunction
 from grader.checks.kind import CheckKind
-from grader.checks.kinds.search_causes import SearchAnswer, search_cause
 from grader.checks.params import boards_field, call_field
 from grader.checks.positions import Sampling, board_size
 from grader.checks.properties import Mismatch, PropertyOutcome

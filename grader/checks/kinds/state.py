@@ -16,8 +16,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from grader.checks.causes.defects import SuccessorObservation, expand_hypotheses, successor_defect
 from grader.checks.context import CheckContext
-from grader.checks.defects import SuccessorObservation, expand_hypotheses, successor_defect
 from grader.checks.kind import CheckKind
 from grader.checks.params import call_field
 from grader.checks.positions import board_size, positions

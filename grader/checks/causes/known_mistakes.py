@@ -15,21 +15,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from reference import EMPTY, LINES, Board, SearchSpec
+from reference import EMPTY, LINE_NAMES, LINES, Board, SearchSpec
 from reference.search import WIN_SCORE
 
 MAX_OBSERVATIONS = 12
-
-_LINE_WORDS = {
-    (0, 1, 2): "the top row",
-    (3, 4, 5): "the middle row",
-    (6, 7, 8): "the bottom row",
-    (0, 3, 6): "the left column",
-    (1, 4, 7): "the middle column",
-    (2, 5, 8): "the right column",
-    (0, 4, 8): "the main diagonal",
-    (2, 4, 6): "the anti-diagonal",
-}
 
 
 @dataclass(frozen=True)
@@ -80,7 +69,7 @@ MINIMAX_VARIANTS: tuple[Variant, ...] = (
     _missing(LINES[:0] + ((0, 1, 2), (3, 4, 5), (6, 7, 8)), "a complete row"),
     _missing(((0, 3, 6), (1, 4, 7), (2, 5, 8)), "a complete column"),
     _missing(((0, 4, 8), (2, 4, 6)), "a diagonal"),
-    *(_missing((line,), words) for line, words in _LINE_WORDS.items()),
+    *(_missing((line,), words) for line, words in LINE_NAMES.items()),
 )
 
 

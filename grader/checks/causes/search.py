@@ -20,12 +20,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from grader.checks.context import CheckContext, format_value
-from grader.checks.conventions import SearchObservation, explain_search_convention
-from grader.checks.diagnosis import Observation, explain_alphabeta, explain_minimax, is_full_window
+from grader.checks.answers import format_value
+from grader.checks.causes.conventions import SearchObservation, explain_search_convention
+from grader.checks.causes.known_mistakes import Observation, explain_alphabeta, explain_minimax, is_full_window
+from grader.checks.causes.root_cause import MoveObservation, ValueObservation
+from grader.checks.causes.root_cause import Observation as RootObservation
+from grader.checks.context import CheckContext
 from grader.checks.reference_answers import reference_answer
-from grader.checks.root_cause import MoveObservation, ValueObservation
-from grader.checks.root_cause import Observation as RootObservation
 from reference import Board, SearchSpec
 
 __all__ = ["SearchAnswer", "search_cause"]

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from reference import EMPTY, LINES, Board, opponent
+from reference import EMPTY, LINE_NAMES, LINES, Board, opponent
 
 __all__ = [
     "LINE_WORDS",
@@ -37,16 +37,7 @@ Line = tuple[int, int, int]
 DrawTest = Literal["full", "never", "no-line"]
 Mark = Literal["mover", "other", "maximizer", "minimizer"]
 
-LINE_WORDS: dict[Line, str] = {
-    (0, 1, 2): "the top row",
-    (3, 4, 5): "the middle row",
-    (6, 7, 8): "the bottom row",
-    (0, 3, 6): "the left column",
-    (1, 4, 7): "the middle column",
-    (2, 5, 8): "the right column",
-    (0, 4, 8): "the main diagonal",
-    (2, 4, 6): "the anti-diagonal",
-}
+LINE_WORDS: dict[Line, str] = LINE_NAMES
 _GROUPS: tuple[tuple[str, tuple[Line, ...]], ...] = (
     ("the rows", LINES[0:3]),
     ("the columns", LINES[3:6]),

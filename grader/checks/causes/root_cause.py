@@ -23,7 +23,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from grader.checks.defects import Defect, DrawObservation, WinObservation
+from grader.checks.causes.defects import Defect, DrawObservation, WinObservation
 from reference import EMPTY, Board, SearchSpec, opponent
 
 __all__ = [

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from grader.checks.defects import Defect
-from grader.checks.root_cause import Observation, follows_from
+from grader.checks.causes.defects import Defect
+from grader.checks.causes.root_cause import Observation, follows_from
 
 __all__ = ["Findings", "RootCause"]
 

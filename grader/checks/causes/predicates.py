@@ -9,9 +9,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from grader.checks.context import Answer, CheckContext, ShapeError
-from grader.checks.conventions import PredicateObservation, explain_predicate_convention
-from grader.checks.defects import (
+from grader.checks.answers import Answer, ShapeError
+from grader.checks.causes.conventions import PredicateObservation, explain_predicate_convention
+from grader.checks.causes.defects import (
     Defect,
     DrawObservation,
     EmptyCellsObservation,
@@ -20,6 +20,7 @@ from grader.checks.defects import (
     empty_cells_defect,
     win_test_defect,
 )
+from grader.checks.context import CheckContext
 from reference import Board, O, X
 
 __all__ = ["Read", "predicate_cause"]
