@@ -5,6 +5,7 @@ its checks' shares of the time allow."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import shutil
 import time
 from pathlib import Path
@@ -16,6 +17,7 @@ from grader.batch.pool import BatchOptions
 from grader.grading import grade_submission
 from grader.results import CheckStatus
 from grader.spec.loader import load_assignment
+from tests.grading.outcomes import EXPECTED, assert_outcome
 
 pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 
@@ -46,6 +48,9 @@ def test_a_function_that_never_returns_costs_minutes_not_the_grade(tmp_path: Pat
     assert [round(c.duration) for c in cells] == [60, 5, 5, 5]  # one cell limit, then short ones
     rows = list(csv.DictReader((tmp_path / "out" / "grades.csv").open()))
     assert rows[0]["total"] == str(int(result.score))
+    entry = EXPECTED["lab05"]["minimax-never-returns"]
+    assert entry["graded_by"] == "tests/batch/test_time_budgets.py"
+    assert_outcome(result, LAB05, entry)
 
 
 CHECK_WIN_AND_DRAW = """
@@ -78,15 +83,20 @@ def test_a_deadline_keeps_what_was_graded_before_it(tmp_path: Path) -> None:
     assert rows[0]["total"] == "20"
 
 
+# lab05 with a 30 s share per check instead of 60 s: the same rule, half the wait.
+LAB05_SHORT_SHARES = dataclasses.replace(LAB05, check_budget_seconds=10.0, call_timeout=10.0)
+
+
 def test_a_slow_function_is_judged_within_its_budget() -> None:
+    lab05 = LAB05_SHORT_SHARES
     started = time.monotonic()
-    result = grade_submission(FIXTURES / "best-move-takes-5-seconds.ipynb", LAB05)
+    result = grade_submission(FIXTURES / "best-move-takes-5-seconds.ipynb", lab05)
     took = time.monotonic() - started
-    assert took < LAB05.grading_deadline
-    share = LAB05.check_share_seconds
+    assert took < lab05.grading_deadline
+    share = lab05.check_share_seconds
     for check_id in ("best-move", "random-opponent"):
         check = result.check(check_id)
-        assert check.duration <= share + LAB05.call_timeout + 5
+        assert check.duration <= share + lab05.call_timeout + 5
         assert check.status == CheckStatus.PASSED
         assert f"the check's {share:g} s share of the grading time was spent" in check.message
     judged = result.check("best-move").figures["examples"]
