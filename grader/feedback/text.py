@@ -34,7 +34,8 @@ def format_submission(result: SubmissionResult) -> str:
         lines += ["", "Scripted input:"]
         lines += [f"  {e.prompt}{'<none left>' if e.answer is None else e.answer}" for e in transcript]
     if result.timings:
-        lines += ["", "Timings: " + ", ".join(f"{k} {v:.2f}s" for k, v in result.timings.items())]
+        named = ", ".join(f"{k.replace('_', ' ')} {v:.2f}s" for k, v in result.timings.items())
+        lines += ["", f"Timings: {named}"]
     return "\n".join(lines)
 
 

@@ -177,7 +177,7 @@ class ExecutionView:
             by_cell.setdefault(entry.cell_index, []).append(StdinView(entry.prompt, entry.answer))
         cells = [
             CellView(
-                number=cell.index + 1,
+                number=cell.number,
                 source=cell.source,
                 status=cell.status.value,
                 error=": ".join(part for part in (cell.error_name, cell.error_message) if part),

@@ -39,3 +39,13 @@ def test_troubled_cells_are_described_in_words() -> None:
         "3 cell(s) did not run cleanly: cell 2 raised ValueError; cell 3 ran out of time; cell 4 crashed the kernel."
     )
     assert result.figures["bad_cells"] == [1, 2, 3]
+
+
+def test_troubled_cells_are_named_by_the_number_jupyter_shows() -> None:
+    lab05 = load_assignment("lab05")
+    check = next(c for c in lab05.checks if c.kind == "runs-cleanly")
+    record = execution_from_dict(
+        {"cells": [{**_cell(2, "ok"), "number": 1}, {**_cell(4, "error", "ValueError"), "number": 2}]}
+    )
+    result = run_check(check, CheckContext(lab05, NoCalls(), frozenset(), execution=record))
+    assert result.message == "1 cell(s) did not run cleanly: cell 2 raised ValueError."

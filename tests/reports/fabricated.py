@@ -107,6 +107,7 @@ def execution_record() -> dict:
         "cells": [
             {
                 "index": 0,
+                "number": 1,
                 "source": HOSTILE_SOURCE,
                 "status": "ok",
                 "error_name": None,
@@ -118,6 +119,7 @@ def execution_record() -> dict:
             },
             {
                 "index": 2,
+                "number": 2,
                 "source": "move = input('Your move? ')",
                 "status": "error",
                 "error_name": "ValueError",
@@ -129,6 +131,7 @@ def execution_record() -> dict:
             },
             {
                 "index": 3,
+                "number": 3,
                 "source": "while True: pass",
                 "status": "timeout",
                 "error_name": "CellTimeout",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 from dataclasses import replace
@@ -153,3 +154,9 @@ def test_the_board_is_drawn_alike_in_the_terminal_and_in_gradescope() -> None:
     assert output.startswith("Position:\n   X | O |  \n   X |   |  \n     |   |  \n")
     other = counterexample_text(connect_four.counterexample)  # not a 3x3 board: shown as text, in both
     assert other.startswith("Input: XO.X..O|.......") and "input:    XO.X..O|......." in terminal
+
+
+def test_the_terminal_names_timings_in_words() -> None:
+    result = dataclasses.replace(fab.all_passed(with_hidden=False), timings={"kernel_start": 0.5, "total": 2.0})
+    text = format_submission(result)
+    assert "kernel start 0.50s" in text and "kernel_start" not in text

@@ -143,13 +143,14 @@ def test_node_counts_are_drawn_as_a_bar_chart() -> None:
 
 def test_cells_errors_timeouts_and_stdin_appear_where_they_happened() -> None:
     html = render_student_report(fab.submission(fab.public_failure()))
-    cell_3 = html[html.index('id="cell-3"') : html.index('id="cell-4"')]
-    assert "Your move? five" in cell_3 and "ValueError: invalid literal" in cell_3
+    # code cells numbered as Jupyter numbers them: the markdown cell at position 1 does not count
+    cell_2 = html[html.index('id="cell-2"') : html.index('id="cell-3"')]
+    assert "Your move? five" in cell_2 and "ValueError: invalid literal" in cell_2
     assert "\x1b" not in html
-    assert '<details class="cell trouble" id="cell-3" open>' in html  # unfolded where it went wrong
+    assert '<details class="cell trouble" id="cell-2" open>' in html  # unfolded where it went wrong
     assert '<details class="cell" id="cell-1">' in html
-    cell_4 = html[html.index('id="cell-4"') :]
-    assert "timeout" in cell_4 and "60 s" in cell_4
+    cell_3 = html[html.index('id="cell-3"') :]
+    assert "timeout" in cell_3 and "60 s" in cell_3 and 'id="cell-4"' not in html
     assert "NOTE_FOR_FOOTER" in html.split("<footer>")[1]  # not listed among the student's problems
     assert "/instructor/private" not in html
 
@@ -242,14 +243,14 @@ def test_no_caveat_for_a_notebook_that_ran_cleanly() -> None:
     [
         (game_record(7), True, "but cell 7 timed out", 7),
         (game_record(7), False, "cell 7 timed out", 7),
-        (fab.execution_record(), True, "but cell 4 timed out", 4),
+        (fab.execution_record(), True, "but cell 3 timed out", 3),
         (game_record(None, notebook_timed_out=True), True, "but the notebook ran out of time", None),
         (
             {
                 "cells": [
-                    {"index": 1, "status": "timeout"},
-                    {"index": 2, "status": "killed"},
-                    {"index": 4, "status": "timeout"},
+                    {"index": 1, "number": 2, "status": "timeout"},
+                    {"index": 2, "number": 3, "status": "killed"},
+                    {"index": 4, "number": 5, "status": "timeout"},
                 ]
             },
             True,
@@ -270,3 +271,17 @@ def test_node_chart_scales_to_fit_a_phone() -> None:
     assert width <= 400  # a phone shrinks it only a little, so its text stays legible
     assert chart["viewbox"] == f"0 0 {chart['width']} {chart['height']}"
     assert "svg.chart { max-width: 100%; height: auto; }" in html
+
+
+def test_cells_are_numbered_as_jupyter_numbers_code_cells() -> None:
+    """Markdown cells before and between code cells do not count: the third code cell, at
+    notebook position 5, is cell 3 in the report, as `In [3]` in Jupyter."""
+    cells = [
+        {"index": 1, "number": 1, "source": "x = 1", "status": "ok"},
+        {"index": 3, "number": 2, "source": "y = 2", "status": "ok"},
+        {"index": 5, "number": 3, "source": "while True: pass", "status": "timeout"},
+    ]
+    result = fab.submission(fab.check("check-win", CheckStatus.PASSED, 10, 10), execution={"cells": cells})
+    html = render_student_report(result)
+    assert 'id="cell-3"' in html and 'id="cell-6"' not in html
+    assert "but cell 3 timed out" in " ".join(" ".join(parse(html).text).split())

@@ -85,7 +85,7 @@ def _runs_cleanly(check: Check[RunsCleanlyParams], ctx: CheckContext) -> CheckRe
     bad = [c for c in cells if c.status in _TROUBLE]
     if len(bad) <= check.params.allowed_errors:
         return CheckResult.for_check(check, CheckStatus.PASSED, f"All {len(cells)} cells ran.")
-    described = "; ".join(f"cell {c.index + 1} {_trouble(c)}" for c in bad[:5])
+    described = "; ".join(f"cell {c.number} {_trouble(c)}" for c in bad[:5])
     return CheckResult.for_check(
         check,
         CheckStatus.FAILED,
