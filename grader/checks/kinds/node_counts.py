@@ -22,7 +22,7 @@ from typing import Any, Literal
 from grader.checks.answers import Answer, ShapeError, format_value, read_search_result
 from grader.checks.causes.explorations import Comparison, compare
 from grader.checks.causes.root_cause import NodeCountObservation
-from grader.checks.context import CheckContext
+from grader.checks.context import CheckContext, StudentFunction
 from grader.checks.kind import CheckKind
 from grader.checks.kinds.search import shapes_field
 from grader.checks.params import boards_field, call_field
@@ -67,6 +67,30 @@ def _count(answer: Answer, names: tuple[str, ...], counter: str | None) -> int |
     return None if exploration is None else exploration.nodes
 
 
+def _called_name(template: CallTemplate) -> tuple[str, ...]:
+    """The function a plain call names, counted by name: a wrapper around it costs next to
+    nothing, where recording the search costs it three to four times over. A chained call
+    (a method on a constructed object) has no such name."""
+    return () if template.chain else (template.target.name,)
+
+
+def _recursion_elsewhere(
+    ctx: CheckContext, params: Params, sides: Sequence[str], student: StudentFunction, answers: Sequence[Answer]
+) -> bool:
+    """Whether counting by name missed the search: the function was called once where the
+    reference searches many nodes (its recursion lives in a helper, a closure, methods), or a
+    call could not be counted. Then the search is recorded wherever its recursion lives."""
+    offset = 1 if params.convention == "children" else 0
+    for board, side, answer in zip(params.positions, sides, answers):
+        if not answer.ok:
+            return True
+        counted = sum(answer.outcome.counts.get(name, 0) for name in student.count)
+        spec = ctx.spec(board, to_move=side, start_depth=params.start_depth)
+        if counted <= 1 < reference_minimax_nodes(board, spec, side) - offset:
+            return True
+    return False
+
+
 def _first_failure(positions: Sequence[Board], answers: Sequence[Answer | None]) -> tuple[Board, Answer] | None:
     return next(((b, a) for b, a in zip(positions, answers) if a is not None and not a.ok), None)
 
@@ -76,15 +100,20 @@ def run(check: Check[Params], ctx: CheckContext) -> CheckResult:
     reset = {params.counter: 0} if params.counter else {}
     read = (params.counter,) if params.counter else ()
     board_global = next((name for name, placeholder in params.globals.items() if placeholder == "board"), None)
-    mm = ctx.student(
-        params.minimax_call,
-        globals_from=params.globals,
-        reset=reset,
-        read_globals=read,
-        count=params.minimax_count,
-        explore=ctx.explore(),
-        timeout=max(ctx.assignment.call_timeout, 60),
-    )
+    by_name = params.minimax_count or _called_name(params.minimax_call)
+
+    def minimax(recorded: bool) -> StudentFunction:
+        return ctx.student(
+            params.minimax_call,
+            globals_from=params.globals,
+            reset=reset,
+            read_globals=read,
+            count=() if recorded else by_name,
+            explore=ctx.explore() if recorded else None,
+            timeout=max(ctx.assignment.call_timeout, 60),
+        )
+
+    mm = minimax(recorded=not by_name)
     ab = (
         None
         if params.alphabeta_call is None
@@ -109,6 +138,9 @@ def run(check: Check[Params], ctx: CheckContext) -> CheckResult:
     # One round trip per function for all the positions; alpha-beta is only asked once
     # minimax answered everywhere (a search that times out should not cost twice).
     mm_answers = mm.ask_many(requests)
+    if by_name and not params.minimax_count and _recursion_elsewhere(ctx, params, sides, mm, mm_answers):
+        mm = minimax(recorded=True)
+        mm_answers = mm.ask_many(requests)
     ab_answers: list[Answer | None] = [None] * len(requests)
     failed = _first_failure(params.positions, mm_answers)
     if failed is None and ab is not None:
