@@ -140,7 +140,14 @@ def phone_report() -> str:
     a game that asked for moves until its cell timed out."""
     record = fab.execution_record()
     record["cells"].append(
-        {"index": 6, "source": "play()", "status": "timeout", "error_message": "the cell ran longer than 60 s"}
+        # notebook position 6, the fourth code cell: `In [4]`
+        {
+            "index": 6,
+            "number": 4,
+            "source": "play()",
+            "status": "timeout",
+            "error_message": "the cell ran longer than 60 s",
+        }
     )
     record["stdin_transcript"] += [
         {"cell_index": 6, "prompt": "Enter your move (0-8): ", "answer": move} for move in ("4", "6", None)
@@ -154,7 +161,7 @@ def phone_report() -> str:
         fab.public_failure(),
         fab.node_counts(),
         fab.check("a-check-with-a-long-identifier-that-does-not-fit", CheckStatus.FAILED, 0, 5, long_message),
-        fab.check("runs-cleanly", CheckStatus.FAILED, 0, 0, "1 cell(s) did not run cleanly: cell 7: timeout."),
+        fab.check("runs-cleanly", CheckStatus.FAILED, 0, 0, "1 cell(s) did not run cleanly: cell 4: timeout."),
         execution=record,
     )
     return render_student_report(result, submission_name="a_rather_long_submission_file_name_v2_final.ipynb")
@@ -167,9 +174,9 @@ def test_student_report_fits_a_phone(browser, tmp_path: Path) -> None:
     assert page.locator("svg.node-chart").count() == 1 and page.locator("svg.board").count() == 1
     scroll, client = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert scroll <= client, f"the page is {scroll} px wide in a {client} px window"
-    lines = page.inner_text("#cell-7 pre.stdin").splitlines()
+    lines = page.inner_text("#cell-4 pre.stdin").splitlines()
     assert lines == ["Enter your move (0-8): 4", "Enter your move (0-8): 6", "Enter your move (0-8): (no answer left)"]
-    assert "cells 4 and 7 timed out" in page.inner_text("#summary")
+    assert "cells 3 and 4 timed out" in page.inner_text("#summary")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "report-phone.png"), full_page=True)
     assert problems == []
