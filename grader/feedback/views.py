@@ -91,6 +91,23 @@ class CheckView:
     """The counterexample board as nine cells, `X`, `O` or empty strings."""
     node_chart: NodeChart | None
     duration: float
+    game: tuple[tuple[tuple[str, ...], str], ...] = ()
+    """A game the check played, move by move: each board after a move, and that move."""
+
+
+def game_view(check: CheckResult) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """The boards a game check recorded after each move, with the move that made each one
+    (nothing when the check recorded no game, or a board is not a tic-tac-toe board)."""
+    boards, moves = check.figures.get("boards"), check.figures.get("moves")
+    if not isinstance(boards, list) or not isinstance(moves, list) or len(boards) != len(moves):
+        return ()
+    drawn: list[tuple[tuple[str, ...], str]] = []
+    for board, move in zip(boards, moves):
+        cells = board_cells(board) if isinstance(board, str) else None
+        if cells is None:
+            return ()
+        drawn.append((cells, str(move)))
+    return tuple(drawn)
 
 
 def check_view(check: CheckResult, *, student_facing: bool) -> CheckView:
@@ -112,6 +129,7 @@ def check_view(check: CheckResult, *, student_facing: bool) -> CheckView:
         board=board_cells(counterexample.board) if counterexample else None,
         node_chart=chart,
         duration=check.duration,
+        game=() if redact else game_view(check),
     )
 
 

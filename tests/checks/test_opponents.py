@@ -46,6 +46,11 @@ def test_an_optimal_opponent_punishes_what_a_random_one_lets_pass() -> None:
     board = Board.from_string(strict.counterexample.board)
     assert board.winners() == {"O"}
     assert "an optimal opponent" in strict.counterexample.actual
+    # the game as the report draws it: one board after each move, ending on the lost position
+    boards, moves = strict.figures["boards"], strict.figures["moves"]
+    assert len(boards) == len(moves) == 9 - board.cells.count(".")
+    assert boards[-1] == strict.counterexample.board
+    assert all(sum(c != "." for c in b) == n for n, b in enumerate(boards, start=1))
 
 
 def test_a_correct_ai_draws_every_game_against_an_optimal_opponent() -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from grader.feedback.html import render_student_report
 from grader.feedback.views import ExecutionView, check_view, headline, score_caveat
-from grader.results import CheckStatus
+from grader.results import CheckStatus, Counterexample
 from grader.spec.loader import load_assignment
 from tests.reports import fabricated as fab
 
@@ -285,3 +285,22 @@ def test_cells_are_numbered_as_jupyter_numbers_code_cells() -> None:
     html = render_student_report(result)
     assert 'id="cell-3"' in html and 'id="cell-6"' not in html
     assert "but cell 3 timed out" in " ".join(" ".join(parse(html).text).split())
+
+
+def test_a_lost_game_is_drawn_move_by_move() -> None:
+    moves = ["X 0", "O 4", "X 1", "O 2", "X 8", "O 6"]
+    boards = ["X........", "X...O....", "XX..O....", "XXO.O....", "XXO.O...X", "XXO.O.O.X"]
+    lost = fab.check(
+        "random-opponent",
+        CheckStatus.FAILED,
+        0,
+        10,
+        kind="random-opponent",
+        figures={"moves": moves, "boards": boards},
+        counterexample=Counterexample(boards[-1], "best_move(board) as X in game 1", "a win or a draw", "a loss"),
+    )
+    html = render_student_report(fab.submission(lost))
+    strip = html[html.index('<ol class="game-strip">') : html.index("</ol>", html.index('<ol class="game-strip">'))]
+    assert strip.count('<svg class="board"') == 6
+    assert "6. O 6" in " ".join(parse(strip).text)
+    assert 'aria-label="board: XXO.O.O.X"' in strip

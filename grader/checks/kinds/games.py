@@ -213,7 +213,7 @@ def _random_opponent(check: Check[RandomOpponentParams], ctx: CheckContext) -> C
     first = ctx.assignment.first_player
     opponent = _OPPONENT_NAMES[params.opponent]
     tally = {"AI": 0, "Opponent": 0, "Draw": 0}
-    lost: tuple[int, Board, list[str]] | None = None
+    lost: tuple[int, Board, list[str], list[str]] | None = None
     played_by_ai: list[MoveObservation] = []
     stopped: str | None = None
     """Why the games ended early: the AI's calls could not be made (time, a hung function)."""
@@ -222,6 +222,8 @@ def _random_opponent(check: Check[RandomOpponentParams], ctx: CheckContext) -> C
     for game in range(params.games):
         board = Board.empty()
         moves: list[str] = []
+        boards: list[str] = []
+        """The board after each move, for the report to draw the game."""
         while not board.is_terminal() and stopped is None:
             side = board.to_move(first)
             if side != params.ai:
@@ -255,6 +257,7 @@ def _random_opponent(check: Check[RandomOpponentParams], ctx: CheckContext) -> C
                     )
             moves.append(f"{side} {ctx.show_move(cell, params.move)}")
             board = board.play(cell, side, first=first)
+            boards.append(str(board))
         if stopped is not None:
             break
         winners = board.winners()
@@ -262,7 +265,7 @@ def _random_opponent(check: Check[RandomOpponentParams], ctx: CheckContext) -> C
         if winners and params.ai not in winners:
             # One loss decides the check; the games after it would only cost the
             # student's searches from new openings.
-            lost = (game, board, moves)
+            lost = (game, board, moves, boards)
             break
     played = sum(tally.values())
     figures: dict[str, Any] = {
@@ -288,7 +291,7 @@ def _random_opponent(check: Check[RandomOpponentParams], ctx: CheckContext) -> C
         )
     if lost is None:
         return CheckResult.for_check(check, CheckStatus.PASSED, f"The AI never lost ({summary}).", figures=figures)
-    game, board, moves = lost
+    game, board, moves, boards = lost
     return CheckResult.for_check(
         check,
         CheckStatus.FAILED,
@@ -301,7 +304,7 @@ def _random_opponent(check: Check[RandomOpponentParams], ctx: CheckContext) -> C
             f"the moves {', '.join(moves)}, a win for {opponent}",
             _root_cause(ctx, check.id, played_by_ai),
         ),
-        figures={**figures, "moves": moves},
+        figures={**figures, "moves": moves, "boards": boards},
     )
 
 
