@@ -128,3 +128,38 @@ def test_a_batch_grades_the_probe_and_its_classmates_normally(tmp_path: Path) ->
     scores = {r.submission.student_id: (r.failure, r.result.score, r.result.max_score) for r in result.records}
     assert scores["hostile"] == scores["honest"] and scores["honest"][0] is None
     assert scores["honest"][1] == scores["honest"][2] > 0
+
+
+# -- reading the shim's files back, whatever the notebook wrote into them ----------------------
+
+
+def test_the_log_is_read_in_bounded_pieces_and_scribbles_are_passed_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from grader.execution.channel import link
+
+    monkeypatch.setattr(link, "STDIN_LOG_READ_BYTES", 1024)
+    runtime = RuntimeDir(tmp_path / "runtime", kernel_gid=None)
+    shim_link = link.ShimLink(None, runtime=runtime, interrupt_grace=1.0)  # type: ignore[arg-type]
+    entry = b'{"prompt": "move? ", "answer": "5"}\n'
+    runtime.stdin_log_path.write_bytes(entry + b"x" * 3000 + b"\n" + entry)
+
+    first, offset = shim_link.read_stdin_log(0)
+    assert first == [("move? ", "5")] and offset == len(entry)
+    scribbled, offset = shim_link.read_stdin_log(offset)  # a whole read without a line: skipped
+    assert scribbled == [] and offset == len(entry) + 1024
+    rest, offset = shim_link.read_stdin_log(offset)
+    assert rest == [] and offset < len(entry) + 3001  # past the scribble, its end a line of its own
+    last, offset = shim_link.read_stdin_log(offset)
+    assert last == [("move? ", "5")] and offset == runtime.stdin_log_path.stat().st_size
+
+
+def test_the_running_call_is_read_from_four_bytes_and_forgotten_in_place(tmp_path: Path) -> None:
+    from grader.execution.channel.link import ShimLink
+
+    runtime = RuntimeDir(tmp_path / "runtime", kernel_gid=None)
+    shim_link = ShimLink(None, runtime=runtime, interrupt_grace=1.0)  # type: ignore[arg-type]
+    runtime.progress_path.write_bytes((7).to_bytes(4, "little") + b"\xff" * 100_000)
+    assert shim_link.running_call() == 7
+    shim_link.forget_running_call()
+    assert shim_link.running_call() is None and runtime.progress_path.is_file()
