@@ -17,7 +17,7 @@ from grader.batch.sharding import Shard
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
 from grader.submission.inputs import InputError
-from grader.submission.own_outputs import is_output_folder
+from grader.submission.own_outputs import OUTPUT_MARKER, is_output_folder
 from tests.batch.fake_grading import grade_by_content
 
 pytestmark = pytest.mark.kernel
@@ -69,8 +69,7 @@ def test_a_rerun_with_the_output_inside_the_input_grades_the_same_students(tmp_p
     ]
     assert 'href="graded/report.html"' not in (out / "index.html").read_text()
     assert not (out / "graded").exists()
-    if (out / "similarity.csv").is_file():
-        assert "graded" not in (out / "similarity.csv").read_text()
+    assert "graded" not in (out / "similarity.csv").read_text()
 
 
 def test_two_outputs_side_by_side_inside_the_input(tmp_path: Path, lab05: Assignment) -> None:
@@ -89,7 +88,7 @@ def test_an_unmarked_output_folder_is_adopted_before_the_input_is_read(tmp_path:
     source = make_class(tmp_path / "submissions")
     out = source / "graded"
     batch(source, out, lab05)
-    (out / ".gamesearch-grader-output").unlink()
+    (out / OUTPUT_MARKER).unlink()
     assert set(gradebook(out)) == set(STUDENTS) and batch(source, out, lab05).own_outputs == ("graded/",)
     assert set(gradebook(out)) == set(STUDENTS)
 
