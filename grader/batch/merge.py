@@ -32,6 +32,7 @@ from grader.similarity.compare import DEFAULT_THRESHOLD
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment, AssignmentError
 from grader.submission.inputs import StudentSubmission
+from grader.submission.own_outputs import mark_output_folder
 
 
 class MergeError(ValueError):
@@ -99,7 +100,7 @@ def merge_shards(
     manifests = [ShardManifest.read(folder) for folder in shard_dirs]
     problems = _completeness(shard_dirs, manifests, set(records), assignment.id)
 
-    out_dir.mkdir(parents=True, exist_ok=True)
+    mark_output_folder(out_dir)
     for record, source in records.values():
         _copy_student_folder(source, out_dir / record.submission.folder_name)
     skipped = list(dict.fromkeys(pair for m in manifests if m for pair in m.skipped))  # each shard lists them all

@@ -9,6 +9,10 @@ stopped at any moment and started again grades only the submissions whose finger
 missing or different (``force`` regrades all). ``index.html``, ``grades.csv`` and
 ``similarity.csv`` are rebuilt from the stored records and the copies of the submissions
 stored with them at the end (and when interrupted, from what is done).
+
+The output folder is marked as this grader's (``grader.submission.own_outputs``) before the
+input is read, so that an output folder inside the input folder is never graded as a
+student, on the first run as on a rerun.
 """
 
 from __future__ import annotations
@@ -38,7 +42,8 @@ from grader.batch.records import GradingRecord, assignment_sha256, fingerprint
 from grader.batch.sharding import MANIFEST_FILE, Shard, ShardManifest
 from grader.grading import grade_submission
 from grader.spec.model import Assignment
-from grader.submission.inputs import SubmissionSet, collect_submissions
+from grader.submission.inputs import InputError, SubmissionSet, collect_submissions
+from grader.submission.own_outputs import OWN_OUTPUT_REASON, mark_output_folder
 
 __all__ = ["BatchJob", "BatchOptions", "BatchResult", "run_batch", "run_batches"]
 
@@ -64,6 +69,8 @@ class BatchResult:
     elapsed: float = 0.0
     """This class's own time: finding and planning its submissions, then from the start of
     its first grading to the end of its last (classes graded together overlap)."""
+    own_outputs: tuple[str, ...] = ()
+    """Output folders of this grader inside the input, left out (``graded/``)."""
 
     @property
     def graded(self) -> list[GradingRecord]:
@@ -101,6 +108,7 @@ class BatchResult:
         if self.skipped:
             lines.append(f"Files left out: {len(self.skipped)}.")
             lines += [f"  {path}: {reason}" for path, reason in self.skipped]
+        lines += [f"Skipped {folder}: {OWN_OUTPUT_REASON}." for folder in self.own_outputs]
         lines += class_output_lines(self.out_dir)
         if self.interrupted:
             lines.append("Run the same command again to grade the rest.")
@@ -128,6 +136,7 @@ def run_batches(
         for job in jobs:
             planning_started = time.monotonic()
             scratch = Path(scratch_dirs.enter_context(tempfile.TemporaryDirectory(prefix="grader-batch-")))
+            _claim_output_folder(job)
             found = collect_submissions(job.source, job.assignment.id, scratch)
             plan = _plan(job, options.shard.select(found) if options.shard else found, options)
             plan.planning_seconds = time.monotonic() - planning_started
@@ -156,6 +165,16 @@ def run_batches(
         for plan in plans:
             plan.write_manifest(options.shard, complete=interrupted_at is None)
     return results
+
+
+def _claim_output_folder(job: BatchJob) -> None:
+    """Mark an existing output folder before the input is read, so that inside the input it
+    is left out even when an earlier grader wrote it without the mark (a new one is created
+    and marked when the class is planned, before anything is written into it)."""
+    if job.out_dir.resolve() == job.source.resolve():
+        raise InputError(f"{job.out_dir}: the outputs need a folder of their own, not the input folder itself")
+    if job.out_dir.is_dir():
+        mark_output_folder(job.out_dir)
 
 
 def _pool(options: BatchOptions, grade: GradeFunction) -> GradingPool:
@@ -198,7 +217,15 @@ class _BatchPlan:
             self.job.out_dir, records, self.job.assignment, skipped, not interrupted, similarity_threshold
         )
         elapsed = self.planning_seconds + self._grading_seconds(pool_started, interrupted_at)
-        return BatchResult(self.job.out_dir, records, skipped, len(self.found.submissions), interrupted, elapsed)
+        return BatchResult(
+            self.job.out_dir,
+            records,
+            skipped,
+            len(self.found.submissions),
+            interrupted,
+            elapsed,
+            self.found.own_outputs,
+        )
 
     def _grading_seconds(self, pool_started: float, interrupted_at: float | None) -> float:
         start, end = self.first_started, self.last_stored
@@ -219,7 +246,7 @@ class _BatchPlan:
 
 def _plan(job: BatchJob, found: SubmissionSet, options: BatchOptions) -> _BatchPlan:
     """Keep every stored result that is still valid; everything else becomes a task."""
-    job.out_dir.mkdir(parents=True, exist_ok=True)
+    mark_output_folder(job.out_dir)
     plan = _BatchPlan(job, found)
     spec_digest = assignment_sha256(job.assignment)
     for submission in found.submissions:
