@@ -242,10 +242,15 @@ def make_app(graded: GradedClass, token: str, by: str | None = None) -> tornado.
     )
 
 
+def local_sockets(port: int) -> list[socket.socket]:
+    """Listening sockets on 127.0.0.1 alone (``port`` 0: any free port)."""
+    return tornado.netutil.bind_sockets(port, address="127.0.0.1", family=socket.AF_INET)
+
+
 def serve(graded: GradedClass, *, port: int = 0, by: str | None = None) -> int:
     """Serve until interrupted; prints the address with its token."""
     token = secrets.token_urlsafe(24)
-    sockets = tornado.netutil.bind_sockets(port, address="127.0.0.1", family=socket.AF_INET)
+    sockets = local_sockets(port)
     bound = sockets[0].getsockname()[1]
     server = tornado.httpserver.HTTPServer(make_app(graded, token, by))
     server.add_sockets(sockets)

@@ -8,10 +8,13 @@ from pathlib import Path
 
 import nbformat
 
+from grader.batch.outputs import write_class_outputs, write_student_outputs
 from grader.batch.plan import BatchOptions, BatchResult, run_batch
+from grader.batch.records import GradingRecord
 from grader.grading import GradingOptions
-from grader.results import CheckResult, SubmissionResult
+from grader.results import CheckResult, CheckStatus, SubmissionResult
 from grader.spec.model import Assignment
+from grader.submission.inputs import StudentSubmission
 from tests.batch.fake_grading import grade_by_content
 
 MANUAL = "observation"
@@ -25,7 +28,7 @@ def grade_with_manual_items(path: Path, assignment: Assignment, options: Grading
     checks = tuple(
         CheckResult.for_check(
             manual[c.check_id],
-            c.status.__class__.MANUAL,
+            CheckStatus.MANUAL,
             "Marked by hand by your instructor.",
             score=0.0,
             manual_points=manual[c.check_id].points,
@@ -61,3 +64,18 @@ def write_class(folder: Path, assignment: Assignment) -> Path:
 def batch(source: Path, out: Path, assignment: Assignment, **options: object) -> BatchResult:
     settings = {"jobs": 1, "progress": False, **options}
     return run_batch(source, assignment, out, BatchOptions(**settings), grade=grade_with_manual_items)  # type: ignore[arg-type]
+
+
+def graded_in_process(source: Path, out: Path, assignment: Assignment) -> Path:
+    """The outputs a batch of ``source`` writes, graded in this process (no workers): for the
+    unit tests of what is done with a graded class."""
+    records = []
+    for path in sorted(source.glob("*.ipynb")):
+        submission = StudentSubmission(path.stem, path, path.name)
+        result = grade_with_manual_items(path, assignment, GradingOptions())
+        failure = result.problems[0] if result.execution is None else None
+        record = GradingRecord(submission, result, "fingerprint", failure)
+        write_student_outputs(out, record, assignment)
+        records.append(record)
+    write_class_outputs(out, records, assignment, (), True, None)
+    return out
