@@ -144,6 +144,7 @@ def _entry(**values: Any) -> Any:
         table[name] = int(value) if isinstance(value, float) and value.is_integer() else value
     table["by"] = author.by
     table["at"] = author.at
+    table.add(tomlkit.nl())  # a blank line before whatever table follows
     return table
 
 
