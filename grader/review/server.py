@@ -82,7 +82,7 @@ class ReviewHandler(tornado.web.RequestHandler):
     def set_default_headers(self) -> None:
         self.set_header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
         self.set_header("X-Frame-Options", "DENY")
-        self.set_header("Referrer-Policy", "no-referrer")
+        self.set_header("Referrer-Policy", "same-origin")  # "no-referrer" makes a form's Origin "null"
         self.set_header("Cache-Control", "no-store")
 
     def check_xsrf_cookie(self) -> None:
