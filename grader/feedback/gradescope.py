@@ -69,11 +69,16 @@ def _test(check: CheckResult) -> dict[str, Any]:
         "name": check.title,
         "score": check.score,
         "max_score": check.max_score,
-        "status": "passed" if check.status == CheckStatus.PASSED else "failed",
+        "status": "passed" if check.status == CheckStatus.PASSED or _full_marks(check) else "failed",
         "output": output,
         "output_format": "text",
         "visibility": visibility,
     }
+
+
+def _full_marks(check: CheckResult) -> bool:
+    """A manual item the instructor marked with all its points."""
+    return check.marked and check.score >= check.max_score
 
 
 def instructor_text(check: CheckResult) -> str:

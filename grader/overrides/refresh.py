@@ -6,7 +6,7 @@ Nothing is regraded: everything comes from the stored records."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.batch.merge import MergeError, assignment_of_records, read_record
@@ -15,6 +15,17 @@ from grader.batch.records import GradingRecord
 from grader.overrides.apply import FittedDecisions, class_decisions
 from grader.similarity.compare import DEFAULT_THRESHOLD
 from grader.spec.model import Assignment
+
+
+def records_stamp(out_dir: Path) -> tuple[tuple[str, int], ...]:
+    """What says whether the stored records changed: their paths and modification times."""
+    stamp = []
+    for path in sorted(out_dir.glob(f"*/{RESULT_FILE}")):
+        try:
+            stamp.append((path.parent.name, path.stat().st_mtime_ns))
+        except OSError:
+            continue
+    return tuple(stamp)
 
 
 class NotAGradedClass(ValueError):
@@ -28,9 +39,12 @@ class GradedClass:
     records: Mapping[str, GradingRecord]
     """By student id."""
     settings: ClassSettings
+    stamp: tuple[tuple[str, int], ...] = field(default=(), compare=False)
+    """The stored records' names and modification times when they were read."""
 
     @classmethod
     def load(cls, out_dir: Path, assignment: Assignment | None = None) -> GradedClass:
+        stamp = records_stamp(out_dir)
         records: dict[str, GradingRecord] = {}
         for path in sorted(out_dir.glob(f"*/{RESULT_FILE}")):
             record = read_record(path)
@@ -43,7 +57,11 @@ class GradedClass:
         except MergeError as exc:
             raise NotAGradedClass(str(exc)) from None
         settings = ClassSettings.read(out_dir) or ClassSettings(assignment.id, (), True, DEFAULT_THRESHOLD)
-        return cls(out_dir, assignment, records, settings)
+        return cls(out_dir, assignment, records, settings, stamp)
+
+    def current(self) -> GradedClass:
+        """This class, or read again when a batch or merge has rewritten its records since."""
+        return self if records_stamp(self.out_dir) == self.stamp else GradedClass.load(self.out_dir, self.assignment)
 
     def decisions(self) -> FittedDecisions:
         """The decisions that fit the class now (`MalformedOverrides` when unreadable)."""

@@ -71,13 +71,29 @@ def environment() -> jinja2.Environment:
     return env
 
 
+class LiveClass:
+    """The class the pages show: read again when a batch rewrote its records meanwhile, so
+    that a save never renders outputs from a result that has since been regraded."""
+
+    def __init__(self, graded: GradedClass) -> None:
+        self._graded = graded
+
+    def current(self) -> GradedClass:
+        self._graded = self._graded.current()
+        return self._graded
+
+
 class ReviewHandler(tornado.web.RequestHandler):
     """Every page: the host, the token (or its cookie) and, for a form, the origin."""
 
-    def initialize(self, graded: GradedClass, token: str, by: str | None) -> None:
-        self.graded = graded
+    def initialize(self, live: LiveClass, token: str, by: str | None) -> None:
+        self.live = live
         self.token = token
         self.by = by
+
+    @property
+    def graded(self) -> GradedClass:
+        return self.live.current()
 
     def set_default_headers(self) -> None:
         self.set_header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
@@ -133,8 +149,8 @@ class ReviewHandler(tornado.web.RequestHandler):
             .render(xsrf=Markup(self.xsrf_form_html()), out_dir=str(self.graded.out_dir), **values)
         )
 
-    def student(self, quoted: str) -> str:
-        student_id = urllib.parse.unquote(quoted)
+    def student(self, student_id: str) -> str:
+        """The student a path names (tornado has decoded it), known to the class."""
         if student_id not in self.graded.records:
             raise Refused(404, f"No student {student_id!r} in this class.")
         return student_id
@@ -152,8 +168,8 @@ class ClassHandler(ReviewHandler):
 
 
 class StudentHandler(ReviewHandler):
-    def get(self, quoted: str) -> None:
-        student_id = self.student(quoted)
+    def get(self, student: str) -> None:
+        student_id = self.student(student)
         page = student_page(self.graded, self.decisions_or_refuse(), student_id)
         self.finish(
             self.render_page(
@@ -165,8 +181,8 @@ class StudentHandler(ReviewHandler):
 class ReportHandler(ReviewHandler):
     """The student's report as written to disk (it carries its own strict CSP)."""
 
-    def get(self, quoted: str) -> None:
-        record = self.graded.records[self.student(quoted)]
+    def get(self, student: str) -> None:
+        record = self.graded.records[self.student(student)]
         path = self.graded.out_dir / record.submission.folder_name / "report.html"
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.set_header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:")
@@ -202,9 +218,8 @@ class DecisionHandler(ReviewHandler):
 
 
 class CheckDecisionHandler(DecisionHandler):
-    def post(self, quoted: str, quoted_check: str) -> None:
-        student_id = self.student(quoted)
-        check_id = urllib.parse.unquote(quoted_check)
+    def post(self, student: str, check_id: str) -> None:
+        student_id = self.student(student)
         points_text = self.get_body_argument("points", "")
         comment = self.get_body_argument("comment", "")
 
@@ -215,8 +230,8 @@ class CheckDecisionHandler(DecisionHandler):
 
 
 class AdjustmentHandler(DecisionHandler):
-    def post(self, quoted: str) -> None:
-        student_id = self.student(quoted)
+    def post(self, student: str) -> None:
+        student_id = self.student(student)
         points_text = self.get_body_argument("points", "")
         reason = self.get_body_argument("reason", "")
 
@@ -228,7 +243,7 @@ class AdjustmentHandler(DecisionHandler):
 
 
 def make_app(graded: GradedClass, token: str, by: str | None = None) -> tornado.web.Application:
-    args = {"graded": graded, "token": token, "by": by}
+    args = {"live": LiveClass(graded), "token": token, "by": by}
     return tornado.web.Application(
         [
             (r"/", ClassHandler, args),

@@ -3,8 +3,11 @@ to overrides.toml and the outputs (and, refused, does not)."""
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import tempfile
+import time
 import urllib.parse
 from pathlib import Path
 
@@ -18,6 +21,7 @@ from grader.spec.loader import load_assignment
 from tests.overrides.fake_class import AUTOMATIC, MANUAL, graded_in_process, write_class
 
 TOKEN = "test-token-0123456789"
+SPACED = "dora lee&co"
 _BUILT: Path | None = None
 
 
@@ -28,7 +32,9 @@ def built_class() -> Path:
         root = Path(tempfile.mkdtemp(prefix="review-class-"))
         (root / "src").mkdir()
         assignment = load_assignment("depth-limits")
-        _BUILT = graded_in_process(write_class(root / "src", assignment), root / "out", assignment)
+        source = write_class(root / "src", assignment)
+        shutil.copy(source / "ana.ipynb", source / f"{SPACED}.ipynb")  # an id that must be quoted in a URL
+        _BUILT = graded_in_process(source, root / "out", assignment)
     return _BUILT
 
 
@@ -134,7 +140,7 @@ class ReviewTest(AsyncHTTPTestCase):
 
     def test_the_class_page_counts_the_manual_items_to_mark(self) -> None:
         page = self.fetch("/", headers=self.cookie_header(self.session())).body.decode()
-        assert "3 manual item(s) still to mark." in page
+        assert "4 manual item(s) still to mark." in page
         assert 'href="/student/ana"' in page
 
     # -- saving --------------------------------------------------------------------------------------
@@ -197,6 +203,30 @@ class ReviewTest(AsyncHTTPTestCase):
         body = second.body.decode()
         assert "changed elsewhere" in body and "tab two" in body
         assert self.outputs() == before and "tab one" in overrides_path(self.out).read_text()
+
+    def test_a_student_id_that_needs_quoting(self) -> None:
+        cookies = self.session()
+        quoted = urllib.parse.quote(SPACED, safe="")
+        assert f'href="/student/{quoted}"' in self.fetch("/", headers=self.cookie_header(cookies)).body.decode()
+        page = self.fetch(f"/student/{quoted}", headers=self.cookie_header(cookies))
+        assert page.code == 200 and "dora lee&amp;co" in page.body.decode()
+        fields = {"points": "5", "version": self.version(SPACED)}
+        response = self.post(f"/student/{quoted}/check/{MANUAL}", fields, cookies=cookies)
+        assert response.code == 303 and response.headers["Location"].startswith(f"/student/{quoted}?saved=")
+        assert f'[students."{SPACED}".checks.observation]' in overrides_path(self.out).read_text()
+
+    def test_a_save_after_a_regrade_renders_the_new_result(self) -> None:
+        cookies = self.session()
+        self.fetch("/", headers=self.cookie_header(cookies))  # the pages have read the class
+        record = self.out / "ana" / "submission_result.json"
+        data = json.loads(record.read_text())
+        expand = next(c for c in data["checks"] if c["id"] == "expand")
+        expand["score"], expand["status"] = 0.0, "failed"  # as a regrade with a stricter spec would store it
+        record.write_text(json.dumps(data))
+        os.utime(record, ns=(time.time_ns(), time.time_ns() + 10**9))
+        fields = {"points": "8", "version": self.version("ana")}
+        assert self.post(f"/student/ana/check/{MANUAL}", fields, cookies=cookies).code == 303
+        assert "ana,,98,110,10,5,0," in (self.out / "grades.csv").read_text()
 
     def test_a_malformed_file_is_named_and_left_alone(self) -> None:
         overrides_path(self.out).write_text("[students.ana\npoints = ", encoding="utf-8")
