@@ -15,7 +15,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.overrides.model import CheckDecision, Decisions, EntryProblem, StudentDecisions
+from grader.overrides.model import CheckDecision, Decisions, EntryProblem, StudentDecisions, entry_name
 from grader.overrides.store import overrides_path, read_decisions
 from grader.results import CheckResult, InstructorMark, ScoreAdjustment, SubmissionResult
 from grader.spec.model import Assignment, Check
@@ -52,7 +52,7 @@ def fit_decisions(
     problems = list(decisions.unreadable)
     fitted: dict[str, StudentDecisions] = {}
     for student_id, student in decisions.students.items():
-        where = f"students.{student_id}"
+        where = entry_name("students", student_id)
         if students is not None and student_id not in students:
             problems.append(EntryProblem(where, "no such student in this class"))
             continue
@@ -60,7 +60,7 @@ def fit_decisions(
         for check_id, decision in student.checks.items():
             problem = points_problem(checks.get(check_id), check_id, decision.points, assignment.id)
             if problem:
-                problems.append(EntryProblem(f"{where}.checks.{check_id}", problem))
+                problems.append(EntryProblem(entry_name("students", student_id, "checks", check_id), problem))
             else:
                 kept[check_id] = decision
         fitted[student_id] = StudentDecisions(student_id, kept, student.adjustment)

@@ -7,9 +7,13 @@ be) is not dropped: it becomes an `EntryProblem` naming it, and the rest still a
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+"""What TOML accepts as a key without quotes."""
 
 
 @dataclass(frozen=True)
@@ -80,7 +84,7 @@ def decisions_from_document(document: Mapping[str, Any]) -> Decisions:
     students: dict[str, StudentDecisions] = {}
     problems: list[EntryProblem] = []
     for student_id, raw in raw_students.items():
-        where = f"students.{_key(student_id)}"
+        where = entry_name("students", student_id)
         if not isinstance(raw, Mapping):
             problems.append(EntryProblem(where, "must be a table"))
             continue
@@ -165,6 +169,11 @@ def _moment(value: Any) -> str:
     raise ValueError(f"at must be a date-time, not {value!r}")
 
 
+def entry_name(*keys: str) -> str:
+    """An entry's name as the file would spell it, e.g. ``students."ana lee".checks.expand``:
+    each key bare when it can be, quoted otherwise."""
+    return ".".join(_key(k) for k in keys)
+
+
 def _key(name: str) -> str:
-    """A TOML key as it would be written in the file: bare when it can be."""
-    return name if name and all(c.isalnum() or c in "-_" for c in name) else '"' + name.replace('"', '\\"') + '"'
+    return name if _BARE_KEY.fullmatch(name) else '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'

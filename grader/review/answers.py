@@ -60,7 +60,7 @@ def find_answer(submitted: Path | None, handout: Path | None, starts: Sequence[s
     cells = notebook.cells
     shown: list[AnswerCell] = []
     for n, cell in enumerate(cells):
-        if not any(_source(cell).lstrip().startswith(start) for start in starts):
+        if not _starts_any(cell, starts):
             continue
         shown.append(_answer_cell(n, cell))
         for k in range(n + 1, min(len(cells), n + 1 + MAX_CELLS_PER_ANSWER)):

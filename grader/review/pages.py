@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from grader.batch.outputs import stored_submission
 from grader.feedback.views import STATUS_LABELS
 from grader.overrides.apply import FittedDecisions, apply_decisions
-from grader.overrides.model import Adjustment, CheckDecision
+from grader.overrides.model import Adjustment, CheckDecision, entry_name
 from grader.overrides.refresh import GradedClass
 from grader.overrides.store import overrides_path, student_version
 from grader.results import ScoreAdjustment
@@ -129,7 +129,7 @@ def student_page(graded: GradedClass, decisions: FittedDecisions, student_id: st
                 answer=find_answer(submitted, graded.assignment.template_path, starts) if check.manual else None,
             )
         )
-    prefix = f"students.{student_id}"
+    prefix = entry_name("students", student_id)
     return StudentPage(
         student_id=student_id,
         display_name=record.submission.display_name,
