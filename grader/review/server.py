@@ -42,6 +42,8 @@ from grader.overrides.store import Author
 from grader.review.pages import class_page, student_page
 
 COOKIE = "grader_review"
+"""The access cookie's name, followed by the port: cookies do not tell ports apart, and two
+classes may be reviewed at once."""
 LOCAL_HOSTS = ("127.0.0.1", "localhost")
 
 
@@ -108,6 +110,11 @@ class ReviewHandler(tornado.web.RequestHandler):
     def prepare(self) -> None:
         self._authorize()
 
+    @property
+    def cookie_name(self) -> str:
+        port = self.request.host.rpartition(":")[2]
+        return f"{COOKIE}_{port}" if port.isdigit() else COOKIE
+
     def _authorize(self) -> None:
         if self.request.host_name not in LOCAL_HOSTS:
             raise Refused(403, f"This page is served to 127.0.0.1 only, not to {self.request.host_name!r}.")
@@ -115,14 +122,14 @@ class ReviewHandler(tornado.web.RequestHandler):
         if given is not None:
             if not hmac.compare_digest(given.encode(), self.token.encode()):
                 raise Refused(403, "Wrong token: open the address `grader review` printed.")
-            self.set_cookie(COOKIE, self.token, httponly=True, samesite="Strict", path="/")
+            self.set_cookie(self.cookie_name, self.token, httponly=True, samesite="Strict", path="/")
             if self.request.method == "GET":
                 query = [(k, v) for k, v in self.request.query_arguments.items() if k != "token"]
                 rest = urllib.parse.urlencode([(k, x.decode()) for k, vs in query for x in vs])
                 self.redirect(self.request.path + (f"?{rest}" if rest else ""))
                 raise tornado.web.Finish()
             return
-        cookie = self.get_cookie(COOKIE)
+        cookie = self.get_cookie(self.cookie_name)
         if cookie is None or not hmac.compare_digest(cookie.encode(), self.token.encode()):
             raise Refused(
                 403, "Missing or wrong token: open the address `grader review` printed (it ends in ?token=...)."

@@ -65,7 +65,7 @@ class ReviewTest(AsyncHTTPTestCase):
         for header in page.headers.get_list("Set-Cookie"):
             name, _, rest = header.partition("=")
             cookies[name] = rest.split(";")[0]
-        assert COOKIE in cookies and "_xsrf" in cookies
+        assert f"{COOKIE}_{self.get_http_port()}" in cookies and "_xsrf" in cookies
         return cookies
 
     @staticmethod
@@ -102,7 +102,9 @@ class ReviewTest(AsyncHTTPTestCase):
     def test_the_token_becomes_an_http_only_strict_cookie(self) -> None:
         response = self.fetch(f"/student/ana?token={TOKEN}", follow_redirects=False)
         assert response.code == 302 and response.headers["Location"] == "/student/ana"
-        cookie = next(h for h in response.headers.get_list("Set-Cookie") if h.startswith(COOKIE))
+        cookie = next(
+            h for h in response.headers.get_list("Set-Cookie") if h.startswith(f"{COOKIE}_{self.get_http_port()}=")
+        )
         assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
 
     def test_another_host_name_is_refused(self) -> None:
