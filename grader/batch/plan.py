@@ -33,6 +33,7 @@ from grader.batch.outputs import (
     RESULT_FILE,
     class_output_lines,
     write_class_outputs,
+    write_student_feedback,
     write_student_outputs,
     write_submitted_copy,
 )
@@ -41,6 +42,7 @@ from grader.batch.progress import ProgressReport, first_line, format_duration, l
 from grader.batch.records import GradingRecord, assignment_sha256, fingerprint
 from grader.batch.sharding import MANIFEST_FILE, Shard, ShardManifest
 from grader.grading import grade_submission
+from grader.overrides.apply import NO_DECISIONS, FittedDecisions, class_decisions
 from grader.spec.model import Assignment
 from grader.submission.inputs import InputError, SubmissionSet, collect_submissions
 from grader.submission.own_outputs import OWN_OUTPUT_REASON, mark_output_folder
@@ -71,6 +73,8 @@ class BatchResult:
     its first grading to the end of its last (classes graded together overlap)."""
     own_outputs: tuple[str, ...] = ()
     """Output folders of this grader inside the input, left out (``graded/``)."""
+    decision_problems: tuple[str, ...] = ()
+    """Entries of ``overrides.toml`` that do not fit the class (kept in the file, not applied)."""
 
     @property
     def graded(self) -> list[GradingRecord]:
@@ -109,6 +113,9 @@ class BatchResult:
             lines.append(f"Files left out: {len(self.skipped)}.")
             lines += [f"  {path}: {reason}" for path, reason in self.skipped]
         lines += [f"Skipped {folder}: {OWN_OUTPUT_REASON}." for folder in self.own_outputs]
+        if self.decision_problems:
+            lines.append(f"Instructor's decisions not applied: {len(self.decision_problems)}.")
+            lines += [f"  {problem}" for problem in self.decision_problems]
         lines += class_output_lines(self.out_dir)
         if self.interrupted:
             lines.append("Run the same command again to grade the rest.")
@@ -138,7 +145,9 @@ def run_batches(
             scratch = Path(scratch_dirs.enter_context(tempfile.TemporaryDirectory(prefix="grader-batch-")))
             _claim_output_folder(job)
             found = collect_submissions(job.source, job.assignment.id, scratch)
-            plan = _plan(job, options.shard.select(found) if options.shard else found, options)
+            # read before any grading: a file that cannot be read stops the batch unchanged
+            decisions = class_decisions(job.out_dir, job.assignment, {s.student_id for s in found.submissions})
+            plan = _plan(job, options.shard.select(found) if options.shard else found, options, decisions)
             plan.planning_seconds = time.monotonic() - planning_started
             plans.append(plan)
         tasks = [task for plan in plans for task in plan.tasks]
@@ -190,6 +199,8 @@ class _BatchPlan:
 
     job: BatchJob
     found: SubmissionSet
+    decisions: FittedDecisions = NO_DECISIONS
+    """The instructor's decisions, applied to every output written."""
     records: dict[str, GradingRecord] = field(default_factory=dict)
     tasks: list[GradingTask] = field(default_factory=list)
     planning_seconds: float = 0.0
@@ -199,7 +210,7 @@ class _BatchPlan:
     stored_now: int = 0
 
     def store(self, record: GradingRecord) -> None:
-        write_student_outputs(self.job.out_dir, record, self.job.assignment)
+        write_student_outputs(self.job.out_dir, record, self.job.assignment, self.decisions)
         self.records[record.submission.student_id] = record
         self.stored_now += 1
         now = time.monotonic()
@@ -214,9 +225,16 @@ class _BatchPlan:
         skipped = [(s.path, s.reason) for s in self.found.skipped]
         records = sorted(self.records.values(), key=lambda r: r.submission.student_id)
         write_class_outputs(
-            self.job.out_dir, records, self.job.assignment, skipped, not interrupted, similarity_threshold
+            self.job.out_dir,
+            records,
+            self.job.assignment,
+            skipped,
+            not interrupted,
+            similarity_threshold,
+            self.decisions,
         )
         elapsed = self.planning_seconds + self._grading_seconds(pool_started, interrupted_at)
+        problems = tuple(str(p) for p in self.decisions.problems)
         return BatchResult(
             self.job.out_dir,
             records,
@@ -224,7 +242,8 @@ class _BatchPlan:
             len(self.found.submissions),
             interrupted,
             elapsed,
-            self.found.own_outputs,
+            own_outputs=self.found.own_outputs,
+            decision_problems=problems,
         )
 
     def _grading_seconds(self, pool_started: float, interrupted_at: float | None) -> float:
@@ -244,10 +263,11 @@ class _BatchPlan:
         write_atomic(self.job.out_dir / MANIFEST_FILE, manifest.to_json())
 
 
-def _plan(job: BatchJob, found: SubmissionSet, options: BatchOptions) -> _BatchPlan:
-    """Keep every stored result that is still valid; everything else becomes a task."""
+def _plan(job: BatchJob, found: SubmissionSet, options: BatchOptions, decisions: FittedDecisions) -> _BatchPlan:
+    """Keep every stored result that is still valid; everything else becomes a task. A kept
+    result's report and results.json are brought up to date with the instructor's decisions."""
     mark_output_folder(job.out_dir)
-    plan = _BatchPlan(job, found)
+    plan = _BatchPlan(job, found, decisions)
     spec_digest = assignment_sha256(job.assignment)
     for submission in found.submissions:
         current = fingerprint(submission.path, spec_digest, options.sandbox)
@@ -256,9 +276,10 @@ def _plan(job: BatchJob, found: SubmissionSet, options: BatchOptions) -> _BatchP
         if stored and stored.fingerprint == current and not stored.grader_fault and not options.force:
             stored = replace(stored, submission=submission)
             if not (folder / REPORT_FILE).is_file():
-                write_student_outputs(job.out_dir, stored, job.assignment)
+                write_student_outputs(job.out_dir, stored, job.assignment, decisions)
             else:  # its copy may be missing (deleted, or stored by an older grader)
                 write_submitted_copy(folder, submission)
+                write_student_feedback(folder, stored, job.assignment, decisions)
             plan.records[submission.student_id] = stored
         else:
             plan.tasks.append(GradingTask(submission, current, job.assignment))
