@@ -17,8 +17,10 @@ from tests.courses.student import StudentCode, cell_of_move
 
 VALUE_POSITIONS = 48
 """How many positions the search checks use (spread evenly over the sorted candidates)."""
+LATE_MARKS = 6
+"""Search checks also use every position with this many marks or more."""
 NODE_POSITIONS = 6
-"""How many of those the node checks use."""
+"""How many of the spread positions the node checks use."""
 DEPTH_LIMITS = (1, 2, 3)
 WINDOWS = {
     "unit": ((-2, 2), (-1, 0), (0, 1), (-1, 1)),
@@ -44,16 +46,24 @@ def _positions(first: str) -> tuple[Board, ...]:
 
 
 def search_positions(course: Course, function: Function, count: int = VALUE_POSITIONS) -> tuple[Board, ...]:
-    """Unfinished positions with enough marks, the side to move fixed where the function needs it."""
+    """Unfinished positions for a search check, the side to move fixed where the function needs it:
+    ``count`` spread evenly over those with at least ``course.min_marks`` marks (their searches are
+    the expensive ones), then every position with ``LATE_MARKS`` or more (cheap, and where
+    mistakes about the last squares show)."""
     candidates = [
         board
         for board in _positions(course.first_player)
         if not board.is_terminal()
-        and 9 - len(board.empty_cells()) >= course.min_marks
+        and _marks(board) >= course.min_marks
         and (function.to_move is None or board.to_move(course.first_player) == function.to_move)
     ]
-    step = max(1, len(candidates) // count)
-    return tuple(candidates[::step][:count])
+    spread = candidates[:: max(1, len(candidates) // count)][:count]
+    late = [board for board in candidates if _marks(board) >= LATE_MARKS and board not in spread]
+    return (*spread, *late)
+
+
+def _marks(board: Board) -> int:
+    return 9 - len(board.empty_cells())
 
 
 def _side(course: Course, board: Board) -> dict[str, object]:
@@ -198,7 +208,9 @@ def check_node_counter(code: StudentCode, function: Function) -> str | None:
             return _disagreement(function, board, f"{function.name} is {got} after {calls[counted]} calls of {counted}")
         expected = _reference_nodes(code.course, counted, board)
         if calls[counted] != expected:
-            return _disagreement(function, board, f"{counted} is called {calls[counted]} times, the reference {expected}")
+            return _disagreement(
+                function, board, f"{counted} is called {calls[counted]} times, the reference {expected}"
+            )
     return None
 
 

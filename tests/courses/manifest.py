@@ -114,7 +114,7 @@ class Course:
     """For ``location = "global"``: the global the functions read."""
     no_winner: object = None
     """What a win test returning the winner's mark gives when nobody has won."""
-    min_marks: int = 2
+    min_marks: int = 3
     """Value checks use positions with at least this many marks (keeps slow styles fast)."""
 
     @property
