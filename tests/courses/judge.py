@@ -96,7 +96,11 @@ def check_win_test(code: StudentCode, function: Function) -> str | None:
     course = code.course
     for board in _positions(course.first_player):
         winners = board.winners()
-        if function.returns == "bool":
+        if function.returns == "bool" and "player" not in function.call:
+            got = bool(code.call(function, board))
+            if got != bool(winners):
+                return _disagreement(function, board, f"gives {got}")
+        elif function.returns == "bool":
             for player in ("X", "O"):
                 got = bool(code.call(function, board, player=course.symbol(player)))
                 if got != (player in winners):
