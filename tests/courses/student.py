@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import CodeType
 from typing import Any
 
 import nbformat
@@ -47,12 +48,7 @@ class CellError:
 
 def encode(board: Board, course: Course) -> object:
     """``board`` in the course's encoding: a fresh object each time (solutions mutate boards)."""
-    symbols: list[object] = []
-    for cell, mark in enumerate(board.cells):
-        if mark == EMPTY:
-            symbols.append(str(cell + 1) if course.empty == DIGIT else course.empty)
-        else:
-            symbols.append(course.symbol(mark))
+    symbols = [_cell_symbols(course.empty, course.x, course.o)[cell][mark] for cell, mark in enumerate(board.cells)]
     if course.container == "string":
         text = "".join(str(s) for s in symbols)
         return text if course.layout == "flat" else [text[r * 3 : r * 3 + 3] for r in range(3)]
@@ -63,6 +59,12 @@ def encode(board: Board, course: Course) -> object:
     if course.layout == "flat":
         return build(symbols)
     return build(build(symbols[r * 3 : r * 3 + 3]) for r in range(3))
+
+
+@functools.cache
+def _cell_symbols(empty: object, x: object, o: object) -> tuple[dict[str, object], ...]:
+    """Per cell, the symbol of each reference mark (an empty cell may show its own digit)."""
+    return tuple({EMPTY: str(cell + 1) if empty == DIGIT else empty, "X": x, "O": o} for cell in range(9))
 
 
 def cell_of_move(move: object, move_format: str) -> int:
@@ -88,6 +90,11 @@ def _whole(value: object) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise ValueError(f"a whole number, got {value!r}")
     return int(value)
+
+
+@functools.cache
+def _compiled(expression: str) -> CodeType:
+    return compile(expression, "<call>", "eval")
 
 
 class StudentCode:
@@ -121,7 +128,7 @@ class StudentCode:
         else:
             self.namespace[str(course.global_name)] = encoded
         with contextlib.redirect_stdout(io.StringIO()):
-            return eval(function.call, self.namespace, names)
+            return eval(_compiled(function.call), self.namespace, names)
 
     def global_value(self, name: str) -> object:
         return self.namespace[name]
