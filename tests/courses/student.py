@@ -40,6 +40,14 @@ class ScriptedInput:
         return max(0, len(self.answers) - len(self.prompts))
 
 
+class StudentRaised(Exception):
+    """A call into the notebook raised: the student's exception, kept apart from the checks' own."""
+
+    def __init__(self, call: str, error: Exception) -> None:
+        super().__init__(f"{call} raises {type(error).__name__}: {error}")
+        self.error = error
+
+
 @dataclass(frozen=True)
 class CellError:
     cell: int
@@ -128,7 +136,10 @@ class StudentCode:
         else:
             self.namespace[str(course.global_name)] = encoded
         with contextlib.redirect_stdout(io.StringIO()):
-            return eval(_compiled(function.call), self.namespace, names)
+            try:
+                return eval(_compiled(function.call), self.namespace, names)
+            except Exception as error:
+                raise StudentRaised(function.call, error) from error
 
     def global_value(self, name: str) -> object:
         return self.namespace[name]
