@@ -124,22 +124,25 @@ class StudentCode:
 
     def call(self, function: Function, board: Board, **values: object) -> object:
         """Evaluate ``function.call`` with ``board`` installed where the course keeps it."""
-        course = self.course
         names: dict[str, object] = dict(values)
-        encoded = encode(board, course)
+        with contextlib.redirect_stdout(io.StringIO()):
+            try:
+                self._install(encode(board, self.course), names)
+                return eval(_compiled(function.call), self.namespace, names)
+            except Exception as error:
+                raise StudentRaised(function.call, error) from error
+
+    def _install(self, encoded: object, names: dict[str, object]) -> None:
+        """Put the board where the course's functions look for it (making the object that holds it)."""
+        course = self.course
         if course.location == "argument":
             names["board"] = encoded
         elif course.location == "attribute":
-            game = eval(str(course.factory), self.namespace)
+            game = eval(_compiled(str(course.factory)), self.namespace)
             setattr(game, str(course.attribute), encoded)
             names["game"] = game
         else:
             self.namespace[str(course.global_name)] = encoded
-        with contextlib.redirect_stdout(io.StringIO()):
-            try:
-                return eval(_compiled(function.call), self.namespace, names)
-            except Exception as error:
-                raise StudentRaised(function.call, error) from error
 
     def global_value(self, name: str) -> object:
         return self.namespace[name]
