@@ -51,14 +51,16 @@ def cells_of(source: str) -> list[NotebookNode]:
     return cells
 
 
-def notebook_text(source: str) -> str:
-    notebook = nbformat.v4.new_notebook(
-        cells=cells_of(source),
-        metadata={
-            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-            "language_info": {"name": "python"},
-        },
-    )
+def notebook_text(source: str, fixture: dict[str, object] | None = None) -> str:
+    """The notebook of a source; ``fixture`` goes into its metadata as ``grader_fixture``, the
+    key the fixture submissions under tests/submissions/ use to say what is wrong."""
+    metadata: dict[str, object] = {
+        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+        "language_info": {"name": "python"},
+    }
+    if fixture is not None:
+        metadata["grader_fixture"] = fixture
+    notebook = nbformat.v4.new_notebook(cells=cells_of(source), metadata=metadata)
     nbformat.validate(notebook)
     return nbformat.writes(notebook) + "\n"
 
@@ -87,7 +89,9 @@ def rendered(course: Course) -> dict[Path, str]:
     source = course.source.read_text(encoding="utf-8")
     files = {course.solution: notebook_text(source)}
     for mutant in course.mutants:
-        files[course.mutant_path(mutant)] = notebook_text(mutated(source, mutant))
+        functions = sorted({key.split(":")[0] for key in mutant.broken})
+        fixture = {"bug": mutant.mistake, "role": mutant.role, "functions": functions}
+        files[course.mutant_path(mutant)] = notebook_text(mutated(source, mutant), fixture)
     return files
 
 
