@@ -165,7 +165,11 @@ class BoardEncoding:
 
     def encode(self, board: Board) -> object:
         """The student's representation of ``board``, a fresh object every time."""
-        cells = [self.cell_value(cell, symbol) for cell, symbol in enumerate(board.cells)]
+        return self.pack([self.cell_value(cell, symbol) for cell, symbol in enumerate(board.cells)])
+
+    def pack(self, cells: Sequence[object]) -> object:
+        """Nine cell values, row by row, in this encoding's layout and container (whatever
+        they hold: ``decode`` is the one that judges them)."""
         if self.container == "string":
             return "".join(str(c) for c in cells)
         if self.container == "dict":
@@ -174,8 +178,8 @@ class BoardEncoding:
             array: np.ndarray = np.array(cells, dtype=_dtype(cells))
             return array.reshape(3, 3) if self.layout == "rows" else array
         if self.layout == "flat":
-            return tuple(cells) if self.container == "tuple" else cells
-        rows = [cells[r * 3 : r * 3 + 3] for r in range(3)]
+            return tuple(cells) if self.container == "tuple" else list(cells)
+        rows = [list(cells[r * 3 : r * 3 + 3]) for r in range(3)]
         return tuple(tuple(row) for row in rows) if self.container == "tuple" else rows
 
     def decode(self, obj: object, *, legal: bool = False, first: str = X) -> Board:

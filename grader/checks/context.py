@@ -144,6 +144,11 @@ class CheckContext:
         except (TypeError, ValueError) as exc:
             raise ShapeError(f"could not read {raw!r} as a move: {exc}") from None
 
+    def pair_format(self, move_format: MoveFormat | None = None) -> MoveFormat:
+        """How a (row, col) pair returned apart from the moves counts: from 1 where the
+        assignment's moves are (row, col) counted from 1, else from 0."""
+        return "rowcol1" if (move_format or self.assignment.move_format) == "rowcol1" else "rowcol"
+
     def show_move(self, cell: int | None, move_format: MoveFormat | None = None) -> str:
         fmt = move_format or self.assignment.move_format
         if cell is None:
