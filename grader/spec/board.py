@@ -161,8 +161,12 @@ def _location(table: Mapping[str, Any], placeholders: frozenset[str]) -> BoardLo
         except CallTemplateError as problem:
             raise ValueError(f"factory: {problem}") from None
     where = table.get("location", "argument")
+    names = {"attribute": table.get("attribute", ""), "global": table.get("global", "")}
+    if where in names and names["global" if where == "attribute" else "attribute"]:
+        other = "global" if where == "attribute" else "attribute"
+        raise ValueError(f'{other}: does not go with location = "{where}"')
     try:
-        return BoardLocation(where, table.get("attribute", "") or table.get("global", ""), factory)
+        return BoardLocation(where, names.get(where, names["attribute"] or names["global"]), factory)
     except ValueError as problem:
         raise ValueError(f"location: {problem}") from None
 
