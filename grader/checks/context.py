@@ -119,6 +119,18 @@ class CheckContext:
             return adapter.encode_board(board)
         return self.assignment.encoding.encode(board)
 
+    def decode_board(self, value: Any) -> Board:
+        """The board a student's value stands for: read with the adapter's ``decode_board`` if
+        it defines one (the counterpart of its ``encode_board``), else with the encoding;
+        raises MalformedBoard."""
+        adapter = self.assignment.adapter
+        if adapter is not None and hasattr(adapter, "decode_board"):
+            board = adapter.decode_board(value)
+            if not isinstance(board, Board):
+                raise MalformedBoard(f"the adapter's decode_board gave {type(board).__name__}, not a Board")
+            return board
+        return self.assignment.encoding.decode(value)
+
     def encode_player(self, player: str) -> Any:
         """How the student's code writes ``player``: the encoding's mark for it."""
         return self.assignment.encoding.symbol(player)

@@ -4,7 +4,9 @@ function it breaks."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
+import types
 from pathlib import Path
 
 import pytest
@@ -14,9 +16,9 @@ from grader.checks.registry import run_check
 from grader.results import CheckResult, CheckStatus
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
-from reference import EMPTY, Board
+from reference import EMPTY, Board, MalformedBoard
 from tests.checks.in_process import InProcessRunner
-from tests.checks.open_courses import COURSES, GAME_CLASS, GAME_CLASS_SPEC, MUTANTS
+from tests.checks.open_courses import COURSES, GAME_CLASS, GAME_CLASS_SPEC, MUTANTS, STRING_DOTS_SPEC
 
 
 def assignment(tmp_path: Path, spec: str) -> Assignment:
@@ -63,3 +65,16 @@ def test_the_search_of_a_method_is_read_from_its_objects_board(tmp_path: Path) -
     result = grade(assignment(tmp_path, GAME_CLASS_SPEC), GAME_CLASS, ["nodes"])["nodes"]
     assert result.status == CheckStatus.PASSED
     assert result.figures.get("divergence") in (None, {}), result.figures
+
+
+def test_an_adapters_decode_board_reads_what_its_encode_board_wrote(tmp_path: Path) -> None:
+    adapter = types.ModuleType("adapter")
+    adapter.encode_board = lambda board: str(board).lower()  # type: ignore[attr-defined]
+    adapter.decode_board = lambda value: Board.from_string(value)  # type: ignore[attr-defined]
+    spec = dataclasses.replace(assignment(tmp_path, STRING_DOTS_SPEC), adapter=adapter)
+    ctx = CheckContext(spec, InProcessRunner(""), frozenset())
+    board = Board.from_string("X.O......")
+    assert ctx.decode_board(ctx.encode_board(board)) == board
+    adapter.decode_board = lambda value: value  # type: ignore[attr-defined]
+    with pytest.raises(MalformedBoard, match="the adapter's decode_board gave str, not a Board"):
+        ctx.decode_board("x.o......")

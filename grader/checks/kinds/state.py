@@ -47,7 +47,7 @@ def _read_board(ctx: CheckContext, raw: Any, attribute: str) -> Board | None:
     if raw is None:
         return None
     value = getattr(raw, attribute) if attribute else raw
-    return ctx.assignment.encoding.decode(value)
+    return ctx.decode_board(value)
 
 
 def _successor(check: Check[SuccessorParams], ctx: CheckContext) -> CheckResult:
