@@ -22,6 +22,7 @@ from grader.checks.causes.findings import Findings
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus, Explore
 from grader.execution.hangs import HangMemory
 from grader.execution.session import ExecutionResult
+from grader.spec.board import OBJECT
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Assignment, MoveFormat
 from reference import Board, MalformedBoard, O, SearchSpec, X
@@ -253,6 +254,9 @@ class StudentFunction:
         if location.board_global is not None:
             self.globals_from.setdefault(location.board_global, "board")
         self.board_attribute = location.board_attribute if self.template is not template else None
+        self.factory = None
+        if location.factory is not None and OBJECT in self.template.placeholders:
+            self.factory = ctx.resolve(location.factory.function)  # raises NotDefined
         self.reset = dict(reset or {})
         self.count = tuple(ctx.resolve(name) for name in count)
         self.read_globals = tuple(read_globals)
@@ -266,6 +270,10 @@ class StudentFunction:
         return f"{self.function}.{self.template.chain[-1].name}" if self.template.chain else self.function
 
     def _build(self, values: Mapping[str, Any], timeout: float | None = None) -> Call:
+        made = None
+        if self.factory is not None:  # minimax(game, ...): the kernel makes the object
+            made = self.ctx.assignment.board.made_object(self.template, values, factory=self.factory)
+            values = {**values, OBJECT: None}
         set_globals = {name: values[placeholder] for name, placeholder in self.globals_from.items()}
         set_globals.update(self.reset)
         call = self.template.render(
@@ -277,6 +285,7 @@ class StudentFunction:
             read_globals=self.read_globals,
             timeout=timeout or self.timeout,
         )
+        call = call if made is None else replace(call, made=made)
         return call if self.explore is None else replace(call, explore=self.explore)
 
     def describe(self, values: Mapping[str, Any]) -> str:

@@ -21,7 +21,8 @@ Symbols are TOML strings or integers taken literally, except four words for an e
 
 With ``location = "attribute"`` a call on ``game`` (``call = "game.minimax(0, is_max)"``)
 makes a fresh object with ``factory``, writes the encoded board to its ``attribute`` and
-calls the method on it. With ``location = "global"`` every call writes the encoded board to
+calls the method on it; ``game`` as an argument (``call = "minimax(game, 0, is_max)"``)
+passes such an object. With ``location = "global"`` every call writes the encoded board to
 the global first.
 """
 
@@ -33,6 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
+from grader.execution.channel.calls import MadeObject
 from grader.spec.call_template import CallTemplate, CallTemplateError, parse_call
 from reference.codecs import CODECS, BoardEncoding, CellName, Symbol
 
@@ -112,6 +114,13 @@ class BoardLocation:
             raise CallTemplateError(f"{template.text!r}: call one method of {OBJECT!r}, such as {OBJECT}.minimax(...)")
         step = dataclasses.replace(template.target, name=method)
         return dataclasses.replace(template, target=self.factory.target, chain=(step, *template.chain))
+
+    def made_object(self, template: CallTemplate, values: Mapping[str, Any], *, factory: str) -> MadeObject:
+        """The object a call passes as ``game`` (``minimax(game, 0, is_max)``): made with the
+        factory (named ``factory`` in the notebook), the encoded board in its attribute."""
+        assert self.factory is not None, "only a board that lives in an object makes one"
+        made = self.factory.render(values, function=factory)
+        return MadeObject(made.target, made.args, made.kwargs, {self.name: values["board"]}, template.slots_of(OBJECT))
 
 
 def read_board(

@@ -64,6 +64,11 @@ class CallTemplate:
                     names.add(value.name)
         return frozenset(names)
 
+    def slots_of(self, placeholder: str) -> tuple[int | str, ...]:
+        """The target's arguments that are ``placeholder``: positions, or keyword names."""
+        positions = tuple(n for n, a in enumerate(self.target.args) if a == Placeholder(placeholder))
+        return positions + tuple(k for k, a in self.target.kwargs if a == Placeholder(placeholder))
+
     def render(
         self,
         values: Mapping[str, Any],

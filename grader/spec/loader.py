@@ -164,12 +164,15 @@ def _check_object_calls(path: Path, checks: list[Check[Any]], board: BoardLocati
         for name, value in vars(check.params).items():
             templates = value.values() if isinstance(value, Mapping) else (value,)
             for template in templates:
-                if isinstance(template, CallTemplate) and template.function.split(".")[0] == OBJECT:
+                on_object = isinstance(template, CallTemplate) and (
+                    template.function.split(".")[0] == OBJECT or OBJECT in template.placeholders
+                )
+                if on_object:
                     if board.where != "attribute":
                         raise AssignmentError(
                             path,
                             f"checks[{n}] ({check.id}).{name}",
-                            f"{template.text!r} calls a method of {OBJECT!r}: it needs [board] location = "
+                            f"{template.text!r} uses {OBJECT!r}: it needs [board] location = "
                             '"attribute" with a factory and an attribute',
                         )
 

@@ -111,6 +111,7 @@ def test_four_words_of_empty_are_not_taken_literally(tmp_path: Path, word: str, 
         ),
         ('encoding = "flat-space"', '[board]\nlocation = "global"\n', "winner(board)", "board.location", "global ="),
         ('encoding = "flat-space"', "", "game.winner()", "checks[0] (win).call", 'location = "attribute"'),
+        ('encoding = "flat-space"', "", "winner(game)", "checks[0] (win).call", "uses 'game'"),
         (
             'encoding = "flat-space"',
             '[board]\nlocation = "global"\nglobal = "b"\nattribute = "board"\n',

@@ -1,6 +1,7 @@
 """Small courses whose boards only the open encodings describe, each with its spec and
 mutants: a board in a `Game` object's attribute with '-' and lower-case marks, a string of
-'.', a global list whose free squares show their digit, a dict keyed 1-9."""
+'.', a global list whose free squares show their digit, a dict keyed 1-9, a `Board` object
+passed to the functions with '' in its empty cells."""
 
 from __future__ import annotations
 
@@ -340,11 +341,88 @@ to_move = "O"
 """
 
 
+BOARD_ARGUMENT = (
+    LINES
+    + """
+class Board:
+    def __init__(self):
+        self.cells = [""] * 9
+
+    def free(self):
+        return [i for i in range(9) if self.cells[i] == ""]
+
+
+def winner(b):
+    for i, j, k in LINES:
+        if b.cells[i] and b.cells[i] == b.cells[j] == b.cells[k]:
+            return b.cells[i]
+    return None
+
+
+def minimax(b, is_max):
+    w = winner(b)
+    if w:
+        return 1 if w == "X" else -1
+    if not b.free():
+        return 0
+    scores = []
+    for i in b.free():
+        b.cells[i] = "X" if is_max else "O"
+        scores.append(minimax(b, not is_max))
+        b.cells[i] = ""
+    return max(scores) if is_max else min(scores)
+"""
+)
+
+BOARD_ARGUMENT_SPEC = """
+[assignment]
+id = "board-argument"
+title = "A Board object passed to the functions"
+maximizer = "X"
+
+[board]
+layout = "flat"
+container = "list"
+empty = ""
+x = "X"
+o = "O"
+location = "attribute"
+factory = "Board()"
+attribute = "cells"
+
+[[checks]]
+id = "winner"
+kind = "predicate"
+points = 10
+call = "winner(game)"
+expect = "winner"
+
+[[checks]]
+id = "moves"
+kind = "predicate"
+points = 10
+call = "game.free()"
+expect = "legal-moves"
+
+[[checks]]
+id = "minimax"
+kind = "search-value"
+points = 10
+call = "minimax(game, is_max)"
+
+[[checks]]
+id = "no-mutation"
+kind = "no-mutation"
+points = 5
+call = "minimax(game, is_max)"
+"""
+
 COURSES = {
     "game-class": (GAME_CLASS, GAME_CLASS_SPEC),
     "string-dots": (STRING_DOTS, STRING_DOTS_SPEC),
     "digits-global": (DIGITS_GLOBAL, DIGITS_GLOBAL_SPEC),
     "dict-board": (DICT_BOARD, DICT_BOARD_SPEC),
+    "board-argument": (BOARD_ARGUMENT, BOARD_ARGUMENT_SPEC),
 }
 
 
@@ -359,4 +437,6 @@ MUTANTS = [
     ("digits-global", 'if cell not in ("X", "O")', 'if cell != "X"', "moves"),
     ("dict-board", "(7, 5, 3), ", "", "wins"),
     ("dict-board", "if best is None or s > best:", "if best is None or s < best:", "best-move"),
+    ("board-argument", '        b.cells[i] = ""\n', "", "no-mutation"),
+    ("board-argument", "    for i, j, k in LINES:", "    for i, j, k in LINES[:7]:", "winner"),
 ]

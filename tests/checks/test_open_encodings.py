@@ -18,7 +18,15 @@ from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
 from reference import EMPTY, Board, MalformedBoard
 from tests.checks.in_process import InProcessRunner
-from tests.checks.open_courses import COURSES, GAME_CLASS, GAME_CLASS_SPEC, MUTANTS, STRING_DOTS_SPEC
+from tests.checks.open_courses import (
+    BOARD_ARGUMENT,
+    BOARD_ARGUMENT_SPEC,
+    COURSES,
+    GAME_CLASS,
+    GAME_CLASS_SPEC,
+    MUTANTS,
+    STRING_DOTS_SPEC,
+)
 
 
 def assignment(tmp_path: Path, spec: str) -> Assignment:
@@ -78,3 +86,10 @@ def test_an_adapters_decode_board_reads_what_its_encode_board_wrote(tmp_path: Pa
     adapter.decode_board = lambda value: value  # type: ignore[attr-defined]
     with pytest.raises(MalformedBoard, match="the adapter's decode_board gave str, not a Board"):
         ctx.decode_board("x.o......")
+
+
+def test_an_object_passed_as_an_argument_is_shown_by_its_name(tmp_path: Path) -> None:
+    source = BOARD_ARGUMENT.replace("    for i, j, k in LINES:", "    for i, j, k in LINES[:7]:")
+    result = grade(assignment(tmp_path, BOARD_ARGUMENT_SPEC), source, ["winner"])["winner"]
+    assert result.counterexample is not None and result.counterexample.call == "winner(game)"
+    assert "anti-diagonal" in result.counterexample.cause

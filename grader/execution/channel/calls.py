@@ -39,6 +39,7 @@ from grader.execution.channel.protocol import (
     DefinedNamesReply,
     ExplorationData,
     ExploreRequest,
+    MadeRequest,
     OutcomeData,
 )
 from grader.execution.channel.wire_format import decode, encode
@@ -119,6 +120,30 @@ class CallExploration:
 
 
 @dataclass(frozen=True)
+class MadeObject:
+    """An object the kernel makes for a call, within its time: ``factory(*args, **kwargs)``
+    with ``attributes`` written to it, passed as the target's arguments at ``slots``."""
+
+    factory: str
+    """Dotted name of a class or function in the notebook's namespace (``"Board"``)."""
+    args: tuple = ()
+    kwargs: Mapping[str, object] = field(default_factory=dict)
+    attributes: Mapping[str, object] = field(default_factory=dict)
+    """Written to the new object: ``{"cells": [...]}``."""
+    slots: tuple[int | str, ...] = ()
+    """The target's arguments that receive the object: positions, or keyword names."""
+
+    def to_request(self) -> MadeRequest:
+        return {
+            "factory": self.factory,
+            "args": [encode(value) for value in self.args],
+            "kwargs": [[name, encode(value)] for name, value in self.kwargs.items()],
+            "attributes": [[name, encode(value)] for name, value in self.attributes.items()],
+            "slots": list(self.slots),
+        }
+
+
+@dataclass(frozen=True)
 class Call:
     """One call of a student's function, as the grader wants it made."""
 
@@ -133,6 +158,8 @@ class Call:
     set_attributes: Mapping[str, object] = field(default_factory=dict)
     """Written to the object the target returns before the ``then`` methods are called:
     ``Game()`` with ``{"board": ...}``, then ``.minimax(0, True)``."""
+    made: MadeObject | None = None
+    """An object made before the call and passed as some of its arguments."""
     read_globals: tuple[str, ...] = ()
     """Dotted names read after the call into ``CallOutcome.globals_after``."""
     count: tuple[str, ...] = ()
@@ -161,6 +188,7 @@ class Call:
             ],
             "set_globals": [[name, encode(value)] for name, value in self.set_globals.items()],
             "set_attributes": [[name, encode(value)] for name, value in self.set_attributes.items()],
+            "made": None if self.made is None else self.made.to_request(),
             "read_globals": list(self.read_globals),
             "count": list(self.count),
             "count_all": self.count_all,
@@ -388,6 +416,7 @@ __all__ = [
     "DefinedNames",
     "Explore",
     "KernelUnavailable",
+    "MadeObject",
     "RemoteObject",
     "Unrepresented",
 ]

@@ -111,6 +111,18 @@ class ExplorationData(TypedDict):
     retry: bool
 
 
+class MadeRequest(TypedDict):
+    """An object the kernel makes for a call and passes as some of its arguments."""
+
+    factory: str
+    args: list[Any]
+    kwargs: list[list[Any]]
+    attributes: list[list[Any]]
+    """``[name, value]`` pairs written to the new object."""
+    slots: list[int | str]
+    """Positions, or keyword names, of the target's arguments that receive it."""
+
+
 class CallRequest(TypedDict):
     """One call as sent to the kernel; values are in the wire format."""
 
@@ -123,6 +135,7 @@ class CallRequest(TypedDict):
     set_globals: list[list[Any]]
     set_attributes: list[list[Any]]
     """``[name, value]`` pairs written to the target's result before ``then``."""
+    made: MadeRequest | None
     read_globals: list[str]
     count: list[str]
     count_all: bool
