@@ -25,7 +25,7 @@ else:  # pragma: no cover
 from grader.checks.params import PLACEHOLDERS
 from grader.checks.registry import CHECK_KINDS
 from grader.spec.board import OBJECT, BoardLocation, read_board
-from grader.spec.call_template import CallTemplate
+from grader.spec.call_template import CallTemplate, CallTemplateError
 from grader.spec.model import (
     MAXIMIZERS,
     MOVE_FORMATS,
@@ -159,22 +159,28 @@ def _board(reader: _Reader, raw: Mapping[str, Any], meta: Mapping[str, Any]) -> 
 
 
 def _check_object_calls(path: Path, checks: list[Check[Any]], board: BoardLocation) -> None:
-    """Calls on ``game`` need a board that lives in an object: say so at load time."""
+    """Calls that use ``game`` need a board that lives in an object, and one method of it:
+    say so at load time."""
     for n, check in enumerate(checks):
         for name, value in vars(check.params).items():
             templates = value.values() if isinstance(value, Mapping) else (value,)
             for template in templates:
-                on_object = isinstance(template, CallTemplate) and (
-                    template.function.split(".")[0] == OBJECT or OBJECT in template.placeholders
-                )
-                if on_object:
-                    if board.where != "attribute":
-                        raise AssignmentError(
-                            path,
-                            f"checks[{n}] ({check.id}).{name}",
-                            f"{template.text!r} uses {OBJECT!r}: it needs [board] location = "
-                            '"attribute" with a factory and an attribute',
-                        )
+                if not isinstance(template, CallTemplate):
+                    continue
+                uses_object = template.function.split(".")[0] == OBJECT or OBJECT in template.placeholders
+                problem = None
+                if uses_object and board.where != "attribute":
+                    problem = (
+                        f"{template.text!r} uses {OBJECT!r}: it needs [board] location = "
+                        '"attribute" with a factory and an attribute'
+                    )
+                elif uses_object:
+                    try:
+                        board.on_object(template)
+                    except CallTemplateError as error:
+                        problem = str(error)
+                if problem is not None:
+                    raise AssignmentError(path, f"checks[{n}] ({check.id}).{name}", problem)
 
 
 def _check(reader: _Reader, entry: Mapping[str, Any], where: str) -> Check[Any]:

@@ -23,6 +23,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
+OBJECT_BOARD = '[board]\nlocation = "attribute"\nfactory = "Game()"\nattribute = "board"\n'
+
 HEAD = """
 [assignment]
 id = "demo"
@@ -112,6 +114,7 @@ def test_four_words_of_empty_are_not_taken_literally(tmp_path: Path, word: str, 
         ('encoding = "flat-space"', '[board]\nlocation = "global"\n', "winner(board)", "board.location", "global ="),
         ('encoding = "flat-space"', "", "game.winner()", "checks[0] (win).call", 'location = "attribute"'),
         ('encoding = "flat-space"', "", "winner(game)", "checks[0] (win).call", "uses 'game'"),
+        ('encoding = "flat-space"', OBJECT_BOARD, "game.rules.winner()", "checks[0] (win).call", "call one method"),
         (
             'encoding = "flat-space"',
             '[board]\nlocation = "global"\nglobal = "b"\nattribute = "board"\n',
