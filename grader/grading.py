@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.checks.context import CheckContext
-from grader.checks.registry import run_check
+from grader.checks.registry import needed_functions, run_check
 from grader.execution.channel.calls import DefinedNames
 from grader.execution.hangs import HangMemory
 from grader.execution.sandbox import SandboxChoice
@@ -117,10 +117,9 @@ def _should_run(check: Check[Any], ctx: CheckContext) -> bool:
     """Bonus checks only run when the notebook defines what they need."""
     if not check.bonus:
         return True
-    needed = list(getattr(check.params, "needs", ())) or [
-        getattr(check.params, name).function for name in ("call", "minimax_call") if getattr(check.params, name, None)
-    ]
-    return all(any(n in ctx.defined_names for n in ctx.assignment.names_for(f.split(".")[0])) for f in needed)
+    return all(
+        any(n in ctx.defined_names for n in ctx.assignment.names_for(f.split(".")[0])) for f in needed_functions(check)
+    )
 
 
 def _bonus_not_attempted(check: Check[Any]) -> CheckResult:

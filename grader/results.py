@@ -15,8 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from grader.execution.sandbox import SandboxMode
-from grader.execution.session import CellRecord, CellStatus, ExecutionResult, StdinExchange
+from grader.execution.records import ExecutionResult
 from grader.spec.model import Check, Visibility
 from reference.trace import Divergence
 
@@ -308,6 +307,13 @@ class SubmissionResult:
     def fraction(self) -> float:
         return self.score / self.max_score if self.max_score else 0.0
 
+    @property
+    def not_graded_reason(self) -> str | None:
+        """Why nothing could be graded (the notebook never ran), or None when it ran."""
+        if self.execution is not None:
+            return None
+        return self.problems[0] if self.problems else "the notebook could not be run"
+
     def check(self, check_id: str) -> CheckResult:
         for result in self.checks:
             if result.check_id == check_id:
@@ -333,79 +339,7 @@ class SubmissionResult:
             submission=data["submission"],
             assignment_id=data["assignment"],
             checks=tuple(CheckResult.from_dict(c) for c in data["checks"]),
-            execution=None if execution is None else execution_from_dict(execution),
+            execution=None if execution is None else ExecutionResult.from_dict(execution),
             problems=tuple(data.get("problems", ())),
             timings=dict(data.get("timings", {})),
         )
-
-
-# -- the execution record, read back from JSON ------------------------------------------------
-
-
-def execution_from_dict(data: Any) -> ExecutionResult:
-    """The execution record from its JSON form (`ExecutionResult.to_dict`).
-
-    Tolerant: a field that is missing or of the wrong type gets a neutral value, so that any
-    stored record, however old or damaged, can still be shown.
-    """
-    record = data if isinstance(data, Mapping) else {}
-    cells = [c for c in _list(record.get("cells")) if isinstance(c, Mapping)]
-    return ExecutionResult(
-        cells=tuple(_cell(c, n) for n, c in enumerate(cells)),
-        stdin_transcript=tuple(
-            StdinExchange(
-                cell_index=e["cell_index"] if isinstance(e.get("cell_index"), int) else -1,
-                prompt=_text(e.get("prompt")),
-                answer=None if e.get("answer") is None else _text(e.get("answer")),
-            )
-            for e in _list(record.get("stdin_transcript"))
-            if isinstance(e, Mapping)
-        ),
-        sandbox_mode=_enum(SandboxMode, record.get("sandbox_mode"), SandboxMode.NONE),
-        isolation_note=record.get("isolation_note") if isinstance(record.get("isolation_note"), str) else None,
-        kernel_restarts=_number(record.get("kernel_restarts"), int, 0),
-        total_duration=_number(record.get("total_duration"), float, 0.0),
-        kernel_start_seconds=_number(record.get("kernel_start_seconds"), float, 0.0),
-        notebook_timed_out=bool(record.get("notebook_timed_out")),
-    )
-
-
-def _cell(data: Mapping[str, Any], position: int) -> CellRecord:
-    known = {f.name: f for f in dataclasses.fields(CellRecord)}
-    values: dict[str, Any] = {k: v for k, v in data.items() if k in known}
-    values.update(
-        index=data["index"] if isinstance(data.get("index"), int) else position,
-        # Records written before cells carried their number: the recorded cells are the
-        # non-empty code cells, so their position is the number Jupyter shows.
-        number=data["number"] if isinstance(data.get("number"), int) else position + 1,
-        source=_text(data.get("source")),
-        status=_enum(CellStatus, data.get("status"), CellStatus.NOT_RUN),
-        error_name=data.get("error_name") if isinstance(data.get("error_name"), str) else None,
-        error_message=data.get("error_message") if isinstance(data.get("error_message"), str) else None,
-        output=_text(data.get("output")) if isinstance(data.get("output"), str) else "",
-        output_truncated=bool(data.get("output_truncated")),
-        duration=_number(data.get("duration"), float, 0.0),
-        traceback=_text(data.get("traceback")),
-    )
-    return CellRecord(**values)
-
-
-def _list(value: Any) -> list[Any]:
-    return list(value) if isinstance(value, (list, tuple)) else []
-
-
-def _text(value: Any) -> str:
-    return value if isinstance(value, str) else "" if value is None else str(value)
-
-
-def _number(value: Any, kind: type[int] | type[float], default: Any) -> Any:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return default
-    return kind(value)
-
-
-def _enum(kind: Any, value: Any, default: Any) -> Any:
-    try:
-        return kind(value)
-    except ValueError:
-        return default

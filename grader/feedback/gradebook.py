@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from grader.results import CheckResult, CheckStatus, SubmissionResult
+from grader.spec.model import MANUAL_KIND
 
 FIXED_COLUMNS = ("student_id", "name", "total", "max")
-MANUAL_KIND = "manual"
 
 
 @dataclass(frozen=True)

@@ -9,14 +9,12 @@ everything passed while hidden checks exist. The counterexample board is drawn f
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from grader.execution.output import strip_ansi
 from grader.execution.records import CellStatus, ExecutionResult
 from grader.feedback.charts import NodeChart
-from grader.results import CheckResult, CheckStatus, Counterexample, execution_from_dict
+from grader.results import CheckResult, CheckStatus, Counterexample
 
 STATUS_LABELS = {
     CheckStatus.PASSED: "passed",
@@ -183,13 +181,11 @@ class ExecutionView:
         return sum(c.status in TROUBLED_CELL_STATUSES for c in self.cells)
 
     @classmethod
-    def from_record(cls, record: ExecutionResult | Mapping[str, Any] | None) -> ExecutionView | None:
-        """The record as the report shows it. A record read from JSON by hand is accepted too
-        (read as `SubmissionResult.from_dict` reads it: any record renders)."""
+    def from_record(cls, record: ExecutionResult | None) -> ExecutionView | None:
+        """The record as the report shows it (a stored one is read tolerantly by
+        `ExecutionResult.from_dict`: any record renders)."""
         if record is None:
             return None
-        if not isinstance(record, ExecutionResult):
-            record = execution_from_dict(record)
         by_cell: dict[int, list[StdinView]] = {}
         for entry in record.stdin_transcript:
             by_cell.setdefault(entry.cell_index, []).append(StdinView(entry.prompt, entry.answer))
@@ -199,8 +195,7 @@ class ExecutionView:
                 source=cell.source,
                 status=cell.status.value,
                 error=": ".join(part for part in (cell.error_name, cell.error_message) if part),
-                # a record stored by hand or by an older grader may still carry colour codes
-                traceback=strip_ansi(cell.traceback),
+                traceback=cell.traceback,
                 outputs=cell.output,
                 output_truncated=cell.output_truncated,
                 duration=cell.duration,

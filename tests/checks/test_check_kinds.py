@@ -4,7 +4,7 @@ realistic bug loses exactly the check it should, with a counterexample that show
 from __future__ import annotations
 
 from grader.checks.context import CheckContext
-from grader.checks.registry import run_check
+from grader.checks.registry import needed_functions, run_check
 from grader.results import CheckStatus
 from grader.spec.loader import load_assignment
 from reference import Board
@@ -124,9 +124,25 @@ def test_missing_function_is_not_run_with_suggestion() -> None:
     assert results["check-win"].status == CheckStatus.PASSED
 
 
+def rename_check_win(source: str) -> str:
+    return source.replace("def check_win(", "def checkWin(").replace("check_win(board,", "checkWin(board,")
+
+
 def test_alias_is_accepted() -> None:
-    source = LAB05_SOLUTION.replace("def check_win(", "def checkWin(").replace("check_win(board,", "checkWin(board,")
-    assert grade(source, ["check-win"])["check-win"].status == CheckStatus.PASSED
+    """`checkWin` is an accepted alias of `check_win`: the check calls it, right or wrong."""
+    assert grade(rename_check_win(LAB05_SOLUTION), ["check-win"])["check-win"].status == CheckStatus.PASSED
+    wrong = grade(rename_check_win(variant("[0, 4, 8], [2, 4, 6]]", "[0, 4, 8]]")), ["check-win"])["check-win"]
+    assert wrong.status == CheckStatus.FAILED and wrong.counterexample.call.startswith("checkWin(")
+
+
+def test_a_check_needs_the_functions_its_kind_calls() -> None:
+    """What decides whether a bonus check runs: the functions its kind declares it calls."""
+    checks = {c.id: c for c in LAB05.checks}
+    assert needed_functions(checks["node-reduction"]) == ("minimax", "minimaxAB")
+    assert needed_functions(checks["random-opponent"]) == ("best_move",)
+    assert needed_functions(checks["runs-cleanly"]) == ()
+    practice = next(c for c in load_assignment("minimax-enhanced").checks if c.id == "connect4")
+    assert needed_functions(practice) == ("c4_minimax",)
 
 
 def test_grading_is_deterministic() -> None:
