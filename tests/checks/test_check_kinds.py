@@ -3,6 +3,7 @@ realistic bug loses exactly the check it should, with a counterexample that show
 
 from __future__ import annotations
 
+from grader.check_details import NodeCounts, PlayedGame
 from grader.checks.context import CheckContext
 from grader.checks.registry import needed_functions, run_check
 from grader.results import CheckStatus
@@ -17,7 +18,7 @@ FAST_CHECKS = [c for c in LAB05.checks if c.kind not in ("random-opponent", "run
 
 def grade(source: str, check_ids: list[str] | None = None) -> dict:
     runner = InProcessRunner(source)
-    ctx = CheckContext(LAB05, runner, frozenset(runner.defined_names()), execution={"cells": []})
+    ctx = CheckContext(LAB05, runner, frozenset(runner.defined_names()))
     checks = [c for c in LAB05.checks if check_ids is None or c.id in check_ids]
     return {c.id: run_check(c, ctx) for c in checks}
 
@@ -86,7 +87,7 @@ def test_cut_on_strict_comparison_gets_partial_node_credit() -> None:
     nodes = results["node-reduction"]
     assert nodes.status == CheckStatus.PARTIAL
     assert 0 < nodes.score < nodes.max_score
-    row = nodes.node_counts[0]
+    row = nodes.detail_as(NodeCounts).rows[0]
     assert row.minimax == row.reference_minimax
     assert row.reference_alphabeta < row.alphabeta < row.minimax
 
@@ -191,7 +192,9 @@ def test_a_lost_random_game_shows_the_final_board() -> None:
 def test_a_lost_random_game_shows_its_moves() -> None:
     source = variant("[0, 4, 8], [2, 4, 6]]", "[0, 4, 8]]")
     result = grade(source, ["random-opponent"])["random-opponent"]
-    moves = result.figures["moves"]
+    game = result.detail
+    assert isinstance(game, PlayedGame)
+    moves = list(game.moves)
     board = Board.from_string(result.counterexample.board)
     assert len(moves) == 9 - len(board.empty_cells())
     assert [m.split()[0] for m in moves][:2] == ["X", "O"]
