@@ -10,11 +10,13 @@ with, compared step by step with the reference's exploration (up to 200,000 step
 or when the boards cannot be read, the counts are compared). Reduction earns nothing unless
 the alpha-beta returns the minimax value on the positions it is counted from: a stub or an
 early return prunes a lot.
+
+This module collects (the counts, as ints, and what each alpha-beta call did);
+`node_count_verdicts` judges.
 """
 
 from __future__ import annotations
 
-import enum
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -22,10 +24,11 @@ from typing import Literal
 
 from grader.check_details import NodeCountRow, NodeCounts
 from grader.checks.answers import Answer, ShapeError, format_value, read_search_result
-from grader.checks.causes.explorations import Comparison, compare
+from grader.checks.causes.explorations import compare
 from grader.checks.causes.root_cause import NodeCountObservation
 from grader.checks.context import CheckContext, Explore, StudentFunction
 from grader.checks.kind import CheckKind
+from grader.checks.kinds.node_count_verdicts import Measured, alphabeta_result, judge_alphabeta, single_search_result
 from grader.checks.kinds.search import shapes_field
 from grader.checks.params import boards_field, call_field
 from grader.checks.reference_answers import reference_alphabeta, reference_answer, reference_minimax_nodes
@@ -187,18 +190,7 @@ def _first_failure(positions: Sequence[_Position], answers: Sequence[Answer]) ->
     return next(((p.board, a) for p, a in zip(positions, answers) if not a.ok), None)
 
 
-@dataclass(frozen=True)
-class _Measured:
-    """One position, measured: its counts, and what the alpha-beta did there."""
-
-    row: NodeCountRow
-    comparison: Comparison | None = None
-    """The alpha-beta's exploration against the reference's (None: not traced)."""
-    wrong_value: Counterexample | None = None
-    """The alpha-beta's answer, where it is not the minimax value."""
-
-
-def _measure(ctx: CheckContext, params: Params, positions: Sequence[_Position], answers: _Answers) -> list[_Measured]:
+def _measure(ctx: CheckContext, params: Params, positions: Sequence[_Position], answers: _Answers) -> list[Measured]:
     measured = []
     for i, position in enumerate(positions):
         mm_answer = answers.minimax[i]
@@ -210,7 +202,7 @@ def _measure(ctx: CheckContext, params: Params, positions: Sequence[_Position], 
             minimax_calls_counted=answers.minimax_counter.calls(mm_answer) if params.counter else None,
         )
         if answers.alphabeta is None:
-            measured.append(_Measured(row))
+            measured.append(Measured(row))
             continue
         ab_answer = answers.alphabeta[i]
         comparison = None
@@ -228,7 +220,7 @@ def _measure(ctx: CheckContext, params: Params, positions: Sequence[_Position], 
             reference_alphabeta=position.reference_alphabeta(params.window),
             alphabeta_call=ab_answer.call_text,
         )
-        measured.append(_Measured(row, comparison, _wrong_value(ctx, params, position, ab_answer)))
+        measured.append(Measured(row, comparison, _wrong_value(ctx, params, position, ab_answer)))
     return measured
 
 
@@ -251,9 +243,9 @@ def run(check: Check[Params], ctx: CheckContext) -> CheckResult:
         what = f"The counter `{params.counter}` did not hold" if params.counter else "The grader could not count"
         verdict = CheckResult.for_check(check, CheckStatus.FAILED, f"{what} a whole number of nodes for the call.")
     elif params.alphabeta_call is None:
-        verdict = _single_search_verdict(check, params, rows, root_cause)
+        verdict = single_search_result(check, rows, root_cause, params.counter)
     else:
-        verdict = _alphabeta_result(check, params, measured, _judge_alphabeta(measured), root_cause)
+        verdict = alphabeta_result(check, measured, judge_alphabeta(measured), root_cause, params.partial_credit)
     source = f"the global `{params.counter}`" if params.counter else "calls counted by the grader"
     detail = verdict.detail_as(NodeCounts) or NodeCounts(())
     return replace(verdict, detail=replace(detail, rows=rows), figures={**verdict.figures, "source": source})
@@ -304,185 +296,6 @@ def _wrong_value(ctx: CheckContext, params: Params, position: _Position, answer:
         return Counterexample(board, answer.call_text, expected, answer.given())
     right = value == exact if alpha < exact < beta else (value <= alpha if exact <= alpha else value >= beta)
     return None if right else Counterexample(board, answer.call_text, expected, format_value(value))
-
-
-# -- judging an alpha-beta: a finding first, then its words --------------------------------------
-
-
-class _Outcome(enum.Enum):
-    SAME = "explores what the reference explores (or counts as many nodes)"
-    WRONG_VALUE = "returns a value that is not the minimax value"
-    NO_FEWER = "visits no fewer nodes than minimax"
-    OTHERWISE = "prunes, but not as the reference does"
-
-
-@dataclass(frozen=True)
-class _AlphaBetaCounts:
-    """A row of a check that ran both searches, every count read."""
-
-    board: str
-    call: str
-    minimax: int
-    reference_minimax: int
-    alphabeta: int
-    reference_alphabeta: int
-
-    @classmethod
-    def of(cls, row: NodeCountRow) -> _AlphaBetaCounts:
-        assert row.minimax is not None and row.alphabeta is not None and row.reference_alphabeta is not None
-        assert row.alphabeta_call is not None
-        return cls(
-            row.board, row.alphabeta_call, row.minimax, row.reference_minimax, row.alphabeta, row.reference_alphabeta
-        )
-
-
-@dataclass(frozen=True)
-class _Finding:
-    outcome: _Outcome
-    first_apart: int
-    """The position where the alpha-beta first explores otherwise (the first, when none does)."""
-    no_fewer: int | None = None
-    """The first position where it visits no fewer nodes than minimax (NO_FEWER)."""
-    traced: bool = False
-    """Every position's exploration was compared step by step (not only counted)."""
-
-
-def _judge_alphabeta(measured: Sequence[_Measured]) -> _Finding:
-    """Alpha-beta is judged against the reference's minimax count: a broken minimax loses
-    its own checks, and must not make a correct alpha-beta look wrong (or right)."""
-    counts = [_AlphaBetaCounts.of(m.row) for m in measured]
-    same = [
-        m.comparison.same if m.comparison is not None else c.alphabeta == c.reference_alphabeta
-        for c, m in zip(counts, measured)
-    ]
-    first_apart = same.index(False) if not all(same) else 0
-    if any(m.wrong_value is not None for m in measured):
-        return _Finding(_Outcome.WRONG_VALUE, first_apart)
-    if all(same):
-        return _Finding(_Outcome.SAME, first_apart, traced=all(m.comparison is not None for m in measured))
-    no_fewer = next((i for i, c in enumerate(counts) if c.alphabeta >= c.reference_minimax), None)
-    if no_fewer is not None:
-        return _Finding(_Outcome.NO_FEWER, first_apart, no_fewer)
-    return _Finding(_Outcome.OTHERWISE, first_apart)
-
-
-def _alphabeta_result(
-    check: Check[Params], params: Params, measured: Sequence[_Measured], finding: _Finding, root_cause: str | None
-) -> CheckResult:
-    """The finding in words. ``root_cause``, when every count follows from a lower-level
-    function, replaces the cause a count alone suggests."""
-    counts = [_AlphaBetaCounts.of(m.row) for m in measured]
-    summary = "; ".join(f"alpha-beta {c.alphabeta:,} vs minimax {c.reference_minimax:,}" for c in counts)
-    off_minimax = next((c for c in counts if c.minimax != c.reference_minimax), None)
-    note = (
-        ""
-        if off_minimax is None
-        else f" Your minimax visited {off_minimax.minimax:,} nodes where the reference visits "
-        f"{off_minimax.reference_minimax:,} (row-major order, every call counted, the root included)."
-    )
-    if finding.outcome is _Outcome.SAME:
-        how = (
-            "explored exactly the reference's positions, in its order"
-            if finding.traced
-            else "node counts match the reference"
-        )
-        return CheckResult.for_check(check, CheckStatus.PASSED, f"Alpha-beta {how} ({summary}).{note}")
-    c, comparison = counts[finding.first_apart], measured[finding.first_apart].comparison
-    divergence = None if comparison is None else comparison.divergence
-    detail = NodeCounts((), divergence, None if comparison is None else comparison.excerpt)
-    named = root_cause or (None if comparison is None else comparison.cause)
-    where = ""
-    if divergence is not None:
-        where = (
-            f" From {c.board} your search first parts from the reference at step {divergence.step:,} "
-            f"(the root is step 0): {_step_text(divergence.student, divergence.reference)}."
-        )
-    if finding.outcome is _Outcome.WRONG_VALUE:
-        wrong = next(m.wrong_value for m in measured if m.wrong_value is not None)
-        return CheckResult.for_check(
-            check,
-            CheckStatus.FAILED,
-            f"From {wrong.board} alpha-beta gave {wrong.actual} where the minimax value is {wrong.expected}: "
-            f"the nodes a search saves earn nothing unless its value is right ({summary}).{where}",
-            counterexample=replace(
-                wrong,
-                cause=named
-                or "The search cuts off branches that decide the value (or returns before searching): "
-                "check the cut-off condition and which bound each node moves.",
-            ),
-            detail=detail,
-        )
-    if finding.outcome is _Outcome.NO_FEWER:
-        assert finding.no_fewer is not None
-        k = counts[finding.no_fewer]
-        return CheckResult.for_check(
-            check,
-            CheckStatus.FAILED,
-            f"Alpha-beta visited {k.alphabeta:,} nodes, no fewer than minimax ({k.reference_minimax:,}).{where}{note}",
-            counterexample=Counterexample(
-                k.board,
-                k.call,
-                f"{k.reference_alphabeta:,} nodes (fewer than {k.reference_minimax:,})",
-                f"{k.alphabeta:,} nodes",
-                named
-                or "No branch is ever cut off: check the cut-off condition and that alpha and beta are passed "
-                "to the children.",
-            ),
-            detail=detail,
-        )
-    cause = named or (
-        "Alpha-beta prunes less than it could: a cut-off on > instead of >= (or < instead of <=), "
-        "or a bound not updated."
-        if c.alphabeta > c.reference_alphabeta
-        else "Alpha-beta prunes more than it should, or explores the moves in another order."
-        if c.alphabeta < c.reference_alphabeta
-        else "Alpha-beta visits as many nodes as the reference but not the same ones: check the move order "
-        "(row-major) and which bound each node tests."
-    )
-    return CheckResult.for_check(
-        check,
-        CheckStatus.PARTIAL,
-        f"Alpha-beta prunes ({summary}), but does not explore what the reference explores with row-major move "
-        f"order.{where}{note}",
-        score=check.points * params.partial_credit,
-        counterexample=Counterexample(
-            c.board, c.call, f"{c.reference_alphabeta:,} nodes", f"{c.alphabeta:,} nodes", cause
-        ),
-        detail=detail,
-    )
-
-
-def _step_text(student: str | None, reference: str | None) -> str:
-    if student is None:
-        return f"your search had ended where the reference goes on to `{reference}`"
-    if reference is None:
-        return f"you go on to `{student}` where the reference's search has ended"
-    return f"you enter `{student}` where the reference enters `{reference}`"
-
-
-def _single_search_verdict(
-    check: Check[Params], params: Params, rows: Sequence[NodeCountRow], root_cause: str | None
-) -> CheckResult:
-    summary = "; ".join(f"{r.minimax:,} nodes from {r.board}" for r in rows)
-    wrong = [r for r in rows if r.minimax != r.reference_minimax]
-    if not wrong:
-        return CheckResult.for_check(check, CheckStatus.PASSED, f"Node count matches the reference ({summary}).")
-    r = wrong[0]
-    cause = root_cause
-    counted = r.minimax_calls_counted
-    if counted == r.reference_minimax:
-        cause = (
-            f"The search visits the right nodes (the grader counted {counted:,} calls), but `{params.counter}` "
-            "says otherwise: count every call, the root included, and reset the counter before the search only."
-        )
-    return CheckResult.for_check(
-        check,
-        CheckStatus.FAILED,
-        f"Node count differs from the reference ({summary}).",
-        counterexample=Counterexample(
-            r.board, r.minimax_call, f"{r.reference_minimax:,} nodes", f"{r.minimax:,} nodes", cause
-        ),
-    )
 
 
 NODE_COUNTS = CheckKind("node-counts", Params, run)
