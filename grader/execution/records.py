@@ -162,8 +162,7 @@ def _cell(data: Mapping[str, Any], position: int) -> CellRecord:
         output=_text(data.get("output")) if isinstance(data.get("output"), str) else "",
         output_truncated=bool(data.get("output_truncated")),
         duration=_number(data.get("duration"), float, 0.0),
-        # a record stored by hand or by an older grader may still carry colour codes
-        traceback=strip_ansi(_text(data.get("traceback"))),
+        traceback=_text(data.get("traceback")),
     )
     return CellRecord(**values)
 

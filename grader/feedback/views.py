@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from grader.check_details import NodeCounts, PlayedGame
-from grader.execution.records import CellStatus, ExecutionResult
+from grader.execution.records import CellStatus, ExecutionResult, strip_ansi
 from grader.feedback.charts import NodeChart
 from grader.results import CheckResult, CheckStatus, Counterexample
 
@@ -215,7 +215,8 @@ class ExecutionView:
                 source=cell.source,
                 status=cell.status,
                 error=": ".join(part for part in (cell.error_name, cell.error_message) if part),
-                traceback=cell.traceback,
+                # a record stored by hand or by an older grader may still carry colour codes
+                traceback=strip_ansi(cell.traceback),
                 outputs=cell.output,
                 output_truncated=cell.output_truncated,
                 duration=cell.duration,
