@@ -24,7 +24,7 @@ from grader.cli.batch import similarity_threshold
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
 from tests.batch.fake_grading import grade_by_content
-from tests.batch.test_similarity import (
+from tests.similarity.test_similarity import (
     ALL_ANY,
     COPY_RENAMES,
     INDEPENDENT,
