@@ -24,7 +24,7 @@ def _games(assignment: Assignment, source: str, check_id: str, **params: object)
     check = next(c for c in assignment.checks if c.id == check_id)
     check = dataclasses.replace(check, params=dataclasses.replace(check.params, **params))
     runner = InProcessRunner(source)
-    ctx = CheckContext(assignment, runner, frozenset(runner.defined_names()), execution={"cells": []})
+    ctx = CheckContext(assignment, runner, frozenset(runner.defined_names()))
     return run_check(check, ctx)
 
 
@@ -75,7 +75,7 @@ def test_the_optimal_opponent_still_varies_its_games() -> None:
 
     runner.call_many = recording  # type: ignore[method-assign]
     check = next(c for c in experiment04.checks if c.id == "never-loses")
-    ctx = CheckContext(experiment04, runner, frozenset(runner.defined_names()), execution={"cells": []})
+    ctx = CheckContext(experiment04, runner, frozenset(runner.defined_names()))
     result = run_check(check, ctx)
     assert result.status == CheckStatus.PASSED
     openings = {a for a in asked if a.count("' '") == 8}
