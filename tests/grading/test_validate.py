@@ -36,4 +36,8 @@ def test_validate_reports_a_broken_solution(tmp_path: Path) -> None:
     shutil.copyfile(template, copy / "solution.ipynb")  # the handout is no solution
     report = validate_assignment(load_assignment(copy))
     assert not report.ok
-    assert any("solution: check" in p for p in report.problems)
+    assert report.template is not None
+    failing = {c.check_id for c in report.template.checks if c.status not in (CheckStatus.PASSED, CheckStatus.MANUAL)}
+    named = {p.split()[2] for p in report.problems if p.startswith("solution: check ")}
+    assert failing, "the handout passes every check, so it cannot stand for a broken solution"
+    assert named == failing, report.problems
