@@ -17,7 +17,7 @@ from grader.results import CheckStatus
 from grader.spec.loader import load_assignment
 from tests.batch.fake_grading import grade_by_content
 from tests.feedback import fabricated as fab
-from tests.similarity.test_batch_similarity import write_class
+from tests.similarity.lab05_class import write_class
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
