@@ -312,9 +312,9 @@ def test_each_mistake_explores_as_the_student_program_that_makes_it(
     name: str, style: str, explore: Explore, board: Board
 ) -> None:
     student = explore(board, -2, 2)
-    assert any(
-        (trace := _trace(board, rules)) is not None and list(trace.steps) == student for rules in _mistake(name).rules
-    )
+    traces = [_trace(board, rules) for rules in _mistake(name).rules]
+    explored = [None if trace is None else list(trace.steps) for trace in traces]
+    assert student in explored, f"{name} ({style}) on {board}: the student explores {student}, its rule sets {explored}"
 
 
 def _trace(board: Board, rules: Rules) -> Trace | None:
