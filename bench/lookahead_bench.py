@@ -1,0 +1,135 @@
+"""What fetching a property run's examples ahead saves, on submissions whose checks fail.
+
+    .venv/bin/python bench/lookahead_bench.py [--rounds 3] [ASSIGNMENT/SUBMISSION ...]
+
+A passing check asks its whole batch in one round trip and never starts the property run,
+so the lookahead can only pay where a check fails. For each submission this executes the
+notebook once in the sandbox, then runs every property check (predicate, search-value,
+depth-limited, pruning-equivalence, successor, no-mutation) against the live kernel, with
+and without the lookahead, alternating, after one warm-up run of each (which generates the
+hypothesis examples and reference answers both share). It prints, per check, the median wall
+time and the round trips into the kernel each way, and whether the two verdicts are the same.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from grader.checks.context import CheckContext  # noqa: E402
+from grader.checks.registry import run_check  # noqa: E402
+from grader.execution.channel.calls import Call, CallOutcome, DefinedNames  # noqa: E402
+from grader.execution.hangs import HangMemory  # noqa: E402
+from grader.execution.session import ExecutionOptions, NotebookSession  # noqa: E402
+from grader.results import CheckResult  # noqa: E402
+from grader.spec.loader import load_assignment  # noqa: E402
+from grader.spec.model import Assignment, Check  # noqa: E402
+from grader.submission.reader import read_submission  # noqa: E402
+
+PROPERTY_KINDS = {"predicate", "search-value", "depth-limited", "pruning-equivalence", "successor", "no-mutation"}
+DEFAULT = [
+    "lab05/missing-anti-diagonal",
+    "lab05/draw-scored-as-loss",
+    "lab05/marks-swapped",
+    "lab05/alphabeta-wrong-cutoff",
+    "lab05/depth-off-by-one",
+    "experiment04/missing-column-check",
+    "depth-limits/expand-player-mark",
+]
+
+
+class CountingCalls:
+    """The kernel's call channel, counting round trips."""
+
+    def __init__(self, calls: Any) -> None:
+        self.calls = calls
+        self.trips = 0
+
+    def call_many(self, calls: Sequence[Call]) -> list[CallOutcome]:
+        self.trips += 1
+        return self.calls.call_many(calls)
+
+
+def _run(check: Check[Any], assignment: Assignment, runner: CountingCalls, names: DefinedNames, ahead: bool):
+    from grader.checks import lookahead
+
+    original = lookahead.AnswersAside.speculate
+    if not ahead:
+        lookahead.AnswersAside.speculate = lambda self, cases: None  # type: ignore[assignment,method-assign]
+    try:
+        ctx = CheckContext(
+            assignment=assignment,
+            runner=runner,
+            defined_names=frozenset(names.functions) | frozenset(names.classes) | frozenset(names.variables),
+            hangs=HangMemory(assignment.short_limit, names.references),
+        )
+        ctx.begin_check()
+        runner.trips = 0
+        started = time.monotonic()
+        result = run_check(check, ctx)
+        return time.monotonic() - started, runner.trips, result
+    finally:
+        lookahead.AnswersAside.speculate = original  # type: ignore[method-assign]
+
+
+def _verdict(result: CheckResult) -> tuple[Any, ...]:
+    ce = result.counterexample
+    return (result.status, result.message, ce and (ce.board, ce.call, ce.expected, ce.actual, ce.cause))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("submissions", nargs="*", default=DEFAULT)
+    parser.add_argument("--rounds", type=int, default=3, help="timed runs each way (median reported)")
+    args = parser.parse_args()
+    print(f"{'submission':34} {'check':22} {'ahead':>8} {'trips':>6} {'one by one':>11} {'trips':>6}  same")
+    totals = {True: 0.0, False: 0.0}
+    for name in args.submissions:
+        assignment_id, submission = name.split("/")
+        assignment = load_assignment(assignment_id)
+        notebook = read_submission(REPO / "tests" / "submissions" / assignment_id / f"{submission}.ipynb").notebook
+        options = ExecutionOptions(
+            stdin=assignment.stdin,
+            cell_timeout=assignment.cell_timeout,
+            notebook_timeout=assignment.notebook_timeout,
+            short_limit=assignment.short_limit,
+        )
+        with NotebookSession(notebook, options) as session:
+            session.execute()
+            names = session.calls.defined_names()
+            runner = CountingCalls(session.calls)
+            for check in assignment.checks:
+                if check.kind not in PROPERTY_KINDS:
+                    continue
+                seconds: dict[bool, list[float]] = {True: [], False: []}
+                trips: dict[bool, int] = {}
+                verdicts: dict[bool, tuple[Any, ...]] = {}
+                for ahead in (True, False):  # warm-up: examples and reference answers
+                    _run(check, assignment, runner, names, ahead)
+                for _ in range(args.rounds):
+                    for ahead in (True, False):
+                        took, trips[ahead], result = _run(check, assignment, runner, names, ahead)
+                        seconds[ahead].append(took)
+                        verdicts[ahead] = _verdict(result)
+                if verdicts[True][0].value == "passed":
+                    continue  # one batch either way: nothing to compare
+                median = {ahead: statistics.median(s) for ahead, s in seconds.items()}
+                for ahead in (True, False):
+                    totals[ahead] += median[ahead]
+                print(
+                    f"{name:34} {check.id:22} {median[True]:7.3f}s {trips[True]:6d} "
+                    f"{median[False]:10.3f}s {trips[False]:6d}  {verdicts[True] == verdicts[False]}"
+                )
+    print(f"{'total over failing checks':57} {totals[True]:7.3f}s {'':6} {totals[False]:10.3f}s")
+
+
+if __name__ == "__main__":
+    main()
