@@ -280,25 +280,15 @@ class StudentFunction:
                     raise CallsStopped(answer.outcome.error or "the call was not made")
         return answers
 
-    def fetch_aside(self, requests: Iterable[tuple[Any, Mapping[str, Any]]], *, timeout: float) -> dict[Any, Answer]:
-        """Answers for inputs a check may or may not judge, in one round trip, NOT kept as
-        evidence (:meth:`answers`) until :meth:`keep` is called for them. Inputs already
-        answered are skipped; ``timeout`` is each call's limit."""
-        return self._call_uncached(requests, timeout)
-
-    def _call_uncached(
-        self, requests: Iterable[tuple[Any, Mapping[str, Any]]], timeout: float | None = None
-    ) -> dict[Any, Answer]:
+    def _call_uncached(self, requests: Iterable[tuple[Any, Mapping[str, Any]]]) -> dict[Any, Answer]:
         """Round trips for the requests whose key has no answer yet (each key asked once),
-        within the check's time and what earlier hangs taught (`grader.checks.call_budget`);
-        ``timeout``: speculative calls' own limit."""
+        within the check's time and what earlier hangs taught (`grader.checks.call_budget`)."""
         pending = {k: v for k, v in requests if k not in self._cache}
         outcomes = make_calls(
             self.ctx.runner,
             BudgetedCalls(
                 target=self.function.split(".")[0],
                 full_limit=self.timeout,
-                speculative_limit=timeout,
                 hangs=self.ctx.hang_memory,
                 window=self.ctx.window,
             ),
@@ -308,10 +298,6 @@ class StudentFunction:
             log=self.ctx.outcomes_log,
         )
         return {key: Answer(outcome, self.describe(pending[key])) for key, outcome in outcomes.items()}
-
-    def keep(self, key: Any, answer: Answer) -> None:
-        """Make an answer from :meth:`fetch_aside` part of the evidence, as if just asked."""
-        self._cache.setdefault(key, answer)
 
     def answers(self) -> list[tuple[Any, Answer]]:
         """Every (key, answer) asked so far: the evidence a diagnosis works from."""

@@ -1,55 +1,17 @@
-"""From a property run to a check's verdict: the run with the assignment's budget and the
-check's own seed and example cache, and the result it becomes."""
+"""From a property run's outcome to a check's verdict (the run itself: `grader.checks.recipe`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from hypothesis import strategies as st
-
 from grader.checks.causes.shape import Observed, shape_headline
-from grader.checks.context import CheckContext, StudentFunction
-from grader.checks.lookahead import AnswersAside
-from grader.checks.positions import board_size, check_key, check_seed
-from grader.checks.properties import Mismatch, PropertyOutcome, find_smallest_failure
+from grader.checks.context import StudentFunction
+from grader.checks.properties import Mismatch, PropertyOutcome
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.model import Check
 from reference import Board
-
-
-def find_failure(
-    check: Check[Any],
-    ctx: CheckContext,
-    student: StudentFunction,
-    strategy: st.SearchStrategy[Any],
-    judge: Callable[[Any], Mismatch | None],
-    *,
-    key: Callable[[Any], Any],
-    values: Callable[[Any], dict[str, Any]],
-    size: Callable[[Any], tuple[Any, ...]] = board_size,
-    explicit: Sequence[Any] = (),
-    examples: int | None = None,
-    sample: st.SearchStrategy[Any] | None = None,
-) -> PropertyOutcome:
-    """A check's property run with the assignment's budget, the check's own seed and example
-    cache, and the student's answers fetched in batches (``key`` and ``values`` say how a
-    case becomes a call)."""
-    aside = AnswersAside(student, key, values)
-    return find_smallest_failure(
-        strategy,
-        aside.judging(judge),
-        size=size,
-        examples=examples or ctx.assignment.hypothesis_examples,
-        run_seed=check_seed(ctx, check),
-        cache_key=check_key(ctx, check),
-        budget_seconds=ctx.assignment.check_budget_seconds,
-        prefetch=aside.fetch,
-        speculate=aside.speculate,
-        explicit=explicit,
-        sample=sample,
-    )
 
 
 def result_from_property(
