@@ -24,7 +24,7 @@ from grader.execution.hangs import HangMemory
 from grader.execution.session import ExecutionResult
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Assignment, MoveFormat
-from reference import Board, MalformedBoard, O, SearchSpec, X, get_codec
+from reference import EMPTY, Board, MalformedBoard, O, SearchSpec, X, get_codec
 from reference.codecs import cell_to_position, cell_to_rowcol, position_to_cell, rowcol_to_cell
 
 
@@ -118,6 +118,32 @@ class CheckContext:
         if adapter is not None and hasattr(adapter, "encode_board"):
             return adapter.encode_board(board)
         return get_codec(self.assignment.encoding).encode(board)
+
+    def decode_board(self, raw: Any) -> Board:
+        """The board an object made by the student's code stands for, in the encoding the
+        checks give boards in: the adapter's ``decode_board`` when it has one; where the
+        adapter only encodes, the marks its encoding writes for X, O and an empty cell; else
+        the codec's. Raises `MalformedBoard` when ``raw`` is no board."""
+        adapter = self.assignment.adapter
+        if adapter is not None and hasattr(adapter, "decode_board"):
+            return adapter.decode_board(raw)
+        if adapter is not None and hasattr(adapter, "encode_board"):
+            return self._decode_by_marks(raw)
+        return get_codec(self.assignment.encoding).decode(raw)
+
+    def _decode_by_marks(self, raw: Any) -> Board:
+        marks = self._board_marks()
+        if marks is None:
+            raise MalformedBoard("the adapter's encode_board writes no list of cells: give it a decode_board too")
+        x_mark, o_mark, empty_marks = marks
+        cells = _flat_cells(raw)
+        if cells is None:
+            raise MalformedBoard(f"not a board of 9 cells: {raw!r}")
+        by_mark = {x_mark: X, o_mark: O, **{mark: EMPTY for mark in empty_marks}}
+        unknown = [c for c in cells if c not in by_mark]
+        if unknown:
+            raise MalformedBoard(f"cell value {unknown[0]!r} is none of the encoding's marks")
+        return Board(tuple(by_mark[c] for c in cells))
 
     def encode_player(self, player: str) -> Any:
         if self.assignment.encoding == "numpy-012":
