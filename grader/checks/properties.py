@@ -40,6 +40,16 @@ class Mismatch:
 
 
 @dataclass(frozen=True)
+class Covered:
+    """The kinds of answer a run judged (see `grader.checks.recipe.Coverage`)."""
+
+    summary: str
+    """What the passing message says the run saw."""
+    missing: tuple[str, ...] = ()
+    """Kinds the check tests that no judged case showed: it cannot pass without them."""
+
+
+@dataclass(frozen=True)
 class PropertyOutcome:
     tried: int
     """Distinct inputs judged."""
@@ -48,6 +58,8 @@ class PropertyOutcome:
     budget_exhausted: bool
     stopped: str | None = None
     """Why the run stopped judging before it was done, when calls could not be made."""
+    covered: Covered | None = None
+    """Which kinds of answer were judged, for a check that names them."""
 
     @property
     def passed(self) -> bool:

@@ -6,12 +6,18 @@ such a case, and how to judge the student's answer against the reference. `run_p
 does the rest the same way for every kind: the check's own seed and example cache, the
 assignment's budget, the whole batch asked in one round trip, the answers cached per case,
 and the smallest failure (`grader.checks.properties`).
+
+No check passes blind: a kind that names the kinds of answer it tests (`Coverage`: a draw
+and a full board with a line, a win on each line for each player, a won, lost and drawn
+position for each side) chooses its first cases to show every one of them, and passes only
+once it has judged a case of each.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from hypothesis import strategies as st
@@ -19,7 +25,7 @@ from hypothesis import strategies as st
 from grader.checks.answers import Answer
 from grader.checks.context import CheckContext, StudentFunction
 from grader.checks.positions import board_size, check_key, check_seed
-from grader.checks.properties import Mismatch, PropertyOutcome, RunPlan, find_smallest_failure
+from grader.checks.properties import Covered, Mismatch, PropertyOutcome, RunPlan, find_smallest_failure
 from grader.spec.model import Check
 from reference import Board
 
@@ -27,6 +33,24 @@ E = TypeVar("E")
 
 Case = tuple[Board, E]
 """A position and what goes with it (``None`` when nothing does)."""
+
+
+def list_kinds(counts: Mapping[str, int]) -> str:
+    """What a passing message adds, e.g. "Among them: 16 draws and 70 boards with empty cells."; "" for nothing."""
+    parts = [f"{n} {kind}" for kind, n in counts.items()]
+    listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
+    return f"Among them: {listed}." if listed else ""
+
+
+@dataclass(frozen=True)
+class Coverage(Generic[E]):
+    """The kinds of answer a check tests. The kinds its first cases show are the ones it must
+    see: it passes only after judging a case of each."""
+
+    kinds: Callable[[Board, E], Iterable[str]]
+    """The kinds of answer a case shows (plural nouns: "draws", "boards with empty cells")."""
+    summary: Callable[[Mapping[str, int]], str] = list_kinds
+    """What a passing message says was seen, from the number of cases of each kind judged."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +70,8 @@ class PropertyCheck(Generic[E]):
     """Cases always judged, before the generated ones."""
     examples: int | None = None
     """How many cases to generate (default: the assignment's ``hypothesis_examples``)."""
+    coverage: Coverage[E] | None = None
+    """The kinds of answer the check tests (``first`` must show each of them)."""
 
     def cases(self, *, spread: bool) -> st.SearchStrategy[Case[E]]:
         return st.tuples(self.boards(spread), self.extras)
@@ -76,9 +102,13 @@ def run_property(
         # Calls that cannot be made are left for the judge to ask again (and learn why).
         student.ask_many((request(case) for case in cases), partial=True)
 
+    seen = _Seen(prop.coverage)
+
     def judge(case: Case[E]) -> Mismatch | None:
         board, extra = case
-        return prop.judge(board, extra, student.ask(*request(case)))
+        mismatch = prop.judge(board, extra, student.ask(*request(case)))
+        seen.judged(case)
+        return mismatch
 
     plan = RunPlan(
         strategy=prop.cases(spread=False),
@@ -89,4 +119,28 @@ def run_property(
         cache_key=check_key(ctx, check),
         budget_seconds=ctx.assignment.check_budget_seconds,
     )
-    return find_smallest_failure(plan, judge, size=case_size, prefetch=fetch)
+    outcome = find_smallest_failure(plan, judge, size=case_size, prefetch=fetch)
+    return replace(outcome, covered=seen.covered(prop.first))
+
+
+class _Seen(Generic[E]):
+    """How many distinct cases of each kind of answer were judged."""
+
+    def __init__(self, coverage: Coverage[E] | None) -> None:
+        self.coverage = coverage
+        self.cases: set[Hashable] = set()
+        self.counts: Counter[str] = Counter()
+
+    def judged(self, case: Case[E]) -> None:
+        if self.coverage is None or case_key(case) in self.cases:
+            return
+        self.cases.add(case_key(case))
+        self.counts.update(dict.fromkeys(self.coverage.kinds(*case), 1))
+
+    def covered(self, first: Sequence[Case[E]]) -> Covered | None:
+        if self.coverage is None:
+            return None
+        tested = dict.fromkeys(kind for case in first for kind in self.coverage.kinds(*case))
+        missing = tuple(kind for kind in tested if not self.counts[kind])
+        ordered = {kind: self.counts[kind] for kind in [*tested, *self.counts] if self.counts[kind]}
+        return Covered(self.coverage.summary(ordered), missing)

@@ -32,11 +32,16 @@ def result_from_property(
     if outcome.passed:
         if outcome.stopped is not None and outcome.tried == 0:
             return CheckResult.not_run(check, outcome.stopped)
+        covered = outcome.covered
+        if covered is not None and covered.missing:
+            return CheckResult.not_run(check, _unseen(covered.missing, outcome.stopped))
         message = passed_message + f" ({outcome.tried} positions tried)"
         if outcome.stopped is not None:
             message += f"; no more were judged: {outcome.stopped}"
         elif outcome.budget_exhausted:
             message += "; the time budget ran out before all planned positions were tried"
+        if covered is not None and covered.summary:
+            message += ". " + covered.summary
         return CheckResult.for_check(check, CheckStatus.PASSED, message, figures=all_figures)
     board = outcome.failing_input
     mismatch = outcome.mismatch
@@ -57,6 +62,12 @@ def result_from_property(
         counterexample=counterexample_for(board if isinstance(board, Board) else None, mismatch),
         figures=all_figures,
     )
+
+
+def _unseen(missing: tuple[str, ...], stopped: str | None) -> str:
+    """Why a check that saw no wrong answer still does not pass."""
+    why = f": {stopped}" if stopped is not None else ""
+    return f"the check judged no {', '.join(missing)}, which it must see before it can pass{why}"
 
 
 def counterexample_for(board: Board | None, mismatch: Mismatch) -> Counterexample:

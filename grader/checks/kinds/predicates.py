@@ -4,6 +4,7 @@ reference, by hypothesis over reachable or arbitrary boards."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -16,7 +17,7 @@ from grader.checks.kind import CheckKind
 from grader.checks.params import call_field
 from grader.checks.positions import positions
 from grader.checks.properties import Mismatch
-from grader.checks.recipe import PropertyCheck, run_property
+from grader.checks.recipe import Coverage, PropertyCheck, list_kinds, run_property
 from grader.checks.verdicts import result_from_property, shape_of
 from grader.results import CheckResult
 from grader.spec.call_template import CallTemplate
@@ -127,6 +128,8 @@ def likely_cause(params: Params, board: Board, player: str | None, expected: Any
         return "A full board with a winning line is counted as a draw: check for a win first."
     if params.expect == "draw" and actual and not board.is_full():
         return "It reports a draw while cells are still empty."
+    if params.expect == "draw" and expected and not actual:
+        return "It does not report a draw on a full board with no line."
     if params.expect == "valid-move" and not expected and actual:
         return "It accepts a move on an occupied or out-of-range cell."
     if params.expect == "valid-move" and expected and not actual:
@@ -186,14 +189,70 @@ def _extras(params: Params) -> st.SearchStrategy[Any]:
     return st.none()
 
 
+@functools.cache
+def drawn_boards(first: str) -> tuple[Board, ...]:
+    """Every full board with no line that a game can end on."""
+    return tuple(sorted((b for b in reachable_positions(first) if b.is_full() and not b.winners()), key=str))
+
+
 def _first_cases(params: Params, first_player: str) -> list[tuple[Board, Any]]:
-    """Every line complete for each player (see `line_boards`), tried before any generated board."""
+    """Every line complete for each player (see `line_boards`) and every drawn board, tried
+    before any generated board: together they show each kind of answer (`_answer_kinds`)."""
     lines = line_boards(params.boards == "reachable", first_player)
-    if params.expect == "wins":
-        return [(b, p) for b in lines for p in (X, O)]
     if params.expect == "valid-move":
         return [(b, pos) for b in lines[:2] for pos in (0, 1, 5, 9, 10)]
-    return [(b, None) for b in lines]
+    boards = [*lines, *drawn_boards(first_player)]
+    if params.expect == "wins":
+        return [(b, p) for b in boards for p in (X, O)]
+    return [(b, None) for b in boards]
+
+
+_LINE_KIND = "wins for {player} on {line}"
+_LINE_KINDS = frozenset(_LINE_KIND.format(player=p, line=LINE_NAMES[line]) for p in (X, O) for line in LINES)
+_SCORE_KINDS = {1: "wins for the maximizer", -1: "losses for the maximizer"}
+
+
+def _line_kinds(board: Board, players: Iterable[str]) -> list[str]:
+    return [_LINE_KIND.format(player=p, line=LINE_NAMES[line]) for p in sorted(players) for line in lines_of(board, p)]
+
+
+def _answer_kinds(params: Params, board: Board, extra: Any, maximizer: str) -> list[str]:
+    """The kinds of answer a case shows: a win on each line for each player, a draw, a full
+    board with a line, a board with empty cells..., as the expectation tells them apart."""
+    expect, winners, full = params.expect, board.winners(), board.is_full()
+    if expect == "wins":
+        return _line_kinds(board, [extra]) if extra in winners else ["positions without a win for the player asked"]
+    if expect in ("winner", "outcome"):
+        if winners:
+            return _line_kinds(board, winners)
+        return ["draws"] if full and expect == "outcome" else ["positions without a winner"]
+    if expect == "draw":
+        return ["boards with empty cells"] if not full else ["full boards with a line"] if winners else ["draws"]
+    if expect == "full":
+        return ["full boards" if full else "boards with empty cells"]
+    if expect == "terminal":
+        return ["won positions" if winners else "draws" if full else "unfinished positions"]
+    if expect == "score":
+        score = expected_answer(params, board, None, None, maximizer)
+        return [_SCORE_KINDS.get(score, "positions without one winner")]
+    if expect == "legal-moves":
+        return ["full boards" if full else "boards with free cells"]
+    if expect == "valid-move":
+        valid = expected_answer(params, board, None, extra, maximizer)
+        return ["moves on a free cell" if valid else "moves on a taken or out-of-range cell"]
+    raise AssertionError(expect)
+
+
+def _summary(counts: Mapping[str, int]) -> str:
+    """The kinds seen, with the wins on each line for each player named together."""
+    lines = {kind: n for kind, n in counts.items() if kind in _LINE_KINDS}
+    rest = {kind: n for kind, n in counts.items() if kind not in _LINE_KINDS}
+    if not lines:
+        return list_kinds(rest)
+    every = len(lines) == len(_LINE_KINDS)
+    which = "every line for X and for O" if every else f"{len(lines)} of the 16 lines and players"
+    listed = list_kinds(rest).removeprefix("Among them: ")
+    return f"Among them: wins on {which}" + (f", and {listed}" if listed else ".")
 
 
 def _player(params: Params, extra: Any) -> str | None:
@@ -234,6 +293,9 @@ def _property(params: Params, ctx: CheckContext) -> PropertyCheck[Any]:
         cause = likely_cause(params, board, player, expected, actual)
         return Mismatch(answer.call_text, shown, show(params, ctx, actual), cause)
 
+    def kinds(board: Board, extra: Any) -> list[str]:
+        return _answer_kinds(params, board, extra, ctx.maximizer_for(board))
+
     return PropertyCheck(
         boards,
         _extras(params),
@@ -241,6 +303,7 @@ def _property(params: Params, ctx: CheckContext) -> PropertyCheck[Any]:
         judge,
         first=_first_cases(params, ctx.assignment.first_player),
         examples=params.examples,
+        coverage=Coverage(kinds, _summary),
     )
 
 

@@ -15,9 +15,9 @@ from grader.checks.causes.search import SearchAnswer, search_cause
 from grader.checks.context import CheckContext, StudentFunction
 from grader.checks.kind import CheckKind
 from grader.checks.params import boards_field, call_field
-from grader.checks.positions import Sampling
+from grader.checks.positions import Sampling, game_result, results_summary
 from grader.checks.properties import Mismatch, PropertyOutcome
-from grader.checks.recipe import PropertyCheck, run_property
+from grader.checks.recipe import Coverage, PropertyCheck, run_property
 from grader.checks.reference_answers import reference_answer
 from grader.checks.verdicts import result_from_property, shape_of
 from grader.results import CheckResult
@@ -65,6 +65,17 @@ class SearchParams:
 
 def _side(ctx: CheckContext, params: SearchParams, board: Board) -> str:
     return params.to_move or board.to_move(ctx.assignment.first_player)
+
+
+def _first_boards(params: SearchParams, ctx: CheckContext) -> list[Board]:
+    """The named positions, then the smallest won, lost and drawn one for each side."""
+    return [*params.include, *params.sampling.covering(ctx.assignment.first_player)]
+
+
+def _results(ctx: CheckContext) -> Coverage[Any]:
+    """A search is judged on won, lost and drawn positions for each side to move."""
+    first = ctx.assignment.first_player
+    return Coverage(lambda board, _: [game_result(board, first)], results_summary)
 
 
 def _sampled(params: SearchParams, ctx: CheckContext) -> Callable[[bool], st.SearchStrategy[Board]]:
@@ -160,8 +171,9 @@ def _search_run(check: Check[SearchParams], ctx: CheckContext, *, depth_limits: 
         st.sampled_from(limits),
         values,
         judge,
-        first=[(b, lim) for b in params.include for lim in limits],
+        first=[(b, lim) for b in _first_boards(params, ctx) for lim in limits],
         examples=params.examples,
+        coverage=_results(ctx),
     )
     outcome = run_property(check, ctx, student, prop)
     outcome = _diagnosed(outcome, ctx, check.id, params, student, windows=False)
@@ -255,8 +267,9 @@ def _pruning_equivalence(check: Check[PruningParams], ctx: CheckContext) -> Chec
         st.sampled_from(windows),
         values,
         judge,
-        first=[(b, w) for b in params.include for w in windows],
+        first=[(b, w) for b in _first_boards(params, ctx) for w in windows],
         examples=params.examples,
+        coverage=_results(ctx),
     )
     outcome = run_property(check, ctx, student, prop)
     outcome = _diagnosed(outcome, ctx, check.id, params, student, windows=True)
