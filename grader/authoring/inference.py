@@ -1,0 +1,265 @@
+"""From an executed solution to a draft assignment: the encoding, the board tests, the
+search functions and their conventions, and the checks they make.
+
+Each step keeps only what reproduces every answer on the probe positions; the checks are
+then graded against the solution itself before anything is written (`grader.authoring.init`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from grader.authoring.board_tests import BoardTest, read_board_test
+from grader.authoring.conventions import ChosenConventions, choose_conventions, reading_under
+from grader.authoring.discovery import Discovered
+from grader.authoring.draft import Draft, DraftCheck, Field, Undecided
+from grader.authoring.probes import Conventions, Prober, predicate_positions
+from grader.authoring.search_readings import SearchFunction, SearchReading, read_search
+from grader.authoring.signatures import Signature, read_signature
+from reference import CODECS
+
+COUNTER_NAME = re.compile(r"(count|nodes|calls|visited|expanded|evaluated)", re.I)
+
+
+@dataclass(frozen=True)
+class EncodingChoice:
+    encoding: str
+    board_tests: tuple[BoardTest, ...]
+    searches: tuple[SearchFunction, ...]
+    others: tuple[str, ...]
+    """Other encodings under which as many functions were recognized."""
+
+    @property
+    def recognized(self) -> int:
+        return len(self.board_tests) + len(self.searches)
+
+
+def _candidate_encodings() -> tuple[str, ...]:
+    return tuple(CODECS)
+
+
+def _recognize(prober: Prober, signatures: Sequence[Signature], encoding: str) -> EncodingChoice:
+    boards = predicate_positions()
+    tests: list[BoardTest] = []
+    searches: list[SearchFunction] = []
+    for signature in signatures:
+        test = read_board_test(prober, signature, Conventions(encoding), boards)
+        if test is not None:
+            tests.append(test)
+            continue
+        if not signature.takes_board:
+            continue
+        if set(signature.slots) & {"is_max", "depth", "alpha", "depth_limit"} or signature.slots in (
+            ("board",),
+            ("board", "player"),
+        ):
+            search = read_search(prober, signature, encoding)
+            if search is not None:
+                searches.append(search)
+    return EncodingChoice(encoding, tuple(tests), tuple(searches), ())
+
+
+def choose_encoding(prober: Prober, signatures: Sequence[Signature]) -> EncodingChoice | None:
+    """The encoding under which the most functions answer like the reference."""
+    choices = [_recognize(prober, signatures, encoding) for encoding in _candidate_encodings()]
+    best = max(choices, key=lambda c: c.recognized)
+    if best.recognized == 0:
+        return None
+    others = tuple(c.encoding for c in choices if c.recognized == best.recognized and c is not best)
+    return EncodingChoice(best.encoding, best.board_tests, best.searches, others)
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", re.sub(r"([a-z])([A-Z])", r"\1-\2", name).lower()).strip("-")
+
+
+def _board_test_check(test: BoardTest) -> DraftCheck:
+    params: dict[str, Any] = {"call": test.signature.call_text(), "expect": test.expect}
+    if test.expect in ("wins", "full", "draw"):
+        params["boards"] = "arbitrary"
+    if test.expect == "score":
+        pass
+    elif test.codes:
+        params["codes"] = dict(test.codes)
+    if test.move is not None:
+        params["move"] = test.move
+    if test.ordered:
+        params["ordered"] = True
+    titles = {
+        "wins": "finds a line for the given player",
+        "winner": "names the winner",
+        "outcome": "names the outcome",
+        "full": "tells a full board",
+        "draw": "tells a draw",
+        "terminal": "tells a finished game",
+        "legal-moves": "lists the empty cells",
+        "score": "scores a finished game",
+    }
+    name = test.function
+    return DraftCheck(
+        _slug(name), test.role, f"{name} {titles[test.expect]}", "predicate", params, f"{name}: {test.evidence}"
+    )
+
+
+def _search_params(search: SearchFunction, reading: SearchReading, *, full_window: bool) -> dict[str, Any]:
+    window = ("-inf", "inf") if full_window else ("alpha", "beta")
+    call = search.signature.call_text(depth_limit=False, window=window, player="to_move")
+    params: dict[str, Any] = {"call": call, "returns": reading.returns}
+    if reading.move is not None:
+        params["move"] = reading.move
+    if reading.start_depth:
+        params["start_depth"] = reading.start_depth
+    if reading.to_move is not None:
+        params["to_move"] = reading.to_move
+    return params
+
+
+def _reading_words(search: SearchFunction, reading: SearchReading) -> str:
+    shape = {"value": "a value", "move": "a move", "value,move": "(value, move)", "move,value": "(move, value)"}
+    returned = shape.get(reading.returns, "(value, row, col)")
+    side = f", always for {reading.to_move}" if reading.to_move else ""
+    fmt = f" with {reading.move} moves" if reading.move else ""
+    return f"{search.function} returns {returned}{fmt}{side}, as the reference does on all {search.answers} calls"
+
+
+def search_checks(draft: Draft, searches: Sequence[SearchFunction], chosen: ChosenConventions) -> None:
+    """The checks of the search functions, under the chosen conventions."""
+    minimax_calls: list[tuple[SearchFunction, str]] = []
+    alphabeta_calls: list[tuple[SearchFunction, str]] = []
+    for search in searches:
+        reading = reading_under(search, chosen)
+        if reading is None:
+            draft.notes.append(
+                f"`{search.function}` answers like a search, but not under the conventions the other functions share; "
+                "no check was written for it."
+            )
+            continue
+        slug = _slug(search.function)
+        evidence = _reading_words(search, reading)
+        signature = search.signature
+        if signature.has("alpha") and signature.has("beta"):
+            params = _search_params(search, reading, full_window=False)
+            params["windows"] = [[-math.inf, math.inf], *_narrow_windows(chosen)]
+            draft.add_check(
+                DraftCheck(
+                    slug,
+                    "alpha-beta",
+                    f"{search.function} agrees with minimax and honours its window",
+                    "pruning-equivalence",
+                    params,
+                    evidence,
+                )
+            )
+            alphabeta_calls.append((search, _search_params(search, reading, full_window=True)["call"]))
+        elif reading.values:
+            params = _search_params(search, reading, full_window=True)
+            draft.add_check(
+                DraftCheck(
+                    slug, "minimax", f"{search.function} gives the minimax value", "search-value", params, evidence
+                )
+            )
+            minimax_calls.append((search, params["call"]))
+        else:
+            params = _search_params(search, reading, full_window=True)
+            draft.add_check(
+                DraftCheck(
+                    slug, "best-move", f"{search.function} picks an optimal move", "search-value", params, evidence
+                )
+            )
+            ai = reading.to_move or (chosen.maximizer if chosen.maximizer != "to-move" else "O")
+            draft.add_check(
+                DraftCheck(
+                    f"{slug}-never-loses",
+                    "never-loses",
+                    f"{search.function} never loses to a random player",
+                    "random-opponent",
+                    {"call": params["call"], "ai": ai, "games": 10, "seed": 2024},
+                    f"{search.function} picks optimal moves for {ai}",
+                )
+            )
+        if signature.has("depth_limit") and reading.values:
+            params = _search_params(search, reading, full_window=True)
+            params["call"] = signature.call_text(window=("-inf", "inf"), player="to_move")
+            params["depth_limits"] = [1, 2, 3]
+            params["max_empty"] = 7
+            draft.add_check(
+                DraftCheck(
+                    f"{slug}-depth-limit",
+                    "depth-limit",
+                    f"{search.function} stops at its depth limit",
+                    "depth-limited",
+                    params,
+                    f"{search.function} takes a depth limit ({signature.function.parameters[-1].name})",
+                )
+            )
+    if minimax_calls:
+        search, call = minimax_calls[0]
+        draft.add_check(
+            DraftCheck(
+                f"{_slug(search.function)}-no-mutation",
+                "no-mutation",
+                f"{search.function} leaves the board as it found it",
+                "no-mutation",
+                {"call": call},
+                f"{search.function} takes the board as an argument",
+            )
+        )
+    if minimax_calls and alphabeta_calls:
+        (mm, mm_call), (ab, ab_call) = minimax_calls[0], alphabeta_calls[0]
+        draft.add_check(
+            DraftCheck(
+                "node-reduction",
+                "node-reduction",
+                f"{ab.function} visits fewer nodes than {mm.function}",
+                "node-counts",
+                {"minimax_call": mm_call, "alphabeta_call": ab_call, "positions": ["X........", "X...O...."]},
+                f"{mm.function} is a minimax and {ab.function} an alpha-beta of the same conventions",
+            )
+        )
+
+
+def _narrow_windows(chosen: ChosenConventions) -> list[list[int]]:
+    return [[-1, 0], [0, 1]] if chosen.scoring == "unit" else [[-10, 0], [0, 10]]
+
+
+def infer(prober: Prober, discovered: Discovered) -> tuple[Draft, EncodingChoice | None]:
+    """The draft assignment: fields with evidence, checks, what is undecided and why."""
+    draft = Draft()
+    signatures = []
+    for function in discovered.functions:
+        if function.owner is not None:
+            continue
+        signature = read_signature(function)
+        if signature is None:
+            draft.notes.append(
+                f"`{function.name}({', '.join(p.name for p in function.parameters)})`: "
+                "parameters init cannot fill; not probed."
+            )
+        elif signature.slots:
+            signatures.append(signature)
+    choice = choose_encoding(prober, signatures)
+    if choice is None:
+        return draft, None
+    evidence = f"{choice.recognized} function(s) answer like the reference with boards written this way"
+    if choice.others:
+        evidence += f" (as many with {', '.join(choice.others)}: the first is kept)"
+        draft.undecided.append(Undecided("encoding", (choice.encoding, *choice.others), "as many functions fit each"))
+    draft.fields.append(Field("encoding", choice.encoding, evidence))
+    chosen = choose_conventions(choice.searches)
+    draft.fields.extend(chosen.fields)
+    draft.undecided.extend(chosen.undecided)
+    for test in choice.board_tests:
+        if test.expect == "score" and test.codes.get("maximizer") != chosen.maximizer:
+            draft.notes.append(f"`{test.function}` scores for {test.codes.get('maximizer')}; no check was written.")
+            continue
+        draft.add_check(_board_test_check(test))
+    search_checks(draft, choice.searches, chosen)
+    moves = [c.params.get("move") for c in draft.checks if c.params.get("move")]
+    if moves:
+        fmt = max(set(moves), key=moves.count)
+        draft.fields.append(Field("move", fmt, f"{moves.count(fmt)} function(s) number moves this way"))
+    return draft, choice
