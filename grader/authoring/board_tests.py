@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from grader.authoring.draft import NEAR_MISS, NearMiss
 from grader.authoring.probes import Conventions, Prober
 from grader.authoring.signatures import Signature
 from grader.checks.answers import ShapeError
@@ -44,9 +45,20 @@ def _is_bool(value: Any) -> bool:
     return isinstance(value, bool) or (isinstance(value, int) and value in (0, 1))
 
 
+def _agreement(
+    signature: Signature, role: str, answers: Sequence[Any], expected: Sequence[Any], boards: Sequence[Any]
+) -> NearMiss | None:
+    """A near miss when most, not all, answers agree with ``expected``."""
+    agreed = sum(bool(a) == e for a, e in zip(answers, expected))
+    if agreed == len(answers) or agreed < NEAR_MISS * len(answers):
+        return None
+    a, e, b = next((a, e, b) for a, e, b in zip(answers, expected, boards) if bool(a) != e)
+    return NearMiss(signature.function.name, role, agreed, len(answers), str(b), a, e)
+
+
 def read_board_test(
     prober: Prober, signature: Signature, conventions: Conventions, boards: Sequence[Board]
-) -> BoardTest | None:
+) -> BoardTest | NearMiss | None:
     """The board test ``signature`` is under ``conventions``' encoding, if its answers say so."""
     if signature.slots == ("board", "player"):
         return _win_test(prober, signature, conventions, boards)
@@ -69,11 +81,22 @@ def read_board_test(
         if len(fitting) == 1:
             role = {"full": "draw-test", "draw": "draw-test", "terminal": "terminal-test"}[fitting[0]]
             return BoardTest(signature, role, fitting[0], f"True exactly on the {_words(fitting[0])} of {n} boards")
-        return None
+        # "Has someone won" has no check kind; a constant answer is no attempt at any test.
+        if (
+            fitting
+            or all(bool(a) == bool(b.winners()) for a, b in zip(answers, boards))
+            or len(set(map(bool, answers))) < 2
+        ):
+            return None
+        misses = [
+            _agreement(signature, f"a {name} test", answers, [truth(b) for b in boards], boards)
+            for name, truth in readings.items()
+        ]
+        return max((m for m in misses if m), key=lambda m: m.agreed, default=None)
     moves = _legal_moves(prober.context(conventions), signature, answers, boards)
     if moves is not None:
         return moves
-    return _winner(signature, answers, boards) or _score(signature, answers, boards)
+    return _score(signature, answers, boards) or _winner(signature, answers, boards)
 
 
 def _words(expect: str) -> str:
@@ -82,19 +105,22 @@ def _words(expect: str) -> str:
 
 def _win_test(
     prober: Prober, signature: Signature, conventions: Conventions, boards: Sequence[Board]
-) -> BoardTest | None:
+) -> BoardTest | NearMiss | None:
     pairs = [(b, p) for b in boards for p in (X, O)]
     outcomes = prober.ask(signature, conventions, [{"board": b, "player": p} for b, p in pairs])
     if not all(o.ok and _is_bool(o.value) for o in outcomes):
         return None
-    if all(bool(o.value) == (player in board.winners()) for o, (board, player) in zip(outcomes, pairs)):
+    expected = [player in board.winners() for board, player in pairs]
+    if all(bool(o.value) == e for o, e in zip(outcomes, expected)):
         return BoardTest(
             signature,
             "win-test",
             "wins",
             f"True exactly when the given player has a line, on {len(boards)} boards for each player",
         )
-    return None
+    return _agreement(
+        signature, "a win test", [o.value for o in outcomes], expected, [f"{b} (for {p})" for b, p in pairs]
+    )
 
 
 def _legal_moves(

@@ -22,7 +22,7 @@ import nbformat
 from grader.authoring.discovery import Discovered, discover
 from grader.authoring.draft import Draft, DraftCheck
 from grader.authoring.handout import handout_from
-from grader.authoring.inference import infer
+from grader.authoring.inference import EncodingChoice, infer
 from grader.authoring.probes import Prober
 from grader.authoring.stdin_answers import StdinSearch, run_with_answers
 from grader.authoring.toml_writer import render_toml
@@ -38,7 +38,6 @@ from grader.submission.reader import SubmissionUnreadable, read_submission
 CALL_TIMEOUT = 20.0
 PROBE_CELL_TIMEOUT = 60.0
 PROBE_NOTEBOOK_TIMEOUT = 300.0
-_ROLE_NAME = re.compile(r"win|full|draw|tie|minimax|minmax|negamax|alpha|best|terminal|game_?over", re.I)
 
 
 @dataclass(frozen=True)
@@ -125,6 +124,23 @@ def _require_clean(execution: ExecutionResult) -> None:
     raise InitFailed(f"the solution crashes: cell {cell.number} stopped with {what}; nothing was inferred")
 
 
+def _require_recognized(discovered: Discovered, draft: Draft, choice: EncodingChoice | None) -> None:
+    """A solution is made into an assignment only when it has a search init recognized and no
+    function that answers almost, not exactly, like a board test or a search."""
+    if choice is None or not draft.checks:
+        defined = ", ".join(f.name for f in discovered.functions) or "no functions"
+        raise InitFailed(
+            f"this is not a tic-tac-toe solution init can read: it defines {defined}, and none answers like "
+            "a board test or a game search on any board encoding"
+        )
+    found = _found_words(draft)
+    if choice.near_misses:
+        wrong = "; ".join(m.sentence() for m in choice.near_misses)
+        raise InitFailed(f"the solution is wrong: {wrong}. Found: {found}")
+    if not any(c.role in ("minimax", "best-move", "alpha-beta") for c in draft.checks):
+        raise InitFailed(f"found {found}; but no function answers like a minimax or a best move")
+
+
 def _found_words(draft: Draft) -> str:
     return ", ".join(f"{c.params.get('call') or c.params.get('minimax_call')} ({c.role})" for c in draft.checks)
 
@@ -143,28 +159,9 @@ def _author(
     _require_clean(execution)
     probing_from = time.monotonic()
     discovered = discover(session.notebook, session.calls.defined_names())
-    draft, _ = infer(Prober(session.calls, _names(discovered), CALL_TIMEOUT), discovered)
+    draft, choice = infer(Prober(session.calls, _names(discovered), CALL_TIMEOUT), discovered)
     probed_at = time.monotonic()
-    probed = [f.name for f in discovered.functions if f.owner is None]
-    recognized = {str(c.params.get("call", "")).split("(")[0] for c in draft.checks}
-    missed = [name for name in probed if _ROLE_NAME.search(name) and name not in recognized]
-    has_search = any(c.role in ("minimax", "best-move", "alpha-beta") for c in draft.checks)
-    if not draft.checks:
-        defined = ", ".join(probed) or "no functions"
-        raise InitFailed(
-            f"this is not a tic-tac-toe solution init can read: it defines {defined}, and none answers like "
-            "a board test or a game search on any board encoding"
-        )
-    if missed or not has_search:
-        found = _found_words(draft) or "nothing"
-        not_found = (
-            f"{', '.join(missed)} answer(s) like no convention of the reference (a wrong answer?)"
-            if missed
-            else "no minimax or best-move function"
-        )
-        raise InitFailed(
-            f"found {found}; but {not_found}. Fix the solution, or name the functions so they say what they do"
-        )
+    _require_recognized(discovered, draft, choice)
     assignment_id = request.assignment_id or re.sub(r"[^a-z0-9-]+", "-", request.out.name.lower()).strip("-")
     slowest = max((c.duration for c in execution.cells), default=1.0)
     timeouts = {

@@ -75,3 +75,27 @@ class Draft:
 
     def has_role(self, role: str) -> bool:
         return any(c.role == role for c in self.checks)
+
+
+NEAR_MISS = 0.75
+"""A function that agrees with a reading on at least this share of its answers, but not on
+all of them, is taken for that role done wrong, not for another function."""
+
+
+@dataclass(frozen=True)
+class NearMiss:
+    """A function that is almost a board test or a search: the solution is wrong."""
+
+    function: str
+    role: str
+    agreed: int
+    asked: int
+    board: str
+    given: Any
+    expected: Any
+
+    def sentence(self) -> str:
+        return (
+            f"`{self.function}` answers like {self.role} on {self.agreed} of {self.asked} positions, "
+            f"but on {self.board} it returned {self.given!r} where the reference gives {self.expected}"
+        )

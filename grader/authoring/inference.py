@@ -16,7 +16,7 @@ from typing import Any
 from grader.authoring.board_tests import BoardTest, read_board_test
 from grader.authoring.conventions import ChosenConventions, choose_conventions, reading_under
 from grader.authoring.discovery import Discovered
-from grader.authoring.draft import Draft, DraftCheck, Field, Undecided
+from grader.authoring.draft import Draft, DraftCheck, Field, NearMiss, Undecided
 from grader.authoring.probes import Conventions, Prober, predicate_positions
 from grader.authoring.search_readings import SearchFunction, SearchReading, read_search
 from grader.authoring.signatures import Signature, read_signature
@@ -30,47 +30,73 @@ class EncodingChoice:
     encoding: str
     board_tests: tuple[BoardTest, ...]
     searches: tuple[SearchFunction, ...]
-    others: tuple[str, ...]
+    near_misses: tuple[NearMiss, ...] = ()
+    """Functions that almost answer like a board test or a search under this encoding."""
+    others: tuple[str, ...] = ()
     """Other encodings under which as many functions were recognized."""
 
     @property
     def recognized(self) -> int:
         return len(self.board_tests) + len(self.searches)
 
+    @property
+    def rank(self) -> tuple[int, int]:
+        return self.recognized, -len(self.near_misses)
+
 
 def _candidate_encodings() -> tuple[str, ...]:
     return tuple(CODECS)
 
 
-def _recognize(prober: Prober, signatures: Sequence[Signature], encoding: str) -> EncodingChoice:
+def _is_search(signature: Signature) -> bool:
+    return bool(set(signature.slots) & {"is_max", "depth", "alpha", "depth_limit"}) or signature.slots in (
+        ("board",),
+        ("board", "player"),
+    )
+
+
+def _board_tests(prober: Prober, signatures: Sequence[Signature], encoding: str) -> EncodingChoice:
     boards = predicate_positions()
     tests: list[BoardTest] = []
-    searches: list[SearchFunction] = []
+    misses: list[NearMiss] = []
     for signature in signatures:
-        test = read_board_test(prober, signature, Conventions(encoding), boards)
-        if test is not None:
-            tests.append(test)
+        if signature.slots in (("board",), ("board", "player")):
+            found = read_board_test(prober, signature, Conventions(encoding), boards)
+            if isinstance(found, BoardTest):
+                tests.append(found)
+            elif found is not None:
+                misses.append(found)
+    return EncodingChoice(encoding, tuple(tests), (), tuple(misses))
+
+
+def _with_searches(prober: Prober, signatures: Sequence[Signature], choice: EncodingChoice) -> EncodingChoice:
+    tested = {t.function for t in choice.board_tests} | {m.function for m in choice.near_misses}
+    searches: list[SearchFunction] = []
+    misses = list(choice.near_misses)
+    for signature in signatures:
+        if signature.function.name in tested or not _is_search(signature):
             continue
-        if not signature.takes_board:
-            continue
-        if set(signature.slots) & {"is_max", "depth", "alpha", "depth_limit"} or signature.slots in (
-            ("board",),
-            ("board", "player"),
-        ):
-            search = read_search(prober, signature, encoding)
-            if search is not None:
-                searches.append(search)
-    return EncodingChoice(encoding, tuple(tests), tuple(searches), ())
+        found = read_search(prober, signature, choice.encoding)
+        if isinstance(found, SearchFunction):
+            searches.append(found)
+        elif found is not None:
+            misses.append(found)
+    return EncodingChoice(choice.encoding, choice.board_tests, tuple(searches), tuple(misses))
 
 
 def choose_encoding(prober: Prober, signatures: Sequence[Signature]) -> EncodingChoice | None:
-    """The encoding under which the most functions answer like the reference."""
-    choices = [_recognize(prober, signatures, encoding) for encoding in _candidate_encodings()]
-    best = max(choices, key=lambda c: c.recognized)
+    """The encoding under which the most functions answer like the reference. Board tests are
+    cheap to ask and narrow the encodings; searches are asked only under those left."""
+    board_signatures = [s for s in signatures if s.takes_board]
+    tested = [_board_tests(prober, board_signatures, encoding) for encoding in _candidate_encodings()]
+    most = max(c.recognized for c in tested)
+    shortlist = [c for c in tested if c.recognized == most]
+    choices = [_with_searches(prober, board_signatures, c) for c in shortlist]
+    best = max(choices, key=lambda c: c.rank)
     if best.recognized == 0:
         return None
-    others = tuple(c.encoding for c in choices if c.recognized == best.recognized and c is not best)
-    return EncodingChoice(best.encoding, best.board_tests, best.searches, others)
+    others = tuple(c.encoding for c in choices if c.rank == best.rank and c is not best)
+    return EncodingChoice(best.encoding, best.board_tests, best.searches, best.near_misses, others)
 
 
 def _slug(name: str) -> str:

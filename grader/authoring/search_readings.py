@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from grader.authoring.draft import NEAR_MISS, NearMiss
 from grader.authoring.probes import Conventions, Prober, search_positions
 from grader.authoring.signatures import Signature
 from grader.checks.answers import SEARCH_SHAPES, ShapeError, read_search_result
@@ -143,12 +144,14 @@ def _candidates(
             yield maximizer, "depth-adjusted", start, move
 
 
-def read_search(prober: Prober, signature: Signature, encoding: str) -> SearchFunction | None:
-    """Every reading of ``signature``'s answers that reproduces them all; None if none does."""
+def read_search(prober: Prober, signature: Signature, encoding: str) -> SearchFunction | NearMiss | None:
+    """Every reading of ``signature``'s answers that reproduces them all; else the reading
+    that comes closest, if it explains most of them (a wrong search); else None."""
     asked = ask_search(prober, signature, encoding)
     if not any(a.outcome.ok for answers in asked.values() for a in answers):
         return None
     readings: list[SearchReading] = []
+    closest: tuple[int, int, _Asked, SearchSpec, str] | None = None
     restrictions: tuple[Side | None, ...] = (None,)
     if not (signature.has("is_max") or signature.has("player")):
         restrictions = (None, "X", "O")
@@ -166,14 +169,35 @@ def read_search(prober: Prober, signature: Signature, encoding: str) -> SearchFu
                         scoring=scoring or "unit",
                         start_depth=start,
                     )
-                    if all(_fits(a, _spec_for(spec, maximizer, a), returns, move, ctx) for a in used):
+                    misses = [a for a in used if not _fits(a, _spec_for(spec, maximizer, a), returns, move, ctx)]
+                    if not misses:
                         readings.append(SearchReading(first, maximizer, scoring, start, returns, move, to_move))
+                    elif closest is None or len(used) - len(misses) > closest[0]:
+                        closest = (
+                            len(used) - len(misses),
+                            len(used),
+                            misses[0],
+                            _spec_for(spec, maximizer, misses[0]),
+                            returns,
+                        )
     if not readings:
-        return None
+        return _near_miss(signature, closest)
     # A reading that needs no restriction to one side is the better one.
     if any(r.to_move is None for r in readings):
         readings = [r for r in readings if r.to_move is None]
     return SearchFunction(signature, tuple(readings), sum(len(v) for v in asked.values()))
+
+
+def _near_miss(signature: Signature, closest: tuple[int, int, _Asked, SearchSpec, str] | None) -> NearMiss | None:
+    if closest is None or closest[0] < NEAR_MISS * closest[1] or not closest[2].outcome.ok:
+        return None
+    agreed, asked, a, spec, returns = closest
+    ref = reference_answer(a.board, spec, a.side)
+    expected = f"a move in {list(ref.best_moves)}" if returns == "move" else f"value {ref.value:g}"
+    role = "a best-move function" if returns == "move" else "a minimax"
+    return NearMiss(
+        signature.function.name, role, agreed, asked, f"{a.board} ({a.side} to move)", a.outcome.value, expected
+    )
 
 
 def _spec_for(spec: SearchSpec, maximizer: Maximizer | None, a: _Asked) -> SearchSpec:
