@@ -74,8 +74,12 @@ class Explore:
     trace: bool = False
     board_global: str | None = None
     """The notebook global that holds the board; None: the first argument holding one."""
+    board_attribute: str | None = None
+    """The attribute of an argument (``self.board``) that holds the board, when the board
+    lives in an object."""
     marks: tuple[Any, Any, tuple[Any, ...]] = ("X", "O", (" ",))
-    """How the assignment's encoding writes X, O and an empty cell."""
+    """How the assignment's encoding writes X, O and an empty cell
+    (`reference.codecs.BoardEncoding.marks`)."""
     max_steps: int = MAX_STEPS
     """Positions recorded at most; a longer search is reported as incomplete."""
 
@@ -83,6 +87,7 @@ class Explore:
         return {
             "trace": self.trace,
             "board_global": self.board_global,
+            "board_attribute": self.board_attribute,
             "marks": [self.marks[0], self.marks[1], list(self.marks[2])],
             "max_steps": self.max_steps,
         }
@@ -125,6 +130,9 @@ class Call:
     """Methods called on the result in turn: ``(("minmax", ("max",), {}),)``."""
     set_globals: Mapping[str, object] = field(default_factory=dict)
     """Assigned (dotted names allowed) before the call; they stay assigned afterwards."""
+    set_attributes: Mapping[str, object] = field(default_factory=dict)
+    """Written to the object the target returns before the ``then`` methods are called:
+    ``Game()`` with ``{"board": ...}``, then ``.minimax(0, True)``."""
     read_globals: tuple[str, ...] = ()
     """Dotted names read after the call into ``CallOutcome.globals_after``."""
     count: tuple[str, ...] = ()
@@ -152,6 +160,7 @@ class Call:
                 for name, args, kwargs in self.then
             ],
             "set_globals": [[name, encode(value)] for name, value in self.set_globals.items()],
+            "set_attributes": [[name, encode(value)] for name, value in self.set_attributes.items()],
             "read_globals": list(self.read_globals),
             "count": list(self.count),
             "count_all": self.count_all,

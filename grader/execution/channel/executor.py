@@ -181,9 +181,11 @@ class CallExecutor:
                 sent.append((value, data))
             args = [decode(data) for data in call["args"]]
             kwargs = {name: decode(data) for name, data in call["kwargs"]}
+            attributes = [(name, decode(data)) for name, data in call["set_attributes"]]
         except (ValueError, KeyError, TypeError) as error:
             raise CallRefused(STATUS_UNSERIALIZABLE, f"could not decode the arguments: {error}") from None
         sent += list(zip(args, call["args"])) + [(kwargs[name], data) for name, data in call["kwargs"]]
+        sent += [(value, data) for (_, value), (_, data) in zip(attributes, call["set_attributes"])]
         for name in call["count"]:
             if name in counters.refused:
                 raise CallRefused(STATUS_MISSING, counters.refused[name])
@@ -196,11 +198,17 @@ class CallExecutor:
         explore: ExploreRequest | None = call.get("explore")
         signal.setitimer(signal.ITIMER_REAL, call["timeout"])
         if explore is not None:
-            snapshot = board_reader(explore["board_global"], explore["marks"]) if explore["trace"] else None
+            snapshot = (
+                board_reader(explore["board_global"], explore["marks"], explore["board_attribute"])
+                if explore["trace"]
+                else None
+            )
             self.recorder.start(snapshot, explore["max_steps"])
         self._in_student_code = True
         try:
             result = target(*args, **kwargs)
+            for name, value in attributes:
+                setattr(result, name, value)
             for method_name, method_args, method_kwargs in call["then"]:
                 method: Any = getattr(result, method_name, NOT_FOUND)
                 if method is NOT_FOUND:

@@ -92,6 +92,8 @@ class ExploreRequest(TypedDict):
     """Also record the position each node was entered with, as a board (up to ``max_steps``)."""
     board_global: str | None
     """Read the position from this notebook global; None: from the first argument that holds a board."""
+    board_attribute: str | None
+    """Also try this attribute of each argument (``self.board``)."""
     marks: list[Any]
     """How the board holds ``[X, O, [empty values...]]`` (``["X", "O", [" "]]``, ``[1, 2, [0]]``)."""
     max_steps: int
@@ -119,6 +121,8 @@ class CallRequest(TypedDict):
     then: list[list[Any]]
     """``[method name, [args], [[name, value], ...]]`` per chained method."""
     set_globals: list[list[Any]]
+    set_attributes: list[list[Any]]
+    """``[name, value]`` pairs written to the target's result before ``then``."""
     read_globals: list[str]
     count: list[str]
     count_all: bool
