@@ -21,6 +21,7 @@ import nbformat
 
 from grader.authoring.discovery import Discovered, discover
 from grader.authoring.draft import Draft, DraftCheck
+from grader.authoring.encodings import candidate_encodings, source_literals
 from grader.authoring.handout import handout_from
 from grader.authoring.inference import EncodingChoice, infer
 from grader.authoring.probes import Prober
@@ -110,7 +111,8 @@ def _create(request: InitRequest) -> InitReport:
 
 
 def _names(discovered: Discovered) -> frozenset[str]:
-    return frozenset(f.name.split(".")[0] for f in discovered.functions) | frozenset(discovered.global_names)
+    names = {f.name.split(".")[0] for f in discovered.functions} | set(discovered.classes)
+    return frozenset(names) | frozenset(discovered.global_names)
 
 
 def _require_clean(execution: ExecutionResult) -> None:
@@ -159,7 +161,8 @@ def _author(
     _require_clean(execution)
     probing_from = time.monotonic()
     discovered = discover(session.notebook, session.calls.defined_names())
-    draft, choice = infer(Prober(session.calls, _names(discovered), CALL_TIMEOUT), discovered)
+    encodings = candidate_encodings(source_literals(notebook))
+    draft, choice = infer(Prober(session.calls, _names(discovered), CALL_TIMEOUT), discovered, encodings)
     probed_at = time.monotonic()
     _require_recognized(discovered, draft, choice)
     assignment_id = request.assignment_id or re.sub(r"[^a-z0-9-]+", "-", request.out.name.lower()).strip("-")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from nbformat import NotebookNode
 
@@ -49,6 +49,8 @@ class Discovered:
     """Class name -> its constructor's parameters (without ``self``)."""
     global_names: tuple[str, ...]
     """Names a top-level statement assigns (candidates for a global board or counter)."""
+    attributes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Class name -> the attributes its constructor sets on ``self``."""
 
     def function(self, name: str) -> Function | None:
         return next((f for f in self.functions if f.name == name), None)
@@ -82,6 +84,7 @@ def discover(notebook: NotebookNode, defined: DefinedNames) -> Discovered:
     """The notebook's functions, methods and global names that the kernel holds after running it."""
     functions: dict[str, Function] = {}
     classes: dict[str, tuple[Parameter, ...]] = {}
+    attributes: dict[str, tuple[str, ...]] = {}
     globals_: dict[str, None] = {}
     for cell in notebook.cells:
         if cell.cell_type != "code":
@@ -99,6 +102,7 @@ def discover(notebook: NotebookNode, defined: DefinedNames) -> Discovered:
                     if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                         if item.name == "__init__":
                             classes[node.name] = _parameters(item, method=True)
+                            attributes[node.name] = _self_attributes(item)
                         elif not item.name.startswith("__"):
                             qualified = f"{node.name}.{item.name}"
                             functions[qualified] = Function(qualified, _parameters(item, method=True), node.name)
@@ -110,4 +114,14 @@ def discover(notebook: NotebookNode, defined: DefinedNames) -> Discovered:
         functions=kept,
         classes={name: params for name, params in classes.items() if name in alive},
         global_names=tuple(name for name in globals_ if name in defined.variables),
+        attributes={name: attrs for name, attrs in attributes.items() if name in alive},
     )
+
+
+def _self_attributes(init: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+    names: dict[str, None] = {}
+    for node in ast.walk(init):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+            if isinstance(node.ctx, ast.Store):
+                names[node.attr] = None
+    return tuple(names)

@@ -59,6 +59,14 @@ class DraftCheck:
         return DEFAULT_POINTS[self.role]
 
 
+@dataclass(frozen=True)
+class BoardTable:
+    """The `[board]` table: (field, TOML literal) pairs, and the evidence for them."""
+
+    fields: tuple[tuple[str, str], ...]
+    evidence: str
+
+
 @dataclass
 class Draft:
     """The assignment as inferred so far."""
@@ -68,6 +76,8 @@ class Draft:
     undecided: list[Undecided] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     """What was found and not turned into a check, and why."""
+    board: BoardTable | None = None
+    """Set when the board is not one of the preset encodings passed as an argument."""
 
     def add_check(self, check: DraftCheck) -> None:
         if all(c.id != check.id for c in self.checks):

@@ -16,23 +16,27 @@ from typing import Any
 from grader.authoring.board_tests import BoardTest, read_board_test
 from grader.authoring.conventions import ChosenConventions, choose_conventions, reading_under
 from grader.authoring.discovery import Discovered
-from grader.authoring.draft import Draft, DraftCheck, Field, NearMiss, Undecided
+from grader.authoring.draft import BoardTable, Draft, DraftCheck, Field, NearMiss
+from grader.authoring.encodings import candidate_locations
 from grader.authoring.probes import Conventions, Prober, predicate_positions
 from grader.authoring.search_readings import SearchFunction, SearchReading, read_search
 from grader.authoring.signatures import Signature, read_signature
-from reference import CODECS
+from grader.spec.board import BoardLocation, board_fields, preset_name
+from reference import Board
+from reference.codecs import BoardEncoding
 
 COUNTER_NAME = re.compile(r"(count|nodes|calls|visited|expanded|evaluated)", re.I)
 
 
 @dataclass(frozen=True)
 class EncodingChoice:
-    encoding: str
+    conventions: Conventions
+    """The board's encoding and location (the other fields are not decided here)."""
     board_tests: tuple[BoardTest, ...]
     searches: tuple[SearchFunction, ...]
     near_misses: tuple[NearMiss, ...] = ()
     """Functions that almost answer like a board test or a search under this encoding."""
-    others: tuple[str, ...] = ()
+    others: tuple[Conventions, ...] = ()
     """Other encodings under which as many functions were recognized."""
 
     @property
@@ -44,29 +48,26 @@ class EncodingChoice:
         return self.recognized, -len(self.near_misses)
 
 
-def _candidate_encodings() -> tuple[str, ...]:
-    return tuple(CODECS)
+_SEARCH_SLOTS = frozenset({"is_max", "depth", "alpha", "beta", "depth_limit", "player"})
 
 
-def _is_search(signature: Signature) -> bool:
-    return bool(set(signature.slots) & {"is_max", "depth", "alpha", "depth_limit"}) or signature.slots in (
-        ("board",),
-        ("board", "player"),
-    )
+def _without_board(signature: Signature) -> tuple[str, ...]:
+    return tuple(s for s in signature.slots if s != "board")
 
 
-def _board_tests(prober: Prober, signatures: Sequence[Signature], encoding: str) -> EncodingChoice:
-    boards = predicate_positions()
+def _board_tests(
+    prober: Prober, signatures: Sequence[Signature], conventions: Conventions, boards: Sequence[Board]
+) -> EncodingChoice:
     tests: list[BoardTest] = []
     misses: list[NearMiss] = []
     for signature in signatures:
-        if signature.slots in (("board",), ("board", "player")):
-            found = read_board_test(prober, signature, Conventions(encoding), boards)
+        if _without_board(signature) in ((), ("player",)):
+            found = read_board_test(prober, signature, conventions, boards)
             if isinstance(found, BoardTest):
                 tests.append(found)
             elif found is not None:
                 misses.append(found)
-    return EncodingChoice(encoding, tuple(tests), (), tuple(misses))
+    return EncodingChoice(conventions, tuple(tests), (), tuple(misses))
 
 
 def _with_searches(prober: Prober, signatures: Sequence[Signature], choice: EncodingChoice) -> EncodingChoice:
@@ -74,29 +75,51 @@ def _with_searches(prober: Prober, signatures: Sequence[Signature], choice: Enco
     searches: list[SearchFunction] = []
     misses = list(choice.near_misses)
     for signature in signatures:
-        if signature.function.name in tested or not _is_search(signature):
+        if signature.function.name in tested or not set(_without_board(signature)) <= _SEARCH_SLOTS:
             continue
-        found = read_search(prober, signature, choice.encoding)
+        found = read_search(prober, signature, choice.conventions)
         if isinstance(found, SearchFunction):
             searches.append(found)
         elif found is not None:
             misses.append(found)
-    return EncodingChoice(choice.encoding, choice.board_tests, tuple(searches), tuple(misses))
+    return EncodingChoice(choice.conventions, choice.board_tests, tuple(searches), tuple(misses))
 
 
-def choose_encoding(prober: Prober, signatures: Sequence[Signature]) -> EncodingChoice | None:
-    """The encoding under which the most functions answer like the reference. Board tests are
-    cheap to ask and narrow the encodings; searches are asked only under those left."""
-    board_signatures = [s for s in signatures if s.takes_board]
-    tested = [_board_tests(prober, board_signatures, encoding) for encoding in _candidate_encodings()]
-    most = max(c.recognized for c in tested)
-    shortlist = [c for c in tested if c.recognized == most]
-    choices = [_with_searches(prober, board_signatures, c) for c in shortlist]
+def _signatures_at(location: BoardLocation, signatures: Sequence[Signature]) -> list[Signature]:
+    """The functions that find the board at ``location``: those taking it as an argument, the
+    plain functions without one (a global board), the object's methods (an attribute)."""
+    if location.where == "argument":
+        return [s for s in signatures if s.takes_board and s.function.owner is None]
+    if location.where == "global":
+        return [s for s in signatures if not s.takes_board and s.function.owner is None]
+    owner = location.factory.function if location.factory else None
+    return [s for s in signatures if not s.takes_board and s.function.owner == owner]
+
+
+def choose_encoding(
+    prober: Prober,
+    signatures: Sequence[Signature],
+    encodings: Sequence[BoardEncoding],
+    locations: Sequence[BoardLocation],
+) -> EncodingChoice | None:
+    """The encoding and location under which the most functions answer like the reference.
+    Board tests are cheap to ask and narrow the candidates; searches are asked only under
+    those left."""
+    boards = predicate_positions()
+    tested: list[tuple[list[Signature], EncodingChoice]] = []
+    for location in locations:
+        here = _signatures_at(location, signatures)
+        if here:
+            tested += [(here, _board_tests(prober, here, Conventions(e, location), boards)) for e in encodings]
+    if not tested:
+        return None
+    most = max(c.recognized for _, c in tested)
+    choices = [_with_searches(prober, here, c) for here, c in tested if c.recognized == most]
     best = max(choices, key=lambda c: c.rank)
     if best.recognized == 0:
         return None
-    others = tuple(c.encoding for c in choices if c.rank == best.rank and c is not best)
-    return EncodingChoice(best.encoding, best.board_tests, best.searches, best.near_misses, others)
+    others = tuple(c.conventions for c in choices if c.rank == best.rank and c is not best)
+    return EncodingChoice(best.conventions, best.board_tests, best.searches, best.near_misses, others)
 
 
 def _slug(name: str) -> str:
@@ -252,29 +275,25 @@ def _narrow_windows(chosen: ChosenConventions) -> list[list[int]]:
     return [[-1, 0], [0, 1]] if chosen.scoring == "unit" else [[-10, 0], [0, 10]]
 
 
-def infer(prober: Prober, discovered: Discovered) -> tuple[Draft, EncodingChoice | None]:
+def infer(
+    prober: Prober, discovered: Discovered, encodings: Sequence[BoardEncoding]
+) -> tuple[Draft, EncodingChoice | None]:
     """The draft assignment: fields with evidence, checks, what is undecided and why."""
     draft = Draft()
     signatures = []
     for function in discovered.functions:
-        if function.owner is not None:
-            continue
         signature = read_signature(function)
         if signature is None:
             draft.notes.append(
                 f"`{function.name}({', '.join(p.name for p in function.parameters)})`: "
                 "parameters init cannot fill; not probed."
             )
-        elif signature.slots:
+        else:
             signatures.append(signature)
-    choice = choose_encoding(prober, signatures)
+    choice = choose_encoding(prober, signatures, encodings, candidate_locations(discovered))
     if choice is None:
         return draft, None
-    evidence = f"{choice.recognized} function(s) answer like the reference with boards written this way"
-    if choice.others:
-        evidence += f" (as many with {', '.join(choice.others)}: the first is kept)"
-        draft.undecided.append(Undecided("encoding", (choice.encoding, *choice.others), "as many functions fit each"))
-    draft.fields.append(Field("encoding", choice.encoding, evidence))
+    _board_fields(draft, choice)
     chosen = choose_conventions(choice.searches)
     draft.fields.extend(chosen.fields)
     draft.undecided.extend(chosen.undecided)
@@ -289,3 +308,17 @@ def infer(prober: Prober, discovered: Discovered) -> tuple[Draft, EncodingChoice
         fmt = max(set(moves), key=moves.count)
         draft.fields.append(Field("move", fmt, f"{moves.count(fmt)} function(s) number moves this way"))
     return draft, choice
+
+
+def _board_fields(draft: Draft, choice: EncodingChoice) -> None:
+    encoding, location = choice.conventions.encoding, choice.conventions.location
+    evidence = f"{choice.recognized} function(s) answer like the reference with boards written this way"
+    if choice.others:
+        words = ", ".join(c.encoding.description for c in choice.others)
+        evidence += f"; as many do with {words}"
+        draft.notes.append(f"the board could also be {words}: as many functions answer alike; the first is kept")
+    preset = preset_name(encoding)
+    if preset is not None and location.where == "argument":
+        draft.fields.append(Field("encoding", preset, f"{encoding.description}: {evidence}"))
+    else:
+        draft.board = BoardTable(tuple(board_fields(encoding, location)), f"{encoding.description}: {evidence}")

@@ -8,7 +8,6 @@ they mean is for the inference modules to decide.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -16,11 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from grader.authoring.signatures import Signature
-from grader.checks.context import CallRunner, CheckContext
-from grader.execution.channel.calls import CallOutcome
+from grader.checks.context import CallRunner, CheckContext, NotDefined
+from grader.execution.channel.calls import CallOutcome, CallStatus
+from grader.spec.board import BoardLocation
 from grader.spec.call_template import parse_call
 from grader.spec.model import Assignment, Maximizer, MoveFormat, Scoring, Side
 from reference import LINES, Board, O, X, reachable_positions, solve_all
+from reference.codecs import BoardEncoding
 
 PROBE_SEED = 2024
 
@@ -29,7 +30,8 @@ PROBE_SEED = 2024
 class Conventions:
     """The assignment-level fields a probe or a check depends on."""
 
-    encoding: str
+    encoding: BoardEncoding
+    location: BoardLocation = BoardLocation()
     maximizer: Maximizer = "O"
     first_player: Side = "X"
     scoring: Scoring = "unit"
@@ -43,7 +45,8 @@ def draft_assignment(conventions: Conventions, call_timeout: float, directory: P
         id="draft",
         title="draft",
         directory=directory,
-        encoding=conventions.encoding,  # type: ignore[arg-type]
+        encoding=conventions.encoding,
+        board=conventions.location,
         maximizer=conventions.maximizer,
         first_player=conventions.first_player,
         scoring=conventions.scoring,
@@ -111,32 +114,21 @@ class Prober:
         return CheckContext(draft_assignment(conventions, self.call_timeout), self.runner, self.defined)
 
     def ask(
-        self,
-        signature: Signature,
-        conventions: Conventions,
-        cases: Sequence[Mapping[str, Any]],
-        *,
-        set_globals: Mapping[str, str] | None = None,
-        read_globals: tuple[str, ...] = (),
+        self, signature: Signature, conventions: Conventions, cases: Sequence[Mapping[str, Any]]
     ) -> list[CallOutcome]:
         """One call per case; a case gives the board (canonical) and the other slots' values."""
         ctx = self.context(conventions)
-        template = parse_call(signature.call_text())
-        calls = []
-        for case in cases:
+        try:
+            student = ctx.student(parse_call(signature.call_text()), timeout=self.call_timeout)
+        except NotDefined:
+            return [CallOutcome(CallStatus.MISSING, error="not defined")] * len(cases)
+        requests = []
+        for n, case in enumerate(cases):
             board: Board = case["board"]
             values = {
                 "board": ctx.encode_board(board),
                 "player": ctx.encode_player(case.get("player", X)),
                 **{k: v for k, v in case.items() if k not in ("board", "player")},
             }
-            globals_values = {name: values[slot] for name, slot in (set_globals or {}).items()}
-            calls.append(
-                dataclasses.replace(
-                    template.render(values, set_globals=globals_values, read_globals=read_globals),
-                    timeout=self.call_timeout,
-                    check_mutation=False,
-                    skip_after_timeout=True,
-                )
-            )
-        return self.runner.call_many(calls)
+            requests.append((n, values))
+        return [answer.outcome for answer in student.ask_many(requests, partial=True)]

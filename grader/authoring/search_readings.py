@@ -75,7 +75,7 @@ def _variants(signature: Signature) -> tuple[Any, ...]:
 
 
 def ask_search(
-    prober: Prober, signature: Signature, encoding: str, *, depth_limit: int = 9
+    prober: Prober, signature: Signature, base: Conventions, *, depth_limit: int = 9
 ) -> dict[Side, list[_Asked]]:
     """The function's answers on games begun by X and by O."""
     asked: dict[Side, list[_Asked]] = {}
@@ -90,7 +90,7 @@ def ask_search(
             if signature.has("player"):
                 case["player"] = variant
             cases.append(case)
-        outcomes = prober.ask(signature, Conventions(encoding, first_player=first), cases)
+        outcomes = prober.ask(signature, replace(base, first_player=first), cases)
         asked[first] = [
             _Asked(c["board"], c["board"].to_move(first), c.get("is_max", c.get("player")), o)
             for c, o in zip(cases, outcomes)
@@ -144,10 +144,10 @@ def _candidates(
             yield maximizer, "depth-adjusted", start, move
 
 
-def read_search(prober: Prober, signature: Signature, encoding: str) -> SearchFunction | NearMiss | None:
+def read_search(prober: Prober, signature: Signature, base: Conventions) -> SearchFunction | NearMiss | None:
     """Every reading of ``signature``'s answers that reproduces them all; else the reading
     that comes closest, if it explains most of them (a wrong search); else None."""
-    asked = ask_search(prober, signature, encoding)
+    asked = ask_search(prober, signature, base)
     if not any(a.outcome.ok for answers in asked.values() for a in answers):
         return None
     readings: list[SearchReading] = []
@@ -156,7 +156,7 @@ def read_search(prober: Prober, signature: Signature, encoding: str) -> SearchFu
     if not (signature.has("is_max") or signature.has("player")):
         restrictions = (None, "X", "O")
     for first, answers in asked.items():
-        ctx = prober.context(Conventions(encoding, first_player=first))
+        ctx = prober.context(replace(base, first_player=first))
         for returns in SEARCH_SHAPES:
             for maximizer, scoring, start, move in _candidates(returns, signature):
                 for to_move in restrictions:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from grader.authoring.discovery import Function, Parameter
+from grader.spec.board import OBJECT
 
 Slot = Literal["board", "player", "depth", "is_max", "alpha", "beta", "depth_limit"]
 
@@ -59,7 +60,8 @@ class Signature:
             "beta": window[1],
             "depth_limit": "depth_limit" if depth_limit else "9",
         }
-        return f"{self.function.name}({', '.join(words[s] for s in self.slots)})"
+        target = f"{OBJECT}.{self.function.short_name}" if self.function.owner else self.function.name
+        return f"{target}({', '.join(words[s] for s in self.slots)})"
 
 
 def _slot(parameter: Parameter, position: int) -> Slot | None:

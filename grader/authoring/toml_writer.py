@@ -70,6 +70,9 @@ def render_toml(
         lines.append(f"stdin_file = {toml_value(stdin_file)}  # answers the notebook's input() calls")
     for name, seconds in timeouts.items():
         lines.append(f"{name} = {toml_value(seconds)}")
+    if draft.board is not None:
+        lines += ["", f"# {_comment(draft.board.evidence)}", "[board]"]
+        lines += [f"{name} = {value}" for name, value in draft.board.fields]
     for check in draft.checks:
         lines += ["", "[[checks]]", f"# {_comment(check.evidence)}"]
         lines.append(f"id = {toml_value(check.id)}")
