@@ -60,9 +60,10 @@ def read_board_test(
     prober: Prober, signature: Signature, conventions: Conventions, boards: Sequence[Board]
 ) -> BoardTest | NearMiss | None:
     """The board test ``signature`` is under ``conventions``' encoding, if its answers say so."""
-    if signature.slots == ("board", "player"):
+    rest = tuple(s for s in signature.slots if s != "board")
+    if rest == ("player",):
         return _win_test(prober, signature, conventions, boards)
-    if signature.slots != ("board",):
+    if rest:
         return None
     outcomes = prober.ask(signature, conventions, [{"board": b} for b in boards])
     if not all(o.ok for o in outcomes):
@@ -96,7 +97,11 @@ def read_board_test(
     moves = _legal_moves(prober.context(conventions), signature, answers, boards)
     if moves is not None:
         return moves
-    return _score(signature, answers, boards) or _winner(signature, answers, boards)
+    winner = _winner(signature, answers, boards)
+    encoding = conventions.encoding
+    if winner is not None and winner.codes.get("X", X) == encoding.x and winner.codes.get("O", O) == encoding.o:
+        return winner  # the board's own marks: the winner, even where they read as +1/-1 scores
+    return _score(signature, answers, boards) or winner
 
 
 def _words(expect: str) -> str:

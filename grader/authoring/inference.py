@@ -44,9 +44,17 @@ class EncodingChoice:
         return len(self.board_tests) + len(self.searches)
 
     @property
+    def telling(self) -> int:
+        """Board tests other than a static score."""
+        return sum(t.expect != "score" for t in self.board_tests)
+
+    @property
     def rank(self) -> tuple[int, int]:
         return self.recognized, -len(self.near_misses)
 
+
+SHORTLIST = 6
+"""Encodings at most under which searches are asked (the first ones, presets first)."""
 
 _SEARCH_SLOTS = frozenset({"is_max", "depth", "alpha", "beta", "depth_limit", "player"})
 
@@ -113,8 +121,11 @@ def choose_encoding(
             tested += [(here, _board_tests(prober, here, Conventions(e, location), boards)) for e in encodings]
     if not tested:
         return None
-    most = max(c.recognized for _, c in tested)
-    choices = [_with_searches(prober, here, c) for here, c in tested if c.recognized == most]
+    # A search under a wrong encoding sees every board as finished and answers like a static
+    # score, so scores do not decide which encodings are worth searching under.
+    most = max(c.telling for _, c in tested)
+    shortlist = sorted((hc for hc in tested if hc[1].telling == most), key=lambda hc: -hc[1].recognized)[:SHORTLIST]
+    choices = [_with_searches(prober, here, c) for here, c in shortlist]
     best = max(choices, key=lambda c: c.rank)
     if best.recognized == 0:
         return None

@@ -20,8 +20,8 @@ Slot = Literal["board", "player", "depth", "is_max", "alpha", "beta", "depth_lim
 _PATTERNS: tuple[tuple[Slot, re.Pattern[str]], ...] = (
     ("depth_limit", re.compile(r"^(max_?depth|depth_?limit|limit|maxd|max_d|cutoff|search_depth|max_plies)$", re.I)),
     ("is_max", re.compile(r"^(is_?max.*|max(imi[sz]ing|_?player|_?turn|imi[sz]er)?.*|maximi[sz]e|ismax\w*)$", re.I)),
-    ("alpha", re.compile(r"^(alpha|a)$", re.I)),
-    ("beta", re.compile(r"^(beta|b)$", re.I)),
+    ("alpha", re.compile(r"^(alpha|a_?lo|lower)$", re.I)),
+    ("beta", re.compile(r"^(beta|b_?hi|upper)$", re.I)),
     ("depth", re.compile(r"^(depth|d|ply|level|plies)$", re.I)),
     (
         "player",
