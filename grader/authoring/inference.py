@@ -86,6 +86,12 @@ def _with_searches(prober: Prober, signatures: Sequence[Signature], choice: Enco
         if signature.function.name in tested or not set(_without_board(signature)) <= _SEARCH_SLOTS:
             continue
         found = read_search(prober, signature, choice.conventions)
+        if not isinstance(found, SearchFunction) and signature.has("depth") and not signature.has("depth_limit"):
+            # The depth may count down: the plies left to search, a depth limit.
+            as_limit = Signature(
+                signature.function, tuple("depth_limit" if s == "depth" else s for s in signature.slots)
+            )
+            found = read_search(prober, as_limit, choice.conventions) or found
         if isinstance(found, SearchFunction):
             searches.append(found)
         elif found is not None:
@@ -179,7 +185,13 @@ def _search_params(search: SearchFunction, reading: SearchReading, *, full_windo
 
 
 def _reading_words(search: SearchFunction, reading: SearchReading) -> str:
-    shape = {"value": "a value", "move": "a move", "value,move": "(value, move)", "move,value": "(move, value)"}
+    shape = {
+        "value": "a value",
+        "move": "a move",
+        "value,move": "(value, move)",
+        "move,value": "(move, value)",
+        "row,col,value": "[row, col, value]",
+    }
     returned = shape.get(reading.returns, "(value, row, col)")
     side = f", always for {reading.to_move}" if reading.to_move else ""
     fmt = f" with {reading.move} moves" if reading.move else ""

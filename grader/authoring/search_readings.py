@@ -129,8 +129,8 @@ def _candidates(
     returns: str, signature: Signature
 ) -> Iterator[tuple[Maximizer | None, Scoring | None, int, MoveFormat | None]]:
     moves: tuple[MoveFormat | None, ...] = (None,) if returns == "value" else MOVE_FORMATS
-    if returns == "value,row,col":
-        moves = ("rowcol",)
+    if returns in ("value,row,col", "row,col,value"):
+        moves = ("rowcol", "rowcol1")
     maximizer: Maximizer
     if returns == "move":
         # Which moves are best does not depend on the scores, only on which side is asked.
