@@ -131,7 +131,7 @@ def _win_test(
 def _legal_moves(
     ctx: CheckContext, signature: Signature, answers: Sequence[Any], boards: Sequence[Board]
 ) -> BoardTest | None:
-    if not all(isinstance(a, (list, tuple)) for a in answers):
+    if not all(isinstance(a, (list, tuple, set, frozenset)) for a in answers):
         return None
     fitting: list[tuple[MoveFormat, bool]] = []
     for move_format in MOVE_FORMATS:
@@ -140,7 +140,8 @@ def _legal_moves(
         except ShapeError:
             continue
         if all(sorted(cells) == sorted(b.empty_cells()) for cells, b in zip(read, boards)):
-            fitting.append((move_format, all(cells == sorted(cells) for cells in read)))
+            unordered = any(isinstance(a, (set, frozenset)) for a in answers)
+            fitting.append((move_format, not unordered and all(cells == sorted(cells) for cells in read)))
     if len(fitting) != 1:
         return None
     move_format, ordered = fitting[0]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from grader.authoring.board_tests import BoardTest, read_board_test
@@ -18,7 +18,7 @@ from grader.authoring.conventions import ChosenConventions, choose_conventions, 
 from grader.authoring.discovery import Discovered
 from grader.authoring.draft import BoardTable, Draft, DraftCheck, Field, NearMiss
 from grader.authoring.encodings import candidate_locations
-from grader.authoring.probes import Conventions, Prober, predicate_positions
+from grader.authoring.probes import Conventions, Prober, predicate_positions, search_positions
 from grader.authoring.search_readings import SearchFunction, SearchReading, read_search
 from grader.authoring.signatures import Signature, read_signature
 from grader.spec.board import BoardLocation, board_fields, preset_name
@@ -52,6 +52,9 @@ class EncodingChoice:
     def rank(self) -> tuple[int, int]:
         return self.recognized, -len(self.near_misses)
 
+
+NODE_POSITIONS = ["X........", "X...O...."]
+"""Where node counts are compared: big enough for pruning to show, small enough to be quick."""
 
 SHORTLIST = 6
 """Encodings at most under which searches are asked (the first ones, presets first)."""
@@ -198,7 +201,9 @@ def _reading_words(search: SearchFunction, reading: SearchReading) -> str:
     return f"{search.function} returns {returned}{fmt}{side}, as the reference does on all {search.answers} calls"
 
 
-def search_checks(draft: Draft, searches: Sequence[SearchFunction], chosen: ChosenConventions) -> None:
+def search_checks(
+    draft: Draft, searches: Sequence[SearchFunction], chosen: ChosenConventions, counter: str | None = None
+) -> None:
     """The checks of the search functions, under the chosen conventions."""
     minimax_calls: list[tuple[SearchFunction, str]] = []
     alphabeta_calls: list[tuple[SearchFunction, str]] = []
@@ -282,16 +287,56 @@ def search_checks(draft: Draft, searches: Sequence[SearchFunction], chosen: Chos
         )
     if minimax_calls and alphabeta_calls:
         (mm, mm_call), (ab, ab_call) = minimax_calls[0], alphabeta_calls[0]
+        counts: dict[str, Any] = {"minimax_call": mm_call, "alphabeta_call": ab_call, "positions": NODE_POSITIONS}
+        if counter is not None:
+            counts["counter"] = counter
         draft.add_check(
             DraftCheck(
                 "node-reduction",
                 "node-reduction",
                 f"{ab.function} visits fewer nodes than {mm.function}",
                 "node-counts",
-                {"minimax_call": mm_call, "alphabeta_call": ab_call, "positions": ["X........", "X...O...."]},
-                f"{mm.function} is a minimax and {ab.function} an alpha-beta of the same conventions",
+                counts,
+                f"{mm.function} is a minimax and {ab.function} an alpha-beta of the same conventions"
+                + (f"; the global {counter} counts their calls" if counter else ""),
             )
         )
+    elif minimax_calls and counter is not None:
+        mm, mm_call = minimax_calls[0]
+        draft.add_check(
+            DraftCheck(
+                f"{_slug(counter)}-counter",
+                "node-counter",
+                f"the global {counter} counts the nodes {mm.function} visits",
+                "node-counts",
+                {"minimax_call": mm_call, "counter": counter, "positions": NODE_POSITIONS},
+                f"the global {counter} grows while {mm.function} searches",
+            )
+        )
+
+
+def find_counter(
+    prober: Prober, discovered: Discovered, searches: Sequence[SearchFunction], conventions: Conventions
+) -> str | None:
+    """A global the search adds to as it runs: reset to 0, it holds a positive count after a call."""
+    names = [g for g in discovered.global_names if COUNTER_NAME.search(g)]
+    valued = [s for s in searches if any(r.values for r in s.readings)]
+    if not names or not valued:
+        return None
+    search = valued[0]
+    reading = search.readings[0]
+    board = search_positions(reading.first_player)[0]
+    side = board.to_move(reading.first_player)
+    case = {"board": board, "player": side, "alpha": -math.inf, "beta": math.inf, "depth_limit": 9}
+    case["is_max"] = reading.maximizer in ("to-move", side)
+    for name in names:
+        (outcome,) = prober.ask(
+            search.signature, replace(conventions, first_player=reading.first_player), [case], reset={name: 0}
+        )
+        count = outcome.globals_after.get(name)
+        if outcome.ok and isinstance(count, int) and not isinstance(count, bool) and count > 0:
+            return name
+    return None
 
 
 def _narrow_windows(chosen: ChosenConventions) -> list[list[int]]:
@@ -325,7 +370,8 @@ def infer(
             draft.notes.append(f"`{test.function}` scores for {test.codes.get('maximizer')}; no check was written.")
             continue
         draft.add_check(_board_test_check(test))
-    search_checks(draft, choice.searches, chosen)
+    counter = find_counter(prober, discovered, choice.searches, choice.conventions)
+    search_checks(draft, choice.searches, chosen, counter)
     moves = [c.params.get("move") for c in draft.checks if c.params.get("move")]
     if moves:
         fmt = max(set(moves), key=moves.count)

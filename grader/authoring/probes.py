@@ -114,12 +114,23 @@ class Prober:
         return CheckContext(draft_assignment(conventions, self.call_timeout), self.runner, self.defined)
 
     def ask(
-        self, signature: Signature, conventions: Conventions, cases: Sequence[Mapping[str, Any]]
+        self,
+        signature: Signature,
+        conventions: Conventions,
+        cases: Sequence[Mapping[str, Any]],
+        *,
+        reset: Mapping[str, Any] | None = None,
     ) -> list[CallOutcome]:
-        """One call per case; a case gives the board (canonical) and the other slots' values."""
+        """One call per case; a case gives the board (canonical) and the other slots' values.
+        ``reset``: globals set before each call and read back after it."""
         ctx = self.context(conventions)
         try:
-            student = ctx.student(parse_call(signature.call_text()), timeout=self.call_timeout)
+            student = ctx.student(
+                parse_call(signature.call_text()),
+                timeout=self.call_timeout,
+                reset=reset,
+                read_globals=tuple(reset or ()),
+            )
         except NotDefined:
             return [CallOutcome(CallStatus.MISSING, error="not defined")] * len(cases)
         requests = []

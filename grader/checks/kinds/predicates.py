@@ -106,10 +106,10 @@ def read_answer(params: Params, ctx: CheckContext, raw: Any) -> Any:
             raise ShapeError(f"expected a number, got {type(raw).__name__} {raw!r}")
         return raw
     if params.expect == "legal-moves":
-        if not isinstance(raw, (list, tuple)):
+        if not isinstance(raw, (list, tuple, set, frozenset)):
             raise ShapeError(f"expected a list of moves, got {type(raw).__name__} {raw!r}")
         moves = [ctx.decode_move(m, params.move) for m in raw]
-        return moves if params.ordered else sorted(moves)
+        return moves if params.ordered and not isinstance(raw, (set, frozenset)) else sorted(moves)
     raise AssertionError(params.expect)
 
 
