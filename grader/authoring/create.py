@@ -37,6 +37,9 @@ from grader.spec.model import AssignmentError
 from grader.submission.reader import SubmissionUnreadable, read_submission
 
 CALL_TIMEOUT = 20.0
+"""The written assignment's limit on one call."""
+PROBE_CALL_TIMEOUT = 5.0
+"""A probe searches from at most five empty cells: a function that takes longer is stuck."""
 PROBE_CELL_TIMEOUT = 60.0
 PROBE_NOTEBOOK_TIMEOUT = 300.0
 
@@ -49,6 +52,8 @@ class InitRequest:
     stdin: Path | None = None
     assignment_id: str | None = None
     sandbox: SandboxChoice = "auto"
+    cell_timeout: float = PROBE_CELL_TIMEOUT
+    """How long one cell of the solution may run."""
 
 
 @dataclass(frozen=True)
@@ -90,7 +95,7 @@ def _create(request: InitRequest) -> InitReport:
     except SubmissionUnreadable as exc:
         raise InitFailed(f"{request.solution}: {exc}") from None
     options = ExecutionOptions(
-        cell_timeout=PROBE_CELL_TIMEOUT,
+        cell_timeout=request.cell_timeout,
         notebook_timeout=PROBE_NOTEBOOK_TIMEOUT,
         sandbox=request.sandbox,
         short_limit=CALL_TIMEOUT / 4,
@@ -139,8 +144,12 @@ def _require_recognized(discovered: Discovered, draft: Draft, choice: EncodingCh
     if choice.near_misses:
         wrong = "; ".join(m.sentence() for m in choice.near_misses)
         raise InitFailed(f"the solution is wrong: {wrong}. Found: {found}")
-    if not any(c.role in ("minimax", "best-move", "alpha-beta") for c in draft.checks):
+    if not _has_search(draft):
         raise InitFailed(f"found {found}; but no function answers like a minimax or a best move")
+
+
+def _has_search(draft: Draft) -> bool:
+    return any(c.role in ("minimax", "best-move", "alpha-beta") for c in draft.checks)
 
 
 def _found_words(draft: Draft) -> str:
@@ -162,7 +171,12 @@ def _author(
     probing_from = time.monotonic()
     discovered = discover(session.notebook, session.calls.defined_names())
     encodings = candidate_encodings(source_literals(notebook))
-    draft, choice = infer(Prober(session.calls, _names(discovered), CALL_TIMEOUT), discovered, encodings)
+    prober = Prober(session.calls, _names(discovered), PROBE_CALL_TIMEOUT)
+    draft, choice = infer(prober, discovered, encodings)
+    if prober.hung and not _has_search(draft):
+        found = _found_words(draft) or "nothing else"
+        raise InitFailed(f"the solution hangs: {'; '.join(prober.hung.values())}. Found: {found}")
+    draft.notes += [f"{hang}; not checked" for hang in prober.hung.values()]
     probed_at = time.monotonic()
     _require_recognized(discovered, draft, choice)
     assignment_id = request.assignment_id or re.sub(r"[^a-z0-9-]+", "-", request.out.name.lower()).strip("-")
@@ -202,7 +216,7 @@ def _author(
                     f"check {result.check_id} was left out: the solution itself got "
                     f"{result.status.value}: {result.message}"
                 )
-            if not any(c.role in ("minimax", "best-move", "alpha-beta") for c in draft.checks):
+            if not _has_search(draft):
                 raise InitFailed(
                     f"found {_found_words(draft)}; but the solution fails its own search checks: "
                     + "; ".join(f"{f.check_id}: {f.message}" for f in failing)

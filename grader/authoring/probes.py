@@ -8,6 +8,7 @@ they mean is for the inference modules to decide.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -64,6 +65,7 @@ def _swap(board: Board) -> Board:
     return Board(tuple({X: O, O: X}.get(c, c) for c in board.cells))
 
 
+@functools.lru_cache(maxsize=1)
 def predicate_positions() -> tuple[Board, ...]:
     """Boards for the win, draw and moves tests: each line won by each player, full boards
     with and without a winner, games in progress. No board has more than five empty cells,
@@ -86,6 +88,7 @@ def predicate_positions() -> tuple[Board, ...]:
     return tuple(chosen.values())
 
 
+@functools.lru_cache(maxsize=4)
 def search_positions(first_player: str, per_side: int = 8) -> tuple[Board, ...]:
     """Games in progress (2 to 5 empty cells) that ``first_player`` began, ``per_side`` for
     each side to move, half of them with a win or a loss still ahead, so that scores tell
@@ -109,6 +112,8 @@ class Prober:
         self.runner = runner
         self.defined = defined
         self.call_timeout = call_timeout
+        self.hung: dict[str, str] = {}
+        """Function -> what ran out of time: it is not called again."""
 
     def context(self, conventions: Conventions) -> CheckContext:
         return CheckContext(draft_assignment(conventions, self.call_timeout), self.runner, self.defined)
@@ -133,6 +138,9 @@ class Prober:
             )
         except NotDefined:
             return [CallOutcome(CallStatus.MISSING, error="not defined")] * len(cases)
+        name = signature.function.name
+        if name in self.hung:
+            return [CallOutcome(CallStatus.SKIPPED, error=self.hung[name])] * len(cases)
         requests = []
         for n, case in enumerate(cases):
             board: Board = case["board"]
@@ -142,4 +150,13 @@ class Prober:
                 **{k: v for k, v in case.items() if k not in ("board", "player")},
             }
             requests.append((n, values))
-        return [answer.outcome for answer in student.ask_many(requests, partial=True)]
+        outcomes = [answer.outcome for answer in student.ask_many(requests, partial=True)]
+        for case, outcome in zip(cases, outcomes):
+            if outcome.status in (CallStatus.TIMEOUT, CallStatus.KILLED):
+                self.hung[name] = (
+                    f"`{name}` did not return within {self.call_timeout:g} s on {case['board']}"
+                    if outcome.status is CallStatus.TIMEOUT
+                    else f"`{name}` crashed the kernel on {case['board']}"
+                )
+                break
+        return outcomes

@@ -112,17 +112,52 @@ def _used(asked: Sequence[_Asked], signature: Signature, maximizer: Maximizer, t
     return used
 
 
-def _fits(a: _Asked, spec: SearchSpec, returns: str, move: MoveFormat | None, ctx: CheckContext) -> bool:
-    if not a.outcome.ok:
+class _Reads:
+    """Each answer read once per (shape, move format): None where it does not read so."""
+
+    def __init__(self, ctx: CheckContext) -> None:
+        self.ctx = ctx
+        self.cache: dict[tuple[int, str, MoveFormat | None], tuple[float | None, int | None] | None] = {}
+
+    def read(self, a: _Asked, returns: str, move: MoveFormat | None) -> tuple[float | None, int | None] | None:
+        key = (id(a), returns, move)
+        if key not in self.cache:
+            try:
+                self.cache[key] = (
+                    read_search_result(a.outcome.value, (returns,), self.ctx, move) if a.outcome.ok else None
+                )
+            except ShapeError:
+                self.cache[key] = None
+        return self.cache[key]
+
+
+def _fits(a: _Asked, spec: SearchSpec, returns: str, move: MoveFormat | None, reads: _Reads) -> bool:
+    read = reads.read(a, returns, move)
+    if read is None:
         return False
-    try:
-        value, cell = read_search_result(a.outcome.value, (returns,), ctx, move)
-    except ShapeError:
-        return False
+    value, cell = read
     expected = reference_answer(a.board, spec, a.side)
     if value is not None and (returns != "move") and value != expected.value:
         return False
     return returns == "value" or cell in expected.best_moves
+
+
+def _misses(
+    used: Sequence[_Asked],
+    spec: SearchSpec,
+    maximizer: Maximizer | None,
+    shape: tuple[str, MoveFormat | None],
+    reads: _Reads,
+) -> list[_Asked]:
+    """The answers a reading does not explain, counted until it cannot be a near miss."""
+    allowed = (1 - NEAR_MISS) * len(used)
+    misses: list[_Asked] = []
+    for a in used:
+        if not _fits(a, _spec_for(spec, maximizer, a), *shape, reads):
+            misses.append(a)
+            if len(misses) > allowed:
+                break
+    return misses
 
 
 def _candidates(
@@ -156,7 +191,7 @@ def read_search(prober: Prober, signature: Signature, base: Conventions) -> Sear
     if not (signature.has("is_max") or signature.has("player")):
         restrictions = (None, "X", "O")
     for first, answers in asked.items():
-        ctx = prober.context(replace(base, first_player=first))
+        reads = _Reads(prober.context(replace(base, first_player=first)))
         for returns in SEARCH_SHAPES:
             for maximizer, scoring, start, move in _candidates(returns, signature):
                 for to_move in restrictions:
@@ -169,7 +204,7 @@ def read_search(prober: Prober, signature: Signature, base: Conventions) -> Sear
                         scoring=scoring or "unit",
                         start_depth=start,
                     )
-                    misses = [a for a in used if not _fits(a, _spec_for(spec, maximizer, a), returns, move, ctx)]
+                    misses = _misses(used, spec, maximizer, (returns, move), reads)
                     if not misses:
                         readings.append(SearchReading(first, maximizer, scoring, start, returns, move, to_move))
                     elif closest is None or len(used) - len(misses) > closest[0]:
