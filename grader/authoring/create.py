@@ -65,6 +65,8 @@ class InitReport:
     failure: str | None = None
     results: tuple[CheckResult, ...] = field(default=(), repr=False)
     """The written checks' results on the solution."""
+    timings: dict[str, float] = field(default_factory=dict)
+    """Seconds: ``probing`` the functions, ``checking`` the draft against the solution, ``total``."""
 
     @property
     def return_code(self) -> int:
@@ -244,11 +246,16 @@ def _author(
     summary += [f"  check {c.id} ({c.kind}, {c.points:g} points)" for c in draft.checks]
     summary += [f"  note: {n}" for n in draft.notes]
     finished = time.monotonic()
+    timings = {
+        "probing": round(probed_at - probing_from, 1),
+        "checking": round(finished - probed_at, 1),
+        "total": round(finished - started, 1),
+    }
     summary.append(
-        f"took {finished - started:.1f} s, of which probing the functions {probed_at - probing_from:.1f} s "
-        f"and checking the draft against the solution {finished - probed_at:.1f} s"
+        f"took {timings['total']:g} s, of which probing the functions {timings['probing']:g} s "
+        f"and checking the draft against the solution {timings['checking']:g} s"
     )
-    return InitReport(request.out, tuple(summary), results=tuple(results))
+    return InitReport(request.out, tuple(summary), results=tuple(results), timings=timings)
 
 
 def _title(notebook: nbformat.NotebookNode, solution: Path) -> str:

@@ -53,7 +53,7 @@ class StdinSearch:
     runs: int
 
 
-class _Answerer:
+class PromptAnswerer:
     """The answer to each prompt in turn, for one move style."""
 
     def __init__(self, style: str) -> None:
@@ -109,7 +109,7 @@ def run_with_answers(
     for style in MOVE_STYLES:
         prompts: list[str] = []
         for _ in range(RUNS_PER_STYLE):
-            answerer = _Answerer(style)
+            answerer = PromptAnswerer(style)
             answers = [answerer.answer(p) for p in prompts] + answerer.padding()
             runs += 1
             with NotebookSession(notebook, dataclasses.replace(options, stdin=tuple(answers))) as session:
