@@ -21,7 +21,7 @@ from grader.spec.loader import load_assignment
 from grader.submission.reader import notebook_from_script
 from tests.checks.in_process import InProcessRunner
 
-FLAT_UNDERSCORE = '''
+FLAT_UNDERSCORE = """
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
 def check_win(board, player):
@@ -54,7 +54,7 @@ def best_move(board):
         board[i] = "_"
         return value
     return max(moves, key=worth)
-'''
+"""
 
 
 def _infer(source: str) -> tuple[Draft, EncodingChoice | None]:
@@ -73,11 +73,19 @@ def flat_underscore() -> tuple[Draft, EncodingChoice | None]:
     return _infer(FLAT_UNDERSCORE)
 
 
-def test_the_encoding_is_the_one_every_function_answers_under(flat_underscore: tuple[Draft, EncodingChoice | None]) -> None:
+def test_the_encoding_is_the_one_every_function_answers_under(
+    flat_underscore: tuple[Draft, EncodingChoice | None],
+) -> None:
     draft, choice = flat_underscore
     assert choice is not None
     encoding = choice.conventions.encoding
-    assert (encoding.layout, encoding.container, encoding.empty, encoding.x, encoding.o) == ("flat", "list", "_", "X", "O")
+    assert (encoding.layout, encoding.container, encoding.empty, encoding.x, encoding.o) == (
+        "flat",
+        "list",
+        "_",
+        "X",
+        "O",
+    )
     assert draft.board is not None and ("empty", '"_"') in draft.board.fields
     assert not choice.near_misses
 
@@ -115,7 +123,7 @@ def test_the_written_toml_loads_as_it_was_inferred(
     assert assignment.encoding.empty == "_"
     assert [c.id for c in assignment.checks] == [c.id for c in draft.checks]
     assert "# first_player = " in text  # undecided: commented out, with the candidates
-    assert "maximizer = \"X\"  # " in text
+    assert 'maximizer = "X"  # ' in text
 
 
 def test_a_win_test_that_misses_a_line_makes_the_solution_wrong() -> None:
