@@ -138,9 +138,10 @@ def _require_recognized(discovered: Discovered, draft: Draft, choice: EncodingCh
     function that answers almost, not exactly, like a board test or a search."""
     if choice is None or not draft.checks:
         defined = ", ".join(f.name for f in discovered.functions) or "no functions"
+        hung = "".join(f" ({note})" for note in draft.notes if "did not return" in note)
         raise InitFailed(
             f"this is not a tic-tac-toe solution init can read: it defines {defined}, and none answers like "
-            "a board test or a game search on any board encoding"
+            f"a board test or a game search on any board encoding{hung}"
         )
     found = _found_words(draft)
     if choice.near_misses:
@@ -175,7 +176,7 @@ def _author(
     encodings = candidate_encodings(source_literals(notebook))
     prober = Prober(session.calls, _names(discovered), PROBE_CALL_TIMEOUT)
     draft, choice = infer(prober, discovered, encodings)
-    if prober.hung and not _has_search(draft):
+    if prober.hung and draft.checks and not _has_search(draft):
         found = _found_words(draft) or "nothing else"
         raise InitFailed(f"the solution hangs: {'; '.join(prober.hung.values())}. Found: {found}")
     draft.notes += [f"{hang}; not checked" for hang in prober.hung.values()]

@@ -53,6 +53,9 @@ class EncodingChoice:
         return self.recognized, -len(self.near_misses)
 
 
+BOARD_TEST_EXAMPLES = 200
+"""Boards a full, draw or finished-game test is asked about (a missed cell shows on few)."""
+
 NODE_POSITIONS = ["X........", "X...O...."]
 """Where node counts are compared: big enough for pruning to show, small enough to be quick."""
 
@@ -148,8 +151,12 @@ def _slug(name: str) -> str:
 
 def _board_test_check(test: BoardTest) -> DraftCheck:
     params: dict[str, Any] = {"call": test.signature.call_text(), "expect": test.expect}
-    if test.expect in ("wins", "full", "draw"):
+    if test.expect in ("wins", "full", "draw", "terminal"):
+        # Arbitrary boards reach the full and nearly full ones a draw test must get right,
+        # and more of them than a property's default.
         params["boards"] = "arbitrary"
+    if test.expect in ("full", "draw", "terminal"):
+        params["examples"] = BOARD_TEST_EXAMPLES
     if test.expect == "score":
         pass
     elif test.codes:
@@ -295,6 +302,18 @@ def search_checks(
                 "node-counts",
                 {"minimax_call": mm_call, "alphabeta_call": ab_call, "positions": NODE_POSITIONS},
                 f"{mm.function} is a minimax and {ab.function} an alpha-beta of the same conventions",
+            )
+        )
+    elif alphabeta_calls:
+        ab, ab_call = alphabeta_calls[0]
+        draft.add_check(
+            DraftCheck(
+                "node-reduction",
+                "node-reduction",
+                f"{ab.function} prunes as alpha-beta does",
+                "node-counts",
+                {"minimax_call": ab_call, "alphabeta_call": ab_call, "positions": NODE_POSITIONS},
+                f"{ab.function} is an alpha-beta with no minimax beside it: its nodes are compared with the reference",
             )
         )
     if minimax_calls and counter is not None:
