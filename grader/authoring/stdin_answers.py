@@ -24,6 +24,8 @@ T = TypeVar("T")
 
 MAX_RUNS = 6
 RUNS_PER_STYLE = 2
+SPARE_ANSWERS = 9
+"""Answers written beyond those the solution's run used: a submission that misses a win plays on."""
 _PADDING_GAMES = 4
 """Moves offered past the last prompt seen: this many passes over the nine cells."""
 
@@ -47,7 +49,8 @@ class StdinSearch:
     """How the answers were found (or why none were)."""
 
     answers: tuple[str, ...] | None
-    """The answers the successful run consumed (empty: the notebook asks nothing); None when
+    """The answers the successful run consumed and one more pass over the cells, for a
+    submission whose game lasts longer (empty: the notebook asks nothing); None when
     no run completed."""
     explanation: str
     runs: int
@@ -118,7 +121,8 @@ def run_with_answers(
                 consumed = tuple(e.answer for e in transcript if e.answer is not None)
                 if not _input_trouble(execution):
                     words = f"{len(consumed)} answers ({style}) complete the run" if consumed else "no input asked"
-                    return then(session, execution, StdinSearch(consumed, words, runs))
+                    kept = tuple(answers[: len(consumed) + SPARE_ANSWERS]) if consumed else ()
+                    return then(session, execution, StdinSearch(kept, words, runs))
                 failed = [c for c in execution.failed_cells if c.index in {e.cell_index for e in transcript}]
                 if failed and not _needs_input(execution):
                     cell = failed[0]
