@@ -38,7 +38,7 @@ from grader.submission.reader import SubmissionUnreadable, read_submission
 
 CALL_TIMEOUT = 20.0
 """The written assignment's limit on one call."""
-PROBE_CALL_TIMEOUT = 5.0
+PROBE_CALL_TIMEOUT = 2.0
 """A probe searches from at most five empty cells: a function that takes longer is stuck."""
 PROBE_CELL_TIMEOUT = 60.0
 PROBE_NOTEBOOK_TIMEOUT = 300.0
@@ -176,10 +176,10 @@ def _author(
     encodings = candidate_encodings(source_literals(notebook))
     prober = Prober(session.calls, _names(discovered), PROBE_CALL_TIMEOUT)
     draft, choice = infer(prober, discovered, encodings)
-    if prober.hung and draft.checks and not _has_search(draft):
-        found = _found_words(draft) or "nothing else"
-        raise InitFailed(f"the solution hangs: {'; '.join(prober.hung.values())}. Found: {found}")
-    draft.notes += [f"{hang}; not checked" for hang in prober.hung.values()]
+    hangs = prober.hangs_under(choice.conventions) if choice else list(prober.hung.values())
+    if hangs and draft.checks and not _has_search(draft):
+        raise InitFailed(f"the solution hangs: {'; '.join(hangs)}. Found: {_found_words(draft)}")
+    draft.notes += [f"{hang}; not checked" for hang in hangs]
     probed_at = time.monotonic()
     _require_recognized(discovered, draft, choice)
     assignment_id = request.assignment_id or re.sub(r"[^a-z0-9-]+", "-", request.out.name.lower()).strip("-")

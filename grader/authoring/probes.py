@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import functools
 import random
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from grader.authoring.signatures import Signature
+from grader.checks.call_budget import CallWindow
 from grader.checks.context import CallRunner, CheckContext, NotDefined
 from grader.execution.channel.calls import CallOutcome, CallStatus
 from grader.spec.board import BoardLocation
@@ -25,6 +27,8 @@ from reference import LINES, Board, O, X, reachable_positions, solve_all
 from reference.codecs import BoardEncoding
 
 PROBE_SEED = 2024
+BATCH_SECONDS = 10.0
+"""How long one batch of probe calls may keep starting calls."""
 
 
 @dataclass(frozen=True)
@@ -112,11 +116,20 @@ class Prober:
         self.runner = runner
         self.defined = defined
         self.call_timeout = call_timeout
-        self.hung: dict[str, str] = {}
-        """Function -> what ran out of time: it is not called again."""
+        self.hung: dict[tuple[str, BoardEncoding, BoardLocation], str] = {}
+        """(function, encoding, location) -> what ran out of time: not called so again."""
+
+    def hangs_under(self, conventions: Conventions) -> list[str]:
+        """What ran out of time with the board written the chosen way."""
+        chosen = (conventions.encoding, conventions.location)
+        return [what for (_, encoding, location), what in self.hung.items() if (encoding, location) == chosen]
 
     def context(self, conventions: Conventions) -> CheckContext:
-        return CheckContext(draft_assignment(conventions, self.call_timeout), self.runner, self.defined)
+        """A context whose calls start within ``BATCH_SECONDS``: a function searching far
+        more than a probe needs (a board read the wrong way looks empty) is cut short."""
+        ctx = CheckContext(draft_assignment(conventions, self.call_timeout), self.runner, self.defined)
+        ctx.window = CallWindow(time.monotonic() + BATCH_SECONDS, "the probe's time was spent")
+        return ctx
 
     def ask(
         self,
@@ -139,8 +152,9 @@ class Prober:
         except NotDefined:
             return [CallOutcome(CallStatus.MISSING, error="not defined")] * len(cases)
         name = signature.function.name
-        if name in self.hung:
-            return [CallOutcome(CallStatus.SKIPPED, error=self.hung[name])] * len(cases)
+        key = (name, conventions.encoding, conventions.location)
+        if key in self.hung:
+            return [CallOutcome(CallStatus.SKIPPED, error=self.hung[key])] * len(cases)
         requests = []
         for n, case in enumerate(cases):
             board: Board = case["board"]
@@ -153,7 +167,7 @@ class Prober:
         outcomes = [answer.outcome for answer in student.ask_many(requests, partial=True)]
         for case, outcome in zip(cases, outcomes):
             if outcome.status in (CallStatus.TIMEOUT, CallStatus.KILLED):
-                self.hung[name] = (
+                self.hung[key] = (
                     f"`{name}` did not return within {self.call_timeout:g} s on {case['board']}"
                     if outcome.status is CallStatus.TIMEOUT
                     else f"`{name}` crashed the kernel on {case['board']}"

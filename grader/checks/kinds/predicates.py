@@ -52,6 +52,20 @@ class Params:
             raise ValueError(f"codes: unknown outcome(s) {sorted(unknown)}; use X, O, tie, ongoing")
 
 
+_DRAWN = "XOXXOOOXX"
+"""A full board with no line (X moved first)."""
+
+
+def near_full_boards(reachable: bool, first: str) -> list[Board]:
+    """A drawn board and the same board with each cell emptied in turn: a full, draw or
+    finished-game test that skips a cell answers one of them wrong. With ``reachable``, only
+    the positions a game ``first`` began can reach."""
+    drawn = _DRAWN if first == X else _DRAWN.translate(str.maketrans("XO", "OX"))
+    boards = [Board.from_string(drawn)]
+    boards += [Board.from_string(drawn[:i] + EMPTY + drawn[i + 1 :]) for i in range(9)]
+    return [b for b in boards if not reachable or b.legality_problem(first) is None]
+
+
 def line_name(line: tuple[int, int, int]) -> str:
     return _LINE_WORDS[line]
 
@@ -228,6 +242,10 @@ def run(check: Check[Params], ctx: CheckContext) -> CheckResult:
         explicit = [(b, None, pos) for b in lines[:2] for pos in (0, 1, 5, 9, 10)]
     else:
         explicit = [(b, None, None) for b in lines]
+    if params.expect in ("full", "draw", "terminal"):
+        explicit += [
+            (b, None, None) for b in near_full_boards(params.boards == "reachable", ctx.assignment.first_player)
+        ]
     outcome = find_failure(
         check,
         ctx,
