@@ -74,26 +74,7 @@ def grade_submission(
             timings["execute"] = round(execution.total_duration, 4)
             timings["kernel_start"] = round(execution.kernel_start_seconds, 4)
             checks_started = time.monotonic()
-            names = session.calls.defined_names()
-            ctx = CheckContext(
-                assignment=assignment,
-                runner=session.calls,
-                defined_names=_flatten(names),
-                execution=execution,
-                hangs=HangMemory(assignment.short_limit, names.references),
-            )
-            results = []
-            for check in assignment.checks:
-                if time.monotonic() >= deadline:
-                    result = CheckResult.not_run(check, f"out of time: grading reached its deadline of {allowed:.0f} s")
-                elif not _should_run(check, ctx):
-                    result = _bonus_not_attempted(check)
-                else:
-                    ctx.begin_check(deadline)
-                    result = run_check(check, ctx)
-                results.append(result)
-                if on_check:
-                    on_check(result)
+            ctx, results = run_checks(session, execution, assignment, deadline, allowed, on_check=on_check)
             timings["checks"] = round(time.monotonic() - checks_started, 4)
     except Exception as exc:  # a kernel that cannot be started or talked to at all
         return not_graded_result(
@@ -108,6 +89,40 @@ def grade_submission(
         problems=tuple(_problems(results, execution, ctx.hang_memory)),
         timings=timings,
     )
+
+
+def run_checks(
+    session: NotebookSession,
+    execution: ExecutionResult,
+    assignment: Assignment,
+    deadline: float,
+    allowed: float,
+    *,
+    on_check: Callable[[CheckResult], None] | None = None,
+) -> tuple[CheckContext, list[CheckResult]]:
+    """Run the assignment's checks against a session that has executed its notebook; past
+    ``deadline`` (``time.monotonic()``, ``allowed`` seconds after the start) no check starts."""
+    names = session.calls.defined_names()
+    ctx = CheckContext(
+        assignment=assignment,
+        runner=session.calls,
+        defined_names=_flatten(names),
+        execution=execution,
+        hangs=HangMemory(assignment.short_limit, names.references),
+    )
+    results = []
+    for check in assignment.checks:
+        if time.monotonic() >= deadline:
+            result = CheckResult.not_run(check, f"out of time: grading reached its deadline of {allowed:.0f} s")
+        elif not _should_run(check, ctx):
+            result = _bonus_not_attempted(check)
+        else:
+            ctx.begin_check(deadline)
+            result = run_check(check, ctx)
+        results.append(result)
+        if on_check:
+            on_check(result)
+    return ctx, results
 
 
 def _flatten(names: DefinedNames) -> frozenset[str]:

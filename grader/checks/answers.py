@@ -70,7 +70,7 @@ class Answer:
 
 # -- reading what search functions return ------------------------------------
 
-SEARCH_SHAPES = ("value", "value,move", "value,row,col", "move", "move,value")
+SEARCH_SHAPES = ("value", "value,move", "value,row,col", "row,col,value", "move", "move,value")
 
 
 def read_search_result(
@@ -103,6 +103,10 @@ def _read_shape(
         pair = ctx.pair_format(move_format)
         move = None if raw[1] is None or raw[2] is None else ctx.decode_move((raw[1], raw[2]), pair)
         return _number(raw[0]), move
+    if shape == "row,col,value" and len(raw) == 3:
+        rowcol = move_format if move_format in ("rowcol", "rowcol1") else "rowcol"
+        move = None if raw[0] is None or raw[1] is None else ctx.decode_move((raw[0], raw[1]), rowcol)
+        return _number(raw[2]), move
     raise ShapeError(f"expected {_shape_words(shape)}, got {_brief(raw)}")
 
 
@@ -117,6 +121,7 @@ def _shape_words(shape: str) -> str:
         "value": "a number",
         "value,move": "(score, move)",
         "value,row,col": "(score, row, col)",
+        "row,col,value": "[row, col, score]",
         "move": "a move",
         "move,value": "(move, score)",
     }[shape]

@@ -54,6 +54,20 @@ class Params:
             raise ValueError(f"codes: unknown outcome(s) {sorted(unknown)}; use X, O, tie, ongoing")
 
 
+_DRAWN = "XOXXOOOXX"
+"""A full board with no line (X moved first)."""
+
+
+def near_full_boards(reachable: bool, first: str) -> list[Board]:
+    """A drawn board and the same board with each cell emptied in turn: a full, draw or
+    finished-game test that skips a cell answers one of them wrong. With ``reachable``, only
+    the positions a game ``first`` began can reach."""
+    drawn = _DRAWN if first == X else _DRAWN.translate(str.maketrans("XO", "OX"))
+    boards = [Board.from_string(drawn)]
+    boards += [Board.from_string(drawn[:i] + EMPTY + drawn[i + 1 :]) for i in range(9)]
+    return [b for b in boards if not reachable or b.legality_problem(first) is None]
+
+
 def line_name(line: tuple[int, int, int]) -> str:
     return _LINE_WORDS[line]
 
@@ -108,10 +122,10 @@ def read_answer(params: Params, ctx: CheckContext, raw: Any) -> Any:
             raise ShapeError(f"expected a number, got {type(raw).__name__} {raw!r}")
         return raw
     if params.expect == "legal-moves":
-        if not isinstance(raw, (list, tuple)):
+        if not isinstance(raw, (list, tuple, set, frozenset)):
             raise ShapeError(f"expected a list of moves, got {type(raw).__name__} {raw!r}")
         moves = [ctx.decode_move(m, params.move) for m in raw]
-        return moves if params.ordered else sorted(moves)
+        return moves if params.ordered and not isinstance(raw, (set, frozenset)) else sorted(moves)
     raise AssertionError(params.expect)
 
 
@@ -207,12 +221,16 @@ def drawn_boards(first: str) -> tuple[Board, ...]:
 
 
 def _first_cases(params: Params, first_player: str) -> list[tuple[Board, Any]]:
-    """Every line complete for each player (see `line_boards`) and every drawn board, tried
+    """Every line complete for each player (see `line_boards`) and every drawn board (for a
+    full, draw or finished-game test also a drawn board with each cell emptied in turn), tried
     before any generated board: together they show each kind of answer (`_answer_kinds`)."""
     lines = line_boards(params.boards == "reachable", first_player)
     if params.expect == "valid-move":
         return [(b, pos) for b in lines[:2] for pos in (0, 1, 5, 9, 10)]
     boards = [*lines, *drawn_boards(first_player)]
+    if params.expect in ("full", "draw", "terminal"):  # a test that skips a cell answers one wrong
+        boards += near_full_boards(params.boards == "reachable", first_player)
+    boards = list(dict.fromkeys(boards))
     if params.expect == "wins":
         return [(b, p) for b in boards for p in (X, O)]
     return [(b, None) for b in boards]

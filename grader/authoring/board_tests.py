@@ -1,0 +1,208 @@
+"""Which board test a function is (win, winner, full, draw, terminal, legal moves, score),
+decided from its answers on the probe positions under one encoding.
+
+A reading is kept only when it reproduces every answer; a function whose answers fit no
+reading, or more than one, is not a board test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from grader.authoring.draft import NEAR_MISS, NearMiss
+from grader.authoring.probes import Conventions, Prober
+from grader.authoring.signatures import Signature
+from grader.checks.answers import ShapeError
+from grader.checks.context import CheckContext
+from grader.spec.model import MOVE_FORMATS, MoveFormat
+from reference import Board, O, X
+
+
+@dataclass(frozen=True)
+class BoardTest:
+    """A function read as one of the predicate kind's expectations."""
+
+    signature: Signature
+    role: str
+    expect: str
+    evidence: str
+    codes: dict[str, Any] = field(default_factory=dict)
+    move: MoveFormat | None = None
+    ordered: bool = False
+
+    @property
+    def function(self) -> str:
+        return self.signature.function.name
+
+
+def _plain(value: Any) -> bool:
+    return isinstance(value, (bool, int, str)) or value is None
+
+
+def _is_bool(value: Any) -> bool:
+    return isinstance(value, bool) or (isinstance(value, int) and value in (0, 1))
+
+
+def _agreement(
+    signature: Signature, role: str, answers: Sequence[Any], expected: Sequence[Any], boards: Sequence[Any]
+) -> NearMiss | None:
+    """A near miss when most, not all, answers agree with ``expected``."""
+    agreed = sum(bool(a) == e for a, e in zip(answers, expected))
+    if agreed == len(answers) or agreed < NEAR_MISS * len(answers):
+        return None
+    a, e, b = next((a, e, b) for a, e, b in zip(answers, expected, boards) if bool(a) != e)
+    return NearMiss(signature.function.name, role, agreed, len(answers), str(b), a, e)
+
+
+def read_board_test(
+    prober: Prober, signature: Signature, conventions: Conventions, boards: Sequence[Board]
+) -> BoardTest | NearMiss | None:
+    """The board test ``signature`` is under ``conventions``' encoding, if its answers say so."""
+    rest = tuple(s for s in signature.slots if s != "board")
+    if rest == ("player",):
+        return _win_test(prober, signature, conventions, boards)
+    if rest:
+        return None
+    outcomes = prober.ask(signature, conventions, [{"board": b} for b in boards])
+    if not all(o.ok for o in outcomes):
+        return None
+    answers = [o.value for o in outcomes]
+    n = len(boards)
+    if all(_is_bool(a) for a in answers):
+        readings = {
+            "full": lambda b: b.is_full(),
+            "draw": lambda b: b.is_full() and not b.winners(),
+            "terminal": lambda b: bool(b.winners()) or b.is_full(),
+        }
+        fitting = [
+            name for name, truth in readings.items() if all(bool(a) == truth(b) for a, b in zip(answers, boards))
+        ]
+        if len(fitting) == 1:
+            role = {"full": "draw-test", "draw": "draw-test", "terminal": "terminal-test"}[fitting[0]]
+            return BoardTest(signature, role, fitting[0], f"True exactly on the {_words(fitting[0])} of {n} boards")
+        # "Has someone won" has no check kind; a constant answer is no attempt at any test.
+        if (
+            fitting
+            or all(bool(a) == bool(b.winners()) for a, b in zip(answers, boards))
+            or len(set(map(bool, answers))) < 2
+        ):
+            return None
+        misses = [
+            _agreement(signature, f"a {name} test", answers, [truth(b) for b in boards], boards)
+            for name, truth in readings.items()
+        ]
+        return max((m for m in misses if m), key=lambda m: m.agreed, default=None)
+    moves = _legal_moves(prober.context(conventions), signature, answers, boards)
+    if moves is not None:
+        return moves
+    winner = _winner(signature, answers, boards)
+    encoding = conventions.encoding
+    if winner is not None and winner.codes.get("X", X) == encoding.x and winner.codes.get("O", O) == encoding.o:
+        return winner  # the board's own marks: the winner, even where they read as +1/-1 scores
+    return _score(signature, answers, boards) or winner
+
+
+def _words(expect: str) -> str:
+    return {"full": "full boards", "draw": "full boards with no line", "terminal": "won or full boards"}[expect]
+
+
+def _win_test(
+    prober: Prober, signature: Signature, conventions: Conventions, boards: Sequence[Board]
+) -> BoardTest | NearMiss | None:
+    pairs = [(b, p) for b in boards for p in (X, O)]
+    outcomes = prober.ask(signature, conventions, [{"board": b, "player": p} for b, p in pairs])
+    if not all(o.ok and _is_bool(o.value) for o in outcomes):
+        return None
+    expected = [player in board.winners() for board, player in pairs]
+    if all(bool(o.value) == e for o, e in zip(outcomes, expected)):
+        return BoardTest(
+            signature,
+            "win-test",
+            "wins",
+            f"True exactly when the given player has a line, on {len(boards)} boards for each player",
+        )
+    return _agreement(
+        signature, "a win test", [o.value for o in outcomes], expected, [f"{b} (for {p})" for b, p in pairs]
+    )
+
+
+def _legal_moves(
+    ctx: CheckContext, signature: Signature, answers: Sequence[Any], boards: Sequence[Board]
+) -> BoardTest | None:
+    if not all(isinstance(a, (list, tuple, set, frozenset)) for a in answers):
+        return None
+    fitting: list[tuple[MoveFormat, bool]] = []
+    for move_format in MOVE_FORMATS:
+        try:
+            read = [[ctx.decode_move(m, move_format) for m in a] for a in answers]
+        except ShapeError:
+            continue
+        if all(sorted(cells) == sorted(b.empty_cells()) for cells, b in zip(read, boards)):
+            unordered = any(isinstance(a, (set, frozenset)) for a in answers)
+            fitting.append((move_format, not unordered and all(cells == sorted(cells) for cells in read)))
+    if len(fitting) != 1:
+        return None
+    move_format, ordered = fitting[0]
+    order = ", in row-major order" if ordered else ""
+    return BoardTest(
+        signature,
+        "moves",
+        "legal-moves",
+        f"lists exactly the empty cells as {move_format} moves{order}, on {len(boards)} boards",
+        move=move_format,
+        ordered=ordered,
+    )
+
+
+def _winner(signature: Signature, answers: Sequence[Any], boards: Sequence[Board]) -> BoardTest | None:
+    """The winner's mark (or a code per outcome), when each outcome always gets one answer."""
+    if not all(_plain(a) for a in answers):
+        return None
+    by_outcome: dict[str, set[Any]] = {}
+    for answer, board in zip(answers, boards):
+        winners = board.winners()
+        outcome = next(iter(winners)) if winners else "tie" if board.is_full() else "ongoing"
+        by_outcome.setdefault(outcome, set()).add((type(answer).__name__, answer))
+    if any(len(v) != 1 for v in by_outcome.values()) or not {X, O} <= set(by_outcome):
+        return None
+    code = {k: next(iter(v))[1] for k, v in by_outcome.items()}
+    if len(set(map(repr, code.values()))) != len(code) and code.get("tie") != code.get("ongoing"):
+        return None
+    if code[X] == code[O] or isinstance(code[X], bool):
+        return None
+    ongoing = code.get("ongoing")
+    tie = code.get("tie", ongoing)
+    codes: dict[str, Any] = {}
+    if code[X] != X or code[O] != O:
+        codes.update({"X": code[X], "O": code[O]})
+    if tie != ongoing:
+        codes["tie"] = tie
+        if ongoing is not None:
+            codes["ongoing"] = ongoing
+        expect = "outcome"
+        role = "terminal-test"
+    else:
+        if ongoing not in (None, False, "", " "):
+            codes["ongoing"] = ongoing
+        expect, role = "winner", "win-test"
+    spelled = ", ".join(f"{k} -> {v!r}" for k, v in code.items())
+    return BoardTest(signature, role, expect, f"one answer per outcome on {len(boards)} boards: {spelled}", codes=codes)
+
+
+def _score(signature: Signature, answers: Sequence[Any], boards: Sequence[Board]) -> BoardTest | None:
+    """+1 where one player has a line, -1 where the other has, 0 otherwise: a static evaluation."""
+    if not all(isinstance(a, (int, float)) and not isinstance(a, bool) for a in answers):
+        return None
+    for maximizer in (X, O):
+        expected = [0 if len(b.winners()) != 1 else 1 if maximizer in b.winners() else -1 for b in boards]
+        if list(answers) == expected:
+            return BoardTest(
+                signature,
+                "evaluate",
+                "score",
+                f"+1 where {maximizer} has a line, -1 for the other, 0 otherwise, on {len(boards)} boards",
+                codes={"maximizer": maximizer},
+            )
+    return None

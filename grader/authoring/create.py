@@ -1,0 +1,294 @@
+"""`grader init`: an assignment folder written from the instructor's solution.
+
+The solution runs in the sandbox as a submission would (answers for its input() loop are
+found if none are given); its functions are probed, the draft is written into a temporary
+folder, loaded, and the solution is graded with it. A check the solution fails is left
+out with a note. The folder is renamed into place only when all of that succeeded, so a
+failure leaves nothing half written.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+
+from grader.authoring.discovery import Discovered, discover
+from grader.authoring.draft import Draft, DraftCheck
+from grader.authoring.encodings import candidate_encodings, source_literals
+from grader.authoring.handout import handout_from
+from grader.authoring.inference import EncodingChoice, infer
+from grader.authoring.probes import Prober
+from grader.authoring.stdin_answers import StdinSearch, run_with_answers
+from grader.authoring.toml_writer import render_toml
+from grader.execution.records import CellStatus, ExecutionResult
+from grader.execution.sandbox import SandboxChoice
+from grader.execution.session import ExecutionOptions, NotebookSession
+from grader.grading import run_checks
+from grader.results import CheckResult, CheckStatus
+from grader.spec.loader import load_assignment
+from grader.spec.model import AssignmentError
+from grader.submission.reader import SubmissionUnreadable, read_submission
+
+CALL_TIMEOUT = 20.0
+"""The written assignment's limit on one call."""
+PROBE_CALL_TIMEOUT = 2.0
+"""A probe searches from at most five empty cells: a function that takes longer is stuck."""
+PROBE_CELL_TIMEOUT = 60.0
+PROBE_NOTEBOOK_TIMEOUT = 300.0
+
+
+@dataclass(frozen=True)
+class InitRequest:
+    solution: Path
+    out: Path
+    template: Path | None = None
+    stdin: Path | None = None
+    assignment_id: str | None = None
+    sandbox: SandboxChoice = "auto"
+    cell_timeout: float = PROBE_CELL_TIMEOUT
+    """How long one cell of the solution may run."""
+
+
+@dataclass(frozen=True)
+class InitReport:
+    """What init did: the folder it wrote, or the one message saying why it wrote nothing."""
+
+    written: Path | None
+    summary: tuple[str, ...] = ()
+    failure: str | None = None
+    results: tuple[CheckResult, ...] = field(default=(), repr=False)
+    """The written checks' results on the solution."""
+    timings: dict[str, float] = field(default_factory=dict)
+    """Seconds: ``probing`` the functions, ``checking`` the draft against the solution, ``total``."""
+
+    @property
+    def return_code(self) -> int:
+        return 0 if self.written is not None else 1
+
+    def __str__(self) -> str:
+        if self.failure is not None:
+            return f"grader init: {self.failure}"
+        return "\n".join([f"wrote {self.written}", *self.summary])
+
+
+class InitFailed(Exception):
+    """The solution cannot be made into an assignment; the message says what was found."""
+
+
+def create_assignment(request: InitRequest) -> InitReport:
+    try:
+        return _create(request)
+    except InitFailed as exc:
+        return InitReport(None, failure=str(exc))
+
+
+def _create(request: InitRequest) -> InitReport:
+    if request.out.exists() and any(request.out.iterdir()):
+        raise InitFailed(f"{request.out} already exists and is not empty; give a new folder")
+    try:
+        notebook = read_submission(request.solution).notebook
+    except SubmissionUnreadable as exc:
+        raise InitFailed(f"{request.solution}: {exc}") from None
+    options = ExecutionOptions(
+        cell_timeout=request.cell_timeout,
+        notebook_timeout=PROBE_NOTEBOOK_TIMEOUT,
+        sandbox=request.sandbox,
+        short_limit=CALL_TIMEOUT / 4,
+    )
+    started = time.monotonic()
+    if request.stdin is not None:
+        stdin = tuple(request.stdin.read_text(encoding="utf-8").splitlines())
+        with NotebookSession(notebook, dataclasses.replace(options, stdin=stdin)) as session:
+            return _author(request, notebook, session, session.execute(), stdin, [], started)
+
+    def author(session: NotebookSession, execution: ExecutionResult, search: StdinSearch) -> InitReport:
+        if search.answers is None:
+            raise InitFailed(f"the notebook asks for input() and {search.explanation}; give answers with --stdin")
+        summary = [f"STDIN.txt: {search.explanation} (found in {search.runs} run(s))"] if search.answers else []
+        return _author(request, notebook, session, execution, search.answers or None, summary, started)
+
+    return run_with_answers(notebook, options, author)
+
+
+def _names(discovered: Discovered) -> frozenset[str]:
+    names = {f.name.split(".")[0] for f in discovered.functions} | set(discovered.classes)
+    return frozenset(names) | frozenset(discovered.global_names)
+
+
+def _require_clean(execution: ExecutionResult) -> None:
+    failed = execution.failed_cells
+    if not failed:
+        return
+    cell = failed[0]
+    if cell.status is CellStatus.TIMEOUT:
+        raise InitFailed(f"the solution hangs: cell {cell.number} {cell.error_message}; nothing was inferred")
+    what = f"{cell.error_name}: {cell.error_message}" if cell.error_name else (cell.error_message or cell.status.value)
+    raise InitFailed(f"the solution crashes: cell {cell.number} stopped with {what}; nothing was inferred")
+
+
+def _require_recognized(discovered: Discovered, draft: Draft, choice: EncodingChoice | None) -> None:
+    """A solution is made into an assignment only when it has a search init recognized and no
+    function that answers almost, not exactly, like a board test or a search."""
+    if choice is None or not draft.checks:
+        defined = ", ".join(f.name for f in discovered.functions) or "no functions"
+        hung = "".join(f" ({note})" for note in draft.notes if "did not return" in note)
+        raise InitFailed(
+            f"this is not a tic-tac-toe solution init can read: it defines {defined}, and none answers like "
+            f"a board test or a game search on any board encoding{hung}"
+        )
+    found = _found_words(draft)
+    if choice.near_misses:
+        wrong = "; ".join(m.sentence() for m in choice.near_misses)
+        raise InitFailed(f"the solution is wrong: {wrong}. Found: {found}")
+    if not _has_search(draft):
+        raise InitFailed(f"found {found}; but no function answers like a minimax or a best move")
+
+
+def _has_search(draft: Draft) -> bool:
+    return any(c.role in ("minimax", "best-move", "alpha-beta") for c in draft.checks)
+
+
+def _found_words(draft: Draft) -> str:
+    return ", ".join(f"{c.params.get('call') or c.params.get('minimax_call')} ({c.role})" for c in draft.checks)
+
+
+def _author(
+    request: InitRequest,
+    notebook: nbformat.NotebookNode,
+    session: NotebookSession,
+    execution: ExecutionResult,
+    stdin: tuple[str, ...] | None,
+    summary: list[str],
+    started: float,
+) -> InitReport:
+    """Infer the draft from the executed solution, check it against the solution in the same
+    kernel, and write the folder."""
+    _require_clean(execution)
+    probing_from = time.monotonic()
+    discovered = discover(session.notebook, session.calls.defined_names())
+    encodings = candidate_encodings(source_literals(notebook))
+    prober = Prober(session.calls, _names(discovered), PROBE_CALL_TIMEOUT)
+    draft, choice = infer(prober, discovered, encodings)
+    hangs = prober.hangs_under(choice.conventions) if choice else list(prober.hung.values())
+    if hangs and draft.checks and not _has_search(draft):
+        raise InitFailed(f"the solution hangs: {'; '.join(hangs)}. Found: {_found_words(draft)}")
+    draft.notes += [f"{hang}; not checked" for hang in hangs]
+    probed_at = time.monotonic()
+    _require_recognized(discovered, draft, choice)
+    assignment_id = request.assignment_id or re.sub(r"[^a-z0-9-]+", "-", request.out.name.lower()).strip("-")
+    slowest = max((c.duration for c in execution.cells), default=1.0)
+    timeouts = {
+        "cell_timeout": float(max(30, round(5 * slowest))),
+        "notebook_timeout": float(max(300, round(5 * execution.total_duration))),
+        "call_timeout": CALL_TIMEOUT,
+    }
+    request.out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{request.out.name}.", dir=request.out.parent))
+    try:
+        nbformat.write(notebook, staging / "solution.ipynb")
+        if request.template is not None:
+            shutil.copyfile(request.template, staging / "template.ipynb")
+        else:
+            nbformat.write(handout_from(notebook), staging / "template.ipynb")
+        stdin_file = None
+        if stdin:
+            (staging / "STDIN.txt").write_text("\n".join(stdin) + "\n", encoding="utf-8")
+            stdin_file = "STDIN.txt"
+        draft.add_check(_runs_cleanly())
+        text = render_toml(
+            draft,
+            assignment_id=assignment_id,
+            title=_title(notebook, request.solution),
+            source=request.solution.name,
+            stdin_file=stdin_file,
+            timeouts=timeouts,
+        )
+        results = _check_own_solution(staging, text, session, execution)
+        failing = [c for c in results if c.status not in (CheckStatus.PASSED, CheckStatus.MANUAL)]
+        if failing:
+            draft.checks = [c for c in draft.checks if c.id not in {f.check_id for f in failing}]
+            for result in failing:
+                draft.notes.append(
+                    f"check {result.check_id} was left out: the solution itself got "
+                    f"{result.status.value}: {result.message}"
+                )
+            if not _has_search(draft):
+                raise InitFailed(
+                    f"found {_found_words(draft)}; but the solution fails its own search checks: "
+                    + "; ".join(f"{f.check_id}: {f.message}" for f in failing)
+                )
+            text = render_toml(
+                draft,
+                assignment_id=assignment_id,
+                title=_title(notebook, request.solution),
+                source=request.solution.name,
+                stdin_file=stdin_file,
+                timeouts=timeouts,
+            )
+            (staging / "assignment.toml").write_text(text, encoding="utf-8")
+            load_assignment(staging)
+        if request.out.exists():
+            request.out.rmdir()
+        staging.rename(request.out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    summary += [f"  {f.name} = {f.value!r}: {f.evidence}" for f in draft.fields]
+    summary += [
+        f"  NOT DECIDED {u.name}: one of {', '.join(map(repr, u.candidates))} ({u.why})" for u in draft.undecided
+    ]
+    summary += [f"  check {c.id} ({c.kind}, {c.points:g} points)" for c in draft.checks]
+    summary += [f"  note: {n}" for n in draft.notes]
+    finished = time.monotonic()
+    timings = {
+        "probing": round(probed_at - probing_from, 1),
+        "checking": round(finished - probed_at, 1),
+        "total": round(finished - started, 1),
+    }
+    summary.append(
+        f"took {timings['total']:g} s, of which probing the functions {timings['probing']:g} s "
+        f"and checking the draft against the solution {timings['checking']:g} s"
+    )
+    return InitReport(request.out, tuple(summary), results=tuple(results), timings=timings)
+
+
+def _title(notebook: nbformat.NotebookNode, solution: Path) -> str:
+    """The notebook's first heading, else its file name."""
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                if line.startswith("#"):
+                    return line.lstrip("#").strip()
+    return solution.name
+
+
+def _runs_cleanly() -> DraftCheck:
+    return DraftCheck(
+        "runs-cleanly",
+        "runs-cleanly",
+        "the notebook runs top to bottom",
+        "runs-cleanly",
+        {},
+        "every cell of the solution runs",
+    )
+
+
+def _check_own_solution(
+    staging: Path, text: str, session: NotebookSession, execution: ExecutionResult
+) -> list[CheckResult]:
+    """The draft's checks, run against the solution in the kernel that was probed."""
+    (staging / "assignment.toml").write_text(text, encoding="utf-8")
+    try:
+        assignment = load_assignment(staging)
+    except AssignmentError as exc:  # a draft the loader refuses is a bug here, said plainly
+        raise InitFailed(f"the written assignment does not load: {exc}") from None
+    allowed = assignment.grading_deadline
+    _, results = run_checks(session, execution, assignment, time.monotonic() + allowed, allowed)
+    return results

@@ -1,0 +1,127 @@
+"""What a solution notebook defines: its functions, its classes' methods and their parameters.
+
+Read from the source (the last definition of a name wins, as it does when the notebook runs),
+then kept only where the executed kernel really holds the name, so a function defined in a
+cell that failed is not offered as part of the assignment.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from nbformat import NotebookNode
+
+from grader.execution.channel.calls import DefinedNames
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    has_default: bool
+
+
+@dataclass(frozen=True)
+class Function:
+    """A function the notebook defines, or a method of one of its classes."""
+
+    name: str
+    """As the call channel names it: ``minimax``, or ``Game.minimax`` for a method."""
+    parameters: tuple[Parameter, ...]
+    """Without ``self``/``cls`` for methods."""
+    owner: str | None = None
+    """The class of a method."""
+
+    @property
+    def required(self) -> tuple[Parameter, ...]:
+        return tuple(p for p in self.parameters if not p.has_default)
+
+    @property
+    def short_name(self) -> str:
+        return self.name.rsplit(".", 1)[-1]
+
+
+@dataclass(frozen=True)
+class Discovered:
+    functions: tuple[Function, ...]
+    classes: dict[str, tuple[Parameter, ...]]
+    """Class name -> its constructor's parameters (without ``self``)."""
+    global_names: tuple[str, ...]
+    """Names a top-level statement assigns (candidates for a global board or counter)."""
+    attributes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Class name -> the attributes its constructor sets on ``self``."""
+
+    def function(self, name: str) -> Function | None:
+        return next((f for f in self.functions if f.name == name), None)
+
+
+def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef, *, method: bool) -> tuple[Parameter, ...]:
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults_from = len(positional) - len(args.defaults)
+    params = [Parameter(a.arg, i >= defaults_from) for i, a in enumerate(positional)]
+    params += [Parameter(a.arg, d is not None) for a, d in zip(args.kwonlyargs, args.kw_defaults)]
+    is_static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+    if method and not is_static and params:
+        params = params[1:]
+    return tuple(params)
+
+
+def _assigned_names(node: ast.stmt) -> Iterable[str]:
+    targets: list[ast.expr] = []
+    if isinstance(node, ast.Assign):
+        targets = list(node.targets)
+    elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+        targets = [node.target]
+    for target in targets:
+        for sub in ast.walk(target):
+            if isinstance(sub, ast.Name):
+                yield sub.id
+
+
+def discover(notebook: NotebookNode, defined: DefinedNames) -> Discovered:
+    """The notebook's functions, methods and global names that the kernel holds after running it."""
+    functions: dict[str, Function] = {}
+    classes: dict[str, tuple[Parameter, ...]] = {}
+    attributes: dict[str, tuple[str, ...]] = {}
+    globals_: dict[str, None] = {}
+    for cell in notebook.cells:
+        if cell.cell_type != "code":
+            continue
+        try:
+            tree = ast.parse(cell.source)
+        except (SyntaxError, ValueError):
+            continue
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                functions[node.name] = Function(node.name, _parameters(node, method=False))
+            elif isinstance(node, ast.ClassDef):
+                classes[node.name] = ()
+                for item in node.body:
+                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        if item.name == "__init__":
+                            classes[node.name] = _parameters(item, method=True)
+                            attributes[node.name] = _self_attributes(item)
+                        elif not item.name.startswith("__"):
+                            qualified = f"{node.name}.{item.name}"
+                            functions[qualified] = Function(qualified, _parameters(item, method=True), node.name)
+            else:
+                globals_.update(dict.fromkeys(_assigned_names(node)))
+    alive = set(defined.functions) | set(defined.classes)
+    kept = tuple(f for f in functions.values() if (f.owner or f.name) in alive)
+    return Discovered(
+        functions=kept,
+        classes={name: params for name, params in classes.items() if name in alive},
+        global_names=tuple(name for name in globals_ if name in defined.variables),
+        attributes={name: attrs for name, attrs in attributes.items() if name in alive},
+    )
+
+
+def _self_attributes(init: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+    names: dict[str, None] = {}
+    for node in ast.walk(init):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+            if isinstance(node.ctx, ast.Store):
+                names[node.attr] = None
+    return tuple(names)

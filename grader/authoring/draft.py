@@ -1,0 +1,111 @@
+"""What init found, before it is written: assignment fields and checks, each with its evidence,
+and what it could not decide, with the candidates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+DEFAULT_POINTS: dict[str, float] = {
+    "win-test": 10,
+    "draw-test": 5,
+    "terminal-test": 5,
+    "moves": 5,
+    "evaluate": 5,
+    "minimax": 25,
+    "best-move": 15,
+    "alpha-beta": 20,
+    "node-reduction": 10,
+    "node-counter": 5,
+    "depth-limit": 10,
+    "no-mutation": 5,
+    "never-loses": 10,
+    "runs-cleanly": 0,
+}
+"""Points each role's check is worth by default; the author edits them in the TOML. The
+README's "Grading your own course" lists them."""
+
+
+@dataclass(frozen=True)
+class Field:
+    """One `[assignment]` field with the one-line evidence written beside it."""
+
+    name: str
+    value: Any
+    evidence: str
+
+
+@dataclass(frozen=True)
+class Undecided:
+    """A field init could not decide: written commented out with its candidates."""
+
+    name: str
+    candidates: tuple[Any, ...]
+    why: str
+
+
+@dataclass(frozen=True)
+class DraftCheck:
+    id: str
+    role: str
+    """Which part of the solution it tests (a key of DEFAULT_POINTS)."""
+    title: str
+    kind: str
+    params: dict[str, Any]
+    evidence: str
+
+    @property
+    def points(self) -> float:
+        return DEFAULT_POINTS[self.role]
+
+
+@dataclass(frozen=True)
+class BoardTable:
+    """The `[board]` table: (field, TOML literal) pairs, and the evidence for them."""
+
+    fields: tuple[tuple[str, str], ...]
+    evidence: str
+
+
+@dataclass
+class Draft:
+    """The assignment as inferred so far."""
+
+    fields: list[Field] = field(default_factory=list)
+    checks: list[DraftCheck] = field(default_factory=list)
+    undecided: list[Undecided] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """What was found and not turned into a check, and why."""
+    board: BoardTable | None = None
+    """Set when the board is not one of the preset encodings passed as an argument."""
+
+    def add_check(self, check: DraftCheck) -> None:
+        if all(c.id != check.id for c in self.checks):
+            self.checks.append(check)
+
+    def has_role(self, role: str) -> bool:
+        return any(c.role == role for c in self.checks)
+
+
+NEAR_MISS = 0.75
+"""A function that agrees with a reading on at least this share of its answers, but not on
+all of them, is taken for that role done wrong, not for another function."""
+
+
+@dataclass(frozen=True)
+class NearMiss:
+    """A function that is almost a board test or a search: the solution is wrong."""
+
+    function: str
+    role: str
+    agreed: int
+    asked: int
+    board: str
+    given: Any
+    expected: Any
+
+    def sentence(self) -> str:
+        return (
+            f"`{self.function}` answers like {self.role} on {self.agreed} of {self.asked} positions, "
+            f"but on {self.board} it returned {self.given!r} where the reference gives {self.expected}"
+        )

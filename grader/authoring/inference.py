@@ -1,0 +1,408 @@
+"""From an executed solution to a draft assignment: the encoding, the board tests, the
+search functions and their conventions, and the checks they make.
+
+Each step keeps only what reproduces every answer on the probe positions; the checks are
+then graded against the solution itself before anything is written (`grader.authoring.init`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from grader.authoring.board_tests import BoardTest, read_board_test
+from grader.authoring.conventions import ChosenConventions, choose_conventions, reading_under
+from grader.authoring.discovery import Discovered
+from grader.authoring.draft import BoardTable, Draft, DraftCheck, Field, NearMiss
+from grader.authoring.encodings import candidate_locations
+from grader.authoring.probes import Conventions, Prober, predicate_positions, search_positions
+from grader.authoring.search_readings import SearchFunction, SearchReading, read_search
+from grader.authoring.signatures import Signature, read_signature
+from grader.spec.board import BoardLocation, board_fields, preset_name
+from reference import Board
+from reference.codecs import BoardEncoding
+
+COUNTER_NAME = re.compile(r"(count|nodes|calls|visited|expanded|evaluated)", re.I)
+
+
+@dataclass(frozen=True)
+class EncodingChoice:
+    conventions: Conventions
+    """The board's encoding and location (the other fields are not decided here)."""
+    board_tests: tuple[BoardTest, ...]
+    searches: tuple[SearchFunction, ...]
+    near_misses: tuple[NearMiss, ...] = ()
+    """Functions that almost answer like a board test or a search under this encoding."""
+    others: tuple[Conventions, ...] = ()
+    """Other encodings under which as many functions were recognized."""
+
+    @property
+    def recognized(self) -> int:
+        return len(self.board_tests) + len(self.searches)
+
+    @property
+    def telling(self) -> int:
+        """Board tests other than a static score."""
+        return sum(t.expect != "score" for t in self.board_tests)
+
+    @property
+    def rank(self) -> tuple[int, int]:
+        return self.recognized, -len(self.near_misses)
+
+
+BOARD_TEST_EXAMPLES = 200
+"""Boards a full, draw or finished-game test is asked about (a missed cell shows on few)."""
+
+NODE_POSITIONS = ["X........", "X...O...."]
+"""Where node counts are compared: big enough for pruning to show, small enough to be quick."""
+
+SHORTLIST = 6
+"""Encodings at most under which searches are asked (the first ones, presets first)."""
+
+_SEARCH_SLOTS = frozenset({"is_max", "depth", "alpha", "beta", "depth_limit", "player"})
+
+
+def _without_board(signature: Signature) -> tuple[str, ...]:
+    return tuple(s for s in signature.slots if s != "board")
+
+
+def _board_tests(
+    prober: Prober, signatures: Sequence[Signature], conventions: Conventions, boards: Sequence[Board]
+) -> EncodingChoice:
+    tests: list[BoardTest] = []
+    misses: list[NearMiss] = []
+    for signature in signatures:
+        if _without_board(signature) in ((), ("player",)):
+            found = read_board_test(prober, signature, conventions, boards)
+            if isinstance(found, BoardTest):
+                tests.append(found)
+            elif found is not None:
+                misses.append(found)
+    return EncodingChoice(conventions, tuple(tests), (), tuple(misses))
+
+
+def _with_searches(prober: Prober, signatures: Sequence[Signature], choice: EncodingChoice) -> EncodingChoice:
+    tested = {t.function for t in choice.board_tests} | {m.function for m in choice.near_misses}
+    searches: list[SearchFunction] = []
+    misses = list(choice.near_misses)
+    for signature in signatures:
+        if signature.function.name in tested or not set(_without_board(signature)) <= _SEARCH_SLOTS:
+            continue
+        found = read_search(prober, signature, choice.conventions)
+        if not isinstance(found, SearchFunction) and signature.has("depth") and not signature.has("depth_limit"):
+            # The depth may count down: the plies left to search, a depth limit.
+            as_limit = Signature(
+                signature.function, tuple("depth_limit" if s == "depth" else s for s in signature.slots)
+            )
+            found = read_search(prober, as_limit, choice.conventions) or found
+        if isinstance(found, SearchFunction):
+            searches.append(found)
+        elif found is not None:
+            misses.append(found)
+    return EncodingChoice(choice.conventions, choice.board_tests, tuple(searches), tuple(misses))
+
+
+def _signatures_at(location: BoardLocation, signatures: Sequence[Signature]) -> list[Signature]:
+    """The functions that find the board at ``location``: those taking it as an argument, the
+    plain functions without one (a global board), the object's methods (an attribute)."""
+    if location.where == "argument":
+        return [s for s in signatures if s.takes_board and s.function.owner is None]
+    if location.where == "global":
+        return [s for s in signatures if not s.takes_board and s.function.owner is None]
+    owner = location.factory.function if location.factory else None
+    return [s for s in signatures if not s.takes_board and s.function.owner == owner]
+
+
+def choose_encoding(
+    prober: Prober,
+    signatures: Sequence[Signature],
+    encodings: Sequence[BoardEncoding],
+    locations: Sequence[BoardLocation],
+) -> EncodingChoice | None:
+    """The encoding and location under which the most functions answer like the reference.
+    Board tests are cheap to ask and narrow the candidates; searches are asked only under
+    those left."""
+    boards = predicate_positions()
+    tested: list[tuple[list[Signature], EncodingChoice]] = []
+    for location in locations:
+        here = _signatures_at(location, signatures)
+        if here:
+            tested += [(here, _board_tests(prober, here, Conventions(e, location), boards)) for e in encodings]
+    if not tested:
+        return None
+    # A search under a wrong encoding sees every board as finished and answers like a static
+    # score, so scores do not decide which encodings are worth searching under.
+    most = max(c.telling for _, c in tested)
+    shortlist = sorted((hc for hc in tested if hc[1].telling == most), key=lambda hc: -hc[1].recognized)[:SHORTLIST]
+    choices = [_with_searches(prober, here, c) for here, c in shortlist]
+    best = max(choices, key=lambda c: c.rank)
+    if best.recognized == 0:
+        return None
+    others = tuple(c.conventions for c in choices if c.rank == best.rank and c is not best)
+    return EncodingChoice(best.conventions, best.board_tests, best.searches, best.near_misses, others)
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", re.sub(r"([a-z])([A-Z])", r"\1-\2", name).lower()).strip("-")
+
+
+def _board_test_check(test: BoardTest) -> DraftCheck:
+    params: dict[str, Any] = {"call": test.signature.call_text(), "expect": test.expect}
+    if test.expect in ("wins", "full", "draw", "terminal"):
+        # Arbitrary boards reach the full and nearly full ones a draw test must get right,
+        # and more of them than a property's default.
+        params["boards"] = "arbitrary"
+    if test.expect in ("full", "draw", "terminal"):
+        params["examples"] = BOARD_TEST_EXAMPLES
+    if test.expect == "score":
+        pass
+    elif test.codes:
+        params["codes"] = dict(test.codes)
+    if test.move is not None:
+        params["move"] = test.move
+    if test.ordered:
+        params["ordered"] = True
+    titles = {
+        "wins": "finds a line for the given player",
+        "winner": "names the winner",
+        "outcome": "names the outcome",
+        "full": "tells a full board",
+        "draw": "tells a draw",
+        "terminal": "tells a finished game",
+        "legal-moves": "lists the empty cells",
+        "score": "scores a finished game",
+    }
+    name = test.function
+    return DraftCheck(
+        _slug(name), test.role, f"{name} {titles[test.expect]}", "predicate", params, f"{name}: {test.evidence}"
+    )
+
+
+def _search_params(search: SearchFunction, reading: SearchReading, *, full_window: bool) -> dict[str, Any]:
+    window = ("-inf", "inf") if full_window else ("alpha", "beta")
+    call = search.signature.call_text(depth_limit=False, window=window, player="to_move")
+    params: dict[str, Any] = {"call": call, "returns": reading.returns}
+    if reading.move is not None:
+        params["move"] = reading.move
+    if reading.start_depth:
+        params["start_depth"] = reading.start_depth
+    if reading.to_move is not None:
+        params["to_move"] = reading.to_move
+    return params
+
+
+def _reading_words(search: SearchFunction, reading: SearchReading) -> str:
+    shape = {
+        "value": "a value",
+        "move": "a move",
+        "value,move": "(value, move)",
+        "move,value": "(move, value)",
+        "row,col,value": "[row, col, value]",
+    }
+    returned = shape.get(reading.returns, "(value, row, col)")
+    side = f", always for {reading.to_move}" if reading.to_move else ""
+    fmt = f" with {reading.move} moves" if reading.move else ""
+    return f"{search.function} returns {returned}{fmt}{side}, as the reference does on all {search.answers} calls"
+
+
+def search_checks(
+    draft: Draft, searches: Sequence[SearchFunction], chosen: ChosenConventions, counter: str | None = None
+) -> None:
+    """The checks of the search functions, under the chosen conventions."""
+    minimax_calls: list[tuple[SearchFunction, str]] = []
+    alphabeta_calls: list[tuple[SearchFunction, str]] = []
+    for search in searches:
+        reading = reading_under(search, chosen)
+        if reading is None:
+            draft.notes.append(
+                f"`{search.function}` answers like a search, but not under the conventions the other functions share; "
+                "no check was written for it."
+            )
+            continue
+        slug = _slug(search.function)
+        evidence = _reading_words(search, reading)
+        signature = search.signature
+        if signature.has("alpha") and signature.has("beta"):
+            params = _search_params(search, reading, full_window=False)
+            params["windows"] = [[-math.inf, math.inf], *_narrow_windows(chosen)]
+            draft.add_check(
+                DraftCheck(
+                    slug,
+                    "alpha-beta",
+                    f"{search.function} agrees with minimax and honours its window",
+                    "pruning-equivalence",
+                    params,
+                    evidence,
+                )
+            )
+            alphabeta_calls.append((search, _search_params(search, reading, full_window=True)["call"]))
+        elif reading.values:
+            params = _search_params(search, reading, full_window=True)
+            draft.add_check(
+                DraftCheck(
+                    slug, "minimax", f"{search.function} gives the minimax value", "search-value", params, evidence
+                )
+            )
+            minimax_calls.append((search, params["call"]))
+        else:
+            params = _search_params(search, reading, full_window=True)
+            draft.add_check(
+                DraftCheck(
+                    slug, "best-move", f"{search.function} picks an optimal move", "search-value", params, evidence
+                )
+            )
+            ai = reading.to_move or (chosen.maximizer if chosen.maximizer != "to-move" else "O")
+            draft.add_check(
+                DraftCheck(
+                    f"{slug}-never-loses",
+                    "never-loses",
+                    f"{search.function} never loses to a random player",
+                    "random-opponent",
+                    {"call": params["call"], "ai": ai, "games": 10, "seed": 2024},
+                    f"{search.function} picks optimal moves for {ai}",
+                )
+            )
+        if signature.has("depth_limit") and reading.values:
+            params = _search_params(search, reading, full_window=True)
+            params["call"] = signature.call_text(window=("-inf", "inf"), player="to_move")
+            params["depth_limits"] = [1, 2, 3]
+            params["max_empty"] = 7
+            draft.add_check(
+                DraftCheck(
+                    f"{slug}-depth-limit",
+                    "depth-limit",
+                    f"{search.function} stops at its depth limit",
+                    "depth-limited",
+                    params,
+                    f"{search.function} takes a depth limit ({signature.function.parameters[-1].name})",
+                )
+            )
+    if minimax_calls:
+        search, call = minimax_calls[0]
+        draft.add_check(
+            DraftCheck(
+                f"{_slug(search.function)}-no-mutation",
+                "no-mutation",
+                f"{search.function} leaves the board as it found it",
+                "no-mutation",
+                {"call": call},
+                f"{search.function} takes the board as an argument",
+            )
+        )
+    if minimax_calls and alphabeta_calls:
+        (mm, mm_call), (ab, ab_call) = minimax_calls[0], alphabeta_calls[0]
+        draft.add_check(
+            DraftCheck(
+                "node-reduction",
+                "node-reduction",
+                f"{ab.function} visits fewer nodes than {mm.function}",
+                "node-counts",
+                {"minimax_call": mm_call, "alphabeta_call": ab_call, "positions": NODE_POSITIONS},
+                f"{mm.function} is a minimax and {ab.function} an alpha-beta of the same conventions",
+            )
+        )
+    elif alphabeta_calls:
+        ab, ab_call = alphabeta_calls[0]
+        draft.add_check(
+            DraftCheck(
+                "node-reduction",
+                "node-reduction",
+                f"{ab.function} prunes as alpha-beta does",
+                "node-counts",
+                {"minimax_call": ab_call, "alphabeta_call": ab_call, "positions": NODE_POSITIONS},
+                f"{ab.function} is an alpha-beta with no minimax beside it: its nodes are compared with the reference",
+            )
+        )
+    if minimax_calls and counter is not None:
+        mm, mm_call = minimax_calls[0]
+        draft.add_check(
+            DraftCheck(
+                f"{_slug(counter)}-counter",
+                "node-counter",
+                f"the global {counter} counts the nodes {mm.function} visits",
+                "node-counts",
+                {"minimax_call": mm_call, "counter": counter, "positions": NODE_POSITIONS},
+                f"the global {counter} grows while {mm.function} searches",
+            )
+        )
+
+
+def find_counter(
+    prober: Prober, discovered: Discovered, searches: Sequence[SearchFunction], conventions: Conventions
+) -> str | None:
+    """A global the search adds to as it runs: reset to 0, it holds a positive count after a call."""
+    names = [g for g in discovered.global_names if COUNTER_NAME.search(g)]
+    valued = [s for s in searches if any(r.values for r in s.readings)]
+    if not names or not valued:
+        return None
+    search = valued[0]
+    reading = search.readings[0]
+    board = search_positions(reading.first_player)[0]
+    side = board.to_move(reading.first_player)
+    case = {"board": board, "player": side, "alpha": -math.inf, "beta": math.inf, "depth_limit": 9}
+    case["is_max"] = reading.maximizer in ("to-move", side)
+    for name in names:
+        (outcome,) = prober.ask(
+            search.signature, replace(conventions, first_player=reading.first_player), [case], reset={name: 0}
+        )
+        count = outcome.globals_after.get(name)
+        if outcome.ok and isinstance(count, int) and not isinstance(count, bool) and count > 0:
+            return name
+    return None
+
+
+def _narrow_windows(chosen: ChosenConventions) -> list[list[int]]:
+    return [[-1, 0], [0, 1]] if chosen.scoring == "unit" else [[-10, 0], [0, 10]]
+
+
+def infer(
+    prober: Prober, discovered: Discovered, encodings: Sequence[BoardEncoding]
+) -> tuple[Draft, EncodingChoice | None]:
+    """The draft assignment: fields with evidence, checks, what is undecided and why."""
+    draft = Draft()
+    signatures = []
+    for function in discovered.functions:
+        signature = read_signature(function)
+        if signature is None:
+            draft.notes.append(
+                f"`{function.name}({', '.join(p.name for p in function.parameters)})`: "
+                "parameters init cannot fill; not probed."
+            )
+        else:
+            signatures.append(signature)
+    choice = choose_encoding(prober, signatures, encodings, candidate_locations(discovered))
+    if choice is None:
+        return draft, None
+    _board_fields(draft, choice)
+    chosen = choose_conventions(choice.searches)
+    draft.fields.extend(chosen.fields)
+    draft.undecided.extend(chosen.undecided)
+    for test in choice.board_tests:
+        if test.expect == "score" and test.codes.get("maximizer") != chosen.maximizer:
+            draft.notes.append(f"`{test.function}` scores for {test.codes.get('maximizer')}; no check was written.")
+            continue
+        draft.add_check(_board_test_check(test))
+    counter = find_counter(prober, discovered, choice.searches, choice.conventions)
+    search_checks(draft, choice.searches, chosen, counter)
+    moves = [c.params.get("move") for c in draft.checks if c.params.get("move")]
+    if moves:
+        fmt = max(set(moves), key=moves.count)
+        draft.fields.append(Field("move", fmt, f"{moves.count(fmt)} function(s) number moves this way"))
+    return draft, choice
+
+
+def _board_fields(draft: Draft, choice: EncodingChoice) -> None:
+    encoding, location = choice.conventions.encoding, choice.conventions.location
+    evidence = f"{choice.recognized} function(s) answer like the reference with boards written this way"
+    if choice.others:
+        words = ", ".join(c.encoding.description for c in choice.others)
+        evidence += f"; as many do with {words}"
+        draft.notes.append(f"the board could also be {words}: as many functions answer alike; the first is kept")
+    preset = preset_name(encoding)
+    if preset is not None and location.where == "argument":
+        draft.fields.append(Field("encoding", preset, f"{encoding.description}: {evidence}"))
+    else:
+        draft.board = BoardTable(tuple(board_fields(encoding, location)), f"{encoding.description}: {evidence}")

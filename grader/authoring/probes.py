@@ -1,0 +1,176 @@
+"""Asking the solution's functions about positions, under one candidate encoding.
+
+The positions are fixed (seeded) and chosen to tell conventions apart: wins on every line
+for both players, full boards with and without a winner, games in progress with wins at
+different depths ahead, for each side to move. The answers come back as raw values; what
+they mean is for the inference modules to decide.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from grader.authoring.signatures import Signature
+from grader.checks.call_budget import CallWindow
+from grader.checks.context import CallRunner, CheckContext, NotDefined
+from grader.execution.channel.calls import CallOutcome, CallStatus
+from grader.spec.board import BoardLocation
+from grader.spec.call_template import parse_call
+from grader.spec.model import Assignment, Maximizer, MoveFormat, Scoring, Side
+from reference import LINES, Board, O, X, reachable_positions, solve_all
+from reference.codecs import BoardEncoding
+
+PROBE_SEED = 2024
+BATCH_SECONDS = 10.0
+"""How long one batch of probe calls may keep starting calls."""
+
+
+@dataclass(frozen=True)
+class Conventions:
+    """The assignment-level fields a probe or a check depends on."""
+
+    encoding: BoardEncoding
+    location: BoardLocation = BoardLocation()
+    maximizer: Maximizer = "O"
+    first_player: Side = "X"
+    scoring: Scoring = "unit"
+    move_format: MoveFormat = "index"
+
+
+def draft_assignment(conventions: Conventions, call_timeout: float, directory: Path = Path(".")) -> Assignment:
+    """An assignment with no checks, for encoding boards and reading moves the way a spec
+    with these conventions would."""
+    return Assignment(
+        id="draft",
+        title="draft",
+        directory=directory,
+        encoding=conventions.encoding,
+        board=conventions.location,
+        maximizer=conventions.maximizer,
+        first_player=conventions.first_player,
+        scoring=conventions.scoring,
+        move_format=conventions.move_format,
+        stdin=(),
+        cell_timeout=call_timeout,
+        notebook_timeout=call_timeout,
+        call_timeout=call_timeout,
+        aliases={},
+        checks=(),
+    )
+
+
+def _swap(board: Board) -> Board:
+    return Board(tuple({X: O, O: X}.get(c, c) for c in board.cells))
+
+
+@functools.lru_cache(maxsize=1)
+def predicate_positions() -> tuple[Board, ...]:
+    """Boards for the win, draw and moves tests: each line won by each player, full boards
+    with and without a winner, games in progress. No board has more than five empty cells,
+    so that a search function probed here answers quickly."""
+    rng = random.Random(PROBE_SEED)
+    pool = sorted(reachable_positions(X), key=str)
+    chosen: dict[str, Board] = {}
+    for player in (X, O):
+        for line in LINES:
+            won = [b for b in pool if b.winners() == {player} and all(b.cells[i] == player for i in line)]
+            if won:
+                board = rng.choice(won)
+                chosen[str(board)] = board
+    full = [b for b in pool if b.is_full()]
+    for board in rng.sample([b for b in full if not b.winners()], 4) + rng.sample([b for b in full if b.winners()], 3):
+        chosen[str(board)] = board
+    ongoing = [b for b in pool if not b.is_terminal() and 1 <= len(b.empty_cells()) <= 5]
+    for board in rng.sample(ongoing, 10):
+        chosen[str(board)] = board
+    return tuple(chosen.values())
+
+
+@functools.lru_cache(maxsize=4)
+def search_positions(first_player: str, per_side: int = 8) -> tuple[Board, ...]:
+    """Games in progress (2 to 5 empty cells) that ``first_player`` began, ``per_side`` for
+    each side to move, half of them with a win or a loss still ahead, so that scores tell
+    conventions apart."""
+    rng = random.Random(PROBE_SEED)
+    table = solve_all()
+    pool = sorted((b for b in table if not b.is_terminal() and 2 <= len(b.empty_cells()) <= 5), key=str)
+    boards: list[Board] = []
+    for side in (X, O):
+        mine = [b for b in pool if b.to_move(X) == side]
+        decided = [b for b in mine if table[b].value != 0]
+        drawn = [b for b in mine if table[b].value == 0]
+        boards += rng.sample(decided, per_side - per_side // 2) + rng.sample(drawn, per_side // 2)
+    return tuple(boards if first_player == X else [_swap(b) for b in boards])
+
+
+class Prober:
+    """Calls the solution's functions with boards encoded one candidate way."""
+
+    def __init__(self, runner: CallRunner, defined: frozenset[str], call_timeout: float) -> None:
+        self.runner = runner
+        self.defined = defined
+        self.call_timeout = call_timeout
+        self.hung: dict[tuple[str, BoardEncoding, BoardLocation], str] = {}
+        """(function, encoding, location) -> what ran out of time: not called so again."""
+
+    def hangs_under(self, conventions: Conventions) -> list[str]:
+        """What ran out of time with the board written the chosen way."""
+        chosen = (conventions.encoding, conventions.location)
+        return [what for (_, encoding, location), what in self.hung.items() if (encoding, location) == chosen]
+
+    def context(self, conventions: Conventions) -> CheckContext:
+        """A context whose calls start within ``BATCH_SECONDS``: a function searching far
+        more than a probe needs (a board read the wrong way looks empty) is cut short."""
+        ctx = CheckContext(draft_assignment(conventions, self.call_timeout), self.runner, self.defined)
+        ctx.window = CallWindow(time.monotonic() + BATCH_SECONDS, "the probe's time was spent")
+        return ctx
+
+    def ask(
+        self,
+        signature: Signature,
+        conventions: Conventions,
+        cases: Sequence[Mapping[str, Any]],
+        *,
+        reset: Mapping[str, Any] | None = None,
+    ) -> list[CallOutcome]:
+        """One call per case; a case gives the board (canonical) and the other slots' values.
+        ``reset``: globals set before each call and read back after it."""
+        ctx = self.context(conventions)
+        try:
+            student = ctx.student(
+                parse_call(signature.call_text()),
+                timeout=self.call_timeout,
+                reset=reset,
+                read_globals=tuple(reset or ()),
+            )
+        except NotDefined:
+            return [CallOutcome(CallStatus.MISSING, error="not defined")] * len(cases)
+        name = signature.function.name
+        key = (name, conventions.encoding, conventions.location)
+        if key in self.hung:
+            return [CallOutcome(CallStatus.SKIPPED, error=self.hung[key])] * len(cases)
+        requests = []
+        for n, case in enumerate(cases):
+            board: Board = case["board"]
+            values = {
+                "board": ctx.encode_board(board),
+                "player": ctx.encode_player(case.get("player", X)),
+                **{k: v for k, v in case.items() if k not in ("board", "player")},
+            }
+            requests.append((n, values))
+        outcomes = [answer.outcome for answer in student.ask_many(requests, partial=True)]
+        for case, outcome in zip(cases, outcomes):
+            if outcome.status in (CallStatus.TIMEOUT, CallStatus.KILLED):
+                self.hung[key] = (
+                    f"`{name}` did not return within {self.call_timeout:g} s on {case['board']}"
+                    if outcome.status is CallStatus.TIMEOUT
+                    else f"`{name}` crashed the kernel on {case['board']}"
+                )
+                break
+        return outcomes

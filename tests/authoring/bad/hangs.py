@@ -1,0 +1,26 @@
+# A flat-list tic-tac-toe whose minimax never returns: init must say it hangs.
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+
+def check_win(board, player):
+    return any(all(board[i] == player for i in line) for line in LINES)
+
+
+def is_full(board):
+    return " " not in board
+
+
+def minimax(board, is_max):
+    while check_win(board, "O") or True:  # the loop that never ends
+        pass
+    if check_win(board, "X"):
+        return -1
+    if is_full(board):
+        return 0
+    values = []
+    for i in range(9):
+        if board[i] == " ":
+            board[i] = "O" if is_max else "X"
+            values.append(minimax(board, not is_max))
+            board[i] = " "
+    return max(values) if is_max else min(values)

@@ -1,0 +1,169 @@
+"""Inference on solutions run in this process (the call channel's executor on a plain
+namespace): the encoding, the conventions and the checks a solution's answers lead to."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from grader.authoring.discovery import discover
+from grader.authoring.draft import Draft
+from grader.authoring.encodings import candidate_encodings, source_literals
+from grader.authoring.handout import stub_source
+from grader.authoring.inference import EncodingChoice, infer
+from grader.authoring.probes import Prober
+from grader.authoring.signatures import read_signature
+from grader.authoring.toml_writer import render_toml
+from grader.execution.channel.calls import DefinedNames
+from grader.spec.loader import load_assignment
+from grader.submission.reader import notebook_from_script
+from tests.checks.in_process import InProcessRunner
+
+FLAT_UNDERSCORE = """
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+def check_win(board, player):
+    return any(all(board[i] == player for i in line) for line in LINES)
+
+def is_full(board):
+    return "_" not in board
+
+def minimax(board, depth, is_max):
+    if check_win(board, "X"):
+        return 10 - depth
+    if check_win(board, "O"):
+        return depth - 10
+    if is_full(board):
+        return 0
+    best = -math.inf if is_max else math.inf
+    for i in range(9):
+        if board[i] == "_":
+            board[i] = "X" if is_max else "O"
+            value = minimax(board, depth + 1, not is_max)
+            board[i] = "_"
+            best = max(best, value) if is_max else min(best, value)
+    return best
+
+def best_move(board):
+    moves = [i for i in range(9) if board[i] == "_"]
+    def worth(i):
+        board[i] = "X"
+        value = minimax(board, 1, False)
+        board[i] = "_"
+        return value
+    return max(moves, key=worth)
+"""
+
+
+def _infer(source: str) -> tuple[Draft, EncodingChoice | None]:
+    source = "import math\n" + source
+    runner = InProcessRunner(source)
+    names = runner.executor.defined_names(hidden=("__name__", "__builtins__"))
+    defined = DefinedNames(
+        tuple(names["functions"]), {k: tuple(v) for k, v in names["classes"].items()}, tuple(names["variables"])
+    )
+    notebook = notebook_from_script(source)
+    discovered = discover(notebook, defined)
+    prober = Prober(runner, frozenset(runner.defined_names()), 5.0)
+    return infer(prober, discovered, candidate_encodings(source_literals(notebook)))
+
+
+@pytest.fixture(scope="module")
+def flat_underscore() -> tuple[Draft, EncodingChoice | None]:
+    return _infer(FLAT_UNDERSCORE)
+
+
+def test_the_encoding_is_the_one_every_function_answers_under(
+    flat_underscore: tuple[Draft, EncodingChoice | None],
+) -> None:
+    draft, choice = flat_underscore
+    assert choice is not None
+    encoding = choice.conventions.encoding
+    assert (encoding.layout, encoding.container, encoding.empty, encoding.x, encoding.o) == (
+        "flat",
+        "list",
+        "_",
+        "X",
+        "O",
+    )
+    assert draft.board is not None and ("empty", '"_"') in draft.board.fields
+    assert not choice.near_misses
+
+
+def test_conventions_come_with_their_evidence(flat_underscore: tuple[Draft, EncodingChoice | None]) -> None:
+    draft, _ = flat_underscore
+    fields = {f.name: f for f in draft.fields}
+    assert fields["maximizer"].value == "X"
+    assert fields["scoring"].value == "depth-adjusted"
+    assert all(f.evidence for f in draft.fields)
+    # Both players could have begun: the answers do not say, so it is left to the author.
+    assert "first_player" in {u.name for u in draft.undecided}
+
+
+def test_each_function_gets_the_check_of_its_role(flat_underscore: tuple[Draft, EncodingChoice | None]) -> None:
+    draft, _ = flat_underscore
+    roles = {c.role: c for c in draft.checks}
+    assert roles["win-test"].params == {"call": "check_win(board, player)", "expect": "wins", "boards": "arbitrary"}
+    assert roles["draw-test"].params["expect"] == "full"
+    assert roles["minimax"].params["call"] == "minimax(board, 0, is_max)"
+    assert roles["best-move"].params["to_move"] == "X"
+    assert roles["never-loses"].params["ai"] == "X"
+
+
+def test_the_written_toml_loads_as_it_was_inferred(
+    flat_underscore: tuple[Draft, EncodingChoice | None], tmp_path: Path
+) -> None:
+    draft, _ = flat_underscore
+    text = render_toml(
+        draft, assignment_id="flat", title="Flat", source="flat.ipynb", stdin_file=None, timeouts={"call_timeout": 20.0}
+    )
+    (tmp_path / "assignment.toml").write_text(text, encoding="utf-8")
+    assignment = load_assignment(tmp_path)
+    assert assignment.scoring == "depth-adjusted" and assignment.maximizer == "X"
+    assert assignment.encoding.empty == "_"
+    assert [c.id for c in assignment.checks] == [c.id for c in draft.checks]
+    assert "# first_player = " in text  # undecided: commented out, with the candidates
+    assert 'maximizer = "X"  # ' in text
+
+
+def test_a_win_test_that_misses_a_line_makes_the_solution_wrong() -> None:
+    source = FLAT_UNDERSCORE.replace(", (2, 4, 6)]", "]")
+    draft, choice = _infer(source)
+    assert choice is not None
+    (miss,) = choice.near_misses
+    assert miss.function == "check_win" and miss.agreed < miss.asked
+    assert "check_win" in miss.sentence()
+
+
+def test_a_sorting_notebook_is_not_tic_tac_toe() -> None:
+    draft, choice = _infer("def bubble(items):\n    return sorted(items)\n")
+    assert choice is None and not draft.checks
+
+
+@pytest.mark.parametrize(
+    ("params", "slots"),
+    [
+        ("board, player", ("board", "player")),
+        ("b, player, alpha, beta", ("board", "player", "alpha", "beta")),
+        ("state, depth, maximizing_player", ("board", "depth", "is_max")),
+        ("board, is_max, max_depth=3", ("board", "is_max", "depth_limit")),
+        ("board, callback", None),
+    ],
+)
+def test_parameters_are_read_by_their_names(params: str, slots: tuple[str, ...] | None) -> None:
+    source = f"def f({params}):\n    return 0\n"
+    names = DefinedNames(("f",), {}, ())
+    (function,) = discover(notebook_from_script(source), names).functions
+    signature = read_signature(function)
+    assert (signature.slots if signature else None) == slots
+
+
+def test_the_handout_keeps_signatures_and_docstrings() -> None:
+    source = 'def f(board):\n    """Say who won."""\n    return 1\n\nclass G:\n    def m(self):\n        x = 1\n        return x\n'
+    stubbed = stub_source(source)
+    assert 'def f(board):\n    """Say who won."""\n    raise NotImplementedError' in stubbed
+    assert "    def m(self):\n        raise NotImplementedError" in stubbed
+    assert "return" not in stubbed
+    assert math.isfinite(len(stubbed))
