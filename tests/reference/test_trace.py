@@ -14,14 +14,13 @@ from typing import Protocol
 import pytest
 from hypothesis import given, settings
 
+from reference.engine import Rules
+from reference.mistakes import MISTAKES, Mistake
 from reference.search import SearchSpec, alphabeta, minimax_nodes
 from reference.strategies import nonterminal_boards, reachable_boards, windows
 from reference.tictactoe import Board, O
 from reference.trace import (
     MAX_STEPS,
-    MISTAKES,
-    Mistake,
-    Rules,
     Trace,
     alphabeta_trace,
     first_divergence,
