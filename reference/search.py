@@ -16,9 +16,21 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
-from reference.engine import CORRECT, ROW_MAJOR, Cells, FailMode, Rules, Search, place
+from reference.engine import (
+    CORRECT,
+    ROW_MAJOR,
+    Cells,
+    Entered,
+    FailMode,
+    MoveOrder,
+    Returned,
+    Rules,
+    Search,
+    Weighed,
+    place,
+)
 from reference.errors import MalformedBoard
 from reference.tictactoe import EMPTY, LINES_THROUGH, Board, O, X, opponent
 
@@ -129,9 +141,30 @@ class SpecPositions:
         return [(m, place(cells, m, mover)) for m in order if cells[m] == EMPTY]
 
 
-def spec_search(spec: SearchSpec, rules: Rules = CORRECT, **options: Any) -> Search:
-    """A search of ``spec``'s game in its move order; ``options`` as :class:`Search` takes them."""
-    return Search(SpecPositions(spec), spec.maximizer, rules, order=spec.move_order, **options)
+def spec_search(
+    spec: SearchSpec,
+    rules: Rules = CORRECT,
+    *,
+    fail: FailMode = "soft",
+    order: MoveOrder | None = None,
+    window: tuple[float, float] = (-math.inf, math.inf),
+    on_enter: Entered | None = None,
+    on_weigh: Weighed | None = None,
+    on_return: Returned | None = None,
+) -> Search:
+    """A search of ``spec``'s game, in ``spec.move_order`` unless ``order`` (or the rules) say
+    otherwise; the other arguments as :class:`~reference.engine.Search` takes them."""
+    return Search(
+        SpecPositions(spec),
+        spec.maximizer,
+        rules,
+        fail=fail,
+        order=spec.move_order if order is None else order,
+        window=window,
+        on_enter=on_enter,
+        on_weigh=on_weigh,
+        on_return=on_return,
+    )
 
 
 def _terminal_value(board: Board, spec: SearchSpec, depth: int) -> float | None:
