@@ -18,7 +18,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from reference.engine import CORRECT, NO_PRUNING, Cells, FailMode, Rules
+from reference.engine import CORRECT, NO_PRUNING, Cells, FailMode, MoveOrder, Rules
 from reference.mistakes import Mistake, explored_mistakes
 from reference.search import SearchSpec, root_mover, spec_search
 from reference.tictactoe import Board
@@ -102,8 +102,10 @@ def rules_trace(
     to_move: str | None = None,
     cap: int = MAX_STEPS,
     expected: Sequence[str] | None = None,
+    order: MoveOrder | None = None,
 ) -> Trace | None:
-    """The exploration of the alpha-beta loop ``rules`` describe, from ``board``.
+    """The exploration of the alpha-beta loop ``rules`` describe, from ``board``, in the spec's
+    move order unless ``order`` (a fixed order, or one per node) or the rules say otherwise.
 
     With ``expected``, the search stops at the first step that differs from it and the
     answer is ``None``; the answer is a trace only when the whole exploration equals it.
@@ -111,7 +113,7 @@ def rules_trace(
     if not alpha < beta:
         raise ValueError(f"alpha-beta needs alpha < beta, got alpha={alpha}, beta={beta}")
     recorder = StepRecorder(cap, expected)
-    search = spec_search(spec, rules, fail=fail, window=(alpha, beta), on_enter=recorder)
+    search = spec_search(spec, rules, fail=fail, order=order, window=(alpha, beta), on_enter=recorder)
     try:
         search.search(board.cells, root_mover(board, spec, to_move), spec.start_depth, alpha, beta)
     except TraceEnds:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["LAB05_SOLUTION", "SEED_003_ALPHABETA", "edited", "variant"]
+__all__ = ["LAB05_RECORDS_VISITS", "LAB05_SOLUTION", "SEED_003_ALPHABETA", "edited", "variant"]
 
 SEED_003_ALPHABETA = """
 def is_end():
@@ -191,6 +191,14 @@ def best_move_depth(board, max_depth):
     return move
 """
 """Seed 004's functions (lab05), correct: a flat board of " ", "X", "O", O maximizing."""
+
+
+LAB05_RECORDS_VISITS = (
+    "def minimaxAB(board, depth, maximizing_player, alpha, beta):\n",
+    "def minimaxAB(board, depth, maximizing_player, alpha, beta):\n"
+    "    visited.append(''.join('.' if c == ' ' else c for c in board))\n",
+)
+"""The edit that makes lab05's ``minimaxAB`` keep the board of every call in a global ``visited``."""
 
 
 def edited(source: str, edits: Sequence[tuple[str, str]]) -> str:

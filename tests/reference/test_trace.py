@@ -28,7 +28,7 @@ from reference.trace import (
     name_cause,
     rules_trace,
 )
-from tests.seed_sources import LAB05_SOLUTION, SEED_003_ALPHABETA, edited
+from tests.seed_sources import LAB05_RECORDS_VISITS, LAB05_SOLUTION, SEED_003_ALPHABETA, edited
 
 SEED003 = SearchSpec()
 
@@ -44,16 +44,7 @@ SEED_003 = "visited = []\n" + edited(
         for name in ("max_alpha_beta", "min_alpha_beta")
     ],
 )
-SEED_004 = "visited = []\n" + edited(
-    LAB05_SOLUTION,
-    [
-        (
-            "def minimaxAB(board, depth, maximizing_player, alpha, beta):\n",
-            "def minimaxAB(board, depth, maximizing_player, alpha, beta):\n"
-            "    visited.append(''.join('.' if c == ' ' else c for c in board))\n",
-        )
-    ],
-)
+SEED_004 = "visited = []\n" + edited(LAB05_SOLUTION, [LAB05_RECORDS_VISITS])
 
 # Each mistake as the edits a student makes to seed 003's text (old, new, how many times).
 SEED_003_EDITS: dict[str, list[tuple[str, str]]] = {
