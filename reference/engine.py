@@ -281,9 +281,10 @@ class Search:
         pass_alpha, pass_beta = self.rules.pass_alpha, self.rules.pass_beta
         following = _FOLLOWING[mover]
         on_weigh = self.on_weigh
+        order = self.fixed_order if self.fixed_order is not None else self.order(cells)
         best = -math.inf if maximizing else math.inf
         best_move = None
-        for move, child in self.children(cells, mover):
+        for move, child in self.positions.children(cells, mover, order):
             value = self.node(
                 child,
                 move,
