@@ -47,3 +47,16 @@ def current_umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+def write_atomic_if_changed(path: Path, content: str | bytes) -> bool:
+    """`write_atomic`, unless the file already holds exactly ``content`` (a rerun leaves an
+    up-to-date output untouched); True when it wrote."""
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    try:
+        if path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    write_atomic(path, data)
+    return True

@@ -118,7 +118,9 @@ def _should_run(check: Check[Any], ctx: CheckContext) -> bool:
     if not check.bonus:
         return True
     needed = list(getattr(check.params, "needs", ())) or [
-        getattr(check.params, name).function for name in ("call", "minimax_call") if getattr(check.params, name, None)
+        ctx.assignment.board.on_object(getattr(check.params, name)).function
+        for name in ("call", "minimax_call")
+        if getattr(check.params, name, None)
     ]
     return all(any(n in ctx.defined_names for n in ctx.assignment.names_for(f.split(".")[0])) for f in needed)
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from grader.execution.sandbox import SandboxMode
 from grader.execution.session import CellRecord, CellStatus, ExecutionResult, StdinExchange
-from grader.spec.model import Check, Visibility
+from grader.spec.model import MANUAL_KIND, Check, Visibility
 from reference.trace import Divergence
 
 
@@ -142,6 +142,30 @@ class SearchTreeExcerpt:
 
 
 @dataclass(frozen=True)
+class InstructorMark:
+    """The instructor's word on one check (``grader.overrides``): applied when outputs are
+    written, never stored in the automatic record."""
+
+    points: float | None
+    """The points set by the instructor (None: only a comment, the automatic points stand)."""
+    comment: str
+    automatic_score: float
+    """What the grader gave, still shown beside the instructor's points."""
+    by: str = ""
+    at: str = ""
+
+
+@dataclass(frozen=True)
+class ScoreAdjustment:
+    """Points added to or taken from a whole submission (a late penalty, a bonus), with why."""
+
+    points: float
+    reason: str
+    by: str = ""
+    at: str = ""
+
+
+@dataclass(frozen=True)
 class CheckResult:
     check_id: str
     kind: str
@@ -167,6 +191,23 @@ class CheckResult:
     """Where an alpha-beta's exploration first parts from the reference's (node-counts)."""
     search_tree: SearchTreeExcerpt | None = None
     """The search tree around that divergence, for the report."""
+    instructor: InstructorMark | None = None
+    """The instructor's points or comment, when given: ``score`` is then the final one."""
+
+    @property
+    def manual(self) -> bool:
+        """An item for the instructor (even when the upload could not be graded at all)."""
+        return self.status == CheckStatus.MANUAL or self.kind == MANUAL_KIND
+
+    @property
+    def overridden(self) -> bool:
+        """The instructor set the points of an automatic check."""
+        return self.instructor is not None and self.instructor.points is not None and not self.manual
+
+    @property
+    def marked(self) -> bool:
+        """A manual item the instructor has marked."""
+        return self.instructor is not None and self.instructor.points is not None and self.manual
 
     @classmethod
     def for_check(
@@ -248,6 +289,8 @@ class CheckResult:
         }
         if self.instructor_notes:
             data["instructor_notes"] = self.instructor_notes
+        if self.instructor is not None:
+            data["instructor"] = dataclasses.asdict(self.instructor)
         return data
 
     @classmethod
@@ -260,6 +303,7 @@ class CheckResult:
         divergence = figures.pop("divergence", None) if data["kind"] == "node-counts" else None
         tree = figures.pop("search_tree", None) if data["kind"] == "node-counts" else None
         counterexample = data.get("counterexample")
+        instructor = data.get("instructor")
         return cls(
             check_id=data["id"],
             kind=data["kind"],
@@ -279,6 +323,7 @@ class CheckResult:
             selfplay=tuple(SelfPlayRow(**row) for row in rows or ()),
             divergence=Divergence(**divergence) if divergence else None,
             search_tree=SearchTreeExcerpt.from_dict(tree) if tree else None,
+            instructor=InstructorMark(**instructor) if instructor else None,
         )
 
 
@@ -295,10 +340,15 @@ class SubmissionResult:
     problems: tuple[str, ...] = ()
     """Submission-level messages: unreadable file, missing functions, reduced isolation."""
     timings: Mapping[str, float] = field(default_factory=dict)
+    adjustment: ScoreAdjustment | None = None
+    """The instructor's adjustment of the whole score (never below 0 in total)."""
 
     @property
     def score(self) -> float:
-        return round(sum(c.score for c in self.checks), 4)
+        total = sum(c.score for c in self.checks)
+        if self.adjustment is not None:
+            total = max(0.0, total + self.adjustment.points)
+        return round(total, 4)
 
     @property
     def max_score(self) -> float:
@@ -324,11 +374,12 @@ class SubmissionResult:
             "problems": list(self.problems),
             "timings": dict(self.timings),
             "execution": None if self.execution is None else self.execution.to_dict(),
-        }
+        } | ({} if self.adjustment is None else {"adjustment": dataclasses.asdict(self.adjustment)})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SubmissionResult:
         execution = data.get("execution")
+        adjustment = data.get("adjustment")
         return cls(
             submission=data["submission"],
             assignment_id=data["assignment"],
@@ -336,6 +387,7 @@ class SubmissionResult:
             execution=None if execution is None else execution_from_dict(execution),
             problems=tuple(data.get("problems", ())),
             timings=dict(data.get("timings", {})),
+            adjustment=ScoreAdjustment(**adjustment) if adjustment else None,
         )
 
 

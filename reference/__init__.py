@@ -14,7 +14,9 @@ from reference.challenges import (
 )
 from reference.codecs import (
     CODECS,
-    Codec,
+    BoardEncoding,
+    CellName,
+    MoveFormat,
     cell_to_position,
     cell_to_rowcol,
     get_codec,
@@ -56,7 +58,9 @@ __all__ = [
     "ConnectState",
     # student encodings
     "CODECS",
-    "Codec",
+    "BoardEncoding",
+    "CellName",
+    "MoveFormat",
     "get_codec",
     "cell_to_position",
     "cell_to_rowcol",

@@ -10,13 +10,15 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from hypothesis import assume
+from hypothesis import assume, reject
 from hypothesis import strategies as st
 
+from reference.codecs import CONTAINERS, LAYOUTS, BoardEncoding, CellName
 from reference.tictactoe import EMPTY, Board, O, X, opponent
 
 __all__ = [
     "arbitrary_boards",
+    "board_encodings",
     "boards_with_empty",
     "nonterminal_boards",
     "reachable_boards",
@@ -99,3 +101,23 @@ def _windows(draw: st.DrawFn, ordered: tuple[float, ...]) -> tuple[float, float]
     low = draw(st.integers(0, len(ordered) - 2))
     high = draw(st.integers(low + 1, len(ordered) - 1))
     return ordered[low], ordered[high]
+
+
+_MARKS: tuple[str | int, ...] = ("X", "O", "x", "o", "1", "2", 1, 2, -1, 0)
+_EMPTIES: tuple[object, ...] = (" ", "", "_", "-", ".", "0", None, 0, *CellName)
+
+
+@st.composite
+def board_encodings(draw: st.DrawFn) -> BoardEncoding:
+    """Encodings of the open family: every layout and container, marks and empty symbols
+    as courses write them (``'x'``, ``1``/``-1``, ``''``, ``None``, the cell's own digit),
+    only the combinations :class:`BoardEncoding` accepts."""
+    container = draw(st.sampled_from(CONTAINERS))
+    layout = "flat" if container in ("string", "dict") else draw(st.sampled_from(LAYOUTS))
+    x = draw(st.sampled_from(_MARKS))
+    o = draw(st.sampled_from(_MARKS))
+    empty = draw(st.sampled_from(_EMPTIES))
+    try:
+        return BoardEncoding(layout, container, empty, x, o)  # type: ignore[arg-type]
+    except ValueError:
+        reject()

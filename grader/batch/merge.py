@@ -25,13 +25,18 @@ from grader.batch.outputs import (
     stored_submission,
     submitted_copy_names,
     write_class_outputs,
+    write_student_feedback,
 )
 from grader.batch.records import GradingRecord
 from grader.batch.sharding import MANIFEST_FILE, ShardManifest
+from grader.overrides.apply import class_decisions
+from grader.overrides.model import MalformedOverrides
+from grader.overrides.store import OVERRIDES_FILE
 from grader.similarity.compare import DEFAULT_THRESHOLD
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment, AssignmentError
 from grader.submission.inputs import StudentSubmission
+from grader.submission.own_outputs import mark_output_folder
 
 
 class MergeError(ValueError):
@@ -44,6 +49,8 @@ class MergeResult:
     records: list[GradingRecord]
     problems: list[str] = field(default_factory=list)
     """Why the merged class is incomplete (missing or interrupted shards, missing students)."""
+    decision_problems: list[str] = field(default_factory=list)
+    """Entries of ``overrides.toml`` that do not fit the class (kept in the file, not applied)."""
 
     @property
     def complete(self) -> bool:
@@ -62,6 +69,9 @@ class MergeResult:
         if self.problems:
             lines.append("The class is incomplete:")
             lines += [f"  {problem}" for problem in self.problems]
+        if self.decision_problems:
+            lines.append(f"Instructor's decisions not applied: {len(self.decision_problems)}.")
+            lines += [f"  {problem}" for problem in self.decision_problems]
         lines += class_output_lines(self.out_dir)
         return "\n".join(lines)
 
@@ -95,17 +105,27 @@ def merge_shards(
                     "were the shards run with different N?"
                 )
             records[student] = (record, path.parent)
-    assignment = assignment or _assignment_of([r for r, _ in records.values()])
+    assignment = assignment or assignment_of_records([r for r, _ in records.values()])
     manifests = [ShardManifest.read(folder) for folder in shard_dirs]
     problems = _completeness(shard_dirs, manifests, set(records), assignment.id)
 
-    out_dir.mkdir(parents=True, exist_ok=True)
+    students = set(records) | {s for m in manifests if m for s in m.students}
+    try:
+        decisions = class_decisions(out_dir, assignment, students)
+    except MalformedOverrides as exc:
+        raise MergeError(str(exc)) from None
+
+    mark_output_folder(out_dir)
     for record, source in records.values():
-        _copy_student_folder(source, out_dir / record.submission.folder_name)
+        target = out_dir / record.submission.folder_name
+        _copy_student_folder(source, target)
+        decided = decisions.of(record.submission.student_id)
+        if decided.checks or decided.adjustment or (source.parent / OVERRIDES_FILE).is_file():
+            write_student_feedback(target, record, assignment, decisions)
     skipped = list(dict.fromkeys(pair for m in manifests if m for pair in m.skipped))  # each shard lists them all
     ordered = sorted((r for r, _ in records.values()), key=lambda r: r.submission.student_id)
-    write_class_outputs(out_dir, ordered, assignment, skipped, not problems, similarity_threshold)
-    return MergeResult(out_dir, ordered, problems)
+    write_class_outputs(out_dir, ordered, assignment, skipped, not problems, similarity_threshold, decisions)
+    return MergeResult(out_dir, ordered, problems, [str(p) for p in decisions.problems])
 
 
 def read_record(path: Path) -> GradingRecord | None:
@@ -125,7 +145,7 @@ def read_record(path: Path) -> GradingRecord | None:
     return GradingRecord.load(path, submission)
 
 
-def _assignment_of(records: list[GradingRecord]) -> Assignment:
+def assignment_of_records(records: list[GradingRecord]) -> Assignment:
     ids = sorted({r.result.assignment_id for r in records})
     if len(ids) != 1:
         raise MergeError(

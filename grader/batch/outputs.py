@@ -3,8 +3,13 @@
 ``OUT/<student>/``: ``submitted.ipynb`` or ``submitted.py`` (a copy of the file graded, for
 comparing the class), ``report.html`` (returned to the student), ``results.json``
 (Gradescope format) and, last, ``submission_result.json`` (the stored record). ``OUT/``:
-``index.html`` (the class, for the instructor), ``grades.csv`` and ``similarity.csv``. Every
-file is written atomically.
+``index.html`` (the class, for the instructor), ``grades.csv``, ``similarity.csv`` and
+``class.json`` (what the class files were built with, to rebuild them). Every file is
+written atomically.
+
+The instructor's decisions (``OUT/overrides.toml``, `grader.overrides`) are applied to the
+report, results.json, grades.csv and the index as they are written; the stored record keeps
+the automatic result, so that a regrade never loses them.
 
 The class's similarity is computed from the stored copies, never from the input: a resumed
 batch, or shards merged by ``grader merge``, compare exactly the files an uninterrupted run
@@ -13,16 +18,20 @@ compares, and so list the same pairs.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from grader.atomic_write import write_atomic
+from grader.atomic_write import write_atomic, write_atomic_if_changed
 from grader.batch.progress import log_line
 from grader.batch.records import GradingRecord
 from grader.feedback.class_index import ClassEntry
 from grader.feedback.gradebook import GradebookRow, grades_csv
 from grader.feedback.gradescope import results_json
 from grader.feedback.html import render_class_index, render_student_report
+from grader.overrides.apply import NO_DECISIONS, FittedDecisions, apply_decisions
 from grader.similarity.compare import SimilarityReport, compare_submissions
 from grader.similarity.view import similar_pairs_view, similarity_csv
 from grader.spec.model import Assignment
@@ -36,27 +45,39 @@ SUBMITTED_STEM = "submitted"
 INDEX_FILE = "index.html"
 GRADES_FILE = "grades.csv"
 SIMILARITY_FILE = "similarity.csv"
+CLASS_FILE = "class.json"
 STUDENT_FILES = (REPORT_FILE, GRADESCOPE_FILE, RESULT_FILE)
 """A student's files after the submitted copy, in the order they are written: the stored
 record last, so that a record on disk means everything for that student is."""
 
 
-def write_student_outputs(out_dir: Path, record: GradingRecord, assignment: Assignment) -> None:
+def write_student_outputs(
+    out_dir: Path, record: GradingRecord, assignment: Assignment, decisions: FittedDecisions = NO_DECISIONS
+) -> None:
     """The submitted copy, the report and results.json first, the stored record last."""
     folder = out_dir / record.submission.folder_name
+    write_submitted_copy(folder, record.submission)
+    write_student_feedback(folder, record, assignment, decisions)
+    write_atomic(folder / RESULT_FILE, record.to_json())
+
+
+def write_student_feedback(
+    folder: Path, record: GradingRecord, assignment: Assignment, decisions: FittedDecisions = NO_DECISIONS
+) -> None:
+    """The report and results.json with the instructor's decisions applied, each written only
+    when it changed."""
     s = record.submission
-    write_submitted_copy(folder, s)
+    result = apply_decisions(record.result, decisions.of(s.student_id), assignment)
     html = render_student_report(
-        record.result,
+        result,
         submission_name=s.original_name,
         student_id=s.student_id,
         display_name=s.display_name,
         late=s.late,
         assignment=assignment,
     )
-    write_atomic(folder / REPORT_FILE, html)
-    write_atomic(folder / GRADESCOPE_FILE, results_json(record.result, failure=record.failure))
-    write_atomic(folder / RESULT_FILE, record.to_json())
+    write_atomic_if_changed(folder / REPORT_FILE, html)
+    write_atomic_if_changed(folder / GRADESCOPE_FILE, results_json(result, failure=record.failure))
 
 
 def submitted_copy_names() -> tuple[str, ...]:
@@ -83,6 +104,40 @@ def stored_submission(folder: Path) -> Path | None:
     return next((path for name in submitted_copy_names() if (path := folder / name).is_file()), None)
 
 
+@dataclass(frozen=True)
+class ClassSettings:
+    """What the class files were last built with, beyond the stored records: kept in
+    ``class.json`` so that they can be rebuilt alone (after an instructor's decision)."""
+
+    assignment_id: str
+    skipped: tuple[tuple[str, str], ...]
+    complete: bool
+    similarity_threshold: float | None
+
+    def to_json(self) -> str:
+        data = {
+            "assignment": self.assignment_id,
+            "skipped": [list(pair) for pair in self.skipped],
+            "complete": self.complete,
+            "similarity_threshold": self.similarity_threshold,
+        }
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+    @classmethod
+    def read(cls, out_dir: Path) -> ClassSettings | None:
+        try:
+            data: Any = json.loads((out_dir / CLASS_FILE).read_text(encoding="utf-8"))
+            threshold = data["similarity_threshold"]
+            return cls(
+                str(data["assignment"]),
+                tuple((str(path), str(reason)) for path, reason in data["skipped"]),
+                bool(data["complete"]),
+                None if threshold is None else float(threshold),
+            )
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+
 def write_class_outputs(
     out_dir: Path,
     records: Sequence[GradingRecord],
@@ -90,12 +145,19 @@ def write_class_outputs(
     skipped: Iterable[tuple[str, str]],
     complete: bool,
     similarity_threshold: float | None,
+    decisions: FittedDecisions = NO_DECISIONS,
 ) -> None:
     """``grades.csv``, ``similarity.csv`` and ``index.html``, rebuilt from the stored records
-    (``similarity_threshold`` None: no comparison, and no ``similarity.csv``)."""
+    with the instructor's decisions applied (``similarity_threshold`` None: no comparison,
+    and no ``similarity.csv``); ``class.json`` records what they were built with."""
+    skipped = tuple(skipped)
     ordered = sorted(records, key=lambda r: r.submission.student_id)
+    final = {
+        r.submission.student_id: apply_decisions(r.result, decisions.of(r.submission.student_id), assignment)
+        for r in ordered
+    }
     rows = [
-        GradebookRow(r.submission.student_id, r.submission.display_name, r.result, withheld=r.grader_fault)
+        GradebookRow(r.submission.student_id, r.submission.display_name, final[r.submission.student_id], r.grader_fault)
         for r in ordered
     ]
     write_atomic(out_dir / GRADES_FILE, grades_csv(rows))
@@ -109,7 +171,7 @@ def write_class_outputs(
             r.submission.student_id,
             r.submission.display_name,
             r.submission.late,
-            r.result,
+            final[r.submission.student_id],
             f"{r.submission.folder_name}/{REPORT_FILE}",
             r.failure,
             r.seconds,
@@ -124,8 +186,11 @@ def write_class_outputs(
         skipped=skipped,
         complete=complete,
         similarity=similar_pairs_view(similarity) if similarity is not None else None,
+        decision_problems=[str(p) for p in decisions.problems],
     )
     write_atomic(out_dir / INDEX_FILE, html)
+    settings = ClassSettings(assignment.id, skipped, complete, similarity_threshold)
+    write_atomic_if_changed(out_dir / CLASS_FILE, settings.to_json())
 
 
 def class_similarity(

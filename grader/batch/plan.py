@@ -9,6 +9,10 @@ stopped at any moment and started again grades only the submissions whose finger
 missing or different (``force`` regrades all). ``index.html``, ``grades.csv`` and
 ``similarity.csv`` are rebuilt from the stored records and the copies of the submissions
 stored with them at the end (and when interrupted, from what is done).
+
+The output folder is marked as this grader's (``grader.submission.own_outputs``) before the
+input is read, so that an output folder inside the input folder is never graded as a
+student, on the first run as on a rerun.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from grader.batch.outputs import (
     RESULT_FILE,
     class_output_lines,
     write_class_outputs,
+    write_student_feedback,
     write_student_outputs,
     write_submitted_copy,
 )
@@ -37,8 +42,10 @@ from grader.batch.progress import ProgressReport, first_line, format_duration, l
 from grader.batch.records import GradingRecord, assignment_sha256, fingerprint
 from grader.batch.sharding import MANIFEST_FILE, Shard, ShardManifest
 from grader.grading import grade_submission
+from grader.overrides.apply import NO_DECISIONS, FittedDecisions, class_decisions
 from grader.spec.model import Assignment
-from grader.submission.inputs import SubmissionSet, collect_submissions
+from grader.submission.inputs import InputError, SubmissionSet, collect_submissions
+from grader.submission.own_outputs import OWN_OUTPUT_REASON, mark_output_folder
 
 __all__ = ["BatchJob", "BatchOptions", "BatchResult", "run_batch", "run_batches"]
 
@@ -64,6 +71,10 @@ class BatchResult:
     elapsed: float = 0.0
     """This class's own time: finding and planning its submissions, then from the start of
     its first grading to the end of its last (classes graded together overlap)."""
+    own_outputs: tuple[str, ...] = ()
+    """Output folders of this grader inside the input, left out (``graded/``)."""
+    decision_problems: tuple[str, ...] = ()
+    """Entries of ``overrides.toml`` that do not fit the class (kept in the file, not applied)."""
 
     @property
     def graded(self) -> list[GradingRecord]:
@@ -101,6 +112,10 @@ class BatchResult:
         if self.skipped:
             lines.append(f"Files left out: {len(self.skipped)}.")
             lines += [f"  {path}: {reason}" for path, reason in self.skipped]
+        lines += [f"Skipped {folder}: {OWN_OUTPUT_REASON}." for folder in self.own_outputs]
+        if self.decision_problems:
+            lines.append(f"Instructor's decisions not applied: {len(self.decision_problems)}.")
+            lines += [f"  {problem}" for problem in self.decision_problems]
         lines += class_output_lines(self.out_dir)
         if self.interrupted:
             lines.append("Run the same command again to grade the rest.")
@@ -128,8 +143,11 @@ def run_batches(
         for job in jobs:
             planning_started = time.monotonic()
             scratch = Path(scratch_dirs.enter_context(tempfile.TemporaryDirectory(prefix="grader-batch-")))
+            _claim_output_folder(job)
             found = collect_submissions(job.source, job.assignment.id, scratch)
-            plan = _plan(job, options.shard.select(found) if options.shard else found, options)
+            # read before any grading: a file that cannot be read stops the batch unchanged
+            decisions = class_decisions(job.out_dir, job.assignment, {s.student_id for s in found.submissions})
+            plan = _plan(job, options.shard.select(found) if options.shard else found, options, decisions)
             plan.planning_seconds = time.monotonic() - planning_started
             plans.append(plan)
         tasks = [task for plan in plans for task in plan.tasks]
@@ -158,6 +176,16 @@ def run_batches(
     return results
 
 
+def _claim_output_folder(job: BatchJob) -> None:
+    """Mark an existing output folder before the input is read, so that inside the input it
+    is left out even when an earlier grader wrote it without the mark (a new one is created
+    and marked when the class is planned, before anything is written into it)."""
+    if job.out_dir.resolve() == job.source.resolve():
+        raise InputError(f"{job.out_dir}: the outputs need a folder of their own, not the input folder itself")
+    if job.out_dir.is_dir():
+        mark_output_folder(job.out_dir)
+
+
 def _pool(options: BatchOptions, grade: GradeFunction) -> GradingPool:
     if options.cluster:
         return DaskPool(options.cluster, options, grade)
@@ -171,6 +199,8 @@ class _BatchPlan:
 
     job: BatchJob
     found: SubmissionSet
+    decisions: FittedDecisions = NO_DECISIONS
+    """The instructor's decisions, applied to every output written."""
     records: dict[str, GradingRecord] = field(default_factory=dict)
     tasks: list[GradingTask] = field(default_factory=list)
     planning_seconds: float = 0.0
@@ -180,7 +210,7 @@ class _BatchPlan:
     stored_now: int = 0
 
     def store(self, record: GradingRecord) -> None:
-        write_student_outputs(self.job.out_dir, record, self.job.assignment)
+        write_student_outputs(self.job.out_dir, record, self.job.assignment, self.decisions)
         self.records[record.submission.student_id] = record
         self.stored_now += 1
         now = time.monotonic()
@@ -195,10 +225,26 @@ class _BatchPlan:
         skipped = [(s.path, s.reason) for s in self.found.skipped]
         records = sorted(self.records.values(), key=lambda r: r.submission.student_id)
         write_class_outputs(
-            self.job.out_dir, records, self.job.assignment, skipped, not interrupted, similarity_threshold
+            self.job.out_dir,
+            records,
+            self.job.assignment,
+            skipped,
+            not interrupted,
+            similarity_threshold,
+            self.decisions,
         )
         elapsed = self.planning_seconds + self._grading_seconds(pool_started, interrupted_at)
-        return BatchResult(self.job.out_dir, records, skipped, len(self.found.submissions), interrupted, elapsed)
+        problems = tuple(str(p) for p in self.decisions.problems)
+        return BatchResult(
+            self.job.out_dir,
+            records,
+            skipped,
+            len(self.found.submissions),
+            interrupted,
+            elapsed,
+            own_outputs=self.found.own_outputs,
+            decision_problems=problems,
+        )
 
     def _grading_seconds(self, pool_started: float, interrupted_at: float | None) -> float:
         start, end = self.first_started, self.last_stored
@@ -217,10 +263,11 @@ class _BatchPlan:
         write_atomic(self.job.out_dir / MANIFEST_FILE, manifest.to_json())
 
 
-def _plan(job: BatchJob, found: SubmissionSet, options: BatchOptions) -> _BatchPlan:
-    """Keep every stored result that is still valid; everything else becomes a task."""
-    job.out_dir.mkdir(parents=True, exist_ok=True)
-    plan = _BatchPlan(job, found)
+def _plan(job: BatchJob, found: SubmissionSet, options: BatchOptions, decisions: FittedDecisions) -> _BatchPlan:
+    """Keep every stored result that is still valid; everything else becomes a task. A kept
+    result's report and results.json are brought up to date with the instructor's decisions."""
+    mark_output_folder(job.out_dir)
+    plan = _BatchPlan(job, found, decisions)
     spec_digest = assignment_sha256(job.assignment)
     for submission in found.submissions:
         current = fingerprint(submission.path, spec_digest, options.sandbox)
@@ -229,9 +276,10 @@ def _plan(job: BatchJob, found: SubmissionSet, options: BatchOptions) -> _BatchP
         if stored and stored.fingerprint == current and not stored.grader_fault and not options.force:
             stored = replace(stored, submission=submission)
             if not (folder / REPORT_FILE).is_file():
-                write_student_outputs(job.out_dir, stored, job.assignment)
+                write_student_outputs(job.out_dir, stored, job.assignment, decisions)
             else:  # its copy may be missing (deleted, or stored by an older grader)
                 write_submitted_copy(folder, submission)
+                write_student_feedback(folder, stored, job.assignment, decisions)
             plan.records[submission.student_id] = stored
         else:
             plan.tasks.append(GradingTask(submission, current, job.assignment))

@@ -17,6 +17,8 @@ class MoveDecoder(Protocol):
 
     def decode_move(self, raw: Any, move_format: MoveFormat | None = None) -> int: ...
 
+    def pair_format(self, move_format: MoveFormat | None = None) -> MoveFormat: ...
+
 
 class ShapeError(ValueError):
     """The student's function returned something of the wrong shape or type."""
@@ -98,7 +100,8 @@ def _read_shape(
     if shape == "move,value" and len(raw) == 2:
         return _number(raw[1]), (None if raw[0] is None else ctx.decode_move(raw[0], move_format))
     if shape == "value,row,col" and len(raw) == 3:
-        move = None if raw[1] is None or raw[2] is None else ctx.decode_move((raw[1], raw[2]), "rowcol")
+        pair = ctx.pair_format(move_format)
+        move = None if raw[1] is None or raw[2] is None else ctx.decode_move((raw[1], raw[2]), pair)
         return _number(raw[0]), move
     raise ShapeError(f"expected {_shape_words(shape)}, got {_brief(raw)}")
 

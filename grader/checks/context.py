@@ -22,9 +22,10 @@ from grader.checks.causes.findings import Findings
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus, Explore
 from grader.execution.hangs import HangMemory
 from grader.execution.session import ExecutionResult
+from grader.spec.board import OBJECT
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Assignment, MoveFormat
-from reference import Board, MalformedBoard, O, SearchSpec, X, get_codec
+from reference import Board, MalformedBoard, O, SearchSpec, X
 from reference.codecs import cell_to_position, cell_to_rowcol, position_to_cell, rowcol_to_cell
 
 
@@ -117,12 +118,23 @@ class CheckContext:
         adapter = self.assignment.adapter
         if adapter is not None and hasattr(adapter, "encode_board"):
             return adapter.encode_board(board)
-        return get_codec(self.assignment.encoding).encode(board)
+        return self.assignment.encoding.encode(board)
+
+    def decode_board(self, value: Any) -> Board:
+        """The board a student's value stands for: read with the adapter's ``decode_board`` if
+        it defines one (the counterpart of its ``encode_board``), else with the encoding;
+        raises MalformedBoard."""
+        adapter = self.assignment.adapter
+        if adapter is not None and hasattr(adapter, "decode_board"):
+            board = adapter.decode_board(value)
+            if not isinstance(board, Board):
+                raise MalformedBoard(f"the adapter's decode_board gave {type(board).__name__}, not a Board")
+            return board
+        return self.assignment.encoding.decode(value)
 
     def encode_player(self, player: str) -> Any:
-        if self.assignment.encoding == "numpy-012":
-            return 1 if player == X else 2
-        return player
+        """How the student's code writes ``player``: the encoding's mark for it."""
+        return self.assignment.encoding.symbol(player)
 
     def decode_move(self, raw: Any, move_format: MoveFormat | None = None) -> int:
         fmt = move_format or self.assignment.move_format
@@ -137,12 +149,18 @@ class CheckContext:
             if fmt == "position":
                 return position_to_cell(int(raw))
             if isinstance(raw, (list, tuple)) and len(raw) == 2:
-                return rowcol_to_cell(int(raw[0]), int(raw[1]))
+                base = 1 if fmt == "rowcol1" else 0
+                return rowcol_to_cell(int(raw[0]) - base, int(raw[1]) - base)
             raise ShapeError(f"expected a move (row, col), got {raw!r}")
         except ShapeError:
             raise
         except (TypeError, ValueError) as exc:
             raise ShapeError(f"could not read {raw!r} as a move: {exc}") from None
+
+    def pair_format(self, move_format: MoveFormat | None = None) -> MoveFormat:
+        """How a (row, col) pair returned apart from the moves counts: from 1 where the
+        assignment's moves are (row, col) counted from 1, else from 0."""
+        return "rowcol1" if (move_format or self.assignment.move_format) == "rowcol1" else "rowcol"
 
     def show_move(self, cell: int | None, move_format: MoveFormat | None = None) -> str:
         fmt = move_format or self.assignment.move_format
@@ -152,7 +170,8 @@ class CheckContext:
             return str(cell)
         if fmt == "position":
             return str(cell_to_position(cell))
-        return str(cell_to_rowcol(cell))
+        row, col = cell_to_rowcol(cell)
+        return str((row + 1, col + 1)) if fmt == "rowcol1" else str((row, col))
 
     # -- reference conventions ----------------------------------------------
     def maximizer_for(self, board: Board, to_move: str | None = None) -> str:
@@ -192,22 +211,17 @@ class CheckContext:
 
     def explore(self, *, trace: bool = False, board_global: str | None = None) -> Explore:
         """Ask a call to record the search it runs; a traced one reads each node's board (from
-        ``board_global``, or the first argument holding a board) as the encoding writes it."""
-        marks = self._board_marks() if trace else None
-        if marks is None:
+        ``board_global`` or the global the board lives in, the attribute of an argument when it
+        lives in an object, or else the first argument holding a board) with the encoding's marks."""
+        if not trace or self.assignment.adapter is not None and hasattr(self.assignment.adapter, "encode_board"):
             return Explore()
-        return Explore(trace=True, board_global=board_global, marks=marks)
-
-    def _board_marks(self) -> tuple[Any, Any, tuple[Any, ...]] | None:
-        """X's, O's and the empty cells' values in the encoding; None if boards are not lists."""
-        try:
-            marked = _flat_cells(self.encode_board(Board.from_string("XO.......")))
-            empty = _flat_cells(self.encode_board(Board.empty()))
-        except (TypeError, ValueError):
-            return None
-        if marked is None or empty is None:
-            return None
-        return marked[0], marked[1], tuple(dict.fromkeys(empty))
+        location = self.assignment.board
+        return Explore(
+            trace=True,
+            board_global=board_global or location.board_global,
+            board_attribute=location.board_attribute,
+            marks=self.assignment.encoding.marks,
+        )
 
     def student(self, template: CallTemplate, **options: Any) -> StudentFunction:
         return StudentFunction(self, template, **options)
@@ -233,9 +247,16 @@ class StudentFunction:
         explore: Explore | None = None,
     ) -> None:
         self.ctx = ctx
-        self.template = template
-        self.function = ctx.resolve(template.function)  # raises NotDefined
+        location = ctx.assignment.board
+        self.template = location.on_object(template)  # game.minimax(...) -> Game().minimax(...)
+        self.function = ctx.resolve(self.template.function)  # raises NotDefined
         self.globals_from = dict(globals_from or {})
+        if location.board_global is not None:
+            self.globals_from.setdefault(location.board_global, "board")
+        self.board_attribute = location.board_attribute if self.template is not template else None
+        self.factory = None
+        if location.factory is not None and OBJECT in self.template.placeholders:
+            self.factory = ctx.resolve(location.factory.function)  # raises NotDefined
         self.reset = dict(reset or {})
         self.count = tuple(ctx.resolve(name) for name in count)
         self.read_globals = tuple(read_globals)
@@ -249,16 +270,22 @@ class StudentFunction:
         return f"{self.function}.{self.template.chain[-1].name}" if self.template.chain else self.function
 
     def _build(self, values: Mapping[str, Any], timeout: float | None = None) -> Call:
+        made = None
+        if self.factory is not None:  # minimax(game, ...): the kernel makes the object
+            made = self.ctx.assignment.board.made_object(self.template, values, factory=self.factory)
+            values = {**values, OBJECT: None}
         set_globals = {name: values[placeholder] for name, placeholder in self.globals_from.items()}
         set_globals.update(self.reset)
         call = self.template.render(
             values,
             function=self.function,
             set_globals=set_globals,
+            set_attributes={} if self.board_attribute is None else {self.board_attribute: values["board"]},
             count=self.count,
             read_globals=self.read_globals,
             timeout=timeout or self.timeout,
         )
+        call = call if made is None else replace(call, made=made)
         return call if self.explore is None else replace(call, explore=self.explore)
 
     def describe(self, values: Mapping[str, Any]) -> str:
@@ -319,16 +346,3 @@ class StudentFunction:
 
     def ask(self, key: Any, values: Mapping[str, Any]) -> Answer:
         return self.ask_many([(key, values)])[0]
-
-
-def _flat_cells(encoded: Any) -> list[Any] | None:
-    """The nine cells of an encoded board, row by row, as plain values."""
-    if hasattr(encoded, "tolist"):
-        encoded = encoded.tolist()
-    if not isinstance(encoded, (list, tuple)):
-        return None
-    if len(encoded) == 3 and all(isinstance(row, (list, tuple)) and len(row) == 3 for row in encoded):
-        encoded = [cell for row in encoded for cell in row]
-    if len(encoded) != 9 or not all(isinstance(c, (str, int)) for c in encoded):
-        return None
-    return list(encoded)

@@ -24,10 +24,11 @@ PLACEHOLDERS = frozenset(
         "row",
         "col",
         "move",
+        "game",
     }
 )
 """The names a call text may use for the values a check fills in (`CheckContext.placeholders`
-and the checks' own extras)."""
+and the checks' own extras; ``game`` is the object holding the board, `grader.spec.board`)."""
 
 
 class CallParams(Protocol):

@@ -15,6 +15,7 @@ from pathlib import Path
 from grader.cli.batch import add_batch_parsers
 from grader.cli.grade import add_grade_parsers
 from grader.cli.options import INTERRUPTED, USAGE_ERROR, add_sandbox_option
+from grader.cli.override import add_override_parsers
 from grader.cli.run import add_run_parser
 from grader.spec.loader import BUILTIN_ASSIGNMENTS, list_assignments, load_assignment
 from grader.spec.model import AssignmentError
@@ -52,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_parser(sub)
     add_grade_parsers(sub)
     add_batch_parsers(sub)
+    add_override_parsers(sub)
 
     p = sub.add_parser("assignments", help="list the built-in assignments")
     p.set_defaults(handler=cmd_assignments)

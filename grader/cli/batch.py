@@ -97,6 +97,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     from grader.batch.cluster import ClusterUnavailable
     from grader.batch.plan import BatchOptions, run_batch
     from grader.batch.sharding import Shard, ShardError
+    from grader.overrides.model import MalformedOverrides
     from grader.submission.inputs import InputError
 
     assignment = load_assignment(args.assignment)
@@ -119,7 +120,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     )
     try:
         result = run_batch(args.input, assignment, args.out, options)
-    except (InputError, ClusterUnavailable) as exc:
+    except (InputError, ClusterUnavailable, MalformedOverrides) as exc:
         print(f"grader batch: {exc}", file=sys.stderr)
         return USAGE_ERROR
     print(result)

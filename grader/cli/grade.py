@@ -29,6 +29,14 @@ def add_grade_parsers(subparsers: Any) -> None:
     p.add_argument("notebook", type=Path)
     add_assignment_option(p)
     p.add_argument("--json", type=Path, metavar="OUT", help="write the SubmissionResult as JSON")
+    p.add_argument(
+        "--overrides",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="apply the instructor's decisions for --student from a class's overrides.toml",
+    )
+    p.add_argument("--student", default=None, metavar="ID", help="the student id in --overrides (default: its stem)")
     add_sandbox_option(p)
     p.set_defaults(handler=cmd_grade, public_only=False, report=None, open=False)
 
@@ -49,7 +57,7 @@ def add_grade_parsers(subparsers: Any) -> None:
     )
     p.add_argument("--open", action="store_true", help="open the report in a web browser")
     add_sandbox_option(p)
-    p.set_defaults(handler=cmd_grade, public_only=True, json=None)
+    p.set_defaults(handler=cmd_grade, public_only=True, json=None, overrides=None, student=None)
 
     p = subparsers.add_parser(
         "gradescope",
@@ -81,8 +89,25 @@ def cmd_grade(args: argparse.Namespace) -> int:
     if not args.notebook.exists():
         print(f"grader {command}: {args.notebook}: no such file", file=sys.stderr)
         return USAGE_ERROR
+    decisions = None
+    if args.overrides is not None:  # read first: a file that cannot be read stops before grading
+        from grader.overrides.apply import fit_decisions
+        from grader.overrides.model import MalformedOverrides
+        from grader.overrides.store import read_decisions
+
+        try:
+            decisions = fit_decisions(read_decisions(args.overrides), assignment)
+        except MalformedOverrides as exc:
+            print(f"grader {command}: {exc}", file=sys.stderr)
+            return USAGE_ERROR
     options = GradingOptions(sandbox=args.sandbox, public_only=args.public_only)
     result = grade_submission(args.notebook, assignment, options)
+    if decisions is not None:
+        from grader.overrides.apply import apply_decisions
+
+        result = apply_decisions(result, decisions.of(args.student or args.notebook.stem), assignment)
+        for problem in decisions.problems:
+            print(f"grader {command}: not applied: {problem}", file=sys.stderr)
     if args.json:
         args.json.write_text(json.dumps(result.to_dict(), indent=2))
     if result.execution is None:  # nothing ran: every check would say the same "not run"

@@ -3,7 +3,9 @@
 The kernel sees, read-only, only what Python needs: ``/usr`` and its merged-``/usr``
 symlinks, a few ``/etc`` files, and the interpreter's install and virtualenv. Its working
 directory and ``/tmp`` are small private tmpfs mounts, and the session's runtime directory
-(connection file, ipc sockets, the shim's files) is bound at the same path on both sides.
+(connection file, ipc sockets, the shim's files) is bound at the same path on both sides,
+read-only but for the kernel's socket folder and the shim's two files
+(:mod:`grader.execution.runtime_dir`).
 """
 
 from __future__ import annotations
@@ -41,11 +43,14 @@ def bwrap_problem() -> str | None:
     return None
 
 
-def bwrap_prefix(*, disk_bytes: int, runtime_dir: Path, hidden_packages: Sequence[str]) -> list[str]:
+def bwrap_prefix(
+    *, disk_bytes: int, runtime_dir: Path, writable: Sequence[Path], hidden_packages: Sequence[str]
+) -> list[str]:
     """The ``bwrap ...`` arguments that go before ``--`` and the kernel's command.
 
-    ``disk_bytes`` is the size of each private tmpfs; ``hidden_packages`` are covered by an
-    empty tmpfs when they are installed inside a mounted directory.
+    ``disk_bytes`` is the size of each private tmpfs; ``runtime_dir`` is bound read-only,
+    with only the ``writable`` paths inside it bound read-write; ``hidden_packages`` are
+    covered by an empty tmpfs when they are installed inside a mounted directory.
     """
     args = [
         shutil.which("bwrap") or "bwrap",
@@ -72,9 +77,12 @@ def bwrap_prefix(*, disk_bytes: int, runtime_dir: Path, hidden_packages: Sequenc
         args += ["--ro-bind", str(path), str(path)]
     args += _masks_for(hidden_packages, readonly)
     args += ["--proc", "/proc", "--dev", "/dev"]
-    # The connection file and ipc sockets live here, at the same path on both sides.
+    # The connection file and ipc sockets live here, at the same path on both sides. The
+    # directory is read-only; the socket folder and the shim's files are bound on top of it.
     args += _mount_points([runtime_dir])
-    args += ["--bind", str(runtime_dir), str(runtime_dir)]
+    args += ["--ro-bind", str(runtime_dir), str(runtime_dir)]
+    for path in writable:
+        args += ["--bind", str(path), str(path)]
     args += ["--chdir", SANDBOX_WORKDIR, "--remount-ro", "/"]
     return args
 

@@ -50,6 +50,7 @@ from jupyter_client.manager import AsyncKernelManager
 
 from grader.execution.bwrap import SANDBOX_WORKDIR, bwrap_prefix, bwrap_problem, python_roots
 from grader.execution.exit_status import describe_exit
+from grader.execution.runtime_dir import RuntimeDir
 from grader.execution.uid_processes import count_tasks_of_uid, kill_processes_of_uid, pids_of_uid
 
 SandboxChoice = Literal["auto", "bwrap", "limits", "none"]
@@ -124,6 +125,8 @@ class RunningKernel:
     """jupyter_client's ``AsyncKernelClient``, whose channel methods it generates untyped."""
     pid: int | None
     """Host pid of the ipykernel process itself (not bwrap's), when known."""
+    start: int
+    """Which of its sandbox's kernels it is (1 for the first): names its runtime files."""
 
     def death(self) -> str:
         """'the kernel died', with how when the exit status is known."""
@@ -161,14 +164,14 @@ class Sandbox:
         self.limits = limits
         self.uid = self._choose_uid()
         self.root = Path(tempfile.mkdtemp(prefix="grader-kernel-"))
-        self.runtime_dir = self.root / "runtime"
+        self.runtime = RuntimeDir(self.root / "runtime", self.uid)
         self.host_workdir = self.root / "work"
         self.host_tmpdir = self.root / "tmp"
-        for directory in (self.runtime_dir, self.host_workdir, self.host_tmpdir):
+        for directory in (self.host_workdir, self.host_tmpdir):
             directory.mkdir()
         self.root.chmod(0o755)
         if self.uid is not None:
-            for directory in (self.runtime_dir, self.host_workdir, self.host_tmpdir):
+            for directory in (self.host_workdir, self.host_tmpdir):
                 os.chown(directory, self.uid, self.uid)
         self.log_path = self.root / "kernel.log"
         self._starts = 0
@@ -203,24 +206,24 @@ class Sandbox:
         """Start a kernel process without waiting for it to answer: it boots on its own
         while the caller does something else (see :meth:`wait_until_ready`)."""
         self._starts += 1
-        connection_file = self.runtime_dir / f"kernel-{self._starts}.json"
+        start = self._starts
+        connection_file = self.runtime.connection_file(start)
         manager = _SandboxKernelManager(
-            self._kernel_spec(connection_file),
+            self._kernel_spec(start),
             transport="ipc",
-            ip=str(self.runtime_dir / f"k{self._starts}"),
+            ip=str(self.runtime.socket_dir(start) / "k"),
             connection_file=str(connection_file),
         )
-        # Written (and handed to the sandbox uid) before launch: jupyter_client creates it
-        # readable by the grader's user only.
+        # Written before launch, then made readable (not writable) by the kernel's group:
+        # jupyter_client creates it readable by the grader's user only.
         manager.write_connection_file()
-        if self.uid is not None:
-            os.chown(connection_file, self.uid, self.uid)
+        self.runtime.prepare_kernel(start)
         with open(self.log_path, "ab") as log:
             await manager.start_kernel(env=self._environment(), cwd=str(self.host_workdir), stdout=log, stderr=log)
         client = manager.client()
         client.start_channels()
         client.allow_stdin = False
-        return RunningKernel(manager=manager, client=client, pid=None)
+        return RunningKernel(manager=manager, client=client, pid=None, start=start)
 
     async def wait_until_ready(self, kernel: RunningKernel, startup_timeout: float) -> RunningKernel:
         """Wait until a launched kernel answers; a kernel that does not is killed."""
@@ -231,6 +234,7 @@ class Sandbox:
             await _kill(kernel.manager)
             raise KernelStartFailed(f"the kernel did not start: {error}\n{self.log_tail()}") from error
         kernel.pid = self._kernel_pid(kernel.manager)
+        self.runtime.close_socket_dir(kernel.start)
         return kernel
 
     def log_tail(self, limit: int = 2000) -> str:
@@ -240,7 +244,7 @@ class Sandbox:
         except OSError:
             return ""
 
-    def _kernel_spec(self, connection_file: Path) -> KernelSpec:
+    def _kernel_spec(self, start: int) -> KernelSpec:
         config = {
             "rlimits": self._rlimits(),
             "uid": self.uid,
@@ -250,14 +254,14 @@ class Sandbox:
             "site_packages": site.getsitepackages(),
             "kernel_args": [
                 "-f",
-                str(connection_file),
+                str(self.runtime.connection_file(start)),
                 "--HistoryManager.enabled=False",
                 "--IPKernelApp.log_level=WARN",
             ],
         }
         command = [sys.executable, "-S", "-s", "-c", _LAUNCHER, json.dumps(config)]
         if self.mode is SandboxMode.BWRAP:
-            command = self._bwrap_prefix() + ["--"] + command
+            command = self._bwrap_prefix(start) + ["--"] + command
         # Interrupt by message: ipykernel signals itself, which reaches it inside bwrap's
         # new session where a signal to the launcher's process group would not.
         return KernelSpec(argv=command, display_name="grader sandbox", language="python", interrupt_mode="message")
@@ -320,9 +324,12 @@ class Sandbox:
         }
         return env
 
-    def _bwrap_prefix(self) -> list[str]:
+    def _bwrap_prefix(self, start: int) -> list[str]:
         return bwrap_prefix(
-            disk_bytes=self.limits.disk_bytes, runtime_dir=self.runtime_dir, hidden_packages=BLOCKED_PACKAGES
+            disk_bytes=self.limits.disk_bytes,
+            runtime_dir=self.runtime.path,
+            writable=self.runtime.writable_by_kernel(start),
+            hidden_packages=BLOCKED_PACKAGES,
         )
 
     def _kernel_pid(self, manager: AsyncKernelManager) -> int | None:

@@ -336,14 +336,14 @@ class NotebookSession:
         """Install the shim in ``ready`` (a kernel that answers), else in a kernel started now."""
         assert self._sandbox is not None
         self._kernel = ready or await self._sandbox.start_kernel(self.options.startup_timeout)
-        self._link = ShimLink(
-            self._kernel, runtime_dir=self._sandbox.runtime_dir, interrupt_grace=self.options.interrupt_grace
-        )
-        await self._link.install(
-            stdin=self.options.stdin,
-            output_chars=self.options.limits.output_chars,
-            timeout=self.options.startup_timeout,
-        )
+        runtime = self._sandbox.runtime
+        self._link = ShimLink(self._kernel, runtime=runtime, interrupt_grace=self.options.interrupt_grace)
+        with runtime.shim_files_open():
+            await self._link.install(
+                stdin=self.options.stdin,
+                output_chars=self.options.limits.output_chars,
+                timeout=self.options.startup_timeout,
+            )
 
     async def recover_kernel(self) -> None:
         """Replace the kernel after a death or hang during calls (see ``KernelOwner``)."""

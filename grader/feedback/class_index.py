@@ -1,5 +1,7 @@
 """The class as the instructor's index shows it: one line per student, one cell per check,
-and the pass rate of each check over the submissions that were graded."""
+and the pass rate of each check over the submissions that were graded. Scores are the final
+ones (the instructor's decisions applied); a cell whose points the instructor set says so,
+and each manual item says how many students it has been marked for."""
 
 from __future__ import annotations
 
@@ -35,6 +37,9 @@ class CheckPassRate:
     attempted: int
     instructions: str = ""
     """How to mark an item marked by hand (for the instructor: never in a student's report)."""
+    manual: bool = False
+    marked: int = 0
+    """For a manual item: the graded students it has been marked for."""
 
     @property
     def percent(self) -> float:
@@ -49,6 +54,8 @@ class IndexCell:
     status: str
     label: str
     sort: float
+    overridden: bool = False
+    """The instructor set these points (or marked this manual item)."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +64,11 @@ class IndexRow:
     checks: tuple[IndexCell | None, ...]
     """One cell per check of the table, None where this submission has no such check."""
     percent: float
+
+    @property
+    def overridden(self) -> bool:
+        """Some points of this row were set by the instructor, or its score adjusted."""
+        return self.entry.result.adjustment is not None or any(c is not None and c.overridden for c in self.checks)
 
 
 ZERO_WEIGHT_MARKS = {
@@ -72,6 +84,10 @@ def index_cell(check: CheckResult) -> IndexCell:
     a bonus shows what it added."""
     status = check.status.value.replace(" ", "-")
     label = STATUS_LABELS[check.status]
+    if check.instructor is not None and check.instructor.points is not None:
+        automatic = "" if check.manual else f"; automatic: {format_points(check.instructor.automatic_score)}"
+        label = f"{label}; points set by the instructor{automatic}"
+        return IndexCell(format_points(check.score), status, label, check.score, overridden=True)
     if check.max_score == 0 and check.score == 0:
         mark = ZERO_WEIGHT_MARKS.get(check.status, label)
         return IndexCell(mark, status, label, 1.0 if check.status == CheckStatus.PASSED else 0.0)
@@ -89,6 +105,7 @@ def pass_rates(entries: Sequence[ClassEntry]) -> tuple[CheckPassRate, ...]:
     for check_id, first in order.items():
         outcomes = [r.check(check_id) for r in graded if any(c.check_id == check_id for c in r.checks)]
         attempted = [c for c in outcomes if c.status != CheckStatus.MANUAL]
+        manual = first.status == CheckStatus.MANUAL
         rates.append(
             CheckPassRate(
                 check_id,
@@ -98,6 +115,8 @@ def pass_rates(entries: Sequence[ClassEntry]) -> tuple[CheckPassRate, ...]:
                 sum(c.status == CheckStatus.PASSED for c in attempted),
                 len(attempted),
                 first.instructor_notes,
+                manual,
+                sum(c.marked for c in outcomes) if manual else 0,
             )
         )
     return tuple(rates)

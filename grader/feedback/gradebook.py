@@ -3,8 +3,10 @@
 Columns: ``student_id, name, total, max``, then one column per check (its id) holding the
 points earned. A submission the grader itself failed on has empty score cells (no grade
 rather than a false zero); one that could not be read or run scores what it scored, 0.
-Manual items stay empty for the instructor to fill in, even for an upload that could not
-be graded at all (a 0 there would overwrite a hand grade on import).
+Manual items stay empty until the instructor marks them (``grader.overrides``), even for an
+upload that could not be graded at all (a 0 there would overwrite a hand grade on import).
+The cells hold the final points (the instructor's where set), and the total includes any
+adjustment; when some student has one, a last ``adjustment`` column holds it.
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from grader.results import CheckResult, CheckStatus, SubmissionResult
+from grader.results import SubmissionResult
 
 FIXED_COLUMNS = ("student_id", "name", "total", "max")
-MANUAL_KIND = "manual"
+ADJUSTMENT_COLUMN = "adjustment"
 
 
 @dataclass(frozen=True)
@@ -40,29 +42,26 @@ def check_columns(rows: Sequence[GradebookRow]) -> list[str]:
 
 def grades_csv(rows: Sequence[GradebookRow]) -> str:
     columns = check_columns(rows)
+    adjusted = any(row.result.adjustment is not None for row in rows)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow([*FIXED_COLUMNS, *columns])
+    writer.writerow([*FIXED_COLUMNS, *columns, *([ADJUSTMENT_COLUMN] if adjusted else [])])
     for row in sorted(rows, key=lambda r: r.student_id):
         by_id = {c.check_id: c for c in row.result.checks}
         cells = []
         for check_id in columns:
             check = by_id.get(check_id)
-            if row.withheld or check is None or _is_manual(check):
+            if row.withheld or check is None or (check.manual and not check.marked):
                 cells.append("")
             else:
                 cells.append(_number(check.score))
         total = "" if row.withheld else _number(row.result.score)
+        adjustment = row.result.adjustment
+        extra = [_number(adjustment.points) if adjustment and not row.withheld else ""] if adjusted else []
         writer.writerow(
-            [_safe_cell(row.student_id), _safe_cell(row.name), total, _number(row.result.max_score), *cells]
+            [_safe_cell(row.student_id), _safe_cell(row.name), total, _number(row.result.max_score), *cells, *extra]
         )
     return buffer.getvalue()
-
-
-def _is_manual(check: CheckResult) -> bool:
-    """An item for the instructor: left empty even when the upload could not be graded at
-    all (its result then says NOT RUN), so that an import never overwrites a hand grade."""
-    return check.status == CheckStatus.MANUAL or check.kind == MANUAL_KIND
 
 
 def _number(value: float) -> str:

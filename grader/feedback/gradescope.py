@@ -1,7 +1,9 @@
 """Gradescope's `results.json`, and the autograder entry point that writes it.
 
 Format: https://gradescope-autograders.readthedocs.io/en/latest/specs/ . One test per
-automatic check (manual items are marked in Gradescope itself). Public checks are
+automatic check, and one per manual item the instructor has marked (`grader.overrides`; the
+others are marked in Gradescope itself); the instructor's points, comments and adjustment
+are in the score and the output. Public checks are
 ``visible``; hidden checks get ``after_published`` and, like in the HTML report, their
 output never carries their inputs.
 """
@@ -28,9 +30,12 @@ VISIBILITY_FOR_STUDENTS = {"public": "visible", "hidden": "after_published"}
 
 def gradescope_results(result: SubmissionResult, *, failure: str | None = None) -> dict[str, Any]:
     """The results.json document for one graded submission."""
-    tests = [_test(check) for check in result.checks if check.status != CheckStatus.MANUAL]
-    manual = [c for c in result.checks if c.status == CheckStatus.MANUAL]
-    lines = [f"Automatic score: {result.score:g} / {result.max_score:g}."]
+    tests = [_test(check) for check in result.checks if check.status != CheckStatus.MANUAL or check.marked]
+    manual = [c for c in result.checks if c.status == CheckStatus.MANUAL and not c.marked]
+    decided = result.adjustment is not None or any(c.instructor for c in result.checks)
+    lines = [f"{'Score' if decided else 'Automatic score'}: {result.score:g} / {result.max_score:g}."]
+    if result.adjustment is not None:
+        lines.append(f"Adjustment by your instructor: {result.adjustment.points:+g} ({result.adjustment.reason}).")
     if failure:
         lines.append(f"Your submission could not be graded: {failure}")
     lines += [f"Problem: {p}" for p in result.problems if p != failure]
@@ -58,15 +63,40 @@ def _test(check: CheckResult) -> dict[str, Any]:
     output = check.message if shown_inputs else HIDDEN_CHECK_MESSAGES[check.status]
     if shown_inputs and check.counterexample:
         output += "\n\n" + counterexample_text(check.counterexample)
+    if check.instructor is not None:
+        output = "\n\n".join(part for part in (instructor_text(check), output) if part)
     return {
         "name": check.title,
         "score": check.score,
         "max_score": check.max_score,
-        "status": "passed" if check.status == CheckStatus.PASSED else "failed",
+        "status": "passed" if check.status == CheckStatus.PASSED or _full_marks(check) else "failed",
         "output": output,
         "output_format": "text",
         "visibility": visibility,
     }
+
+
+def _full_marks(check: CheckResult) -> bool:
+    """A manual item the instructor marked with all its points."""
+    return check.marked and check.score >= check.max_score
+
+
+def instructor_text(check: CheckResult) -> str:
+    """The instructor's word on a check, above the automatic verdict."""
+    mark = check.instructor
+    if mark is None:
+        return ""
+    lines = []
+    if check.overridden:
+        lines.append(
+            f"Points set by your instructor: {check.score:g} / {check.max_score:g} "
+            f"(the automatic check gave {mark.automatic_score:g})."
+        )
+    elif check.marked:
+        lines.append(f"Marked by your instructor: {check.score:g} / {check.max_score:g}.")
+    if mark.comment:
+        lines.append(f"Instructor's comment: {mark.comment}")
+    return "\n".join(lines)
 
 
 def counterexample_text(ce: Counterexample) -> str:

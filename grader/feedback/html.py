@@ -81,6 +81,7 @@ def render_student_report(
         score=result.score,
         max_score=result.max_score,
         fraction=result.fraction,
+        adjustment=result.adjustment,
         headline=headline(checks, len(hidden_not_run), result.execution is None),
         caveat=score_caveat(execution, full_marks=result.max_score > 0 and result.score >= result.max_score),
         checks=checks,
@@ -106,9 +107,11 @@ def render_class_index(
     slowest: int = 5,
     complete: bool = True,
     similarity: SimilarityView | None = None,
+    decision_problems: Sequence[str] = (),
 ) -> str:
     """The instructor's page: every student, a score histogram, pass rate per check and,
-    when ``similarity`` is given, the similar submissions."""
+    when ``similarity`` is given, the similar submissions; ``decision_problems`` names the
+    instructor's decisions that do not fit the class."""
     graded = [e for e in entries if e.failure is None]
     rates = pass_rates(entries)
     template = environment().get_template("class_index.html.j2")
@@ -127,4 +130,6 @@ def render_class_index(
         slowest=sorted(entries, key=lambda e: e.seconds, reverse=True)[:slowest],
         skipped=list(skipped),
         similarity=similarity,
+        decision_problems=list(decision_problems),
+        adjusted=any(e.result.adjustment is not None for e in entries),
     )

@@ -16,7 +16,7 @@ from typing import Any
 from grader.execution.output import strip_ansi
 from grader.execution.records import CellStatus, ExecutionResult
 from grader.feedback.charts import NodeChart
-from grader.results import CheckResult, CheckStatus, Counterexample, execution_from_dict
+from grader.results import CheckResult, CheckStatus, Counterexample, InstructorMark, execution_from_dict
 
 STATUS_LABELS = {
     CheckStatus.PASSED: "passed",
@@ -93,6 +93,12 @@ class CheckView:
     duration: float
     game: tuple[tuple[tuple[str, ...], str], ...] = ()
     """A game the check played, move by move: each board after a move, and that move."""
+    instructor: InstructorMark | None = None
+    """The instructor's points and comment (``score`` is then the final score)."""
+    overridden: bool = False
+    """The instructor set the points of this automatic check."""
+    marked: bool = False
+    """A manual item the instructor has marked."""
 
 
 def game_view(check: CheckResult) -> tuple[tuple[tuple[str, ...], str], ...]:
@@ -130,6 +136,9 @@ def check_view(check: CheckResult, *, student_facing: bool) -> CheckView:
         node_chart=chart,
         duration=check.duration,
         game=() if redact else game_view(check),
+        instructor=check.instructor,
+        overridden=check.overridden,
+        marked=check.marked,
     )
 
 

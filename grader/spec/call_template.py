@@ -64,12 +64,18 @@ class CallTemplate:
                     names.add(value.name)
         return frozenset(names)
 
+    def slots_of(self, placeholder: str) -> tuple[int | str, ...]:
+        """The target's arguments that are ``placeholder``: positions, or keyword names."""
+        positions = tuple(n for n, a in enumerate(self.target.args) if a == Placeholder(placeholder))
+        return positions + tuple(k for k, a in self.target.kwargs if a == Placeholder(placeholder))
+
     def render(
         self,
         values: Mapping[str, Any],
         *,
         function: str | None = None,
         set_globals: Mapping[str, Any] | None = None,
+        set_attributes: Mapping[str, Any] | None = None,
         count: tuple[str, ...] = (),
         count_all: bool = False,
         read_globals: tuple[str, ...] = (),
@@ -77,7 +83,8 @@ class CallTemplate:
     ) -> Call:
         """Build the channel call with placeholders filled from ``values``.
 
-        ``function`` replaces the target name (an accepted alias the notebook defines).
+        ``function`` replaces the target name (an accepted alias the notebook defines);
+        ``set_attributes`` are written to the object the target returns, before the chain.
         """
         return Call(
             target=function or self.target.name,
@@ -88,6 +95,7 @@ class CallTemplate:
                 for s in self.chain
             ),
             set_globals=dict(set_globals or {}),
+            set_attributes=dict(set_attributes or {}),
             read_globals=read_globals,
             count=count,
             count_all=count_all,

@@ -22,7 +22,10 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
+from grader.checks.params import PLACEHOLDERS
 from grader.checks.registry import CHECK_KINDS
+from grader.spec.board import OBJECT, BoardLocation, read_board
+from grader.spec.call_template import CallTemplate, CallTemplateError
 from grader.spec.model import (
     MAXIMIZERS,
     MOVE_FORMATS,
@@ -33,7 +36,7 @@ from grader.spec.model import (
     AssignmentError,
     Check,
 )
-from reference import CODECS, O, X
+from reference import CODECS, BoardEncoding, O, X
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 
@@ -86,11 +89,7 @@ def _parse(raw: Mapping[str, Any], path: Path) -> Assignment:
         if not stdin_path.is_file():
             raise AssignmentError(path, "assignment.stdin_file", f"{stdin_path} does not exist")
         stdin = tuple(line for line in stdin_path.read_text(encoding="utf-8").splitlines())
-    encoding = reader.req(meta, "assignment.encoding", str)
-    if encoding not in CODECS:
-        raise AssignmentError(
-            path, "assignment.encoding", f"unknown encoding {encoding!r}; known: {', '.join(sorted(CODECS))}"
-        )
+    encoding, board = _board(reader, raw, meta)
 
     aliases_raw = raw.get("aliases", {})
     if not isinstance(aliases_raw, dict):
@@ -117,11 +116,13 @@ def _parse(raw: Mapping[str, Any], path: Path) -> Assignment:
                 path, f"checks[{n}] ({check.id}).depends_on", f"not the id of another check: {', '.join(unknown)}"
             )
 
+    _check_object_calls(path, checks, board)
     return Assignment(
         id=reader.req(meta, "assignment.id", str),
         title=reader.req(meta, "assignment.title", str),
         directory=directory,
         encoding=encoding,
+        board=board,
         maximizer=reader.choice(meta, "assignment.maximizer", MAXIMIZERS, default=O),
         first_player=reader.choice(meta, "assignment.first_player", SIDES, default=X),
         scoring=reader.choice(meta, "assignment.scoring", SCORINGS, default="unit"),
@@ -137,6 +138,49 @@ def _parse(raw: Mapping[str, Any], path: Path) -> Assignment:
         hypothesis_examples=int(reader.opt(meta, "assignment.hypothesis_examples", int) or 60),
         check_budget_seconds=float(reader.opt(meta, "assignment.check_budget_seconds", (int, float)) or 20),
     )
+
+
+def _board(reader: _Reader, raw: Mapping[str, Any], meta: Mapping[str, Any]) -> tuple[BoardEncoding, BoardLocation]:
+    """The board the assignment describes: ``assignment.encoding`` (a preset), a ``[board]``
+    table (`grader.spec.board`), or a preset with the table's fields over it."""
+    preset = reader.opt(meta, "assignment.encoding", str)
+    table = raw.get("board", {})
+    if not isinstance(table, dict):
+        raise AssignmentError(reader.path, "board", "must be a table: [board]")
+    if preset is None and not table:
+        known = ", ".join(sorted(CODECS))
+        raise AssignmentError(reader.path, "assignment.encoding", f"is required without a [board] table ({known})")
+    try:
+        return read_board(preset, table, placeholders=PLACEHOLDERS)
+    except ValueError as problem:
+        name, _, text = str(problem).partition(": ")
+        where = {"encoding": "assignment.encoding", "board": "board"}.get(name, f"board.{name}")
+        raise AssignmentError(reader.path, where, text) from None
+
+
+def _check_object_calls(path: Path, checks: list[Check[Any]], board: BoardLocation) -> None:
+    """Calls that use ``game`` need a board that lives in an object, and one method of it:
+    say so at load time."""
+    for n, check in enumerate(checks):
+        for name, value in vars(check.params).items():
+            templates = value.values() if isinstance(value, Mapping) else (value,)
+            for template in templates:
+                if not isinstance(template, CallTemplate):
+                    continue
+                uses_object = template.function.split(".")[0] == OBJECT or OBJECT in template.placeholders
+                problem = None
+                if uses_object and board.where != "attribute":
+                    problem = (
+                        f"{template.text!r} uses {OBJECT!r}: it needs [board] location = "
+                        '"attribute" with a factory and an attribute'
+                    )
+                elif uses_object:
+                    try:
+                        board.on_object(template)
+                    except CallTemplateError as error:
+                        problem = str(error)
+                if problem is not None:
+                    raise AssignmentError(path, f"checks[{n}] ({check.id}).{name}", problem)
 
 
 def _check(reader: _Reader, entry: Mapping[str, Any], where: str) -> Check[Any]:

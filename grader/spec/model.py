@@ -13,20 +13,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, Literal, TypeVar, get_args
 
-Encoding = Literal["numpy-012", "grid-space", "grid-digits", "flat-space"]
-"""How the student's code spells a board (the codecs of `reference.codecs`)."""
+from grader.spec.board import BoardLocation
+from reference.codecs import MOVE_FORMATS, BoardEncoding, MoveFormat  # noqa: F401 - the spec's move formats
+
 Maximizer = Literal["X", "O", "to-move"]
 """Which side maximizes: a fixed player, or whoever is to move."""
 Scoring = Literal["unit", "depth-adjusted"]
-MoveFormat = Literal["index", "rowcol", "position"]
-"""A cell as 0-8, as (row, col), or as 1-9."""
 Visibility = Literal["public", "hidden"]
 Side = Literal["X", "O"]
 
-ENCODINGS: tuple[Encoding, ...] = get_args(Encoding)
 MAXIMIZERS: tuple[Maximizer, ...] = get_args(Maximizer)
 SCORINGS: tuple[Scoring, ...] = get_args(Scoring)
-MOVE_FORMATS: tuple[MoveFormat, ...] = get_args(MoveFormat)
 VISIBILITIES: tuple[Visibility, ...] = get_args(Visibility)
 SIDES: tuple[Side, ...] = get_args(Side)
 
@@ -95,7 +92,8 @@ class Assignment:
     id: str
     title: str
     directory: Path
-    encoding: Encoding
+    encoding: BoardEncoding
+    """How the student's code holds a board (a preset or a ``[board]`` description)."""
     maximizer: Maximizer
     first_player: Side
     scoring: Scoring
@@ -109,6 +107,8 @@ class Assignment:
     description: str = ""
     adapter: types.ModuleType | None = None
     hypothesis_examples: int = 60
+    board: BoardLocation = BoardLocation()
+    """Where the student's functions find the board: an argument, an object's attribute, a global."""
     check_budget_seconds: float = 20.0
 
     @property

@@ -18,11 +18,17 @@ A zip is unpacked into a scratch folder first. An entry that could be written ou
 (an absolute path, ``..``) or that is a link is left out and listed with the skipped files;
 an oversized member, too many entries or more than a set total refuse the whole archive (a
 zip bomb is not a class).
+
+A folder this grader wrote its outputs into (``grader batch --out``, recognised by the
+marker ``grader.submission.own_outputs`` puts at its root) is never read as submissions:
+one inside the input is left out whole and named in ``SubmissionSet.own_outputs``; an input
+that is itself one is refused.
 """
 
 from __future__ import annotations
 
 import enum
+import os
 import re
 import stat
 import zipfile
@@ -30,6 +36,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
+
+from grader.submission.own_outputs import OUTPUT_MARKER, OWN_OUTPUT_REASON, is_output_folder
 
 SUBMISSION_SUFFIXES = (".ipynb", ".py")
 IGNORED_PARTS = frozenset({"__MACOSX", ".ipynb_checkpoints", "__pycache__"})
@@ -89,6 +97,9 @@ class SubmissionSet:
     layout: InputLayout
     submissions: tuple[StudentSubmission, ...]
     skipped: tuple[SkippedFile, ...] = ()
+    own_outputs: tuple[str, ...] = ()
+    """Output folders of this grader found inside the input and left out whole, by their path
+    in the input with a trailing ``/`` (``graded/``)."""
 
 
 def collect_submissions(
@@ -106,12 +117,19 @@ def collect_submissions(
         unsafe = [SkippedFile(f"{source.name}/{s.path}", s.reason) for s in unpacked.skipped]
     else:
         root = source
+    if is_output_folder(root):
+        what = "holds" if source.is_file() else "is"
+        raise InputError(
+            f"{source}: {what} {OWN_OUTPUT_REASON}, not submissions; give the folder or zip the students' files are in"
+        )
     found = _collect_from_folder(root, assignment_id)
     # Skipped files are named as the instructor knows them, not by the scratch folder.
     shown = [SkippedFile(_shown_path(Path(s.path), root, source.name), s.reason) for s in found.skipped]
     found = replace(found, skipped=(*unsafe, *shown))
     if not found.submissions:
-        detail = f" ({len(found.skipped)} file(s) skipped)" if found.skipped else ""
+        details = [f"{len(found.skipped)} file(s) skipped"] if found.skipped else []
+        details += [f"skipped {folder}: {OWN_OUTPUT_REASON}" for folder in found.own_outputs]
+        detail = f" ({'; '.join(details)})" if details else ""
         raise InputError(f"{source}: no .ipynb or .py submissions found{detail}")
     return found
 
@@ -153,7 +171,7 @@ def extract_zip(archive: Path, destination: Path, limits: ZipLimits = ZipLimits(
                     skipped.append(SkippedFile(info.filename, problem))
                     continue
                 relative = PurePosixPath(info.filename)
-                if info.is_dir() or not _is_candidate(relative):
+                if info.is_dir() or not (_is_candidate(relative) or _is_output_marker(relative)):
                     continue
                 target = destination.joinpath(*relative.parts)
                 target.parent.mkdir(parents=True, exist_ok=True)
@@ -187,9 +205,39 @@ def _unsafe_member_problem(info: zipfile.ZipInfo) -> str | None:
 
 
 def _is_candidate(relative: PurePosixPath) -> bool:
-    if any(part in IGNORED_PARTS or part.startswith(".") for part in relative.parts):
-        return False
-    return relative.suffix.lower() in SUBMISSION_SUFFIXES
+    return not _is_ignored(relative.parts) and relative.suffix.lower() in SUBMISSION_SUFFIXES
+
+
+def _is_output_marker(relative: PurePosixPath) -> bool:
+    """An archived output folder's marker: unpacked too, so that the folder is left out."""
+    return relative.name == OUTPUT_MARKER and not _is_ignored(relative.parent.parts)
+
+
+def _is_ignored(parts: tuple[str, ...]) -> bool:
+    return any(part in IGNORED_PARTS or part.startswith(".") for part in parts)
+
+
+def _files_outside_own_outputs(root: Path) -> tuple[list[Path], list[Path]]:
+    """The submission candidates under ``root``, sorted, and the output folders of this
+    grader found under it (left out whole: their contents are never looked at)."""
+    files: list[Path] = []
+    own_outputs: list[Path] = []
+    for folder, subfolders, names in os.walk(root):
+        here = Path(folder)
+        for name in sorted(subfolders):
+            if is_output_folder(here / name):
+                own_outputs.append(here / name)
+                subfolders.remove(name)
+        files += (
+            path
+            for name in names
+            if (path := here / name).is_file() and _is_candidate(PurePosixPath(path.relative_to(root).as_posix()))
+        )
+    return sorted(files), sorted(own_outputs)
+
+
+def _own_output_names(root: Path, folders: Iterable[Path]) -> tuple[str, ...]:
+    return tuple(f"{folder.relative_to(root).as_posix()}/" for folder in folders)
 
 
 # -- identifying students ------------------------------------------------------------------
@@ -198,15 +246,13 @@ def _is_candidate(relative: PurePosixPath) -> bool:
 def _collect_from_folder(root: Path, assignment_id: str) -> SubmissionSet:
     submitted = root if root.name == "submitted" else root / "submitted"
     if submitted.is_dir():
-        return _nbgrader(submitted, assignment_id)
-    files = sorted(
-        p for p in root.rglob("*") if p.is_file() and _is_candidate(PurePosixPath(p.relative_to(root).as_posix()))
-    )
+        return _nbgrader(root, submitted, assignment_id)
+    files, own_outputs = _files_outside_own_outputs(root)
     candidates = [_identify(root, path) for path in files]
     layouts = {layout for layout, _ in candidates}
     layout = next((lay for lay in (InputLayout.MOODLE, InputLayout.CANVAS) if lay in layouts), InputLayout.FLAT)
     submissions, skipped = _one_per_student((c for _, c in candidates), assignment_id)
-    return SubmissionSet(layout, submissions, skipped)
+    return SubmissionSet(layout, submissions, skipped, _own_output_names(root, own_outputs))
 
 
 def _identify(root: Path, path: Path) -> tuple[InputLayout, StudentSubmission]:
@@ -225,10 +271,12 @@ def _identify(root: Path, path: Path) -> tuple[InputLayout, StudentSubmission]:
     return InputLayout.FLAT, StudentSubmission(student, path, path.name)
 
 
-def _nbgrader(submitted: Path, assignment_id: str) -> SubmissionSet:
+def _nbgrader(root: Path, submitted: Path, assignment_id: str) -> SubmissionSet:
     candidates: list[StudentSubmission] = []
     skipped: list[SkippedFile] = []
-    for student_dir in sorted(p for p in submitted.iterdir() if p.is_dir() and not p.name.startswith(".")):
+    folders = sorted(p for p in submitted.iterdir() if p.is_dir() and not p.name.startswith("."))
+    own_outputs = [folder for folder in folders if is_output_folder(folder)]
+    for student_dir in (folder for folder in folders if folder not in own_outputs):
         folders = sorted(p for p in student_dir.iterdir() if p.is_dir() and not p.name.startswith("."))
         chosen = next((f for f in folders if f.name == assignment_id), folders[0] if len(folders) == 1 else None)
         if chosen is None:
@@ -241,7 +289,9 @@ def _nbgrader(submitted: Path, assignment_id: str) -> SubmissionSet:
             if path.is_file() and _is_candidate(PurePosixPath(path.relative_to(chosen).as_posix())):
                 candidates.append(StudentSubmission(student_dir.name, path, path.name))
     submissions, more_skipped = _one_per_student(candidates, assignment_id)
-    return SubmissionSet(InputLayout.NBGRADER, submissions, tuple(skipped) + more_skipped)
+    return SubmissionSet(
+        InputLayout.NBGRADER, submissions, tuple(skipped) + more_skipped, _own_output_names(root, own_outputs)
+    )
 
 
 def _one_per_student(

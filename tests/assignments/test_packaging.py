@@ -70,6 +70,7 @@ def test_a_plain_install_lists_and_grades_the_builtin_assignments(tmp_path: Path
         text=True,
     )
     assert Path(where.stdout.strip()).is_relative_to(target)
+    assert (target / "grader" / "review" / "templates" / "student.html.j2").is_file()  # the review pages' too
     listed = grader_cli("assignments")
     assert listed.returncode == 0, listed.stderr
     ids = [line.split()[0] for line in listed.stdout.splitlines() if line and not line.startswith(" ")]

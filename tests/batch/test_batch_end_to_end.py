@@ -75,11 +75,10 @@ def gradebook_and_results(out: Path) -> dict[str, object]:
     return files
 
 
-def test_a_batch_killed_midway_resumes_and_matches_an_uninterrupted_run(
-    small_class: Path, whole_run: Path, tmp_path: Path
-) -> None:
-    out = tmp_path / "killed"
-    process = grader("batch", str(small_class), "-a", ASSIGNMENT, "--out", str(out), "--jobs", "2", "--quiet")
+def kill_once_a_result_is_stored(source: Path, out: Path) -> dict[str, int]:
+    """Start a batch of ``source`` into ``out``, SIGKILL it once a first student is stored;
+    the stored students, with their record's modification time."""
+    process = grader("batch", str(source), "-a", ASSIGNMENT, "--out", str(out), "--jobs", "2", "--quiet")
     deadline = time.monotonic() + 600
     while not list(out.glob(f"*/{RESULT_FILE}")):
         assert process.poll() is None, "the batch finished before it could be killed"
@@ -90,6 +89,14 @@ def test_a_batch_killed_midway_resumes_and_matches_an_uninterrupted_run(
     survivors = {p.parent.name: p.stat().st_mtime_ns for p in out.glob(f"*/{RESULT_FILE}")}
     assert 0 < len(survivors) < STUDENTS
     assert not (out / "grades.csv").exists()  # the class outputs come at the end
+    return survivors
+
+
+def test_a_batch_killed_midway_resumes_and_matches_an_uninterrupted_run(
+    small_class: Path, whole_run: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "killed"
+    survivors = kill_once_a_result_is_stored(small_class, out)
 
     rerun = run_grader("batch", str(small_class), "-a", ASSIGNMENT, "--out", str(out), "--jobs", "2", "--quiet")
     assert rerun.returncode == 0, rerun.stderr
@@ -102,6 +109,23 @@ def test_a_batch_killed_midway_resumes_and_matches_an_uninterrupted_run(
 
     again = run_grader("batch", str(small_class), "-a", ASSIGNMENT, "--out", str(out), "--quiet")
     assert f"(0 graded now, {STUDENTS} kept from an earlier run)" in again.stdout
+
+
+def test_a_killed_batch_with_its_output_inside_the_input_resumes_with_the_class_only(
+    small_class: Path, whole_run: Path, tmp_path: Path
+) -> None:
+    source = tmp_path / "submissions"
+    shutil.copytree(small_class, source)
+    out = source / "graded"
+    survivors = kill_once_a_result_is_stored(source, out)
+
+    rerun = run_grader("batch", str(source), "-a", ASSIGNMENT, "--out", str(out), "--jobs", "2", "--quiet")
+    assert rerun.returncode == 0, rerun.stderr
+    assert f"({STUDENTS - len(survivors)} graded now, {len(survivors)} kept from an earlier run)" in rerun.stdout
+    assert "Skipped graded/: an output folder of this grader." in rerun.stdout
+    rows = list(csv.DictReader((out / "grades.csv").open()))
+    assert sorted(r["student_id"] for r in rows) == sorted([*CLASS, "solution"])
+    assert gradebook_and_results(out) == gradebook_and_results(whole_run)
 
 
 def test_scores_and_reports_of_the_small_class(whole_run: Path) -> None:

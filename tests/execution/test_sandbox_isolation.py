@@ -96,7 +96,7 @@ def test_private_tmp_is_mounted_before_the_interpreter() -> None:
     from grader.execution.bwrap import python_roots
     from grader.execution.sandbox import Limits, Sandbox, SandboxMode
 
-    args = Sandbox(SandboxMode.BWRAP, Limits())._bwrap_prefix()
+    args = Sandbox(SandboxMode.BWRAP, Limits())._bwrap_prefix(1)
     tmpfs = next(i for i, a in enumerate(args) if a == "--tmpfs" and args[i + 1] == "/tmp")
     binds = [i for i, a in enumerate(args) if a == "--ro-bind" and args[i + 1] in python_roots()]
     assert binds and all(tmpfs < i for i in binds)

@@ -30,7 +30,12 @@ __all__ = [
 
 MoveCode = Literal["index", "index1", "rowcol", "rowcol1"]
 
-_CODE_OF_FORMAT: dict[str, MoveCode] = {"index": "index", "position": "index1", "rowcol": "rowcol"}
+_CODE_OF_FORMAT: dict[str, MoveCode] = {
+    "index": "index",
+    "position": "index1",
+    "rowcol": "rowcol",
+    "rowcol1": "rowcol1",
+}
 _CODE_WORDS: dict[MoveCode, str] = {
     "index": "cell indexes 0-8 (row by row)",
     "index1": "cell numbers 1-9 (row by row)",

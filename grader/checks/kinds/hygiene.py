@@ -108,6 +108,10 @@ RUNS_CLEANLY = CheckKind("runs-cleanly", RunsCleanlyParams, _runs_cleanly)
 class ManualParams:
     instructions: str = ""
     """How to mark the item: shown to the instructor (the class index), never to students."""
+    cells: tuple[str, ...] = ()
+    """Where the student answers: the words the handout's answer cell begins with (each one
+    found in the submitted notebook, with the cells the student added after it, is shown
+    beside the item's form in `grader review`)."""
 
 
 def _manual(check: Check[ManualParams], ctx: CheckContext) -> CheckResult:

@@ -100,7 +100,7 @@ def run(check: Check[Params], ctx: CheckContext) -> CheckResult:
     reset = {params.counter: 0} if params.counter else {}
     read = (params.counter,) if params.counter else ()
     board_global = next((name for name, placeholder in params.globals.items() if placeholder == "board"), None)
-    by_name = params.minimax_count or _called_name(params.minimax_call)
+    by_name = params.minimax_count or _called_name(ctx.assignment.board.on_object(params.minimax_call))
 
     def minimax(recorded: bool) -> StudentFunction:
         return ctx.student(

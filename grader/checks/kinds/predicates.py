@@ -92,12 +92,12 @@ def read_answer(params: Params, ctx: CheckContext, raw: Any) -> Any:
             raise ShapeError(f"expected True or False, got {type(raw).__name__} {raw!r}")
         return bool(raw)
     if params.expect in ("winner", "outcome"):
-        codes = {"X": X, "O": O, **({"tie": "tie"} if params.expect == "outcome" else {})}
+        codes = {**_marks(ctx), **({"tie": "tie"} if params.expect == "outcome" else {})}
         codes.update(params.codes)
         for outcome, code in codes.items():
             if raw == code and type(raw) is type(code):
                 return None if outcome == "ongoing" else outcome
-        if "ongoing" not in params.codes and raw in (None, False, "", " "):
+        if "ongoing" not in params.codes and (raw in (None, False, "", " ") or _is_empty_symbol(ctx, raw)):
             return None
         spelled = ", ".join(f"{k} as {v!r}" for k, v in codes.items())
         raise ShapeError(f"returned {raw!r}, which is none of the expected answers ({spelled})")
@@ -111,6 +111,17 @@ def read_answer(params: Params, ctx: CheckContext, raw: Any) -> Any:
         moves = [ctx.decode_move(m, params.move) for m in raw]
         return moves if params.ordered else sorted(moves)
     raise AssertionError(params.expect)
+
+
+def _marks(ctx: CheckContext) -> dict[str, Any]:
+    """The winners as the student's code writes them: the encoding's marks."""
+    return {X: ctx.encode_player(X), O: ctx.encode_player(O)}
+
+
+def _is_empty_symbol(ctx: CheckContext, raw: Any) -> bool:
+    """``raw`` is what an empty cell holds (a winner function that returns a line's cell)."""
+    empty = ctx.assignment.encoding.empty
+    return isinstance(empty, (str, int)) and raw == empty and type(raw) is type(empty)
 
 
 def likely_cause(params: Params, board: Board, player: str | None, expected: Any, actual: Any) -> str | None:
@@ -265,7 +276,7 @@ def show(params: Params, ctx: CheckContext, value: Any) -> str:
     if params.expect == "legal-moves" and isinstance(value, list):
         return "[" + ", ".join(ctx.show_move(c, params.move) for c in value) + "]"
     if params.expect in ("winner", "outcome"):
-        codes = {"X": X, "O": O, "tie": "tie", **params.codes}
+        codes = {**_marks(ctx), "tie": "tie", **params.codes}
         if value is None:
             return repr(codes["ongoing"]) if "ongoing" in codes else "None"
         return repr(codes.get(value, value))

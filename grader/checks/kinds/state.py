@@ -26,7 +26,7 @@ from grader.checks.verdicts import find_failure, result_from_property, shape_of
 from grader.results import CheckResult, CheckStatus, Counterexample, SelfPlayRow
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check
-from reference import Board, MalformedBoard, depth_limited_selfplay, get_codec
+from reference import Board, MalformedBoard, depth_limited_selfplay
 from reference.codecs import cell_to_rowcol
 
 OUT_OF_RANGE = ((3, 0), (0, 3), (-1, 0))
@@ -47,7 +47,7 @@ def _read_board(ctx: CheckContext, raw: Any, attribute: str) -> Board | None:
     if raw is None:
         return None
     value = getattr(raw, attribute) if attribute else raw
-    return get_codec(ctx.assignment.encoding).decode(value)
+    return ctx.decode_board(value)
 
 
 def _successor(check: Check[SuccessorParams], ctx: CheckContext) -> CheckResult:

@@ -39,6 +39,7 @@ from grader.execution.channel.protocol import (
     DefinedNamesReply,
     ExplorationData,
     ExploreRequest,
+    MadeRequest,
     OutcomeData,
 )
 from grader.execution.channel.wire_format import decode, encode
@@ -74,8 +75,12 @@ class Explore:
     trace: bool = False
     board_global: str | None = None
     """The notebook global that holds the board; None: the first argument holding one."""
+    board_attribute: str | None = None
+    """The attribute of an argument (``self.board``) that holds the board, when the board
+    lives in an object."""
     marks: tuple[Any, Any, tuple[Any, ...]] = ("X", "O", (" ",))
-    """How the assignment's encoding writes X, O and an empty cell."""
+    """How the assignment's encoding writes X, O and an empty cell
+    (`reference.codecs.BoardEncoding.marks`)."""
     max_steps: int = MAX_STEPS
     """Positions recorded at most; a longer search is reported as incomplete."""
 
@@ -83,6 +88,7 @@ class Explore:
         return {
             "trace": self.trace,
             "board_global": self.board_global,
+            "board_attribute": self.board_attribute,
             "marks": [self.marks[0], self.marks[1], list(self.marks[2])],
             "max_steps": self.max_steps,
         }
@@ -114,6 +120,30 @@ class CallExploration:
 
 
 @dataclass(frozen=True)
+class MadeObject:
+    """An object the kernel makes for a call, within its time: ``factory(*args, **kwargs)``
+    with ``attributes`` written to it, passed as the target's arguments at ``slots``."""
+
+    factory: str
+    """Dotted name of a class or function in the notebook's namespace (``"Board"``)."""
+    args: tuple = ()
+    kwargs: Mapping[str, object] = field(default_factory=dict)
+    attributes: Mapping[str, object] = field(default_factory=dict)
+    """Written to the new object: ``{"cells": [...]}``."""
+    slots: tuple[int | str, ...] = ()
+    """The target's arguments that receive the object: positions, or keyword names."""
+
+    def to_request(self) -> MadeRequest:
+        return {
+            "factory": self.factory,
+            "args": [encode(value) for value in self.args],
+            "kwargs": [[name, encode(value)] for name, value in self.kwargs.items()],
+            "attributes": [[name, encode(value)] for name, value in self.attributes.items()],
+            "slots": list(self.slots),
+        }
+
+
+@dataclass(frozen=True)
 class Call:
     """One call of a student's function, as the grader wants it made."""
 
@@ -125,6 +155,11 @@ class Call:
     """Methods called on the result in turn: ``(("minmax", ("max",), {}),)``."""
     set_globals: Mapping[str, object] = field(default_factory=dict)
     """Assigned (dotted names allowed) before the call; they stay assigned afterwards."""
+    set_attributes: Mapping[str, object] = field(default_factory=dict)
+    """Written to the object the target returns before the ``then`` methods are called:
+    ``Game()`` with ``{"board": ...}``, then ``.minimax(0, True)``."""
+    made: MadeObject | None = None
+    """An object made before the call and passed as some of its arguments."""
     read_globals: tuple[str, ...] = ()
     """Dotted names read after the call into ``CallOutcome.globals_after``."""
     count: tuple[str, ...] = ()
@@ -152,6 +187,8 @@ class Call:
                 for name, args, kwargs in self.then
             ],
             "set_globals": [[name, encode(value)] for name, value in self.set_globals.items()],
+            "set_attributes": [[name, encode(value)] for name, value in self.set_attributes.items()],
+            "made": None if self.made is None else self.made.to_request(),
             "read_globals": list(self.read_globals),
             "count": list(self.count),
             "count_all": self.count_all,
@@ -379,6 +416,7 @@ __all__ = [
     "DefinedNames",
     "Explore",
     "KernelUnavailable",
+    "MadeObject",
     "RemoteObject",
     "Unrepresented",
 ]

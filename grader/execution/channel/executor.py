@@ -181,26 +181,45 @@ class CallExecutor:
                 sent.append((value, data))
             args = [decode(data) for data in call["args"]]
             kwargs = {name: decode(data) for name, data in call["kwargs"]}
+            attributes = [(name, decode(data)) for name, data in call["set_attributes"]]
+            made = call["made"]
+            made_args = [] if made is None else [decode(data) for data in made["args"]]
+            made_kwargs = {} if made is None else {name: decode(data) for name, data in made["kwargs"]}
+            made_attributes = [] if made is None else [(name, decode(data)) for name, data in made["attributes"]]
         except (ValueError, KeyError, TypeError) as error:
             raise CallRefused(STATUS_UNSERIALIZABLE, f"could not decode the arguments: {error}") from None
         sent += list(zip(args, call["args"])) + [(kwargs[name], data) for name, data in call["kwargs"]]
+        sent += [(value, data) for (_, value), (_, data) in zip(attributes, call["set_attributes"])]
+        if made is not None:
+            sent += [(value, data) for (_, value), (_, data) in zip(made_attributes, made["attributes"])]
         for name in call["count"]:
             if name in counters.refused:
                 raise CallRefused(STATUS_MISSING, counters.refused[name])
-        target = resolve(self.namespace, call["target"])
-        if not callable(target):
-            kind = type(target).__name__
-            raise CallRefused(
-                STATUS_MISSING, f"{call['target']!r} holds a value of type {kind}, not a function or class"
-            )
+        target = self._callable(call["target"])
+        factory = None if made is None else self._callable(made["factory"])
         explore: ExploreRequest | None = call.get("explore")
         signal.setitimer(signal.ITIMER_REAL, call["timeout"])
         if explore is not None:
-            snapshot = board_reader(explore["board_global"], explore["marks"]) if explore["trace"] else None
+            snapshot = (
+                board_reader(explore["board_global"], explore["marks"], explore["board_attribute"])
+                if explore["trace"]
+                else None
+            )
             self.recorder.start(snapshot, explore["max_steps"])
         self._in_student_code = True
         try:
+            if made is not None and factory is not None:
+                made_object = factory(*made_args, **made_kwargs)
+                for name, value in made_attributes:
+                    setattr(made_object, name, value)
+                for slot in made["slots"]:
+                    if isinstance(slot, int):
+                        args[slot] = made_object
+                    else:
+                        kwargs[slot] = made_object
             result = target(*args, **kwargs)
+            for name, value in attributes:
+                setattr(result, name, value)
             for method_name, method_args, method_kwargs in call["then"]:
                 method: Any = getattr(result, method_name, NOT_FOUND)
                 if method is NOT_FOUND:
@@ -215,6 +234,14 @@ class CallExecutor:
                 explored.append(self.recorder.stop())
             signal.setitimer(signal.ITIMER_REAL, 0)
         return result
+
+    def _callable(self, name: str) -> Any:
+        """The function or class ``name`` holds in the notebook's namespace; refused otherwise."""
+        found = resolve(self.namespace, name)
+        if not callable(found):
+            kind = type(found).__name__
+            raise CallRefused(STATUS_MISSING, f"{name!r} holds a value of type {kind}, not a function or class")
+        return found
 
     def _read_globals(self, names: list[str]) -> list[list[Any]]:
         found = []

@@ -262,21 +262,32 @@ class _Run:
 # -- the position a node was entered with ----------------------------------------------------
 
 
-def board_reader(board_global: str | None, marks: Sequence[Any]) -> Callable[[FrameType], str | None]:
+def board_reader(
+    board_global: str | None, marks: Sequence[Any], attribute: str | None = None
+) -> Callable[[FrameType], str | None]:
     """A snapshot for :meth:`ExplorationRecorder.start`: the board a frame's search works on,
     as nine characters (``X``, ``O``, ``.``), read from the notebook global ``board_global``,
     or else from the first argument of the call (or variable of an enclosing function)
-    that holds a board.
+    that holds a board, or whose ``attribute`` does (``self.board`` for a method).
 
     ``marks`` is ``[X's cell value, O's, [the values of an empty cell...]]`` in the
     assignment's encoding; a value holding anything else (a list of moves, a score table)
-    is not a board.
+    is not a board. A board is nine cells or three rows of three in a list, tuple, numpy
+    array or string, or a dict keyed 1-9.
     """
     symbol = {marks[0]: "X", marks[1]: "O", **{cell: "." for cell in marks[2]}}
     lookup = symbol.__getitem__
+    keys = range(1, 10)
 
     def text(value: Any) -> str | None:
-        if not isinstance(value, (list, tuple)):
+        if isinstance(value, dict):
+            if len(value) != 9:
+                return None
+            try:
+                value = [value[key] for key in keys]
+            except KeyError:
+                return None
+        elif not isinstance(value, (list, tuple, str)):
             if not hasattr(value, "tolist"):  # a numpy array
                 return None
             value = value.tolist()
@@ -292,6 +303,12 @@ def board_reader(board_global: str | None, marks: Sequence[Any]) -> Callable[[Fr
             return "".join(map(lookup, value))
         except (KeyError, TypeError):  # a cell that is not a mark (unhashable: a nested list)
             return None
+
+    def held(value: Any) -> str | None:
+        board = text(value)
+        if board is None and attribute is not None:
+            board = text(getattr(value, attribute, None))
+        return board
 
     if board_global is not None:
         name = board_global
@@ -309,12 +326,12 @@ def board_reader(board_global: str | None, marks: Sequence[Any]) -> Callable[[Fr
         given = frame.f_locals
         known = found.get(code)
         if known is not None:
-            board = text(given.get(known))
+            board = held(given.get(known))
             if board is not None:
                 return board
         # A closure's board is often a variable of the enclosing search, not an argument.
         for argument in (*code.co_varnames[: code.co_argcount + code.co_kwonlyargcount], *code.co_freevars):
-            board = text(given.get(argument))
+            board = held(given.get(argument))
             if board is not None:
                 found[code] = argument
                 return board

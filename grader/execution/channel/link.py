@@ -10,6 +10,7 @@ exchange. What the replies mean is :mod:`grader.execution.channel.calls`' busine
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -20,6 +21,7 @@ from typing import Any
 
 from grader.execution.channel import executor, exploration, names, protocol, references, shim, wire_format
 from grader.execution.channel.protocol import KERNEL_NAMESPACE, REPLY_DONE, REPLY_ERROR, REPLY_OUTCOMES, REPLY_READY
+from grader.execution.runtime_dir import RuntimeDir
 from grader.execution.sandbox import BLOCKED_PACKAGES, RunningKernel
 
 
@@ -36,6 +38,10 @@ KERNEL_SOURCES = tuple(
 _KERNEL_FILENAME = "<grader-shim>"
 _POLL_SECONDS = 0.2
 _REQUEST_PATIENCE_SECONDS = 30.0
+STDIN_LOG_READ_BYTES = 16 * 1024**2
+"""The most of the input() log read at once (the shim's own entries take a few dozen bytes
+each), so that a notebook writing into the shim's descriptor cannot make the grader hold
+the whole file; what is left is read the next time."""
 
 
 class KernelDied(RuntimeError):
@@ -57,12 +63,12 @@ class RequestAborted(RuntimeError):
 class ShimLink:
     """The grader's end of the shim protocol for one running kernel."""
 
-    def __init__(self, kernel: RunningKernel, *, runtime_dir: Path, interrupt_grace: float) -> None:
+    def __init__(self, kernel: RunningKernel, *, runtime: RuntimeDir, interrupt_grace: float) -> None:
         self.kernel = kernel
         # Files the shim writes synchronously, so the grader can read them even after the
         # kernel died: the index of the running call, and every input() exchange.
-        self.progress_path = runtime_dir / "call-progress"
-        self.stdin_log_path = runtime_dir / "stdin-log.jsonl"
+        self.progress_path = runtime.progress_path
+        self.stdin_log_path = runtime.stdin_log_path
         self.nonce = secrets.token_hex(16)
         # Requests travel on one comm, opened at install: a comm message skips IPython's
         # cell machinery, so a round trip costs about a third of an execute request's.
@@ -190,13 +196,14 @@ class ShimLink:
                 raise ShimFailed(f"the grader's shim failed: {payload['error']}")
 
     def forget_running_call(self) -> None:
-        """Clear the progress file, so a stale index from an earlier batch cannot mislead."""
-        self.progress_path.unlink(missing_ok=True)
+        """Empty the progress file, so a stale index from an earlier batch cannot mislead."""
+        os.truncate(self.progress_path, 0)
 
     def running_call(self) -> int | None:
         """Index (within the last batch) of the call that was running, from the progress file."""
         try:
-            data = self.progress_path.read_bytes()
+            with open(self.progress_path, "rb") as progress:
+                data = progress.read(4)
         except OSError:
             return None
         return int.from_bytes(data[:4], "little") if len(data) >= 4 else None
@@ -206,10 +213,12 @@ class ShimLink:
         try:
             with open(self.stdin_log_path, "rb") as log:
                 log.seek(offset)
-                data = log.read()
+                data = log.read(STDIN_LOG_READ_BYTES)
         except FileNotFoundError:
             return [], offset
         complete = data[: data.rfind(b"\n") + 1]
+        if not complete and len(data) == STDIN_LOG_READ_BYTES:  # no line in a whole read: scribbled over
+            complete = data
         exchanges = []
         for line in complete.splitlines():
             try:

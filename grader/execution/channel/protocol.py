@@ -92,6 +92,8 @@ class ExploreRequest(TypedDict):
     """Also record the position each node was entered with, as a board (up to ``max_steps``)."""
     board_global: str | None
     """Read the position from this notebook global; None: from the first argument that holds a board."""
+    board_attribute: str | None
+    """Also try this attribute of each argument (``self.board``)."""
     marks: list[Any]
     """How the board holds ``[X, O, [empty values...]]`` (``["X", "O", [" "]]``, ``[1, 2, [0]]``)."""
     max_steps: int
@@ -109,6 +111,18 @@ class ExplorationData(TypedDict):
     retry: bool
 
 
+class MadeRequest(TypedDict):
+    """An object the kernel makes for a call and passes as some of its arguments."""
+
+    factory: str
+    args: list[Any]
+    kwargs: list[list[Any]]
+    attributes: list[list[Any]]
+    """``[name, value]`` pairs written to the new object."""
+    slots: list[int | str]
+    """Positions, or keyword names, of the target's arguments that receive it."""
+
+
 class CallRequest(TypedDict):
     """One call as sent to the kernel; values are in the wire format."""
 
@@ -119,6 +133,9 @@ class CallRequest(TypedDict):
     then: list[list[Any]]
     """``[method name, [args], [[name, value], ...]]`` per chained method."""
     set_globals: list[list[Any]]
+    set_attributes: list[list[Any]]
+    """``[name, value]`` pairs written to the target's result before ``then``."""
+    made: MadeRequest | None
     read_globals: list[str]
     count: list[str]
     count_all: bool

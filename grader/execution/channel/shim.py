@@ -90,8 +90,10 @@ class _Shim:
         self.answers: list[str] = list(config["stdin"])
         self.position = 0
         self.output_limit: int = config["output_chars"]
-        self.progress_path: str = config["progress_path"]
-        self.stdin_log = os.open(config["stdin_log_path"], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        # Both files are the grader's and writable by this kernel only now, while the shim is
+        # installed: the descriptors opened here are the only way to write them.
+        self.progress = os.open(config["progress_path"], os.O_WRONLY)
+        self.stdin_log = os.open(config["stdin_log_path"], os.O_WRONLY | os.O_APPEND)
         self.stdin_log_entries = 0
         self.shell = get_ipython()
         self.kernel = self.shell.kernel
@@ -241,20 +243,16 @@ class _Shim:
                 first, pending, last_flush = index + 1, [], now
 
         saved = self.enter_cell_context()
-        progress = -1
+        progress = self.progress
         try:
             # The index of the running call, where the grader can read it if this kernel
-            # dies or hangs before the outcomes are sent.
-            progress = os.open(self.progress_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            descriptor = progress
+            # dies or hangs before the outcomes are sent (it empties the file before a batch).
 
             def starting(index: int) -> None:
-                os.pwrite(descriptor, index.to_bytes(4, "little"), 0)
+                os.pwrite(progress, index.to_bytes(4, "little"), 0)
 
             self.executor.run_batch(calls, finished, starting)
         finally:
-            if progress >= 0:
-                os.close(progress)
             self.leave_cell_context(saved)
         return {"start": first, "outcomes": pending}
 

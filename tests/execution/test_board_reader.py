@@ -1,0 +1,46 @@
+"""The kernel's board reader reads a node's board in every encoding of the open family: from
+an argument, from an argument's attribute (``self.board``) or from a global."""
+
+from __future__ import annotations
+
+import sys
+from types import FrameType, SimpleNamespace
+from typing import Any
+
+from hypothesis import given
+
+from grader.execution.channel.exploration import board_reader
+from reference.codecs import BoardEncoding
+from reference.strategies import arbitrary_boards, board_encodings
+from reference.tictactoe import Board
+
+
+def _node(state: Any, depth: int) -> FrameType:
+    """A frame of a search entered with ``state`` as its first argument."""
+    return sys._getframe()
+
+
+@given(encoding=board_encodings(), board=arbitrary_boards())
+def test_a_board_argument_is_read_in_every_encoding(encoding: BoardEncoding, board: Board) -> None:
+    read = board_reader(None, encoding.marks)
+    assert read(_node(encoding.encode(board), 3)) == str(board)
+
+
+@given(encoding=board_encodings(), board=arbitrary_boards())
+def test_a_board_in_an_attribute_of_an_argument_is_read(encoding: BoardEncoding, board: Board) -> None:
+    game = SimpleNamespace(board=encoding.encode(board))
+    assert board_reader(None, encoding.marks, "board")(_node(game, 3)) == str(board)
+    assert board_reader(None, encoding.marks)(_node(game, 3)) is None  # without the attribute: no board
+
+
+@given(encoding=board_encodings(), board=arbitrary_boards())
+def test_a_board_in_a_global_is_read(encoding: BoardEncoding, board: Board) -> None:
+    namespace: dict[str, Any] = {"grid": encoding.encode(board)}
+    exec("def node():\n    import sys\n    return sys._getframe()\n", namespace)
+    assert board_reader("grid", encoding.marks)(namespace["node"]()) == str(board)
+
+
+def test_values_that_are_not_boards_are_not_read() -> None:
+    read = board_reader(None, BoardEncoding("flat", "list", None, "X", "O").marks, "board")
+    for value in ([1, 2, 3], "X", {"a": 1}, [None] * 8, [[None] * 3] * 2, SimpleNamespace(board=7), None):
+        assert read(_node(value, 0)) is None
