@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from grader.checks.context import CheckContext
-from grader.checks.registry import run_check
+from grader.checks.registry import needed_functions, run_check
 from grader.execution.channel.calls import DefinedNames
 from grader.execution.hangs import HangMemory
 from grader.execution.sandbox import SandboxChoice
 from grader.execution.session import ExecutionOptions, ExecutionResult, NotebookSession
 from grader.execution.spare_kernels import SpareKernel
 from grader.results import CheckResult, CheckStatus, SubmissionResult
+from grader.spec.board import OBJECT
 from grader.spec.model import Assignment, Check
 from grader.submission.reader import SubmissionUnreadable, read_submission
 
@@ -117,12 +118,15 @@ def _should_run(check: Check[Any], ctx: CheckContext) -> bool:
     """Bonus checks only run when the notebook defines what they need."""
     if not check.bonus:
         return True
-    needed = list(getattr(check.params, "needs", ())) or [
-        ctx.assignment.board.on_object(getattr(check.params, name)).function
-        for name in ("call", "minimax_call")
-        if getattr(check.params, name, None)
-    ]
-    return all(any(n in ctx.defined_names for n in ctx.assignment.names_for(f.split(".")[0])) for f in needed)
+    factory = ctx.assignment.board.factory
+
+    def defined(function: str) -> bool:
+        root = function.split(".")[0]
+        if root == OBJECT and factory is not None:  # `game.minimax(...)`: the object's class
+            root = factory.function.split(".")[0]
+        return any(n in ctx.defined_names for n in ctx.assignment.names_for(root))
+
+    return all(defined(f) for f in needed_functions(check))
 
 
 def _bonus_not_attempted(check: Check[Any]) -> CheckResult:

@@ -151,10 +151,7 @@ def record_for(
     submission = task.submission
     if "result" in message and stop_reason is None:
         result = SubmissionResult.from_dict(message["result"])
-        failure = None
-        if result.execution is None:
-            failure = result.problems[0] if result.problems else "the notebook could not be run"
-        return GradingRecord(submission, result, task.fingerprint, failure, False, seconds)
+        return GradingRecord(submission, result, task.fingerprint, result.not_graded_reason, False, seconds)
     if stop_reason:
         reason, fault = f"Not graded: {stop_reason}.", False
     elif "error" in message:

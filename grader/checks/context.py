@@ -21,7 +21,7 @@ from grader.checks.call_budget import BudgetedCalls, CallsStopped, CallWindow, m
 from grader.checks.causes.findings import Findings
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus, Explore
 from grader.execution.hangs import HangMemory
-from grader.execution.session import ExecutionResult
+from grader.execution.records import ExecutionResult
 from grader.spec.board import OBJECT
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Assignment, MoveFormat

@@ -35,6 +35,11 @@ CHECK_KINDS: Mapping[str, CheckKind[Any]] = {
 }
 
 
+def needed_functions(check: Check[Any]) -> tuple[str, ...]:
+    """The student functions ``check`` calls, as its kind declares them."""
+    return CHECK_KINDS[check.kind].needs(check.params)
+
+
 def run_check(check: Check[Any], ctx: CheckContext) -> CheckResult:
     """Run one check and time it. A function the notebook does not define makes the check
     NOT RUN, whatever its kind, and so do calls the context would not make (its time was spent,

@@ -110,8 +110,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
             print(f"grader {command}: not applied: {problem}", file=sys.stderr)
     if args.json:
         args.json.write_text(json.dumps(result.to_dict(), indent=2))
-    if result.execution is None:  # nothing ran: every check would say the same "not run"
-        reason = result.problems[0] if result.problems else "the notebook could not be run"
+    reason = result.not_graded_reason
+    if reason is not None:  # nothing ran: every check would say the same "not run"
         if args.public_only:
             print(f"grader check: {reason}", file=sys.stderr)
             return USAGE_ERROR
@@ -136,7 +136,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
 
 
 def cmd_gradescope(args: argparse.Namespace) -> int:
-    from grader.feedback.gradescope import run_autograder
+    from grader.autograder import run_autograder
     from grader.grading import GradingOptions
 
     assignment = load_assignment(args.assignment)

@@ -7,20 +7,12 @@ as rich results and display data, so no cell's output grows the notebook without
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from nbclient import NotebookClient
 from nbformat import NotebookNode
 
 from grader.execution.channel.protocol import GRADER_OUTPUT_TRUNCATED, NOTICE_ROOM, shows_cell_truncation
-
-ANSI_ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-"""Terminal colour and cursor codes (IPython colours its tracebacks): noise outside a terminal."""
-
-
-def strip_ansi(text: str) -> str:
-    return ANSI_ESCAPES.sub("", text)
 
 
 class CappedCellRunner(NotebookClient):

@@ -1,14 +1,34 @@
 """The record of one notebook execution: per cell its status and output, the scripted input,
-the isolation used. Plain data, written as JSON into results and read back from it."""
+the isolation used. Plain data, written as JSON into results and read back from it.
+
+Loading it loads nothing of the kernel machinery: a report or a batch that only reads stored
+results never imports jupyter_client or nbclient.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import json
+import re
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from grader.execution.sandbox import SandboxMode
+ANSI_ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+"""Terminal colour and cursor codes (IPython colours its tracebacks): noise outside a terminal."""
+
+
+def strip_ansi(text: str) -> str:
+    return ANSI_ESCAPES.sub("", text)
+
+
+class SandboxMode(str, enum.Enum):
+    """How strongly a kernel is isolated."""
+
+    BWRAP = "bwrap"
+    LIMITS = "limits"
+    NONE = "none"
 
 
 class CellStatus(str, enum.Enum):
@@ -89,8 +109,90 @@ class ExecutionResult:
     def to_json(self, indent: int | None = None) -> str:
         return json.dumps(asdict(self), indent=indent, default=_enum_value)
 
+    @classmethod
+    def from_dict(cls, data: object) -> ExecutionResult:
+        """The record from its JSON form (`to_dict`).
+
+        Tolerant: a field that is missing or of the wrong type gets a neutral value, so that any
+        stored record, however old or damaged, can still be shown.
+        """
+        record = data if isinstance(data, Mapping) else {}
+        cells = [c for c in _list(record.get("cells")) if isinstance(c, Mapping)]
+        return cls(
+            cells=tuple(_cell(c, n) for n, c in enumerate(cells)),
+            stdin_transcript=tuple(
+                StdinExchange(
+                    cell_index=e["cell_index"] if isinstance(e.get("cell_index"), int) else -1,
+                    prompt=_text(e.get("prompt")),
+                    answer=None if e.get("answer") is None else _text(e.get("answer")),
+                )
+                for e in _list(record.get("stdin_transcript"))
+                if isinstance(e, Mapping)
+            ),
+            sandbox_mode=_enum(SandboxMode, record.get("sandbox_mode"), SandboxMode.NONE),
+            isolation_note=_optional_text(record.get("isolation_note")),
+            kernel_restarts=_number(record.get("kernel_restarts"), int, 0),
+            total_duration=_number(record.get("total_duration"), float, 0.0),
+            kernel_start_seconds=_number(record.get("kernel_start_seconds"), float, 0.0),
+            notebook_timed_out=bool(record.get("notebook_timed_out")),
+        )
+
 
 def _enum_value(value: object) -> object:
     if isinstance(value, enum.Enum):
         return value.value
     raise TypeError(f"cannot serialize {type(value).__name__}")
+
+
+# -- reading stored records back, whatever their age ------------------------------------------
+
+
+def _cell(data: Mapping[str, Any], position: int) -> CellRecord:
+    known = {f.name for f in dataclasses.fields(CellRecord)}
+    values: dict[str, Any] = {k: v for k, v in data.items() if k in known}
+    values.update(
+        index=data["index"] if isinstance(data.get("index"), int) else position,
+        # Records written before cells carried their number: the recorded cells are the
+        # non-empty code cells, so their position is the number Jupyter shows.
+        number=data["number"] if isinstance(data.get("number"), int) else position + 1,
+        source=_text(data.get("source")),
+        status=_enum(CellStatus, data.get("status"), CellStatus.NOT_RUN),
+        error_name=_optional_text(data.get("error_name")),
+        error_message=_optional_text(data.get("error_message")),
+        output=_text(data.get("output")) if isinstance(data.get("output"), str) else "",
+        output_truncated=bool(data.get("output_truncated")),
+        duration=_number(data.get("duration"), float, 0.0),
+        traceback=_text(data.get("traceback")),
+    )
+    return CellRecord(**values)
+
+
+def _list(value: object) -> list[Any]:
+    return list(value) if isinstance(value, (list, tuple)) else []
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else "" if value is None else str(value)
+
+
+def _optional_text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+_Number = TypeVar("_Number", int, float)
+
+
+def _number(value: object, kind: type[_Number], default: _Number) -> _Number:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return default
+    return kind(value)
+
+
+_Enum = TypeVar("_Enum", bound=enum.Enum)
+
+
+def _enum(kind: type[_Enum], value: object, default: _Enum) -> _Enum:
+    try:
+        return kind(value)
+    except ValueError:
+        return default

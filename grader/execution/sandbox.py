@@ -31,7 +31,6 @@ processes, and leftovers die with the pid namespace (bwrap) or the kernel's proc
 
 from __future__ import annotations
 
-import enum
 import json
 import os
 import secrets
@@ -50,6 +49,7 @@ from jupyter_client.manager import AsyncKernelManager
 
 from grader.execution.bwrap import SANDBOX_WORKDIR, bwrap_prefix, bwrap_problem, python_roots
 from grader.execution.exit_status import describe_exit
+from grader.execution.records import SandboxMode
 from grader.execution.runtime_dir import RuntimeDir
 from grader.execution.uid_processes import count_tasks_of_uid, kill_processes_of_uid, pids_of_uid
 
@@ -70,14 +70,6 @@ _SANDBOX_UID_SPAN = 100_000_000
 # The program that starts every kernel, passed to ``python -c``; a module of its own so that
 # it is linted, but never imported: importing it would start a kernel.
 _LAUNCHER = (Path(__file__).parent / "launcher.py").read_text(encoding="utf-8")
-
-
-class SandboxMode(str, enum.Enum):
-    """How strongly a kernel is isolated."""
-
-    BWRAP = "bwrap"
-    LIMITS = "limits"
-    NONE = "none"
 
 
 @dataclass(frozen=True)

@@ -32,9 +32,9 @@ from grader.execution.channel.calls import CallChannel, KernelUnavailable
 from grader.execution.channel.link import KernelDied, KernelUnresponsive, RequestAborted, ShimFailed, ShimLink
 from grader.execution.channel.protocol import OP_DEFINED_NAMES, OP_STDIN_POSITION, TRACEBACK_CHARS
 from grader.execution.hangs import Allowance, HangMemory, called_names
-from grader.execution.output import CappedCellRunner, output_fields, strip_ansi
-from grader.execution.records import CellRecord, CellStatus, ExecutionResult, StdinExchange
-from grader.execution.sandbox import Limits, RunningKernel, Sandbox, SandboxChoice, SandboxMode, resolve_mode
+from grader.execution.output import CappedCellRunner, output_fields
+from grader.execution.records import CellRecord, CellStatus, ExecutionResult, SandboxMode, StdinExchange, strip_ansi
+from grader.execution.sandbox import Limits, RunningKernel, Sandbox, SandboxChoice, resolve_mode
 from grader.execution.spare_kernels import KernelRecipe, SpareKernel
 from grader.submission.reader import definition_statements, read_submission
 
@@ -200,7 +200,7 @@ class NotebookSession:
                     self._sandbox.kill_strays(keep=self._kernel.pid)
                 if record.status is CellStatus.TIMEOUT and options.short_limit is not None and unavailable is None:
                     called = await self._called(cell.source)
-                    self._hangs.ran_out(called, allowance, timeout, f"in cell {index + 1}")
+                    self._hangs.ran_out(called, allowance, timeout, f"in cell {number}")
         assert self._sandbox is not None
         return ExecutionResult(
             cells=tuple(self._records[i] for i in sorted(self._records)),

@@ -28,7 +28,8 @@ import threading
 import weakref
 from dataclasses import dataclass
 
-from grader.execution.sandbox import Limits, RunningKernel, Sandbox, SandboxMode
+from grader.execution.records import SandboxMode
+from grader.execution.sandbox import Limits, RunningKernel, Sandbox
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from grader.results import NodeCountRow
+from grader.check_details import NodeCountRow
 
 NODE_SERIES = (
     ("minimax", "your minimax"),

@@ -51,7 +51,7 @@ class IndexCell:
     """One check's outcome in the class table."""
 
     text: str
-    status: str
+    status: CheckStatus
     label: str
     sort: float
     overridden: bool = False
@@ -82,17 +82,16 @@ ZERO_WEIGHT_MARKS = {
 def index_cell(check: CheckResult) -> IndexCell:
     """A check worth no points shows whether it passed, not a "0" that reads as a failure;
     a bonus shows what it added."""
-    status = check.status.value.replace(" ", "-")
     label = STATUS_LABELS[check.status]
     if check.instructor is not None and check.instructor.points is not None:
         automatic = "" if check.manual else f"; automatic: {format_points(check.instructor.automatic_score)}"
         label = f"{label}; points set by the instructor{automatic}"
-        return IndexCell(format_points(check.score), status, label, check.score, overridden=True)
+        return IndexCell(format_points(check.score), check.status, label, check.score, overridden=True)
     if check.max_score == 0 and check.score == 0:
         mark = ZERO_WEIGHT_MARKS.get(check.status, label)
-        return IndexCell(mark, status, label, 1.0 if check.status == CheckStatus.PASSED else 0.0)
+        return IndexCell(mark, check.status, label, 1.0 if check.status == CheckStatus.PASSED else 0.0)
     text = format_points(check.score)
-    return IndexCell(f"+{text}" if check.max_score == 0 else text, status, label, check.score)
+    return IndexCell(f"+{text}" if check.max_score == 0 else text, check.status, label, check.score)
 
 
 def pass_rates(entries: Sequence[ClassEntry]) -> tuple[CheckPassRate, ...]:

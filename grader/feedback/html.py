@@ -27,8 +27,9 @@ from grader.feedback.views import (
     format_seconds,
     headline,
     score_caveat,
+    status_class,
 )
-from grader.results import SubmissionResult
+from grader.results import CheckStatus, SubmissionResult
 from grader.similarity.view import SimilarityView
 from grader.spec.model import Assignment
 
@@ -45,6 +46,8 @@ def environment() -> jinja2.Environment:
     )
     env.filters["points"] = format_points
     env.filters["seconds"] = format_seconds
+    env.filters["status_class"] = status_class
+    env.globals["CheckStatus"] = CheckStatus
     return env
 
 

@@ -15,7 +15,8 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from grader.results import CheckResult, SearchTreeExcerpt, TreeNode
+from grader.check_details import NodeCounts, SearchTreeExcerpt, TreeNode
+from grader.results import CheckResult
 
 BOARD = 42
 """Side of a drawn board, in pixels."""
@@ -132,10 +133,11 @@ def _summary(excerpt: SearchTreeExcerpt, step: int) -> str:
 
 def search_tree_views(checks: Iterable[CheckResult], *, student_facing: bool) -> Mapping[str, SearchTreeView]:
     """The excerpt of each check that has one; a student never sees a hidden check's."""
-    return {
-        check.check_id: view(check.search_tree, check.divergence.step)
-        for check in checks
-        if check.search_tree is not None
-        and check.divergence is not None
-        and not (student_facing and check.visibility != "public")
-    }
+    views = {}
+    for check in checks:
+        counts = check.detail_as(NodeCounts)
+        if counts is None or counts.search_tree is None or counts.divergence is None:
+            continue
+        if not (student_facing and check.visibility != "public"):
+            views[check.check_id] = view(counts.search_tree, counts.divergence.step)
+    return views

@@ -9,14 +9,13 @@ everything passed while hidden checks exist. The counterexample board is drawn f
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from grader.execution.output import strip_ansi
-from grader.execution.records import CellStatus, ExecutionResult
+from grader.check_details import NodeCounts, PlayedGame
+from grader.execution.records import CellStatus, ExecutionResult, strip_ansi
 from grader.feedback.charts import NodeChart
-from grader.results import CheckResult, CheckStatus, Counterexample, InstructorMark, execution_from_dict
+from grader.results import CheckResult, CheckStatus, Counterexample, InstructorMark
 
 STATUS_LABELS = {
     CheckStatus.PASSED: "passed",
@@ -38,7 +37,22 @@ HIDDEN_CHECK_MESSAGES = {
     CheckStatus.MANUAL: "Marked by your instructor.",
 }
 
-TROUBLED_CELL_STATUSES = tuple(s.value for s in (CellStatus.ERROR, CellStatus.TIMEOUT, CellStatus.KILLED))
+CELL_STATUS_LABELS = {
+    CellStatus.OK: "ok",
+    CellStatus.ERROR: "error",
+    CellStatus.TIMEOUT: "timeout",
+    CellStatus.KILLED: "killed",
+    CellStatus.SKIPPED: "skipped",
+    CellStatus.NOT_RUN: "not run",
+}
+
+TROUBLED_CELL_STATUSES = (CellStatus.ERROR, CellStatus.TIMEOUT, CellStatus.KILLED)
+
+
+def status_class(status: CheckStatus | CellStatus) -> str:
+    """The CSS class of a status badge: ``status-passed``, ``status-not-run``, ...; the one
+    place a status becomes text for the stylesheet."""
+    return "status-" + status.name.lower().replace("_", "-")
 
 
 def format_points(value: float | None) -> str:
@@ -77,7 +91,7 @@ def board_rows(board: str | None, *, empty: str, separator: str) -> list[str]:
 class CheckView:
     id: str
     title: str
-    status: str
+    status: CheckStatus
     status_label: str
     score: float
     max_score: float
@@ -101,29 +115,29 @@ class CheckView:
     """A manual item the instructor has marked."""
 
 
-def game_view(check: CheckResult) -> tuple[tuple[tuple[str, ...], str], ...]:
-    """The boards a game check recorded after each move, with the move that made each one
-    (nothing when the check recorded no game, or a board is not a tic-tac-toe board)."""
-    boards, moves = check.figures.get("boards"), check.figures.get("moves")
-    if not isinstance(boards, list) or not isinstance(moves, list) or len(boards) != len(moves):
+def game_view(game: PlayedGame | None) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """The boards of a game a check played, after each move, with the move that made each one
+    (nothing when no board was recorded for each move, or a board is not a tic-tac-toe board)."""
+    if game is None or len(game.boards) != len(game.moves):
         return ()
     drawn: list[tuple[tuple[str, ...], str]] = []
-    for board, move in zip(boards, moves):
-        cells = board_cells(board) if isinstance(board, str) else None
+    for board, move in zip(game.boards, game.moves):
+        cells = board_cells(board)
         if cells is None:
             return ()
-        drawn.append((cells, str(move)))
+        drawn.append((cells, move))
     return tuple(drawn)
 
 
 def check_view(check: CheckResult, *, student_facing: bool) -> CheckView:
     redact = student_facing and check.visibility != "public"
     counterexample = None if redact else check.counterexample
-    chart = None if redact else NodeChart.from_rows(check.node_counts)
+    counts = check.detail_as(NodeCounts)
+    chart = None if redact or counts is None else NodeChart.from_rows(counts.rows)
     return CheckView(
         id=check.check_id,
         title=check.title,
-        status=check.status.value.replace(" ", "-"),
+        status=check.status,
         status_label=STATUS_LABELS[check.status],
         score=check.score,
         max_score=check.max_score,
@@ -135,7 +149,7 @@ def check_view(check: CheckResult, *, student_facing: bool) -> CheckView:
         board=board_cells(counterexample.board) if counterexample else None,
         node_chart=chart,
         duration=check.duration,
-        game=() if redact else game_view(check),
+        game=() if redact else game_view(check.detail_as(PlayedGame)),
         instructor=check.instructor,
         overridden=check.overridden,
         marked=check.marked,
@@ -161,13 +175,17 @@ class StdinView:
 class CellView:
     number: int
     source: str
-    status: str
+    status: CellStatus
     error: str
     traceback: str
     outputs: str
     output_truncated: bool
     duration: float | None
     stdin: tuple[StdinView, ...]
+
+    @property
+    def status_label(self) -> str:
+        return CELL_STATUS_LABELS[self.status]
 
     @property
     def first_line(self) -> str:
@@ -192,13 +210,11 @@ class ExecutionView:
         return sum(c.status in TROUBLED_CELL_STATUSES for c in self.cells)
 
     @classmethod
-    def from_record(cls, record: ExecutionResult | Mapping[str, Any] | None) -> ExecutionView | None:
-        """The record as the report shows it. A record read from JSON by hand is accepted too
-        (read as `SubmissionResult.from_dict` reads it: any record renders)."""
+    def from_record(cls, record: ExecutionResult | None) -> ExecutionView | None:
+        """The record as the report shows it (a stored one is read tolerantly by
+        `ExecutionResult.from_dict`: any record renders)."""
         if record is None:
             return None
-        if not isinstance(record, ExecutionResult):
-            record = execution_from_dict(record)
         by_cell: dict[int, list[StdinView]] = {}
         for entry in record.stdin_transcript:
             by_cell.setdefault(entry.cell_index, []).append(StdinView(entry.prompt, entry.answer))
@@ -206,7 +222,7 @@ class ExecutionView:
             CellView(
                 number=cell.number,
                 source=cell.source,
-                status=cell.status.value,
+                status=cell.status,
                 error=": ".join(part for part in (cell.error_name, cell.error_message) if part),
                 # a record stored by hand or by an older grader may still carry colour codes
                 traceback=strip_ansi(cell.traceback),
@@ -245,10 +261,14 @@ def headline(checks: Sequence[CheckView], hidden_not_run: int, nothing_ran: bool
     exist, whether they ran (scores shown) or not (self-check)."""
     if nothing_ran:
         return Headline("bad", "Your submission could not be graded: see the problems below.")
-    scored = [c for c in checks if c.status != "manual" and not (c.zero_weight and c.status == "not-run")]
+    scored = [
+        c
+        for c in checks
+        if c.status is not CheckStatus.MANUAL and not (c.zero_weight and c.status is CheckStatus.NOT_RUN)
+    ]
     public = [c for c in scored if not c.hidden]
     hidden_exist = hidden_not_run > 0 or any(c.hidden for c in checks)
-    public_ok = all(c.status == "passed" for c in public)
+    public_ok = all(c.status is CheckStatus.PASSED for c in public)
     if public_ok and not hidden_exist:
         return Headline("good", f"All {len(public)} checks passed.")
     if public_ok:
@@ -262,7 +282,7 @@ def headline(checks: Sequence[CheckView], hidden_not_run: int, nothing_ran: bool
             "good",
             f"All {len(public)} public checks passed. Hidden checks are scored below; their test cases are not shown.",
         )
-    passed = sum(c.status == "passed" for c in public)
+    passed = sum(c.status is CheckStatus.PASSED for c in public)
     return Headline("mixed" if passed else "bad", f"{passed} of {len(public)} public checks passed.")
 
 
@@ -281,12 +301,12 @@ def score_caveat(execution: ExecutionView | None, *, full_marks: bool) -> ScoreC
         return None
     parts = []
     first: int | None = None
-    for status, verb in (("timeout", "timed out"), ("killed", "crashed the kernel")):
+    for status, verb in ((CellStatus.TIMEOUT, "timed out"), (CellStatus.KILLED, "crashed the kernel")):
         numbers = [c.number for c in execution.cells if c.status == status]
         if numbers:
             parts.append(f"{_cells_phrase(numbers)} {verb}")
             first = numbers[0] if first is None else min(first, numbers[0])
-    if execution.notebook_timed_out and not any(c.status == "timeout" for c in execution.cells):
+    if execution.notebook_timed_out and not any(c.status is CellStatus.TIMEOUT for c in execution.cells):
         parts.append("the notebook ran out of time")
     if not parts:
         return None

@@ -11,7 +11,7 @@ from grader.overrides.apply import FittedDecisions, apply_decisions
 from grader.overrides.model import Adjustment, CheckDecision, entry_name
 from grader.overrides.refresh import GradedClass
 from grader.overrides.store import overrides_path, student_version
-from grader.results import ScoreAdjustment
+from grader.results import CheckStatus, ScoreAdjustment
 from grader.review.answers import Answer, find_answer
 
 
@@ -48,7 +48,7 @@ class CheckForm:
     title: str
     manual: bool
     hidden: bool
-    status: str
+    status: CheckStatus
     status_label: str
     automatic_score: float
     points: float
@@ -118,7 +118,7 @@ def student_page(graded: GradedClass, decisions: FittedDecisions, student_id: st
                 title=check.title,
                 manual=check.manual,
                 hidden=check.visibility != "public",
-                status=automatic.status.value.replace(" ", "-"),
+                status=automatic.status,
                 status_label=STATUS_LABELS[automatic.status],
                 automatic_score=automatic.score,
                 points=spec[check.check_id].points if check.check_id in spec else check.max_score,

@@ -28,7 +28,7 @@ import tornado.netutil
 import tornado.web
 from markupsafe import Markup
 
-from grader.feedback.views import format_points
+from grader.feedback.views import format_points, status_class
 from grader.overrides.decide import (
     DecisionRefused,
     EditConflict,
@@ -69,6 +69,7 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters["points"] = format_points
+    env.filters["status_class"] = status_class
     env.filters["quote"] = lambda text: urllib.parse.quote(text, safe="")
     return env
 

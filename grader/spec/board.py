@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from grader.execution.channel.calls import MadeObject
+from grader.execution.channel.call_data import MadeObject
 from grader.spec.call_template import CallTemplate, CallTemplateError, parse_call
 from reference.codecs import CODECS, BoardEncoding, CellName, Symbol
 

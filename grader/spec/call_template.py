@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from grader.execution.channel.calls import Call
+from grader.execution.channel.call_data import Call
 
 
 class CallTemplateError(ValueError):

@@ -19,8 +19,9 @@ import signal
 import time
 from pathlib import Path
 
+from grader.execution.records import ExecutionResult
 from grader.grading import GradingOptions
-from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult, execution_from_dict
+from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
 from grader.spec.model import Assignment
 
 
@@ -49,7 +50,7 @@ def grade_by_content(path: Path, assignment: Assignment, options: GradingOptions
         )
         for c in assignment.checks
     )
-    execution = execution_from_dict(
+    execution = ExecutionResult.from_dict(
         {
             "cells": [{"index": 0, "source": text[:200], "status": "ok", "output": text[:200], "duration": 0.01}],
             "stdin_transcript": [],

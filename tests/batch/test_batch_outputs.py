@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from grader.atomic_write import write_atomic
+from grader.autograder import run_autograder
 from grader.batch.outputs import GRADES_FILE, INDEX_FILE, SIMILARITY_FILE, STUDENT_FILES
 from grader.feedback.gradebook import GradebookRow, grades_csv
-from grader.feedback.gradescope import run_autograder
 from grader.grading import not_graded_result
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment

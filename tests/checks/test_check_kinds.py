@@ -3,8 +3,9 @@ realistic bug loses exactly the check it should, with a counterexample that show
 
 from __future__ import annotations
 
+from grader.check_details import NodeCounts, PlayedGame
 from grader.checks.context import CheckContext
-from grader.checks.registry import run_check
+from grader.checks.registry import needed_functions, run_check
 from grader.results import CheckStatus
 from grader.spec.loader import load_assignment
 from reference import Board
@@ -17,7 +18,7 @@ FAST_CHECKS = [c for c in LAB05.checks if c.kind not in ("random-opponent", "run
 
 def grade(source: str, check_ids: list[str] | None = None) -> dict:
     runner = InProcessRunner(source)
-    ctx = CheckContext(LAB05, runner, frozenset(runner.defined_names()), execution={"cells": []})
+    ctx = CheckContext(LAB05, runner, frozenset(runner.defined_names()))
     checks = [c for c in LAB05.checks if check_ids is None or c.id in check_ids]
     return {c.id: run_check(c, ctx) for c in checks}
 
@@ -86,7 +87,7 @@ def test_cut_on_strict_comparison_gets_partial_node_credit() -> None:
     nodes = results["node-reduction"]
     assert nodes.status == CheckStatus.PARTIAL
     assert 0 < nodes.score < nodes.max_score
-    row = nodes.node_counts[0]
+    row = nodes.detail_as(NodeCounts).rows[0]
     assert row.minimax == row.reference_minimax
     assert row.reference_alphabeta < row.alphabeta < row.minimax
 
@@ -124,9 +125,25 @@ def test_missing_function_is_not_run_with_suggestion() -> None:
     assert results["check-win"].status == CheckStatus.PASSED
 
 
+def rename_check_win(source: str) -> str:
+    return source.replace("def check_win(", "def checkWin(").replace("check_win(board,", "checkWin(board,")
+
+
 def test_alias_is_accepted() -> None:
-    source = LAB05_SOLUTION.replace("def check_win(", "def checkWin(").replace("check_win(board,", "checkWin(board,")
-    assert grade(source, ["check-win"])["check-win"].status == CheckStatus.PASSED
+    """`checkWin` is an accepted alias of `check_win`: the check calls it, right or wrong."""
+    assert grade(rename_check_win(LAB05_SOLUTION), ["check-win"])["check-win"].status == CheckStatus.PASSED
+    wrong = grade(rename_check_win(variant("[0, 4, 8], [2, 4, 6]]", "[0, 4, 8]]")), ["check-win"])["check-win"]
+    assert wrong.status == CheckStatus.FAILED and wrong.counterexample.call.startswith("checkWin(")
+
+
+def test_a_check_needs_the_functions_its_kind_calls() -> None:
+    """What decides whether a bonus check runs: the functions its kind declares it calls."""
+    checks = {c.id: c for c in LAB05.checks}
+    assert needed_functions(checks["node-reduction"]) == ("minimax", "minimaxAB")
+    assert needed_functions(checks["random-opponent"]) == ("best_move",)
+    assert needed_functions(checks["runs-cleanly"]) == ()
+    practice = next(c for c in load_assignment("minimax-enhanced").checks if c.id == "connect4")
+    assert needed_functions(practice) == ("c4_minimax",)
 
 
 def test_grading_is_deterministic() -> None:
@@ -175,7 +192,9 @@ def test_a_lost_random_game_shows_the_final_board() -> None:
 def test_a_lost_random_game_shows_its_moves() -> None:
     source = variant("[0, 4, 8], [2, 4, 6]]", "[0, 4, 8]]")
     result = grade(source, ["random-opponent"])["random-opponent"]
-    moves = result.figures["moves"]
+    game = result.detail
+    assert isinstance(game, PlayedGame)
+    moves = list(game.moves)
     board = Board.from_string(result.counterexample.board)
     assert len(moves) == 9 - len(board.empty_cells())
     assert [m.split()[0] for m in moves][:2] == ["X", "O"]

@@ -48,7 +48,7 @@ class CountingRunner(InProcessRunner):
 
 def grade(source: str, check_id: str, runner: CountingRunner | None = None):
     runner = runner or CountingRunner(source)
-    ctx = CheckContext(LAB05, runner, frozenset(runner.defined_names()), execution={"cells": []})
+    ctx = CheckContext(LAB05, runner, frozenset(runner.defined_names()))
     check = next(c for c in LAB05.checks if c.id == check_id)
     return run_check(check, ctx), runner
 

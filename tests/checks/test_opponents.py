@@ -4,11 +4,14 @@ move that throws a draw away."""
 from __future__ import annotations
 
 import dataclasses
+import random
 from pathlib import Path
 
 import nbformat
 
+from grader.check_details import PlayedGame
 from grader.checks.context import CheckContext
+from grader.checks.kinds.games import play_game
 from grader.checks.registry import run_check
 from grader.results import CheckResult, CheckStatus
 from grader.spec.loader import load_assignment
@@ -24,7 +27,7 @@ def _games(assignment: Assignment, source: str, check_id: str, **params: object)
     check = next(c for c in assignment.checks if c.id == check_id)
     check = dataclasses.replace(check, params=dataclasses.replace(check.params, **params))
     runner = InProcessRunner(source)
-    ctx = CheckContext(assignment, runner, frozenset(runner.defined_names()), execution={"cells": []})
+    ctx = CheckContext(assignment, runner, frozenset(runner.defined_names()))
     return run_check(check, ctx)
 
 
@@ -47,7 +50,9 @@ def test_an_optimal_opponent_punishes_what_a_random_one_lets_pass() -> None:
     assert board.winners() == {"O"}
     assert "an optimal opponent" in strict.counterexample.actual
     # the game as the report draws it: one board after each move, ending on the lost position
-    boards, moves = strict.figures["boards"], strict.figures["moves"]
+    game = strict.detail
+    assert isinstance(game, PlayedGame)
+    boards, moves = game.boards, game.moves
     assert len(boards) == len(moves) == 9 - board.cells.count(".")
     assert boards[-1] == strict.counterexample.board
     assert all(sum(c != "." for c in b) == n for n, b in enumerate(boards, start=1))
@@ -62,24 +67,18 @@ def test_a_correct_ai_draws_every_game_against_an_optimal_opponent() -> None:
 
 
 def test_the_optimal_opponent_still_varies_its_games() -> None:
-    """Seeded choices among the optimal moves: not one game played over and over."""
+    """Seeded choices among the optimal moves: not one game played over and over, and every
+    game a draw (a correct AI against an optimal opponent)."""
     experiment04 = load_assignment("experiment04")
-    solution = _code_without_input(experiment04.solution_path)
-    runner = InProcessRunner(solution)
-    asked: list[str] = []
-    original = runner.call_many
-
-    def recording(calls):
-        asked.extend(str(call.args) for call in calls)
-        return original(calls)
-
-    runner.call_many = recording  # type: ignore[method-assign]
+    runner = InProcessRunner(_code_without_input(experiment04.solution_path))
+    ctx = CheckContext(experiment04, runner, frozenset(runner.defined_names()))
     check = next(c for c in experiment04.checks if c.id == "never-loses")
-    ctx = CheckContext(experiment04, runner, frozenset(runner.defined_names()), execution={"cells": []})
-    result = run_check(check, ctx)
-    assert result.status == CheckStatus.PASSED
-    openings = {a for a in asked if a.count("' '") == 8}
-    assert len(openings) >= 2
+    params = dataclasses.replace(check.params, opponent="optimal")
+    rng = random.Random(params.seed)
+    games = [play_game(ctx, params, ctx.student_for(params), rng) for _ in range(4)]
+    assert [g.tally_key(params.ai) for g in games if g.finished] == ["Draw"] * 4
+    assert len({g.moves for g in games}) == 4
+    assert all(len(g.boards) == len(g.moves) and g.boards[-1] == str(g.final) for g in games)
 
 
 def test_one_game_left_unplayed_is_named_in_the_singular() -> None:

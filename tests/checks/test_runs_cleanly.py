@@ -7,7 +7,8 @@ from typing import Any
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.execution.channel.calls import Call, CallOutcome
-from grader.results import CheckStatus, execution_from_dict
+from grader.execution.records import ExecutionResult
+from grader.results import CheckStatus
 from grader.spec.loader import load_assignment
 
 
@@ -23,7 +24,7 @@ def _cell(index: int, status: str, error_name: str | None = None) -> dict[str, A
 def test_troubled_cells_are_described_in_words() -> None:
     lab05 = load_assignment("lab05")
     check = next(c for c in lab05.checks if c.kind == "runs-cleanly")
-    record = execution_from_dict(
+    record = ExecutionResult.from_dict(
         {
             "cells": [
                 _cell(0, "ok"),
@@ -44,7 +45,7 @@ def test_troubled_cells_are_described_in_words() -> None:
 def test_troubled_cells_are_named_by_the_number_jupyter_shows() -> None:
     lab05 = load_assignment("lab05")
     check = next(c for c in lab05.checks if c.kind == "runs-cleanly")
-    record = execution_from_dict(
+    record = ExecutionResult.from_dict(
         {"cells": [{**_cell(2, "ok"), "number": 1}, {**_cell(4, "error", "ValueError"), "number": 2}]}
     )
     result = run_check(check, CheckContext(lab05, NoCalls(), frozenset(), execution=record))

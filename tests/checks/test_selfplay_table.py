@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from grader.check_details import SelfPlayTable
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.results import CheckStatus
@@ -25,14 +26,14 @@ def run_game(max_depth):
 {body}
 """
     runner = InProcessRunner("from reference import depth_limited_selfplay\n" + source)
-    ctx = CheckContext(DEPTH_LIMITS, runner, frozenset(runner.defined_names()), execution={"cells": []})
+    ctx = CheckContext(DEPTH_LIMITS, runner, frozenset(runner.defined_names()))
     return run_check(TABLE, ctx), runner.calls_made
 
 
 def test_a_wrong_game_at_the_shallowest_limit_skips_the_deeper_games() -> None:
     result, calls = _run("    return ('Player 2 Wins', 0.0, 7)")
     assert result.status == CheckStatus.FAILED
-    assert calls == 1 and [r.depth for r in result.selfplay] == [2]
+    assert calls == 1 and [r.depth for r in result.detail_as(SelfPlayTable).rows] == [2]
     assert "games at depth 4, 9 were not played" in result.message
     assert result.counterexample.expected.startswith(depth_limited_selfplay(2).winner)
 
@@ -53,4 +54,4 @@ def test_a_wrong_reported_count_with_a_right_search_plays_every_depth() -> None:
     return (ref.winner, 0.0, ref.generated + 1)"""
     result, calls = _run(body)
     assert result.status == CheckStatus.PARTIAL, result.message
-    assert calls == 3 and len(result.selfplay) == 3
+    assert calls == 3 and len(result.detail_as(SelfPlayTable).rows) == 3

@@ -10,8 +10,8 @@ import nbformat
 import pytest
 
 from grader.cli.run import EXIT_CELLS_FAILED, EXIT_NOT_RUN, EXIT_OK, add_run_parser, execution_options
+from grader.execution.records import ExecutionResult
 from grader.execution.session import CellStatus, ExecutionOptions
-from grader.results import execution_from_dict
 from grader.spec.loader import load_assignment
 from tests.execution.support import fixture
 
@@ -96,10 +96,10 @@ def test_records_written_before_cells_had_numbers_are_read_with_them() -> None:
         "kernel_start_seconds": 1.0,
         "notebook_timed_out": False,
     }
-    result = execution_from_dict(old)
+    result = ExecutionResult.from_dict(old)
     assert [(cell.index, cell.number) for cell in result.cells] == [(1, 1), (3, 2)]
     assert result.cells[1].status is CellStatus.ERROR
-    assert execution_from_dict(result.to_dict()) == result
+    assert ExecutionResult.from_dict(result.to_dict()) == result
 
 
 def options_for(argv: list[str]) -> ExecutionOptions:

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from grader.execution.channel.calls import Call, CallStatus
-from grader.execution.sandbox import SandboxMode, resolve_mode
+from grader.execution.records import SandboxMode
+from grader.execution.sandbox import resolve_mode
 from grader.execution.session import CellStatus, ExecutionOptions
 from tests.execution.support import REPO, requires_bwrap
 
@@ -94,7 +95,7 @@ def test_private_tmp_is_mounted_before_the_interpreter() -> None:
     """A checkout (and its virtualenv) under /tmp must stay visible: the private /tmp is
     mounted first and the interpreter's directories are bound on top of it."""
     from grader.execution.bwrap import python_roots
-    from grader.execution.sandbox import Limits, Sandbox, SandboxMode
+    from grader.execution.sandbox import Limits, Sandbox
 
     args = Sandbox(SandboxMode.BWRAP, Limits())._bwrap_prefix(1)
     tmpfs = next(i for i, a in enumerate(args) if a == "--tmpfs" and args[i + 1] == "/tmp")

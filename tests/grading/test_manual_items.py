@@ -6,11 +6,12 @@ from __future__ import annotations
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.execution.channel.calls import Call, CallOutcome
+from grader.execution.records import ExecutionResult
 from grader.feedback.class_index import ClassEntry
 from grader.feedback.gradescope import results_json
 from grader.feedback.html import render_class_index, render_student_report
 from grader.feedback.text import format_submission
-from grader.results import CheckStatus, SubmissionResult, execution_from_dict
+from grader.results import CheckStatus, SubmissionResult
 from grader.spec.loader import load_assignment
 
 NOTES = "space O(d) for the recursion stack"
@@ -27,7 +28,7 @@ def _graded() -> SubmissionResult:
     assert NOTES in check.params.instructions
     result = run_check(check, CheckContext(experiment04, NoCalls(), frozenset()))
     assert result.status == CheckStatus.MANUAL and result.manual_points == 15
-    return SubmissionResult("alice.ipynb", experiment04.id, (result,), execution_from_dict({"cells": []}))
+    return SubmissionResult("alice.ipynb", experiment04.id, (result,), ExecutionResult.from_dict({"cells": []}))
 
 
 def test_students_see_the_title_and_that_it_is_marked_by_hand() -> None:

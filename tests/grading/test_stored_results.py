@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import copy
 
-from grader.execution.session import CellStatus
-from grader.results import CheckStatus, NodeCountRow, SubmissionResult
+from grader.check_details import ManualMarking, NodeCountRow, NodeCounts, PlayedGame, SelfPlayRow, SelfPlayTable
+from grader.execution.records import CellStatus
+from grader.results import CheckStatus, SubmissionResult
 
 NODE_ROW = {
     "board": "X........",
@@ -26,6 +27,10 @@ SELFPLAY_ROW = {
     "generated": 89,
     "channel_generated": 89,
 }
+
+
+GAME_MOVES = ["X 0", "O 4", "X 1", "O 2", "X 8", "O 6"]
+GAME_BOARDS = ["X........", "X...O....", "XX..O....", "XXO.O....", "XXO.O...X", "XXO.O.O.X"]
 
 
 def _check(check_id: str, kind: str, status: str, figures: dict, **extra: object) -> dict:
@@ -49,12 +54,13 @@ STORED = {
     "submission": "alice.ipynb",
     "assignment": "lab05",
     "score": 0.0,
-    "max_score": 40.0,
+    "max_score": 50.0,
     "checks": [
         _check("nodes", "node-counts", "passed", {"source": "calls counted by the grader", "positions": [NODE_ROW]}),
         _check("table", "selfplay-table", "failed", {"rows": [SELFPLAY_ROW]}),
         _check("search", "search-value", "not run", {"missing": "minimax"}),
-        _check("style", "manual", "manual", {"points": 5}),
+        _check("style", "manual", "manual", {"points": 5}, instructor_notes="how to mark it"),
+        _check("games", "random-opponent", "failed", {"played": 1, "moves": GAME_MOVES, "boards": GAME_BOARDS}),
     ],
     "problems": ["`minimax` is not defined in the notebook."],
     "timings": {"read": 0.01, "total": 2.0},
@@ -86,13 +92,13 @@ STORED = {
 
 def test_a_stored_result_loads_typed() -> None:
     result = SubmissionResult.from_dict(copy.deepcopy(STORED))
-    nodes, table, search, style = result.checks
-    assert nodes.node_counts == (NodeCountRow(**NODE_ROW),) and nodes.figures == {
-        "source": "calls counted by the grader"
-    }
-    assert table.selfplay[0].generated == 89
-    assert search.status == CheckStatus.NOT_RUN and search.missing_function == "minimax"
-    assert style.manual_points == 5
+    nodes, table, search, style, game = result.checks
+    assert nodes.detail == NodeCounts((NodeCountRow(**NODE_ROW),))
+    assert nodes.figures == {"source": "calls counted by the grader"}
+    assert table.detail == SelfPlayTable((SelfPlayRow(**SELFPLAY_ROW),))
+    assert search.status == CheckStatus.NOT_RUN and search.missing_function == "minimax" and search.detail is None
+    assert style.detail == ManualMarking(5, "how to mark it") and style.manual_points == 5
+    assert game.detail == PlayedGame(tuple(GAME_MOVES), tuple(GAME_BOARDS)) and game.figures == {"played": 1}
     assert result.execution is not None and result.execution.cells[0].status == CellStatus.ERROR
     assert result.execution.stdin_transcript[0].answer is None
 

@@ -35,5 +35,8 @@ def test_validate_reports_a_broken_solution(tmp_path: Path) -> None:
     template = copy / "template.ipynb"
     shutil.copyfile(template, copy / "solution.ipynb")  # the handout is no solution
     report = validate_assignment(load_assignment(copy))
-    assert not report.ok
-    assert any("solution: check" in p for p in report.problems)
+    assert not report.ok and report.solution is not None
+    failed = [c.check_id for c in report.solution.checks if c.status not in (CheckStatus.PASSED, CheckStatus.MANUAL)]
+    assert "alphabeta-max" in failed  # the handout leaves alpha-beta to the student
+    named = [p.removeprefix("solution: check ").split()[0] for p in report.problems if p.startswith("solution: check ")]
+    assert named == failed

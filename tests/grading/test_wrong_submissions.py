@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from grader.check_details import SelfPlayTable
 from grader.grading import grade_submission
 from grader.results import CheckStatus
 from grader.spec.loader import load_assignment
@@ -53,7 +54,7 @@ def test_seed_notebook_as_written_gets_what_it_deserves(assignment_id: str) -> N
     assert {c.check_id: c.status for c in result.checks} == expected
     assert result.score == result.max_score
     if assignment_id == "depth-limits":  # the numpy seed takes tens of seconds and still gets the figures
-        rows = result.check("selfplay-table").selfplay
+        rows = result.check("selfplay-table").detail_as(SelfPlayTable).rows
         assert [(r.winner, r.generated) for r in rows] == [
             ("Player 1 Wins", 89),
             ("Player 1 Wins", 4064),

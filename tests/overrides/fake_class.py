@@ -11,6 +11,7 @@ import nbformat
 from grader.batch.outputs import write_class_outputs, write_student_outputs
 from grader.batch.plan import BatchOptions, BatchResult, run_batch
 from grader.batch.records import GradingRecord
+from grader.check_details import ManualMarking
 from grader.grading import GradingOptions
 from grader.results import CheckResult, CheckStatus, SubmissionResult
 from grader.spec.model import Assignment
@@ -31,8 +32,7 @@ def grade_with_manual_items(path: Path, assignment: Assignment, options: Grading
             CheckStatus.MANUAL,
             "Marked by hand by your instructor.",
             score=0.0,
-            manual_points=manual[c.check_id].points,
-            instructor_notes=manual[c.check_id].params.instructions,
+            detail=ManualMarking(manual[c.check_id].points, manual[c.check_id].params.instructions),
         )
         if c.check_id in manual and result.execution is not None
         else c

@@ -6,8 +6,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from grader.execution.session import ExecutionResult
-from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult, execution_from_dict
+from grader.execution.records import ExecutionResult
+from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
 
 HOSTILE_OUTPUT = "<script>alert(1)</script>"
 HOSTILE_SOURCE = 'print("<img src=x onerror=alert(2)>")'
@@ -152,7 +152,7 @@ def execution_record() -> dict:
 
 
 def submission(*checks: CheckResult, execution: dict | None = None, problems: tuple[str, ...] = ()) -> SubmissionResult:
-    record: ExecutionResult = execution_from_dict(execution_record() if execution is None else execution)
+    record: ExecutionResult = ExecutionResult.from_dict(execution_record() if execution is None else execution)
     return SubmissionResult(
         submission=str(Path("/instructor/private/alice.ipynb")),
         assignment_id="lab05",

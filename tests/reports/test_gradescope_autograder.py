@@ -8,7 +8,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from grader.feedback.gradescope import run_autograder
+from grader.autograder import run_autograder
 from grader.spec.loader import load_assignment
 from tests.batch.fake_grading import grade_by_content
 from tests.reports.test_output_formats import GRADESCOPE_SCHEMA

@@ -6,9 +6,10 @@ from __future__ import annotations
 import dataclasses
 import json
 
+from grader.check_details import NodeCountRow, NodeCounts, SearchTreeExcerpt, TreeNode
 from grader.feedback.html import render_student_report
 from grader.feedback.search_tree import search_tree_views, view
-from grader.results import CheckResult, CheckStatus, NodeCountRow, SearchTreeExcerpt, SubmissionResult, TreeNode
+from grader.results import CheckResult, CheckStatus, SubmissionResult
 from reference.trace import Divergence
 
 EXCERPT = SearchTreeExcerpt(
@@ -24,6 +25,7 @@ EXCERPT = SearchTreeExcerpt(
     reference_cut_off=True,
 )
 DIVERGENCE = Divergence("X........", 10, "XOXOXO.XO", "XOXOXO..X")
+ROW = NodeCountRow("X........", 59_705, 59_705, "max()", None, 15_993, 2_338, "max_alpha_beta(-2, 2)")
 
 
 def _check(visibility: str = "public") -> CheckResult:
@@ -36,9 +38,7 @@ def _check(visibility: str = "public") -> CheckResult:
         max_score=10,
         message="Alpha-beta prunes, but does not explore what the reference explores.",
         visibility=visibility,  # type: ignore[arg-type]
-        divergence=DIVERGENCE,
-        search_tree=EXCERPT,
-        node_counts=(NodeCountRow("X........", 59_705, 59_705, "max()", None, 15_993, 2_338, "max_alpha_beta(-2, 2)"),),
+        detail=NodeCounts((ROW,), DIVERGENCE, EXCERPT),
     )
 
 
@@ -82,5 +82,5 @@ def test_a_hidden_checks_tree_is_never_shown_to_the_student() -> None:
 
 
 def test_a_check_without_a_divergence_has_no_tree() -> None:
-    plain = dataclasses.replace(_check(), divergence=None, search_tree=None, status=CheckStatus.PASSED)
+    plain = dataclasses.replace(_check(), detail=NodeCounts((ROW,)), status=CheckStatus.PASSED)
     assert "search-tree" not in _report(plain)

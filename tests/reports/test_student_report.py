@@ -7,6 +7,7 @@ from html.parser import HTMLParser
 
 import pytest
 
+from grader.execution.records import CellStatus, ExecutionResult
 from grader.feedback.html import render_student_report
 from grader.feedback.views import ExecutionView, check_view, headline, score_caveat
 from grader.results import CheckStatus, Counterexample
@@ -156,19 +157,24 @@ def test_cells_errors_timeouts_and_stdin_appear_where_they_happened() -> None:
 
 
 @pytest.mark.parametrize(
-    "record",
+    ("record", "cells"),
     [
-        {},
-        {"cells": None},
-        {"cells": [{}]},
-        {"cells": ["junk", 3]},
-        {"stdin_transcript": [{"prompt": None}], "cells": []},
-        {"cells": [{"index": "x", "status": None, "output": ["a", {"text": "b"}], "duration": "slow"}]},
+        ({}, 0),
+        ({"cells": None}, 0),
+        ({"cells": [{}]}, 1),
+        ({"cells": ["junk", 3]}, 0),
+        ({"stdin_transcript": [{"prompt": None}], "cells": []}, 0),
+        ({"cells": [{"index": "x", "status": None, "output": ["a", {"text": "b"}], "duration": "slow"}]}, 1),
     ],
 )
-def test_any_execution_record_renders(record: dict) -> None:
-    assert ExecutionView.from_record(record) is not None
-    render_student_report(fab.submission(fab.public_failure(), execution=record))
+def test_any_stored_execution_record_is_read_and_renders(record: dict, cells: int) -> None:
+    """A damaged stored record keeps the cells it has, each with neutral values, and renders."""
+    execution = ExecutionResult.from_dict(record)
+    assert [(c.number, c.status, c.output, c.duration) for c in execution.cells] == [
+        (1, CellStatus.NOT_RUN, "", 0.0)
+    ] * cells
+    html = render_student_report(fab.submission(fab.public_failure(), execution=record))
+    assert html.count('<details class="cell') == cells
 
 
 def test_nothing_ran() -> None:
@@ -260,7 +266,7 @@ def test_no_caveat_for_a_notebook_that_ran_cleanly() -> None:
     ],
 )
 def test_score_caveat_names_the_cells(record: dict, full_marks: bool, text: str, cell: int | None) -> None:
-    caveat = score_caveat(ExecutionView.from_record(record), full_marks=full_marks)
+    caveat = score_caveat(ExecutionView.from_record(ExecutionResult.from_dict(record)), full_marks=full_marks)
     assert caveat is not None and (caveat.text, caveat.cell) == (text, cell)
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from grader.check_details import SearchTreeExcerpt, TreeNode
 from grader.execution.channel.calls import CallExploration
-from grader.results import SearchTreeExcerpt, TreeNode
 from reference import Board, SearchSpec
 from reference.trace import MAX_STEPS, Divergence, alphabeta_trace, first_divergence, name_cause
 from reference.trace_windows import Visit, visits

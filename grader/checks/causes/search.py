@@ -7,7 +7,7 @@ failing one alone (one board fits several explanations by chance). In order:
    answer (``findings.py``: "This follows from `check_win` missing the anti-diagonal");
 2. a convention followed instead of the assignment's (``conventions.py``: unit scores where
    depth-adjusted ones are asked, the other player maximizing, moves numbered from 1, ...);
-3. a known mistake in the search itself (``diagnosis.py``);
+3. a known mistake in the search itself (``known_mistakes.py``);
 4. a pattern every answer follows: the full-depth value at every depth limit, an infinite
    value on every unfinished position, one impossible value on every unfinished position, the
    values of a depth limit one move off.

@@ -35,4 +35,8 @@ def _adapter_check(check: Check[AdapterParams], ctx: CheckContext) -> CheckResul
     return result
 
 
-ADAPTER = CheckKind("adapter", AdapterParams, _adapter_check)
+def _needs(params: AdapterParams) -> tuple[str, ...]:
+    return params.needs
+
+
+ADAPTER = CheckKind("adapter", AdapterParams, _adapter_check, needs=_needs)

@@ -9,9 +9,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from grader.checks.answers import ShapeError, read_search_result
+from grader.check_details import PlayedGame
+from grader.checks.answers import Answer, ShapeError, read_search_result
 from grader.checks.causes.root_cause import MoveObservation
-from grader.checks.context import CallsStopped, CheckContext
+from grader.checks.context import CallsStopped, CheckContext, StudentFunction
 from grader.checks.kind import CheckKind
 from grader.checks.kinds.search import shapes_field
 from grader.checks.params import PLACEHOLDERS, call_field
@@ -55,92 +56,130 @@ class SequenceParams:
     optimal: any optimal move is accepted at every turn and only the result is compared."""
 
 
-def _reference_game(ctx: CheckContext) -> tuple[list[int], str]:
-    """Both sides play the reference's first-best move (the first in row-major order that
-    reaches the best value)."""
+def _reference_sequence(ctx: CheckContext, player: str) -> tuple[list[int], str]:
+    """``player``'s moves when both sides play the reference's first-best move (the first in
+    row-major order that reaches the best value), and how that game ends."""
     board = Board.empty()
-    moves: list[int] = []
+    sequence: list[int] = []
     first = ctx.assignment.first_player
     while not board.is_terminal():
         side = board.to_move(first)
         best = reference_answer(board, ctx.spec(board, to_move=side), side).best_move
         assert best is not None  # a position that is not over has a move
-        moves.append(best)
+        if side == player:
+            sequence.append(best)
         board = board.play(best, side, first=first)
-    return moves, _outcome(board)
+    return sequence, _outcome(board)
 
 
-def _move_sequence(check: Check[SequenceParams], ctx: CheckContext) -> CheckResult:
-    params = check.params
-    students = {side: ctx.student(t, globals_from=params.globals) for side, t in params.calls.items()}
+@dataclass(frozen=True)
+class _Stop:
+    """Why a game could not be played to the end: the check's status, message and the
+    position where it stopped."""
+
+    status: CheckStatus
+    message: str
+    counterexample: Counterexample | None = None
+
+
+@dataclass(frozen=True)
+class _SequenceGame:
+    """The game the sequence's calls played: the checked player's moves, how it ended."""
+
+    sequence: tuple[int, ...]
+    result: str | None = None
+    """X, O or tie; None when the game stopped (``stop``)."""
+    stop: _Stop | None = None
+
+
+def _play_sequence(params: SequenceParams, ctx: CheckContext, students: dict[str, StudentFunction]) -> _SequenceGame:
+    """Both sides play the moves their calls recommend, to the end of the game; with
+    ``moves = "optimal"`` every move must be an optimal one."""
     first = ctx.assignment.first_player
-    ref_moves, ref_result = _reference_game(ctx)
-    ref_board = Board.empty()
-    ref_sequence = []
-    for ref_cell in ref_moves:
-        side = ref_board.to_move(first)
-        if side == params.player:
-            ref_sequence.append(ref_cell)
-        ref_board = ref_board.play(ref_cell, side, first=first)
     fmt = params.sequence_format
-    expected_cells = [ctx.decode_move(m, fmt) for m in params.expected_moves] if params.expected_moves else ref_sequence
-    expected_result = params.expected_result or ref_result
-    expected_text = (
-        f"{', '.join(ctx.show_move(c, fmt) for c in expected_cells)} ending in {_describe_outcome(expected_result)}"
-    )
-
     board = Board.empty()
     sequence: list[int] = []
     while not board.is_terminal():
         side = board.to_move(first)
         student = students.get(side)
         if student is None:
-            return CheckResult.for_check(check, CheckStatus.ERROR, f"No call is given for {side}'s moves.")
-        answer = student.ask(str(board), ctx.placeholders(board, to_move=side))
-        failure = given = None
-        cell: int | None = None
-        if not answer.ok:
-            failure, given = answer.failure_text(), answer.given()
-        else:
-            try:
-                _, cell = read_search_result(answer.value, params.returns, ctx, params.move)
-            except ShapeError as exc:
-                failure, given = str(exc), exc.given()
-            if failure is None and (cell is None or cell not in board.empty_cells()):
-                given = f"the move {ctx.show_move(cell, fmt)}, which is not a free cell"
-                failure = "returned " + given
-        if failure or cell is None:
-            return CheckResult.for_check(
-                check,
-                CheckStatus.FAILED,
-                f"The game could not be played to the end: `{answer.call_text}` {failure}.",
-                counterexample=Counterexample(str(board), answer.call_text, "a legal move", given or ""),
-                figures={"moves": [ctx.show_move(c, fmt) for c in sequence]},
+            return _SequenceGame(
+                tuple(sequence), stop=_Stop(CheckStatus.ERROR, f"No call is given for {side}'s moves.")
             )
+        answer = student.ask(str(board), ctx.placeholders(board, to_move=side))
+        try:
+            cell = _recommended_cell(answer, params.returns, params.move, ctx)
+        except ShapeError as exc:
+            given = answer.given() if not answer.ok else exc.given()
+            return _SequenceGame(tuple(sequence), stop=_no_legal_move(board, answer, str(exc), given))
+        if cell is None or cell not in board.empty_cells():
+            given = f"the move {ctx.show_move(cell, fmt)}, which is not a free cell"
+            return _SequenceGame(tuple(sequence), stop=_no_legal_move(board, answer, "returned " + given, given))
         if params.moves == "optimal":
             best = reference_answer(board, ctx.spec(board, to_move=side), side).best_moves
             if cell not in best:
-                return CheckResult.for_check(
-                    check,
-                    CheckStatus.FAILED,
-                    f"`{answer.call_text}` played {ctx.show_move(cell, fmt)}, which is not an optimal move.",
-                    counterexample=Counterexample(
-                        str(board),
-                        answer.call_text,
-                        "a move in " + ", ".join(ctx.show_move(c, fmt) for c in best),
-                        ctx.show_move(cell, fmt),
+                return _SequenceGame(
+                    tuple(sequence),
+                    stop=_Stop(
+                        CheckStatus.FAILED,
+                        f"`{answer.call_text}` played {ctx.show_move(cell, fmt)}, which is not an optimal move.",
+                        Counterexample(
+                            str(board),
+                            answer.call_text,
+                            "a move in " + ", ".join(ctx.show_move(c, fmt) for c in best),
+                            ctx.show_move(cell, fmt),
+                        ),
                     ),
-                    figures={"moves": [ctx.show_move(c, fmt) for c in sequence]},
                 )
         if side == params.player:
             sequence.append(cell)
         board = board.play(cell, side, first=first)
-    result = _outcome(board)
+    return _SequenceGame(tuple(sequence), _outcome(board))
+
+
+def _no_legal_move(board: Board, answer: Answer, failure: str, given: str) -> _Stop:
+    return _Stop(
+        CheckStatus.FAILED,
+        f"The game could not be played to the end: `{answer.call_text}` {failure}.",
+        Counterexample(str(board), answer.call_text, "a legal move", given),
+    )
+
+
+def _recommended_cell(
+    answer: Answer, returns: tuple[str, ...], move: MoveFormat | None, ctx: CheckContext
+) -> int | None:
+    """The cell ``answer`` recommends (None: none); ShapeError when there is no answer of a
+    shape that reads."""
+    if not answer.ok:
+        raise ShapeError(answer.failure_text())
+    return read_search_result(answer.value, returns, ctx, move)[1]
+
+
+def _move_sequence(check: Check[SequenceParams], ctx: CheckContext) -> CheckResult:
+    params = check.params
+    students = {side: ctx.student(t, globals_from=params.globals) for side, t in params.calls.items()}
+    fmt = params.sequence_format
+    ref_sequence, ref_result = _reference_sequence(ctx, params.player)
+    expected_cells = [ctx.decode_move(m, fmt) for m in params.expected_moves] if params.expected_moves else ref_sequence
+    expected_result = params.expected_result or ref_result
+    expected_text = (
+        f"{', '.join(ctx.show_move(c, fmt) for c in expected_cells)} ending in {_describe_outcome(expected_result)}"
+    )
+    game = _play_sequence(params, ctx, students)
+    played = PlayedGame(tuple(ctx.show_move(c, fmt) for c in game.sequence))
+    if game.stop is not None:
+        stop = game.stop
+        if stop.counterexample is None:  # the spec's fault: nothing was played to show
+            return CheckResult.for_check(check, stop.status, stop.message)
+        return CheckResult.for_check(
+            check, stop.status, stop.message, counterexample=stop.counterexample, detail=played
+        )
+    sequence, result = list(game.sequence), game.result
     if params.moves == "optimal":
         expected_cells = sequence  # any optimal play is accepted; only the result is compared
         expected_text = f"optimal play ending in {_describe_outcome(expected_result)}"
-    actual_text = f"{', '.join(ctx.show_move(c, fmt) for c in sequence)} ending in {_describe_outcome(result)}"
-    figures = {"moves": [ctx.show_move(c, fmt) for c in sequence], "result": result}
+    actual_text = f"{', '.join(played.moves)} ending in {_describe_outcome(result)}"
+    figures = {"result": result}
     if sequence == expected_cells and result == expected_result:
         if params.moves == "optimal":
             return CheckResult.for_check(
@@ -148,9 +187,10 @@ def _move_sequence(check: Check[SequenceParams], ctx: CheckContext) -> CheckResu
                 CheckStatus.PASSED,
                 f"Every move was optimal and the game ended in {_describe_outcome(result)}.",
                 figures=figures,
+                detail=played,
             )
         return CheckResult.for_check(
-            check, CheckStatus.PASSED, f"Recommended moves {actual_text}, as expected.", figures=figures
+            check, CheckStatus.PASSED, f"Recommended moves {actual_text}, as expected.", figures=figures, detail=played
         )
     cause = None
     for n, (got, want) in enumerate(zip(sequence, expected_cells), start=1):
@@ -168,10 +208,15 @@ def _move_sequence(check: Check[SequenceParams], ctx: CheckContext) -> CheckResu
             None, " / ".join(s.describe({}) for s in students.values()), expected_text, actual_text, cause
         ),
         figures=figures,
+        detail=played,
     )
 
 
-MOVE_SEQUENCE = CheckKind("move-sequence", SequenceParams, _move_sequence)
+def _sequence_needs(params: SequenceParams) -> tuple[str, ...]:
+    return tuple(template.function for template in params.calls.values())
+
+
+MOVE_SEQUENCE = CheckKind("move-sequence", SequenceParams, _move_sequence, needs=_sequence_needs)
 
 
 @dataclass(frozen=True)
@@ -205,68 +250,114 @@ def _not_played(unplayed: int) -> str:
     return "; the other game was not played" if unplayed == 1 else f"; the other {unplayed} games were not played"
 
 
+@dataclass(frozen=True)
+class IllegalAnswer:
+    """An answer of the AI's that is not a legal move, and the position it was asked on."""
+
+    board: Board
+    call: str
+    reason: str
+    given: str
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game the student's AI played against the opponent, move by move."""
+
+    moves: tuple[str, ...]
+    """Each move with its side, e.g. ``X 4``, in the assignment's move format."""
+    boards: tuple[str, ...]
+    """The board after each move."""
+    final: Board
+    ai_moves: tuple[MoveObservation, ...]
+    """The positions the AI chose a move on, and its choice."""
+    stopped: str | None = None
+    """The AI's calls could not be made (time, a hung function): the game was not finished."""
+    illegal: IllegalAnswer | None = None
+    """The AI gave no legal move: the game was not finished."""
+
+    @property
+    def finished(self) -> bool:
+        return self.stopped is None and self.illegal is None
+
+    def tally_key(self, ai: str) -> Literal["AI", "Opponent", "Draw"]:
+        winners = self.final.winners()
+        return "AI" if ai in winners else "Opponent" if winners else "Draw"
+
+
+def play_game(
+    ctx: CheckContext, params: RandomOpponentParams, student: StudentFunction, rng: random.Random
+) -> GameRecord:
+    """A game of the student's AI (``params.ai``) against the opponent, whose moves come from
+    ``rng``; it ends early when the AI gives no legal move or its calls stop."""
+    first = ctx.assignment.first_player
+    board = Board.empty()
+    moves: list[str] = []
+    boards: list[str] = []
+    ai_moves: list[MoveObservation] = []
+    while not board.is_terminal():
+        side = board.to_move(first)
+        if side != params.ai:
+            cell = rng.choice(_opponent_choices(board, side, params.opponent, ctx))
+        else:
+            try:
+                answer = student.ask(str(board), ctx.placeholders(board, to_move=side))
+            except CallsStopped as stop:
+                return GameRecord(tuple(moves), tuple(boards), board, tuple(ai_moves), stopped=stop.reason)
+            try:
+                move = _recommended_cell(answer, params.returns, params.move, ctx)
+                if move is None or move not in board.empty_cells():
+                    raise ShapeError(f"returned {ctx.show_move(move, params.move)}, which is not a free cell")
+                cell = move
+            except ShapeError as exc:
+                given = answer.given() if not answer.ok else exc.given()
+                illegal = IllegalAnswer(board, answer.call_text, str(exc), given)
+                return GameRecord(tuple(moves), tuple(boards), board, tuple(ai_moves), illegal=illegal)
+            ai_moves.append(MoveObservation(board, ctx.spec(board, to_move=side), side, cell))
+        moves.append(f"{side} {ctx.show_move(cell, params.move)}")
+        board = board.play(cell, side, first=first)
+        boards.append(str(board))
+    return GameRecord(tuple(moves), tuple(boards), board, tuple(ai_moves))
+
+
 def _random_opponent(check: Check[RandomOpponentParams], ctx: CheckContext) -> CheckResult:
     """A full-depth AI never loses seeded games against a random or an optimal opponent."""
     params = check.params
     student = ctx.student_for(params)
     rng = random.Random(params.seed)
-    first = ctx.assignment.first_player
-    opponent = _OPPONENT_NAMES[params.opponent]
-    tally = {"AI": 0, "Opponent": 0, "Draw": 0}
-    lost: tuple[int, Board, list[str], list[str]] | None = None
-    played_by_ai: list[MoveObservation] = []
-    stopped: str | None = None
-    """Why the games ended early: the AI's calls could not be made (time, a hung function)."""
+    games: list[GameRecord] = []
     # Game after game from one seeded stream: the opponent's moves depend on how the
     # earlier games went, so the games cannot be asked for side by side.
-    for game in range(params.games):
-        board = Board.empty()
-        moves: list[str] = []
-        boards: list[str] = []
-        """The board after each move, for the report to draw the game."""
-        while not board.is_terminal() and stopped is None:
-            side = board.to_move(first)
-            if side != params.ai:
-                cell = rng.choice(_opponent_choices(board, side, params.opponent, ctx))
-            else:
-                try:
-                    answer = student.ask(str(board), ctx.placeholders(board, to_move=side))
-                except CallsStopped as stop:
-                    stopped = stop.reason
-                    break
-                try:
-                    if not answer.ok:
-                        raise ShapeError(answer.failure_text())
-                    _, move = read_search_result(answer.value, params.returns, ctx, params.move)
-                    if move is None or move not in board.empty_cells():
-                        raise ShapeError(f"returned {ctx.show_move(move, params.move)}, which is not a free cell")
-                    cell = move
-                    played_by_ai.append(MoveObservation(board, ctx.spec(board, to_move=side), side, cell))
-                except ShapeError as exc:
-                    return CheckResult.for_check(
-                        check,
-                        CheckStatus.FAILED,
-                        f"Game {game + 1} against {opponent} stopped: `{answer.call_text}` {exc}.",
-                        counterexample=Counterexample(
-                            str(board),
-                            answer.call_text,
-                            "a legal move",
-                            answer.given() if not answer.ok else exc.given(),
-                        ),
-                        figures={"tally": tally, "moves": moves},
-                    )
-            moves.append(f"{side} {ctx.show_move(cell, params.move)}")
-            board = board.play(cell, side, first=first)
-            boards.append(str(board))
-        if stopped is not None:
+    for _ in range(params.games):
+        game = play_game(ctx, params, student, rng)
+        games.append(game)
+        # One loss decides the check; the games after it would only cost the student's
+        # searches from new openings.
+        if not game.finished or game.tally_key(params.ai) == "Opponent":
             break
-        winners = board.winners()
-        tally["AI" if params.ai in winners else "Opponent" if winners else "Draw"] += 1
-        if winners and params.ai not in winners:
-            # One loss decides the check; the games after it would only cost the
-            # student's searches from new openings.
-            lost = (game, board, moves, boards)
-            break
+    return _games_verdict(check, ctx, student, games)
+
+
+def _games_verdict(
+    check: Check[RandomOpponentParams], ctx: CheckContext, student: StudentFunction, games: list[GameRecord]
+) -> CheckResult:
+    params = check.params
+    opponent = _OPPONENT_NAMES[params.opponent]
+    tally = {"AI": 0, "Opponent": 0, "Draw": 0}
+    for game in games:
+        if game.finished:
+            tally[game.tally_key(params.ai)] += 1
+    last, number = games[-1], len(games)
+    if last.illegal is not None:
+        illegal = last.illegal
+        return CheckResult.for_check(
+            check,
+            CheckStatus.FAILED,
+            f"Game {number} against {opponent} stopped: `{illegal.call}` {illegal.reason}.",
+            counterexample=Counterexample(str(illegal.board), illegal.call, "a legal move", illegal.given),
+            figures={"tally": tally},
+            detail=PlayedGame(last.moves),
+        )
     played = sum(tally.values())
     figures: dict[str, Any] = {
         "tally": tally,
@@ -279,32 +370,32 @@ def _random_opponent(check: Check[RandomOpponentParams], ctx: CheckContext) -> C
         f"AI {tally['AI']}, {params.opponent} opponent {tally['Opponent']}, draws {tally['Draw']} "
         f"over {played} seeded game{'s' if played != 1 else ''}"
     )
-    if stopped is not None and played == 0:
-        return CheckResult.not_run(check, f"{stopped} (before game 1 was over)")
-    if stopped is not None:
-        figures["stopped"] = stopped
+    if last.stopped is not None and played == 0:
+        return CheckResult.not_run(check, f"{last.stopped} (before game 1 was over)")
+    if last.stopped is not None:
+        figures["stopped"] = last.stopped
         return CheckResult.for_check(
             check,
             CheckStatus.PASSED,
-            f"The AI never lost ({summary}{_not_played(params.games - played)}: {stopped}).",
+            f"The AI never lost ({summary}{_not_played(params.games - played)}: {last.stopped}).",
             figures=figures,
         )
-    if lost is None:
+    if tally["Opponent"] == 0:
         return CheckResult.for_check(check, CheckStatus.PASSED, f"The AI never lost ({summary}).", figures=figures)
-    game, board, moves, boards = lost
     return CheckResult.for_check(
         check,
         CheckStatus.FAILED,
-        f"The AI lost game {game + 1} of {params.games} to {opponent} "
+        f"The AI lost game {number} of {params.games} to {opponent} "
         f"({summary}{_not_played(params.games - played)}): a full-depth search never loses.",
         counterexample=Counterexample(
-            str(board),
-            f"{student.describe({})} as {params.ai} in game {game + 1}",
+            str(last.final),
+            f"{student.describe({})} as {params.ai} in game {number}",
             "a win or a draw for the AI",
-            f"the moves {', '.join(moves)}, a win for {opponent}",
-            _root_cause(ctx, check.id, played_by_ai),
+            f"the moves {', '.join(last.moves)}, a win for {opponent}",
+            _root_cause(ctx, check.id, [move for game in games for move in game.ai_moves]),
         ),
-        figures={**figures, "moves": moves, "boards": boards},
+        figures=figures,
+        detail=PlayedGame(last.moves, last.boards),
     )
 
 

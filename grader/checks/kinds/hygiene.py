@@ -6,13 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from grader.check_details import ManualMarking
 from grader.checks.context import CheckContext
 from grader.checks.kind import CheckKind
 from grader.checks.params import call_field
 from grader.checks.positions import Sampling
 from grader.checks.properties import Mismatch
 from grader.checks.verdicts import find_failure, result_from_property
-from grader.execution.session import CellRecord, CellStatus
+from grader.execution.records import CellRecord, CellStatus
 from grader.results import MARKED_BY_HAND, CheckResult, CheckStatus
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check, Side
@@ -121,8 +122,7 @@ def _manual(check: Check[ManualParams], ctx: CheckContext) -> CheckResult:
         CheckStatus.MANUAL,
         MARKED_BY_HAND,
         score=0.0,
-        manual_points=check.points,
-        instructor_notes=check.params.instructions,
+        detail=ManualMarking(check.points, check.params.instructions),
     )
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from grader.check_details import SelfPlayRow, SelfPlayTable
 from grader.checks.causes.defects import SuccessorObservation, expand_hypotheses, successor_defect
 from grader.checks.context import CheckContext
 from grader.checks.kind import CheckKind
@@ -23,7 +24,7 @@ from grader.checks.params import call_field
 from grader.checks.positions import board_size, positions
 from grader.checks.properties import Mismatch
 from grader.checks.verdicts import find_failure, result_from_property, shape_of
-from grader.results import CheckResult, CheckStatus, Counterexample, SelfPlayRow
+from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check
 from reference import Board, MalformedBoard, depth_limited_selfplay
@@ -179,7 +180,7 @@ def _selfplay_table(check: Check[SelfPlayParams], ctx: CheckContext) -> CheckRes
                 CheckStatus.FAILED,
                 f"`{answer.call_text}` {answer.failure_text()}",
                 counterexample=Counterexample(None, answer.call_text, "a finished game", answer.given()),
-                selfplay=tuple(rows),
+                detail=SelfPlayTable(tuple(rows)),
             )
         value: Any = answer.value
         try:
@@ -190,7 +191,7 @@ def _selfplay_table(check: Check[SelfPlayParams], ctx: CheckContext) -> CheckRes
                 CheckStatus.FAILED,
                 f"`{answer.call_text}` returned {value!r}, not a tuple with the winner at position "
                 f"{params.winner_index} and the generated states at {params.generated_index}.",
-                selfplay=tuple(rows),
+                detail=SelfPlayTable(tuple(rows)),
             )
         searches = len(ref.moves)
         nodes: int | None = sum(answer.outcome.counts.values())
@@ -212,7 +213,7 @@ def _selfplay_table(check: Check[SelfPlayParams], ctx: CheckContext) -> CheckRes
         rows.append(row)
         if _cannot_pass(row):
             break
-    return replace(_table_verdict(check, params, rows), selfplay=tuple(rows))
+    return replace(_table_verdict(check, params, rows), detail=SelfPlayTable(tuple(rows)))
 
 
 def _table_verdict(check: Check[SelfPlayParams], params: SelfPlayParams, rows: list[SelfPlayRow]) -> CheckResult:
