@@ -11,7 +11,10 @@ import random
 import re
 from typing import Any
 
+from hypothesis import strategies as st
+
 from grader.checks.api import (
+    Answer,
     Call,
     CallStatus,
     Check,
@@ -20,15 +23,16 @@ from grader.checks.api import (
     CheckStatus,
     Counterexample,
     Mismatch,
+    PropertyCheck,
     ShapeError,
     board_size,
     check_seed,
-    find_failure,
     format_value,
     parse_call,
     positions,
     read_search_result,
     result_from_property,
+    run_property,
 )
 from reference import EMPTY, Board, ConnectK, ConnectState, X, game_minimax, minimax, move_values, solve_all
 
@@ -50,8 +54,7 @@ def check_second_best(check: Check[Any], ctx: CheckContext) -> CheckResult:
         second = pick(rest.values())
         return second, tuple(m for m, v in rest.items() if v == second)
 
-    def judge(board: Board) -> Mismatch | None:
-        answer = student.ask(str(board), ctx.placeholders(board))
+    def judge(board: Board, _: None, answer: Answer) -> Mismatch | None:
         value, moves = expected(board)
         want = f"value {format_value(value)} with a move in {', '.join(ctx.show_move(m) for m in moves)}"
         if not answer.ok:
@@ -69,17 +72,11 @@ def check_second_best(check: Check[Any], ctx: CheckContext) -> CheckResult:
             "The second-best move is the best of the moves left once minimax's own choice is set aside.",
         )
 
-    outcome = find_failure(
-        check,
-        ctx,
-        student,
-        positions(ctx.assignment.first_player, min_empty=2, max_empty=6, include_terminal=False),
-        judge,
-        key=str,
-        values=ctx.placeholders,
-        examples=30,
-        sample=positions(ctx.assignment.first_player, min_empty=2, max_empty=6, include_terminal=False, spread=True),
-    )
+    def boards(spread: bool) -> st.SearchStrategy[Board]:
+        return positions(ctx.assignment.first_player, min_empty=2, max_empty=6, include_terminal=False, spread=spread)
+
+    prop = PropertyCheck(boards, st.none(), lambda board, _: ctx.placeholders(board), judge, examples=30)
+    outcome = run_property(check, ctx, student, prop).board_alone()
     return result_from_property(check, outcome, "`second_best_move` finds the runner-up move")
 
 

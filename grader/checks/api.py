@@ -18,7 +18,8 @@ from grader.checks.answers import Answer, ShapeError, format_value, read_search_
 from grader.checks.context import CheckContext, NotDefined, StudentFunction
 from grader.checks.positions import board_size, check_seed, positions
 from grader.checks.properties import Mismatch, PropertyOutcome
-from grader.checks.verdicts import counterexample_for, find_failure, result_from_property
+from grader.checks.recipe import PropertyCheck, run_property
+from grader.checks.verdicts import counterexample_for, result_from_property
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.call_template import parse_call
@@ -36,16 +37,17 @@ __all__ = [
     "Counterexample",
     "Mismatch",
     "NotDefined",
+    "PropertyCheck",
     "PropertyOutcome",
     "ShapeError",
     "StudentFunction",
     "board_size",
     "check_seed",
     "counterexample_for",
-    "find_failure",
     "format_value",
     "parse_call",
     "positions",
     "read_search_result",
     "result_from_property",
+    "run_property",
 ]

@@ -4,8 +4,7 @@ time, and what earlier calls that ran out of time teach (`grader.execution.hangs
 With the student's own limit a batch stops at its first call that runs out of time (the
 kernel leaves the rest unstarted); what that teaches sets the limit of the rest, which go in
 the next round trip, or are not made. A call that is not made comes back SKIPPED with the
-reason, and is never evidence about the student's code. Speculative calls (a limit of their
-own, shorter than the student's) teach nothing.
+reason, and is never evidence about the student's code.
 """
 
 from __future__ import annotations
@@ -48,7 +47,6 @@ class BudgetedCalls:
     target: str
     """The notebook name called (a class for chained calls), as hangs are remembered."""
     full_limit: float
-    speculative_limit: float | None
     hangs: HangMemory
     window: CallWindow | None
 
@@ -67,7 +65,7 @@ def make_calls(
     time, for feedback."""
     todo = dict(pending)
     outcomes: dict[Any, CallOutcome] = {}
-    hangs, target, speculative = budget.hangs, (budget.target,), budget.speculative_limit
+    hangs, target = budget.hangs, (budget.target,)
     while todo:
         allowance = hangs.allowance(target, budget.full_limit)
         window = budget.window
@@ -76,9 +74,9 @@ def make_calls(
             return {**outcomes, **_skipped(todo, allowance.reason(hangs.short_limit))}
         if window is not None and start_within is not None and start_within <= 0:
             return {**outcomes, **_skipped(todo, window.reason)}
-        limit = min(speculative or budget.full_limit, allowance.seconds)
+        limit = min(budget.full_limit, allowance.seconds)
         calls = [
-            replace(build(values, limit), start_within=start_within, skip_after_timeout=speculative is None)
+            replace(build(values, limit), start_within=start_within, skip_after_timeout=True)
             for values in todo.values()
         ]
         made = 0
@@ -89,9 +87,9 @@ def make_calls(
             made += 1
             outcomes[key] = outcome
             del todo[key]
-            if outcome.status is CallStatus.TIMEOUT and speculative is None:
+            if outcome.status is CallStatus.TIMEOUT:
                 hangs.ran_out(target, allowance, limit, where(key))
-        if speculative is not None or not made:  # what is left was not started: the time was up
+        if not made:  # what is left was not started: the time was up
             return {**outcomes, **_skipped(todo, window.reason if window else "the call was not started")}
     return outcomes
 

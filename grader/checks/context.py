@@ -25,7 +25,7 @@ from grader.execution.records import ExecutionResult
 from grader.spec.board import OBJECT
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Assignment, MoveFormat
-from reference import Board, MalformedBoard, O, SearchSpec, X
+from reference import EMPTY, Board, MalformedBoard, O, SearchSpec, X
 from reference.codecs import cell_to_position, cell_to_rowcol, position_to_cell, rowcol_to_cell
 
 
@@ -120,17 +120,46 @@ class CheckContext:
             return adapter.encode_board(board)
         return self.assignment.encoding.encode(board)
 
-    def decode_board(self, value: Any) -> Board:
-        """The board a student's value stands for: read with the adapter's ``decode_board`` if
-        it defines one (the counterpart of its ``encode_board``), else with the encoding;
-        raises MalformedBoard."""
+    def decode_board(self, raw: Any) -> Board:
+        """The board an object made by the student's code stands for, in the encoding the
+        checks give boards in: the adapter's ``decode_board`` when it has one; where the
+        adapter only encodes, the marks its encoding writes for X, O and an empty cell; else
+        the codec's. Raises `MalformedBoard` when ``raw`` is no board."""
         adapter = self.assignment.adapter
         if adapter is not None and hasattr(adapter, "decode_board"):
-            board = adapter.decode_board(value)
+            board = adapter.decode_board(raw)
             if not isinstance(board, Board):
                 raise MalformedBoard(f"the adapter's decode_board gave {type(board).__name__}, not a Board")
             return board
-        return self.assignment.encoding.decode(value)
+        if adapter is not None and hasattr(adapter, "encode_board"):
+            return self._decode_by_marks(raw)
+        return self.assignment.encoding.decode(raw)
+
+    def _decode_by_marks(self, raw: Any) -> Board:
+        marks = self._board_marks()
+        if marks is None:
+            raise MalformedBoard("the adapter's encode_board writes no list of cells: give it a decode_board too")
+        x_mark, o_mark, empty_marks = marks
+        cells = _flat_cells(raw)
+        if cells is None:
+            raise MalformedBoard(f"not a board of 9 cells: {raw!r}")
+        by_mark = {x_mark: X, o_mark: O, **{mark: EMPTY for mark in empty_marks}}
+        unknown = [c for c in cells if c not in by_mark]
+        if unknown:
+            raise MalformedBoard(f"cell value {unknown[0]!r} is none of the encoding's marks")
+        return Board(tuple(by_mark[c] for c in cells))
+
+    def _board_marks(self) -> tuple[Any, Any, tuple[Any, ...]] | None:
+        """X's, O's and the empty cells' values as the adapter's ``encode_board`` writes them;
+        None if its boards are not lists of cells."""
+        try:
+            marked = _flat_cells(self.encode_board(Board.from_string("XO.......")))
+            empty = _flat_cells(self.encode_board(Board.empty()))
+        except (TypeError, ValueError):
+            return None
+        if marked is None or empty is None:
+            return None
+        return marked[0], marked[1], tuple(dict.fromkeys(empty))
 
     def encode_player(self, player: str) -> Any:
         """How the student's code writes ``player``: the encoding's mark for it."""
@@ -307,25 +336,15 @@ class StudentFunction:
                     raise CallsStopped(answer.outcome.error or "the call was not made")
         return answers
 
-    def fetch_aside(self, requests: Iterable[tuple[Any, Mapping[str, Any]]], *, timeout: float) -> dict[Any, Answer]:
-        """Answers for inputs a check may or may not judge, in one round trip, NOT kept as
-        evidence (:meth:`answers`) until :meth:`keep` is called for them. Inputs already
-        answered are skipped; ``timeout`` is each call's limit."""
-        return self._call_uncached(requests, timeout)
-
-    def _call_uncached(
-        self, requests: Iterable[tuple[Any, Mapping[str, Any]]], timeout: float | None = None
-    ) -> dict[Any, Answer]:
+    def _call_uncached(self, requests: Iterable[tuple[Any, Mapping[str, Any]]]) -> dict[Any, Answer]:
         """Round trips for the requests whose key has no answer yet (each key asked once),
-        within the check's time and what earlier hangs taught (`grader.checks.call_budget`);
-        ``timeout``: speculative calls' own limit."""
+        within the check's time and what earlier hangs taught (`grader.checks.call_budget`)."""
         pending = {k: v for k, v in requests if k not in self._cache}
         outcomes = make_calls(
             self.ctx.runner,
             BudgetedCalls(
                 target=self.function.split(".")[0],
                 full_limit=self.timeout,
-                speculative_limit=timeout,
                 hangs=self.ctx.hang_memory,
                 window=self.ctx.window,
             ),
@@ -336,13 +355,22 @@ class StudentFunction:
         )
         return {key: Answer(outcome, self.describe(pending[key])) for key, outcome in outcomes.items()}
 
-    def keep(self, key: Any, answer: Answer) -> None:
-        """Make an answer from :meth:`fetch_aside` part of the evidence, as if just asked."""
-        self._cache.setdefault(key, answer)
-
     def answers(self) -> list[tuple[Any, Answer]]:
         """Every (key, answer) asked so far: the evidence a diagnosis works from."""
         return list(self._cache.items())
 
     def ask(self, key: Any, values: Mapping[str, Any]) -> Answer:
         return self.ask_many([(key, values)])[0]
+
+
+def _flat_cells(encoded: Any) -> list[Any] | None:
+    """The nine cells of an encoded board, row by row, as plain values."""
+    if hasattr(encoded, "tolist"):
+        encoded = encoded.tolist()
+    if not isinstance(encoded, (list, tuple)):
+        return None
+    if len(encoded) == 3 and all(isinstance(row, (list, tuple)) and len(row) == 3 for row in encoded):
+        encoded = [cell for row in encoded for cell in row]
+    if len(encoded) != 9 or not all(isinstance(c, (str, int)) for c in encoded):
+        return None
+    return list(encoded)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import random
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 
 from grader.checks.context import CheckContext
 from grader.spec.model import Check, Side
-from reference import Board, reachable_positions
+from reference import Board, SearchSpec, reachable_positions, solve
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,37 @@ class Sampling:
             include_terminal=False,
             spread=spread,
         )
+
+    def covering(self, first: str) -> tuple[Board, ...]:
+        """The smallest position of each result (won, lost, drawn) for each side to move."""
+        return covering_positions(first, self.min_empty, self.max_empty, self.to_move)
+
+
+def game_result(board: Board, first: str) -> str:
+    """ "won for X to move", "drawn for O to move": the game's value under perfect play."""
+    side = board.to_move(first)
+    value = solve(board, SearchSpec(maximizer=side, first_player=first)).value
+    return f"{'won' if value > 0 else 'lost' if value < 0 else 'drawn'} for {side} to move"
+
+
+@functools.cache
+def covering_positions(first: str, min_empty: int, max_empty: int, to_move: str | None) -> tuple[Board, ...]:
+    """The smallest non-terminal position in the bounds of each `game_result`."""
+    smallest: dict[str, Board] = {}
+    for board in position_pool(first, min_empty, max_empty, to_move, False):
+        smallest.setdefault(game_result(board, first), board)
+    return tuple(smallest.values())
+
+
+def results_summary(counts: Mapping[str, int]) -> str:
+    """What a search check's passing message adds, e.g. "Among them, for O to move: 9 won and
+    4 drawn; for X to move: 20 won, 12 lost and 9 drawn."."""
+    sides = []
+    for side in sorted({kind.split(" for ")[1] for kind in counts}):
+        parts = [f"{counts[kind]} {kind.split(' for ')[0]}" for kind in counts if kind.endswith(" for " + side)]
+        listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+        sides.append(f"for {side}: {listed}")
+    return f"Among them, {'; '.join(sides)}." if sides else ""
 
 
 @functools.cache

@@ -1,44 +1,30 @@
 """Hypothesis as a search engine for the smallest board on which a student is wrong.
 
-Each example costs a round trip into the student's kernel, so the driver works in two passes
-with the same seed: a first pass only collects the boards hypothesis will generate, which are
-then asked of the student in ONE batch; the second pass is the real property run, which hits
-that cache and only pays for the boards it tries beyond it.
+Each example costs a round trip into the student's kernel, so the driver works in two steps
+with the same seed: the inputs a seeded run will generate are collected first and asked of
+the student in ONE batch (`RunPlan.batch`) and judged; only when one of them fails does the
+real property run start (`_shrink`), which hits the answers already given and pays a round
+trip for each input it tries beyond them, while it shrinks toward the smallest failure.
 
-The second pass would still pay a round trip for each example it generates before it meets
-a failure: they are drawn from ``strategy``, while the batch was drawn from ``sample``. They
-are known in advance (the same seed), so on the run's second miss the rest of them come in
-one round trip when the student's calls are cheap (see `grader.checks.lookahead`). Those answers are
-kept aside and only become evidence when the property asks for them, so the run judges
-exactly the boards it would judge without them. Boards tried while shrinking cost a round
-trip each.
-
-The smallest failure is recorded here, not read from hypothesis' exception text (its wording
-changes between releases), and a time budget bounds every check: once it is spent the property
-stops calling the student and the failure found so far stands. Calls the check's context
-refuses to make (`CallsStopped`: its share of the grading time is spent, or the function keeps
-running out of time) end the run the same way, and the outcome says why.
+The smallest failure is recorded here (`_Judging`), not read from hypothesis' exception text
+(its wording changes between releases), and a time budget bounds every check: once it is
+spent the property stops calling the student and the failure found so far stands. Calls the
+check's context refuses to make (`CallsStopped`: its share of the grading time is spent, or
+the function keeps running out of time) end the run the same way, and the outcome says why.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, replace
-from typing import TypeVar
+from dataclasses import dataclass, field, replace
+from typing import Any, Generic, TypeVar
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from hypothesis.internal.conjecture import providers
 
-from grader.checks.context import CallsStopped
-from grader.checks.lookahead import (
-    LOOKAHEAD_BUDGET_SHARE,
-    LOOKAHEAD_SECONDS,
-    Fetch,
-    RunExamplesAhead,
-    example_key,
-)
+from grader.checks.call_budget import CallsStopped
 
 T = TypeVar("T")
 
@@ -54,6 +40,16 @@ class Mismatch:
 
 
 @dataclass(frozen=True)
+class Covered:
+    """The kinds of answer a run judged (see `grader.checks.recipe.Coverage`)."""
+
+    summary: str
+    """What the passing message says the run saw."""
+    missing: tuple[str, ...] = ()
+    """Kinds the check tests that no judged case showed: it cannot pass without them."""
+
+
+@dataclass(frozen=True)
 class PropertyOutcome:
     tried: int
     """Distinct inputs judged."""
@@ -62,6 +58,8 @@ class PropertyOutcome:
     budget_exhausted: bool
     stopped: str | None = None
     """Why the run stopped judging before it was done, when calls could not be made."""
+    covered: Covered | None = None
+    """Which kinds of answer were judged, for a check that names them."""
 
     @property
     def passed(self) -> bool:
@@ -72,6 +70,42 @@ class PropertyOutcome:
         if isinstance(self.failing_input, tuple):
             return replace(self, failing_input=self.failing_input[0])
         return self
+
+
+@dataclass(frozen=True)
+class RunPlan(Generic[T]):
+    """Which inputs a property run judges, and for how long."""
+
+    strategy: st.SearchStrategy[T]
+    """What hypothesis draws and shrinks when the batch held a failure: it should lead to
+    small inputs."""
+    examples: int
+    run_seed: int
+    budget_seconds: float
+    sample: st.SearchStrategy[T] | None = None
+    """What the batch is drawn from (default: ``strategy``): it should spread over the inputs."""
+    explicit: Sequence[T] = ()
+    """Inputs always judged first."""
+    cache_key: Hashable | None = None
+    """Keeps the generated batch for the life of the process (see `collect_examples`)."""
+
+    def batch(self) -> list[T]:
+        generated = collect_examples(
+            self.strategy if self.sample is None else self.sample,
+            examples=self.examples,
+            run_seed=self.run_seed,
+            cache_key=self.cache_key,
+        )
+        return [*self.explicit, *generated]
+
+
+def example_key(value: object) -> object:
+    """A hashable stand-in for an input: itself, or its repr."""
+    try:
+        hash(value)
+        return value
+    except TypeError:
+        return repr(value)
 
 
 def _settings(examples: int, phases: Sequence[Phase]) -> settings:
@@ -103,7 +137,7 @@ def _without_local_constants() -> None:
 
 
 _without_local_constants()
-_COLLECTED: dict[Hashable, list] = {}
+_COLLECTED: dict[Hashable, list[Any]] = {}
 
 
 def collect_examples(
@@ -132,109 +166,91 @@ def collect_examples(
     return seen
 
 
-def find_smallest_failure(
-    strategy: st.SearchStrategy[T],
-    judge: Callable[[T], Mismatch | None],
-    *,
-    size: Callable[[T], tuple],
-    examples: int,
-    run_seed: int,
-    budget_seconds: float,
-    prefetch: Fetch | None = None,
-    explicit: Sequence[T] = (),
-    cache_key: Hashable | None = None,
-    sample: st.SearchStrategy[T] | None = None,
-    speculate: Fetch | None = None,
-) -> PropertyOutcome:
-    """Judge explicit inputs, then hypothesis-generated ones; shrink if anything failed.
+@dataclass
+class _Judging(Generic[T]):
+    """What a run has judged so far: the distinct inputs, the smallest failure, and whether
+    its time or its calls ran out."""
 
-    ``judge`` returns None when the student agrees with the reference. ``size`` orders
-    failures: the smallest one seen is reported. A submission that passes costs one batch
-    of calls and no property run; only a failure starts hypothesis, which then shrinks.
-
-    ``sample`` (default: ``strategy``) draws the batch. The two may differ: the batch should
-    spread over the input space, while ``strategy`` should lead hypothesis to small inputs.
-
-    ``prefetch`` fetches the batch. ``speculate`` fetches the inputs the property run is
-    likely to ask next, whose answers must stay out of sight until ``judge`` asks for them
-    (they may never be); without it every input the run adds costs its own round trip.
-    """
-    started = time.monotonic()
-    judged: set[object] = set()
-    best: list[tuple[tuple, T, Mismatch]] = []
-    exhausted = False
+    judge: Callable[[T], Mismatch | None]
+    size: Callable[[T], tuple[Any, ...]]
+    budget_seconds: float
+    started: float = field(default_factory=time.monotonic)
+    judged: set[object] = field(default_factory=set)
+    best: tuple[tuple[Any, ...], T, Mismatch] | None = None
+    exhausted: bool = False
     stopped: str | None = None
 
-    def record(value: T, *, budgeted: bool = True) -> Mismatch | None:
-        nonlocal exhausted, stopped
-        if stopped is not None:
+    @property
+    def over_budget(self) -> bool:
+        return time.monotonic() - self.started > self.budget_seconds
+
+    def record(self, value: T, *, budgeted: bool = True) -> Mismatch | None:
+        """Judge ``value`` unless the run has stopped or its budget is spent; keep the
+        smallest failure."""
+        if self.stopped is not None:
             return None
-        if budgeted and time.monotonic() - started > budget_seconds:
-            exhausted = True
+        if budgeted and self.over_budget:
+            self.exhausted = True
             return None
         try:
-            mismatch = judge(value)
+            mismatch = self.judge(value)
         except CallsStopped as stop:
-            stopped = stop.reason
+            self.stopped = stop.reason
             return None
-        judged.add(example_key(value))
+        self.judged.add(example_key(value))
         if mismatch is not None:
-            key = size(value)
-            if not best or key < best[0][0]:
-                best[:] = [(key, value, mismatch)]
+            order = self.size(value)
+            if self.best is None or order < self.best[0]:
+                self.best = (order, value, mismatch)
         return mismatch
 
-    generated = collect_examples(
-        strategy if sample is None else sample, examples=examples, run_seed=run_seed, cache_key=cache_key
-    )
-    durations: Sequence[float | None] | None = None
+    def outcome(self) -> PropertyOutcome:
+        if self.best is None:
+            return PropertyOutcome(len(self.judged), None, None, self.exhausted, self.stopped)
+        _, value, mismatch = self.best
+        return PropertyOutcome(len(self.judged), value, mismatch, self.exhausted, self.stopped)
+
+
+def find_smallest_failure(
+    plan: RunPlan[T],
+    judge: Callable[[T], Mismatch | None],
+    *,
+    size: Callable[[T], tuple[Any, ...]],
+    prefetch: Callable[[list[T]], object] | None = None,
+) -> PropertyOutcome:
+    """Judge the plan's batch; if anything failed, let hypothesis shrink toward the smallest
+    failure. ``judge`` returns None when the student agrees with the reference; ``size``
+    orders failures (the smallest one seen is reported); ``prefetch`` asks the student the
+    whole batch in one round trip before it is judged.
+
+    A submission that passes costs one batch of calls and no property run.
+    """
+    judging = _Judging(judge, size, plan.budget_seconds)
+    batch = plan.batch()
     if prefetch is not None:
-        durations = prefetch([*explicit, *generated])
-    for value in [*explicit, *generated]:
+        prefetch(batch)
+    for value in batch:
         # Prefetched answers are judged whatever the time: asking them is what took it.
-        if record(value, budgeted=prefetch is None) is not None or stopped is not None:
+        if judging.record(value, budgeted=prefetch is None) is not None or judging.stopped is not None:
             break
-    if not best:
-        return PropertyOutcome(len(judged), None, None, exhausted, stopped)
+    if judging.best is not None:
+        _shrink(judging, plan)
+    return judging.outcome()
 
-    lookahead = None
-    if speculate is not None and sample is not None:
-        lookahead = RunExamplesAhead(
-            lambda: collect_examples(
-                strategy,
-                examples=examples,
-                run_seed=run_seed,
-                cache_key=None if cache_key is None else (cache_key, "property run"),
-            ),
-            speculate,
-            durations,
-            known={example_key(v) for v in [*explicit, *generated]},
-            allowance=lambda: min(
-                LOOKAHEAD_SECONDS, LOOKAHEAD_BUDGET_SHARE * (budget_seconds - (time.monotonic() - started))
-            ),
-        )
 
-    @seed(run_seed)
-    @_settings(examples, [Phase.generate, Phase.shrink])
-    @given(strategy)
+def _shrink(judging: _Judging[T], plan: RunPlan[T]) -> None:
+    """The seeded property run over ``plan.strategy``, shrinking from its first failure."""
+
+    @seed(plan.run_seed)
+    @_settings(plan.examples, [Phase.generate, Phase.shrink])
+    @given(plan.strategy)
     def prop(value: T) -> None:
-        if lookahead is not None and time.monotonic() - started <= budget_seconds:
-            lookahead.before(value)
-        mismatch = record(value)
-        if lookahead is not None and mismatch is not None:
-            lookahead.stop()  # from here on hypothesis shrinks: its inputs are not known ahead
-        if mismatch is not None:
+        if judging.record(value) is not None:
             raise AssertionError("student differs from the reference")
 
     try:
         prop()
     except AssertionError:
         pass
-    except Exception:  # hypothesis' own complaints (flaky replay after the budget ran out)
-        if not best:
-            raise
-
-    if best:
-        _, value, mismatch = best[0]
-        return PropertyOutcome(len(judged), value, mismatch, exhausted, stopped)
-    return PropertyOutcome(len(judged), None, None, exhausted, stopped)
+    except Exception:  # noqa: S110 (hypothesis' own complaints: a flaky replay once the budget ran out)
+        pass  # the batch's failure is in hand whatever the run could add

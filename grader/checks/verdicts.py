@@ -1,55 +1,17 @@
-"""From a property run to a check's verdict: the run with the assignment's budget and the
-check's own seed and example cache, and the result it becomes."""
+"""From a property run's outcome to a check's verdict (the run itself: `grader.checks.recipe`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from hypothesis import strategies as st
-
 from grader.checks.causes.shape import Observed, shape_headline
-from grader.checks.context import CheckContext, StudentFunction
-from grader.checks.lookahead import AnswersAside
-from grader.checks.positions import board_size, check_key, check_seed
-from grader.checks.properties import Mismatch, PropertyOutcome, find_smallest_failure
+from grader.checks.context import StudentFunction
+from grader.checks.properties import Mismatch, PropertyOutcome
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.model import Check
 from reference import Board
-
-
-def find_failure(
-    check: Check[Any],
-    ctx: CheckContext,
-    student: StudentFunction,
-    strategy: st.SearchStrategy[Any],
-    judge: Callable[[Any], Mismatch | None],
-    *,
-    key: Callable[[Any], Any],
-    values: Callable[[Any], dict[str, Any]],
-    size: Callable[[Any], tuple[Any, ...]] = board_size,
-    explicit: Sequence[Any] = (),
-    examples: int | None = None,
-    sample: st.SearchStrategy[Any] | None = None,
-) -> PropertyOutcome:
-    """A check's property run with the assignment's budget, the check's own seed and example
-    cache, and the student's answers fetched in batches (``key`` and ``values`` say how a
-    case becomes a call)."""
-    aside = AnswersAside(student, key, values)
-    return find_smallest_failure(
-        strategy,
-        aside.judging(judge),
-        size=size,
-        examples=examples or ctx.assignment.hypothesis_examples,
-        run_seed=check_seed(ctx, check),
-        cache_key=check_key(ctx, check),
-        budget_seconds=ctx.assignment.check_budget_seconds,
-        prefetch=aside.fetch,
-        speculate=aside.speculate,
-        explicit=explicit,
-        sample=sample,
-    )
 
 
 def result_from_property(
@@ -70,11 +32,16 @@ def result_from_property(
     if outcome.passed:
         if outcome.stopped is not None and outcome.tried == 0:
             return CheckResult.not_run(check, outcome.stopped)
+        covered = outcome.covered
+        if covered is not None and covered.missing:
+            return CheckResult.not_run(check, _unseen(covered.missing, outcome.stopped))
         message = passed_message + f" ({outcome.tried} positions tried)"
         if outcome.stopped is not None:
             message += f"; no more were judged: {outcome.stopped}"
         elif outcome.budget_exhausted:
             message += "; the time budget ran out before all planned positions were tried"
+        if covered is not None and covered.summary:
+            message += ". " + covered.summary
         return CheckResult.for_check(check, CheckStatus.PASSED, message, figures=all_figures)
     board = outcome.failing_input
     mismatch = outcome.mismatch
@@ -95,6 +62,12 @@ def result_from_property(
         counterexample=counterexample_for(board if isinstance(board, Board) else None, mismatch),
         figures=all_figures,
     )
+
+
+def _unseen(missing: tuple[str, ...], stopped: str | None) -> str:
+    """Why a check that saw no wrong answer still does not pass."""
+    why = f": {stopped}" if stopped is not None else ""
+    return f"the check judged no {', '.join(missing)}, which it must see before it can pass{why}"
 
 
 def counterexample_for(board: Board | None, mismatch: Mismatch) -> Counterexample:

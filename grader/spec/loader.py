@@ -13,7 +13,7 @@ import importlib.util
 import sys
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -109,12 +109,7 @@ def _parse(raw: Mapping[str, Any], path: Path) -> Assignment:
             raise AssignmentError(path, f"checks[{n}] ({check.id}).id", "duplicate check id")
         seen.add(check.id)
         checks.append(check)
-    for n, check in enumerate(checks):
-        unknown = [d for d in check.depends_on if d not in seen or d == check.id]
-        if unknown:
-            raise AssignmentError(
-                path, f"checks[{n}] ({check.id}).depends_on", f"not the id of another check: {', '.join(unknown)}"
-            )
+    _check_dependencies(checks, path)
 
     _check_object_calls(path, checks, board)
     return Assignment(
@@ -181,6 +176,25 @@ def _check_object_calls(path: Path, checks: list[Check[Any]], board: BoardLocati
                         problem = str(error)
                 if problem is not None:
                     raise AssignmentError(path, f"checks[{n}] ({check.id}).{name}", problem)
+
+
+def _check_dependencies(checks: Sequence[Check[Any]], path: Path) -> None:
+    """Each ``depends_on`` names a check that runs before: what a check learns about a
+    lower-level function is only known to the checks after it."""
+    order = {check.id: n for n, check in enumerate(checks)}
+    for n, check in enumerate(checks):
+        where = f"checks[{n}] ({check.id}).depends_on"
+        unknown = [d for d in check.depends_on if d not in order or d == check.id]
+        if unknown:
+            raise AssignmentError(path, where, f"not the id of another check: {', '.join(unknown)}")
+        later = [d for d in check.depends_on if order[d] > n]
+        if later:
+            raise AssignmentError(
+                path,
+                where,
+                f"{', '.join(later)} comes later in the file, so its findings are not known when "
+                f"{check.id} runs: move {check.id} after it",
+            )
 
 
 def _check(reader: _Reader, entry: Mapping[str, Any], where: str) -> Check[Any]:

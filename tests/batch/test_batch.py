@@ -20,7 +20,7 @@ from grader.batch.records import GradingRecord
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
 from tests.batch.fake_grading import grade_by_content
-from tests.reports.test_output_formats import GRADESCOPE_SCHEMA
+from tests.feedback.test_output_formats import GRADESCOPE_SCHEMA
 
 pytestmark = pytest.mark.kernel
 

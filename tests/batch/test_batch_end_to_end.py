@@ -18,7 +18,7 @@ import pytest
 
 from grader.batch.outputs import RESULT_FILE
 from grader.spec.loader import load_assignment
-from tests.reports.test_output_formats import GRADESCOPE_SCHEMA
+from tests.feedback.test_output_formats import GRADESCOPE_SCHEMA
 
 pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 

@@ -167,3 +167,18 @@ def test_printed_text_is_quoted_as_printed() -> None:
     result = run_check(check, CheckContext(experiment04, InProcessRunner(""), frozenset(), execution=record))
     assert result.message == 'The cell that runs `input(` printed "X wins!".'
     assert cause(result) == 'The 1st printed value is "X wins!" instead of "It\'s a tie!".'
+
+
+def test_depends_on_must_name_a_check_that_runs_before(tmp_path: Path) -> None:
+    text = (
+        (LAB05.directory / "assignment.toml")
+        .read_text()
+        .replace('id = "check-win"\n', 'id = "check-win"\ndepends_on = ["minimax-value"]\n', 1)
+    )
+    (tmp_path / "assignment.toml").write_text(text)
+    (tmp_path / "STDIN.txt").write_text("")
+    with pytest.raises(AssignmentError) as raised:
+        load_assignment(tmp_path)
+    assert "checks[0] (check-win).depends_on" in str(raised.value)
+    assert "minimax-value comes later in the file" in str(raised.value)
+    assert "move check-win after it" in str(raised.value)

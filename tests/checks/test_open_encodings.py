@@ -36,7 +36,7 @@ def assignment(tmp_path: Path, spec: str) -> Assignment:
 
 def grade(assignment: Assignment, source: str, check_ids: list[str] | None = None) -> dict[str, CheckResult]:
     runner = InProcessRunner(source)
-    ctx = CheckContext(assignment, runner, frozenset(runner.defined_names()), execution={"cells": []})
+    ctx = CheckContext(assignment, runner, frozenset(runner.defined_names()))
     return {c.id: run_check(c, ctx) for c in assignment.checks if check_ids is None or c.id in check_ids}
 
 
@@ -66,6 +66,7 @@ def test_a_counterexample_shows_the_call_on_a_fresh_object(tmp_path: Path) -> No
     expected = re.fullmatch(r"move \(([1-3]), ([1-3])\)", result.counterexample.expected)
     assert expected is not None and re.fullmatch(r"move \([1-3], [1-3]\)", result.counterexample.actual)
     row, col = int(expected[1]) - 1, int(expected[2]) - 1
+    assert result.counterexample.board is not None
     assert Board.from_string(result.counterexample.board).cells[3 * row + col] == EMPTY
 
 
@@ -92,4 +93,4 @@ def test_an_object_passed_as_an_argument_is_shown_by_its_name(tmp_path: Path) ->
     source = BOARD_ARGUMENT.replace("    for i, j, k in LINES:", "    for i, j, k in LINES[:7]:")
     result = grade(assignment(tmp_path, BOARD_ARGUMENT_SPEC), source, ["winner"])["winner"]
     assert result.counterexample is not None and result.counterexample.call == "winner(game)"
-    assert "anti-diagonal" in result.counterexample.cause
+    assert "anti-diagonal" in (result.counterexample.cause or "")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from grader.checks.context import CheckContext
@@ -13,7 +14,7 @@ from grader.spec.loader import load_assignment
 
 
 class NoCalls:
-    def call_many(self, calls: list[Call]) -> list[CallOutcome]:
+    def call_many(self, calls: Sequence[Call]) -> list[CallOutcome]:
         raise AssertionError("runs-cleanly reads the execution record only")
 
 

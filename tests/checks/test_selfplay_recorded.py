@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from grader.check_details import SelfPlayTable
+from grader.check_details import SelfPlayRow, SelfPlayTable
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.results import CheckResult, CheckStatus
@@ -45,15 +45,21 @@ def _run(reported: str) -> tuple[CheckResult, int]:
     return run_check(TABLE, ctx), runner.calls_made
 
 
+def _rows(result: CheckResult) -> tuple[SelfPlayRow, ...]:
+    table = result.detail_as(SelfPlayTable)
+    assert table is not None, result.message
+    return table.rows
+
+
 def test_a_right_table_is_never_recorded() -> None:
     result, calls = _run("ref.generated")
     assert result.status == CheckStatus.PASSED, result.message
-    assert calls == 2 and all(row.channel_generated is None for row in result.detail_as(SelfPlayTable).rows)
+    assert calls == 2 and all(row.channel_generated is None for row in _rows(result))
 
 
 def test_a_wrong_reported_count_is_recounted_by_the_recorder_for_partial_credit() -> None:
     result, calls = _run("0")
     assert calls == 4  # each game again, recorded
-    counted = [row.channel_generated for row in result.detail_as(SelfPlayTable).rows]
+    counted = [row.channel_generated for row in _rows(result)]
     assert result.status == CheckStatus.PARTIAL, (result.message, counted)
-    assert counted == [row.reference_generated for row in result.detail_as(SelfPlayTable).rows]
+    assert counted == [row.reference_generated for row in _rows(result)]

@@ -18,7 +18,7 @@ from typing import Literal
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
-    import tomli as tomllib
+    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
 COURSES_DIR = Path(__file__).parent
 MANIFEST = COURSES_DIR / "manifest.toml"

@@ -9,13 +9,13 @@ from dataclasses import dataclass, field
 import pytest
 
 from grader.execution.channel.calls import Call
-from grader.execution.sandbox import Limits
+from grader.execution.sandbox import Limits, SandboxChoice
 from grader.execution.session import CellStatus, ExecutionOptions
-from tests.execution.support import requires_bwrap
+from tests.execution.support import OptionOverrides, requires_bwrap
 
 pytestmark = pytest.mark.kernel
 
-FAST = {"cell_timeout": 2.0, "interrupt_grace": 2.0}
+FAST: OptionOverrides = {"cell_timeout": 2.0, "interrupt_grace": 2.0}
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class Hostile:
     status: CellStatus
     error_names: tuple[str, ...] = ()
     restarts: int = 0
-    options: dict = field(default_factory=dict)
+    options: OptionOverrides = field(default_factory=lambda: OptionOverrides())
 
 
 CASES = [
@@ -42,7 +42,7 @@ CASES = [
 ]
 
 
-def _run_and_check_survival(open_session, case: Hostile, sandbox: str = "auto"):
+def _run_and_check_survival(open_session, case: Hostile, sandbox: SandboxChoice = "auto"):
     session = open_session(case.fixture, ExecutionOptions(sandbox=sandbox, **{**FAST, **case.options}))
     result = session.execute()
     record = result.cell(case.cell)
@@ -62,7 +62,7 @@ def test_hostile_cell_is_recorded_and_execution_goes_on(open_session, case: Host
 
 
 @pytest.mark.parametrize("sandbox", [pytest.param("bwrap", marks=requires_bwrap), "limits"])
-def test_grader_packages_cannot_be_imported_in_either_sandbox(open_session, sandbox: str) -> None:
+def test_grader_packages_cannot_be_imported_in_either_sandbox(open_session, sandbox: SandboxChoice) -> None:
     case = Hostile("imports_grader", 1, CellStatus.ERROR, ("ModuleNotFoundError",))
     _run_and_check_survival(open_session, case, sandbox)
 

@@ -15,11 +15,12 @@ import pytest
 from grader.batch.plan import BatchOptions, run_batch
 from grader.execution.bwrap import bwrap_prefix
 from grader.execution.runtime_dir import RuntimeDir
+from grader.execution.sandbox import SandboxChoice
 from grader.execution.session import CellStatus, ExecutionOptions, StdinExchange
 from grader.spec.loader import load_assignment
-from tests.execution.support import fixture, requires_bwrap
+from tests.execution.support import OptionOverrides, fixture, requires_bwrap
 
-FAST = {"cell_timeout": 20.0, "interrupt_grace": 2.0}
+FAST: OptionOverrides = {"cell_timeout": 20.0, "interrupt_grace": 2.0}
 RUNTIME_BUDGET_BYTES = 64 * 1024
 """What the runtime directory may hold, all files together: connection files, sockets and
 the shim's two small files."""
@@ -44,7 +45,7 @@ def disk_use(folder: Path) -> int:
 
 @pytest.mark.kernel
 @pytest.mark.parametrize("sandbox", [pytest.param("bwrap", marks=requires_bwrap), "limits"])
-def test_a_notebook_cannot_write_into_the_runtime_directory(open_session, sandbox: str) -> None:
+def test_a_notebook_cannot_write_into_the_runtime_directory(open_session, sandbox: SandboxChoice) -> None:
     session = open_session("runtime_dir_probe", ExecutionOptions(sandbox=sandbox, stdin=("5",), **FAST))
     sandbox_of_session = session._sandbox
     if sandbox_of_session.uid is None:  # the grader is not root, or its Python is unreadable to others

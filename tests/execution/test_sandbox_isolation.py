@@ -8,13 +8,13 @@ import pytest
 
 from grader.execution.channel.calls import Call, CallStatus
 from grader.execution.records import SandboxMode
-from grader.execution.sandbox import resolve_mode
+from grader.execution.sandbox import SandboxChoice, resolve_mode
 from grader.execution.session import CellStatus, ExecutionOptions
-from tests.execution.support import REPO, requires_bwrap
+from tests.execution.support import REPO, OptionOverrides, requires_bwrap
 
 pytestmark = pytest.mark.kernel
 
-FAST = {"cell_timeout": 5.0, "interrupt_grace": 2.0}
+FAST: OptionOverrides = {"cell_timeout": 5.0, "interrupt_grace": 2.0}
 
 
 @requires_bwrap
@@ -87,7 +87,7 @@ def test_auto_prefers_bubblewrap_when_it_works() -> None:
 
 
 @pytest.mark.parametrize("choice", ["limits", "none"])
-def test_explicit_modes_resolve_to_themselves(choice: str) -> None:
+def test_explicit_modes_resolve_to_themselves(choice: SandboxChoice) -> None:
     assert resolve_mode(choice) is SandboxMode(choice)
 
 

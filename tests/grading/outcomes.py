@@ -13,7 +13,7 @@ from grader.spec.model import Assignment
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
-    import tomli as tomllib
+    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
 SUBMISSIONS = Path(__file__).resolve().parent.parent / "submissions"
 EXPECTED: dict[str, dict[str, dict[str, Any]]] = tomllib.loads((SUBMISSIONS / "expected.toml").read_text())

@@ -3,6 +3,8 @@ how to mark it reach the instructor only (the class index)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.execution.channel.calls import Call, CallOutcome
@@ -18,7 +20,7 @@ NOTES = "space O(d) for the recursion stack"
 
 
 class NoCalls:
-    def call_many(self, calls: list[Call]) -> list[CallOutcome]:
+    def call_many(self, calls: Sequence[Call]) -> list[CallOutcome]:
         raise AssertionError("a manual item calls nothing")
 
 

@@ -15,8 +15,8 @@ import pytest
 from grader.overrides.refresh import GradedClass
 from grader.review.server import local_sockets, make_app
 from grader.spec.loader import load_assignment
+from tests.feedback.test_browser import ARTIFACTS, CHROMIUM, LAUNCH_ARGS
 from tests.overrides.fake_class import AUTOMATIC, MANUAL, batch, write_class
-from tests.reports.test_browser import ARTIFACTS, CHROMIUM, LAUNCH_ARGS
 
 pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 

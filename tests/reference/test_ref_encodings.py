@@ -46,7 +46,7 @@ def test_a_board_of_eight_cells_is_rejected(encoding: BoardEncoding, board: Boar
         short = {c + 1: v for c, v in enumerate(cells[:8])}
     elif encoding.layout == "rows":
         short = encoding.pack(cells)
-        short = [list(row) for row in short][:2] + [list(short[2][:2])]  # type: ignore[index]
+        short = [list(row) for row in short][:2] + [list(short[2][:2])]  # type: ignore[index,attr-defined]
     else:
         short = encoding.pack(cells)[:8]  # type: ignore[index]
     with pytest.raises(MalformedBoard, match=r"9 cells|3 cells|keys 1 to 9|9 characters"):

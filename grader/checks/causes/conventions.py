@@ -161,83 +161,99 @@ def _maximizer_words(observations: Sequence[SearchObservation]) -> tuple[str, st
 
 
 def _readings(returns: Sequence[str], move_format: str, observations: Sequence[SearchObservation]) -> list[_Reading]:
-    """The conventions worth trying for an assignment that reads answers as ``returns``."""
+    """The conventions worth trying for an assignment that reads answers as ``returns``, one
+    family at a time (which of them fits every answer is judged by the caller)."""
     code = _CODE_OF_FORMAT[move_format]
     layouts = tuple(returns)
     values = any(layout != "move" for layout in layouts)
     moves = any(layout != "value" for layout in layouts)
-    specs = [o.spec for o in observations]
-    readings: list[_Reading] = []
-    if values or moves:
-        if all(s.scoring == "depth-adjusted" for s in specs):
-            readings.append(
-                _Reading(
-                    "Your scores are +1 for a win and -1 for a loss; this assignment scores a win "
-                    "10 - depth and a loss depth - 10, so that quicker wins score more.",
-                    layouts,
-                    code,
-                    lambda s: replace(s, scoring="unit"),
-                )
+    return [
+        *(_scoring_readings(layouts, code, [o.spec for o in observations]) if values or moves else []),
+        *(_maximizer_readings(layouts, code, observations) if values else []),
+        *(_move_readings(layouts, code) if moves else []),
+        *_layout_readings(layouts, code),
+    ]
+
+
+def _scoring_readings(layouts: tuple[str, ...], code: MoveCode, specs: Sequence[SearchSpec]) -> list[_Reading]:
+    """Scores under the other scoring, or depth-adjusted from another root depth."""
+    if all(s.scoring == "depth-adjusted" for s in specs):
+        unit = _Reading(
+            "Your scores are +1 for a win and -1 for a loss; this assignment scores a win "
+            "10 - depth and a loss depth - 10, so that quicker wins score more.",
+            layouts,
+            code,
+            lambda s: replace(s, scoring="unit"),
+        )
+        shifted = [
+            _Reading(
+                f"Your depth-adjusted scores count the root {'one deeper' if shift > 0 else 'one shallower'} "
+                "than this assignment does: check the depth the first call starts from.",
+                layouts,
+                code,
+                _root_shifted(shift),
             )
-            for shift in (1, -1):
-                readings.append(
-                    _Reading(
-                        f"Your depth-adjusted scores count the root {'one deeper' if shift > 0 else 'one shallower'} "
-                        "than this assignment does: check the depth the first call starts from.",
-                        layouts,
-                        code,
-                        _root_shifted(shift),
-                    )
-                )
-        if all(s.scoring == "unit" for s in specs):
-            readings.append(
-                _Reading(
-                    "Your scores are depth-adjusted (10 - depth for a win); this assignment scores a win +1, "
-                    "a loss -1 and a draw 0.",
-                    layouts,
-                    code,
-                    lambda s: replace(s, scoring="depth-adjusted"),
-                )
-            )
+            for shift in (1, -1)
+        ]
+        return [unit, *shifted]
+    if all(s.scoring == "unit" for s in specs):
+        adjusted = _Reading(
+            "Your scores are depth-adjusted (10 - depth for a win); this assignment scores a win +1, "
+            "a loss -1 and a draw 0.",
+            layouts,
+            code,
+            lambda s: replace(s, scoring="depth-adjusted"),
+        )
+        return [adjusted]
+    return []
+
+
+def _maximizer_readings(
+    layouts: tuple[str, ...], code: MoveCode, observations: Sequence[SearchObservation]
+) -> list[_Reading]:
+    """Values scored for the other player."""
     maximizer, other = _maximizer_words(observations)
-    if values:
-        readings.append(
-            _Reading(
-                f"Your values are scored for {other}, as if {other} maximized; in this assignment "
-                f"{maximizer} maximizes (a win for {maximizer} is positive).",
-                layouts,
-                code,
-                lambda s: replace(s, maximizer=opponent(s.maximizer)),
-            )
+    flipped = _Reading(
+        f"Your values are scored for {other}, as if {other} maximized; in this assignment "
+        f"{maximizer} maximizes (a win for {maximizer} is positive).",
+        layouts,
+        code,
+        lambda s: replace(s, maximizer=opponent(s.maximizer)),
+    )
+    return [flipped]
+
+
+def _move_readings(layouts: tuple[str, ...], code: MoveCode) -> list[_Reading]:
+    """Moves best for the opponent, or numbered another way."""
+    worst = _Reading(
+        "Your moves are the best ones for the opponent of the player to move: is the maximizer the other player?",
+        layouts,
+        code,
+        worst=True,
+    )
+    numbered = [
+        _Reading(
+            f"Your moves are {_CODE_WORDS[alternative]}; this assignment asks for {_CODE_WORDS[code]}.",
+            layouts,
+            alternative,
         )
-    if moves:
-        readings.append(
-            _Reading(
-                "Your moves are the best ones for the opponent of the player to move: "
-                "is the maximizer the other player?",
-                layouts,
-                code,
-                worst=True,
-            )
+        for alternative in _CODE_WORDS
+        if alternative != code and not (alternative.startswith("index") and "value,row,col" in layouts)
+    ]
+    return [worst, *numbered]
+
+
+def _layout_readings(layouts: tuple[str, ...], code: MoveCode) -> list[_Reading]:
+    """(move, value) for (value, move) and the other way round; a value where a move is asked."""
+    readings = [
+        _Reading(
+            f"Your function returns {_LAYOUT_WORDS[given]}; this assignment asks for {_LAYOUT_WORDS[asked]}.",
+            (given,),
+            code,
         )
-        for alternative in _CODE_WORDS:
-            if alternative != code and not (alternative.startswith("index") and "value,row,col" in layouts):
-                readings.append(
-                    _Reading(
-                        f"Your moves are {_CODE_WORDS[alternative]}; this assignment asks for {_CODE_WORDS[code]}.",
-                        layouts,
-                        alternative,
-                    )
-                )
-    for asked, given in (("value,move", "move,value"), ("move,value", "value,move")):
-        if asked in layouts and given not in layouts:
-            readings.append(
-                _Reading(
-                    f"Your function returns {_LAYOUT_WORDS[given]}; this assignment asks for {_LAYOUT_WORDS[asked]}.",
-                    (given,),
-                    code,
-                )
-            )
+        for asked, given in (("value,move", "move,value"), ("move,value", "value,move"))
+        if asked in layouts and given not in layouts
+    ]
     if layouts == ("move",):
         readings.append(
             _Reading(

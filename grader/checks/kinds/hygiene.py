@@ -6,13 +6,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from hypothesis import strategies as st
+
 from grader.check_details import ManualMarking
+from grader.checks.answers import Answer
 from grader.checks.context import CheckContext
 from grader.checks.kind import CheckKind
 from grader.checks.params import call_field
 from grader.checks.positions import Sampling
 from grader.checks.properties import Mismatch
-from grader.checks.verdicts import find_failure, result_from_property
+from grader.checks.recipe import PropertyCheck, run_property
+from grader.checks.verdicts import result_from_property
 from grader.execution.records import CellRecord, CellStatus
 from grader.results import MARKED_BY_HAND, CheckResult, CheckStatus
 from grader.spec.call_template import CallTemplate
@@ -35,11 +39,10 @@ def _no_mutation(check: Check[NoMutationParams], ctx: CheckContext) -> CheckResu
     student = ctx.student_for(params)
     sampling = Sampling(params.min_empty, params.max_empty, params.to_move)
 
-    def values(board: Board) -> dict[str, Any]:
+    def values(board: Board, _: None) -> dict[str, Any]:
         return ctx.placeholders(board, to_move=params.to_move)
 
-    def judge(board: Board) -> Mismatch | None:
-        answer = student.ask(str(board), values(board))
+    def judge(board: Board, _: None, answer: Answer) -> Mismatch | None:
         if answer.ok and not answer.outcome.mutated:
             return None
         if not answer.ok:
@@ -51,17 +54,10 @@ def _no_mutation(check: Check[NoMutationParams], ctx: CheckContext) -> CheckResu
             "A move that is tried is not undone afterwards (or the board is modified in place).",
         )
 
-    outcome = find_failure(
-        check,
-        ctx,
-        student,
-        sampling.strategy(ctx),
-        judge,
-        key=str,
-        values=values,
-        examples=params.examples,
-        sample=sampling.strategy(ctx, spread=True),
+    prop = PropertyCheck(
+        lambda spread: sampling.strategy(ctx, spread=spread), st.none(), values, judge, examples=params.examples
     )
+    outcome = run_property(check, ctx, student, prop).board_alone()
     return result_from_property(check, outcome, f"`{student.label}` leaves its board argument unchanged")
 
 

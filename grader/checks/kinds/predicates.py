@@ -4,19 +4,21 @@ reference, by hypothesis over reachable or arbitrary boards."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from hypothesis import strategies as st
 
-from grader.checks.answers import ShapeError, format_value
+from grader.checks.answers import Answer, ShapeError, format_value
 from grader.checks.causes.predicates import predicate_cause
-from grader.checks.context import CheckContext
+from grader.checks.context import CheckContext, StudentFunction
 from grader.checks.kind import CheckKind
 from grader.checks.params import call_field
-from grader.checks.positions import board_size, positions
+from grader.checks.positions import positions
 from grader.checks.properties import Mismatch
-from grader.checks.verdicts import find_failure, result_from_property, shape_of
+from grader.checks.recipe import Coverage, PropertyCheck, list_kinds, run_property
+from grader.checks.verdicts import result_from_property, shape_of
 from grader.results import CheckResult
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check, MoveFormat
@@ -137,6 +139,8 @@ def likely_cause(params: Params, board: Board, player: str | None, expected: Any
         return "A full board with a winning line is counted as a draw: check for a win first."
     if params.expect == "draw" and actual and not board.is_full():
         return "It reports a draw while cells are still empty."
+    if params.expect == "draw" and expected and not actual:
+        return "It does not report a draw on a full board with no line."
     if params.expect == "valid-move" and not expected and actual:
         return "It accepts a move on an occupied or out-of-range cell."
     if params.expect == "valid-move" and expected and not actual:
@@ -186,38 +190,108 @@ def line_boards(reachable_only: bool, first: str) -> tuple[Board, ...]:
     return tuple(boards)
 
 
-def run(check: Check[Params], ctx: CheckContext) -> CheckResult:
-    params = check.params
-    student = ctx.student_for(params)
+def _extras(params: Params) -> st.SearchStrategy[Any]:
+    """What goes with each board: the player a win test asks about, the position a move test
+    tries, or nothing."""
+    if params.expect == "wins":
+        return st.sampled_from([X, O])
+    if params.expect == "valid-move":
+        return st.integers(0, 10)
+    return st.none()
 
-    def cases(spread: bool) -> st.SearchStrategy[tuple[Board, str | None, int | None]]:
-        base = (
-            arbitrary_boards()
-            if params.boards == "arbitrary"
-            else positions(ctx.assignment.first_player, spread=spread)
-        )
-        if params.expect == "wins":
-            return st.tuples(base, st.sampled_from([X, O]), st.none())
-        if params.expect == "valid-move":
-            return st.tuples(base, st.none(), st.integers(0, 10))
-        return st.tuples(base, st.none(), st.none())
 
-    def values(case: tuple[Board, str | None, int | None]) -> dict[str, Any]:
-        board, player, position = case
-        extra: dict[str, Any] = {}
+@functools.cache
+def drawn_boards(first: str) -> tuple[Board, ...]:
+    """Every full board with no line that a game can end on."""
+    return tuple(sorted((b for b in reachable_positions(first) if b.is_full() and not b.winners()), key=str))
+
+
+def _first_cases(params: Params, first_player: str) -> list[tuple[Board, Any]]:
+    """Every line complete for each player (see `line_boards`) and every drawn board, tried
+    before any generated board: together they show each kind of answer (`_answer_kinds`)."""
+    lines = line_boards(params.boards == "reachable", first_player)
+    if params.expect == "valid-move":
+        return [(b, pos) for b in lines[:2] for pos in (0, 1, 5, 9, 10)]
+    boards = [*lines, *drawn_boards(first_player)]
+    if params.expect == "wins":
+        return [(b, p) for b in boards for p in (X, O)]
+    return [(b, None) for b in boards]
+
+
+_LINE_KIND = "wins for {player} on {line}"
+_LINE_KINDS = frozenset(_LINE_KIND.format(player=p, line=LINE_NAMES[line]) for p in (X, O) for line in LINES)
+_SCORE_KINDS = {1: "wins for the maximizer", -1: "losses for the maximizer"}
+
+
+def _line_kinds(board: Board, players: Iterable[str]) -> list[str]:
+    return [_LINE_KIND.format(player=p, line=LINE_NAMES[line]) for p in sorted(players) for line in lines_of(board, p)]
+
+
+def _answer_kinds(params: Params, board: Board, extra: Any, maximizer: str) -> list[str]:
+    """The kinds of answer a case shows: a win on each line for each player, a draw, a full
+    board with a line, a board with empty cells..., as the expectation tells them apart."""
+    expect, winners, full = params.expect, board.winners(), board.is_full()
+    if expect == "wins":
+        return _line_kinds(board, [extra]) if extra in winners else ["positions without a win for the player asked"]
+    if expect in ("winner", "outcome"):
+        if winners:
+            return _line_kinds(board, winners)
+        return ["draws"] if full and expect == "outcome" else ["positions without a winner"]
+    if expect == "draw":
+        return ["boards with empty cells"] if not full else ["full boards with a line"] if winners else ["draws"]
+    if expect == "full":
+        return ["full boards" if full else "boards with empty cells"]
+    if expect == "terminal":
+        return ["won positions" if winners else "draws" if full else "unfinished positions"]
+    if expect == "score":
+        score = expected_answer(params, board, None, None, maximizer)
+        return [_SCORE_KINDS.get(score, "positions without one winner")]
+    if expect == "legal-moves":
+        return ["full boards" if full else "boards with free cells"]
+    if expect == "valid-move":
+        valid = expected_answer(params, board, None, extra, maximizer)
+        return ["moves on a free cell" if valid else "moves on a taken or out-of-range cell"]
+    raise AssertionError(expect)
+
+
+def _summary(counts: Mapping[str, int]) -> str:
+    """The kinds seen, with the wins on each line for each player named together."""
+    lines = {kind: n for kind, n in counts.items() if kind in _LINE_KINDS}
+    rest = {kind: n for kind, n in counts.items() if kind not in _LINE_KINDS}
+    if not lines:
+        return list_kinds(rest)
+    every = len(lines) == len(_LINE_KINDS)
+    which = "every line for X and for O" if every else f"{len(lines)} of the 16 lines and players"
+    listed = list_kinds(rest).removeprefix("Among them: ")
+    return f"Among them: wins on {which}" + (f", and {listed}" if listed else ".")
+
+
+def _player(params: Params, extra: Any) -> str | None:
+    return extra if params.expect == "wins" else None
+
+
+def _position(params: Params, extra: Any) -> int | None:
+    return extra if params.expect == "valid-move" else None
+
+
+def _property(params: Params, ctx: CheckContext) -> PropertyCheck[Any]:
+    def boards(spread: bool) -> st.SearchStrategy[Board]:
+        if params.boards == "arbitrary":
+            return arbitrary_boards()
+        return positions(ctx.assignment.first_player, spread=spread)
+
+    def values(board: Board, extra: Any) -> dict[str, Any]:
+        player, position = _player(params, extra), _position(params, extra)
+        named: dict[str, Any] = {}
         if player:
-            extra["player"] = ctx.encode_player(player)
+            named["player"] = ctx.encode_player(player)
         if position is not None:
-            extra["position"] = position
-        return ctx.placeholders(board, **extra)
+            named["position"] = position
+        return ctx.placeholders(board, **named)
 
-    def key(case: tuple[Board, str | None, int | None]) -> tuple:
-        return (str(case[0]), case[1], case[2])
-
-    def judge(case: tuple[Board, str | None, int | None]) -> Mismatch | None:
-        board, player, position = case
-        answer = student.ask(key(case), values(case))
-        expected = expected_answer(params, board, player, position, ctx.maximizer_for(board))
+    def judge(board: Board, extra: Any, answer: Answer) -> Mismatch | None:
+        player = _player(params, extra)
+        expected = expected_answer(params, board, player, _position(params, extra), ctx.maximizer_for(board))
         shown = show(params, ctx, expected)
         if not answer.ok:
             return Mismatch(answer.call_text, shown, answer.given())
@@ -227,49 +301,53 @@ def run(check: Check[Params], ctx: CheckContext) -> CheckResult:
             return Mismatch(answer.call_text, shown, exc.given())
         if actual == expected:
             return None
-        return Mismatch(
-            answer.call_text, shown, show(params, ctx, actual), likely_cause(params, board, player, expected, actual)
-        )
+        cause = likely_cause(params, board, player, expected, actual)
+        return Mismatch(answer.call_text, shown, show(params, ctx, actual), cause)
 
-    lines = line_boards(params.boards == "reachable", ctx.assignment.first_player)
-    explicit: list[tuple[Board, str | None, int | None]]
-    if params.expect == "wins":
-        explicit = [(b, p, None) for b in lines for p in (X, O)]
-    elif params.expect == "valid-move":
-        explicit = [(b, None, pos) for b in lines[:2] for pos in (0, 1, 5, 9, 10)]
-    else:
-        explicit = [(b, None, None) for b in lines]
-    outcome = find_failure(
-        check,
-        ctx,
-        student,
-        cases(spread=False),
+    def kinds(board: Board, extra: Any) -> list[str]:
+        return _answer_kinds(params, board, extra, ctx.maximizer_for(board))
+
+    return PropertyCheck(
+        boards,
+        _extras(params),
+        values,
         judge,
-        key=key,
-        values=values,
-        explicit=explicit,
-        size=lambda c: (*board_size(c[0]), c[1] or "", c[2] or 0),
+        first=_first_cases(params, ctx.assignment.first_player),
         examples=params.examples,
-        sample=cases(spread=True),
+        coverage=Coverage(kinds, _summary),
     )
-    outcome = outcome.board_alone()
+
+
+def run(check: Check[Params], ctx: CheckContext) -> CheckResult:
+    params = check.params
+    student = ctx.student_for(params)
+    outcome = run_property(check, ctx, student, _property(params, ctx)).board_alone()
     headline = None
     if outcome.mismatch is not None:
         headline = shape_of(student, none_ok=params.expect in ("winner", "outcome"))
-        answers = [(Board.from_string(k[0]), k[1], answer) for k, answer in student.answers()]
-        cause = predicate_cause(
-            ctx,
-            check.id,
-            student.label,
-            params.expect,
-            answers,
-            lambda raw: read_answer(params, ctx, raw),
-            codes=params.codes,
-            stub=headline is not None,
-        )
+        cause = _cause_from_every_answer(check, ctx, student, stub=headline is not None)
         if cause is not None:
             outcome = replace(outcome, mismatch=replace(outcome.mismatch, cause=cause))
     return result_from_property(check, outcome, f"`{student.label}` agrees with the reference", headline=headline)
+
+
+def _cause_from_every_answer(
+    check: Check[Params], ctx: CheckContext, student: StudentFunction, *, stub: bool
+) -> str | None:
+    params = check.params
+    answers = [
+        (Board.from_string(board), _player(params, extra), answer) for (board, extra), answer in student.answers()
+    ]
+    return predicate_cause(
+        ctx,
+        check.id,
+        student.label,
+        params.expect,
+        answers,
+        lambda raw: read_answer(params, ctx, raw),
+        codes=params.codes,
+        stub=stub,
+    )
 
 
 def show(params: Params, ctx: CheckContext, value: Any) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -14,10 +15,11 @@ from grader.checks.causes.search import SearchAnswer, search_cause
 from grader.checks.context import CheckContext, StudentFunction
 from grader.checks.kind import CheckKind
 from grader.checks.params import boards_field, call_field
-from grader.checks.positions import Sampling, board_size
+from grader.checks.positions import Sampling, game_result, results_summary
 from grader.checks.properties import Mismatch, PropertyOutcome
+from grader.checks.recipe import Coverage, PropertyCheck, run_property
 from grader.checks.reference_answers import reference_answer
-from grader.checks.verdicts import find_failure, result_from_property, shape_of
+from grader.checks.verdicts import result_from_property, shape_of
 from grader.results import CheckResult
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check, MoveFormat, Side
@@ -63,6 +65,22 @@ class SearchParams:
 
 def _side(ctx: CheckContext, params: SearchParams, board: Board) -> str:
     return params.to_move or board.to_move(ctx.assignment.first_player)
+
+
+def _first_boards(params: SearchParams, ctx: CheckContext) -> list[Board]:
+    """The named positions, then the smallest won, lost and drawn one for each side."""
+    return [*params.include, *params.sampling.covering(ctx.assignment.first_player)]
+
+
+def _results(ctx: CheckContext) -> Coverage[Any]:
+    """A search is judged on won, lost and drawn positions for each side to move."""
+    first = ctx.assignment.first_player
+    return Coverage(lambda board, _: [game_result(board, first)], results_summary)
+
+
+def _sampled(params: SearchParams, ctx: CheckContext) -> Callable[[bool], st.SearchStrategy[Board]]:
+    """The positions a search check asks about, given ``spread`` (see `PropertyCheck.boards`)."""
+    return lambda spread: params.sampling.strategy(ctx, spread=spread)
 
 
 def judge_search_answer(
@@ -136,40 +154,28 @@ def _search_run(check: Check[SearchParams], ctx: CheckContext, *, depth_limits: 
     student = ctx.student_for(params)
     limits: tuple[int | None, ...] = depth_limits or (None,)
 
-    def cases(spread: bool) -> st.SearchStrategy[tuple[Board, int | None]]:
-        return st.tuples(params.sampling.strategy(ctx, spread=spread), st.sampled_from(limits))
-
     def spec_for(board: Board, limit: int | None) -> SearchSpec:
         extra: dict[str, Any] = {"start_depth": params.start_depth}
         if limit is not None:
             extra.update(depth_limit=limit, cutoff_value=cutoff_value)
         return ctx.spec(board, to_move=_side(ctx, params, board), **extra)
 
-    def values(case: tuple[Board, int | None]) -> dict[str, Any]:
-        board, limit = case
+    def values(board: Board, limit: int | None) -> dict[str, Any]:
         return ctx.placeholders(board, to_move=_side(ctx, params, board), depth_limit=limit)
 
-    def key(case: tuple[Board, int | None]) -> tuple:
-        return (str(case[0]), case[1])
-
-    def judge(case: tuple[Board, int | None]) -> Mismatch | None:
-        board, limit = case
-        answer = student.ask(key(case), values(case))
+    def judge(board: Board, limit: int | None, answer: Answer) -> Mismatch | None:
         return judge_search_answer(ctx, params, board, answer, spec_for(board, limit), judge_move=params.judge_move)
 
-    outcome = find_failure(
-        check,
-        ctx,
-        student,
-        cases(spread=False),
+    prop = PropertyCheck(
+        _sampled(params, ctx),
+        st.sampled_from(limits),
+        values,
         judge,
-        key=key,
-        values=values,
-        sample=cases(spread=True),
-        size=lambda c: (*board_size(c[0]), c[1] or 0),
-        explicit=[(b, lim) for b in params.include for lim in limits],
+        first=[(b, lim) for b in _first_boards(params, ctx) for lim in limits],
         examples=params.examples,
+        coverage=_results(ctx),
     )
+    outcome = run_property(check, ctx, student, prop)
     outcome = _diagnosed(outcome, ctx, check.id, params, student, windows=False)
     judges_value = any(s != "move" for s in params.returns)
     judges_move = params.judge_move != "none" and any(s != "value" for s in params.returns)
@@ -233,19 +239,12 @@ def _pruning_equivalence(check: Check[PruningParams], ctx: CheckContext) -> Chec
     student = ctx.student_for(params)
     windows = params.windows
 
-    def cases(spread: bool) -> st.SearchStrategy[tuple[Board, tuple[float, float]]]:
-        return st.tuples(params.sampling.strategy(ctx, spread=spread), st.sampled_from(windows))
-
-    def values(case: tuple[Board, tuple[float, float]]) -> dict[str, Any]:
-        board, (alpha, beta) = case
+    def values(board: Board, window: tuple[float, float]) -> dict[str, Any]:
+        alpha, beta = window
         return ctx.placeholders(board, to_move=_side(ctx, params, board), alpha=alpha, beta=beta)
 
-    def key(case: tuple[Board, tuple[float, float]]) -> tuple:
-        return (str(case[0]), case[1])
-
-    def judge(case: tuple[Board, tuple[float, float]]) -> Mismatch | None:
-        board, (alpha, beta) = case
-        answer = student.ask(key(case), values(case))
+    def judge(board: Board, window: tuple[float, float], answer: Answer) -> Mismatch | None:
+        alpha, beta = window
         spec = ctx.spec(board, to_move=_side(ctx, params, board), start_depth=params.start_depth)
         if is_full_window(spec, alpha, beta) or not answer.ok:
             return judge_search_answer(ctx, params, board, answer, spec, judge_move=params.judge_move)
@@ -263,19 +262,16 @@ def _pruning_equivalence(check: Check[PruningParams], ctx: CheckContext) -> Chec
             f"value {format_value(value)}",
         )
 
-    outcome = find_failure(
-        check,
-        ctx,
-        student,
-        cases(spread=False),
+    prop = PropertyCheck(
+        _sampled(params, ctx),
+        st.sampled_from(windows),
+        values,
         judge,
-        key=key,
-        values=values,
-        sample=cases(spread=True),
-        size=lambda c: (*board_size(c[0]), c[1]),
-        explicit=[(b, w) for b in params.include for w in windows],
+        first=[(b, w) for b in _first_boards(params, ctx) for w in windows],
         examples=params.examples,
+        coverage=_results(ctx),
     )
+    outcome = run_property(check, ctx, student, prop)
     outcome = _diagnosed(outcome, ctx, check.id, params, student, windows=True)
     return result_from_property(
         check, outcome, f"`{student.label}` agrees with minimax", headline=_headline(outcome, student)

@@ -17,13 +17,15 @@ from typing import Any
 from hypothesis import strategies as st
 
 from grader.check_details import SelfPlayRow, SelfPlayTable
+from grader.checks.answers import Answer
 from grader.checks.causes.defects import SuccessorObservation, expand_hypotheses, successor_defect
 from grader.checks.context import CheckContext
 from grader.checks.kind import CheckKind
 from grader.checks.params import call_field
-from grader.checks.positions import board_size, positions
+from grader.checks.positions import positions
 from grader.checks.properties import Mismatch
-from grader.checks.verdicts import find_failure, result_from_property, shape_of
+from grader.checks.recipe import PropertyCheck, run_property
+from grader.checks.verdicts import result_from_property, shape_of
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check
@@ -59,19 +61,14 @@ def _successor(check: Check[SuccessorParams], ctx: CheckContext) -> CheckResult:
     first = ctx.assignment.first_player
     moves = st.one_of(st.integers(0, 8).map(cell_to_rowcol), st.sampled_from(OUT_OF_RANGE))
 
-    def cases(spread: bool) -> st.SearchStrategy[tuple[Board, tuple[int, int]]]:
-        return st.tuples(positions(first, min_empty=1, include_terminal=False, spread=spread), moves)
+    def boards(spread: bool) -> st.SearchStrategy[Board]:
+        return positions(first, min_empty=1, include_terminal=False, spread=spread)
 
-    def values(case: tuple[Board, tuple[int, int]]) -> dict[str, Any]:
-        board, move = case
+    def values(board: Board, move: tuple[int, int]) -> dict[str, Any]:
         return ctx.placeholders(board, move=move)
 
-    def key(case: tuple[Board, tuple[int, int]]) -> tuple:
-        return (str(case[0]), case[1])
-
-    def judge(case: tuple[Board, tuple[int, int]]) -> Mismatch | None:
-        board, (row, col) = case
-        answer = student.ask(key(case), values(case))
+    def judge(board: Board, move: tuple[int, int], answer: Answer) -> Mismatch | None:
+        row, col = move
         legal = 0 <= row < 3 and 0 <= col < 3 and (row * 3 + col) in board.empty_cells()
         expected = board.play(row * 3 + col, board.to_move(first), first=first) if legal else None
         expected_text = f"a state whose board is {expected}" if expected else "None (the move is not allowed)"
@@ -98,18 +95,7 @@ def _successor(check: Check[SuccessorParams], ctx: CheckContext) -> CheckResult:
             cause = "The mark placed is not the mover's, or it is placed on the wrong cell."
         return Mismatch(answer.call_text, expected_text, actual_text, cause)
 
-    outcome = find_failure(
-        check,
-        ctx,
-        student,
-        cases(spread=False),
-        judge,
-        key=key,
-        values=values,
-        sample=cases(spread=True),
-        size=lambda c: (*board_size(c[0]), c[1]),
-        examples=params.examples,
-    )
+    outcome = run_property(check, ctx, student, PropertyCheck(boards, moves, values, judge, examples=params.examples))
     observations = _successor_observations(ctx, params, student.answers())
     if outcome.passed:
         # Right from the root, where the player to move is the maximizer: mistakes about whose

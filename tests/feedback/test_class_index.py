@@ -11,7 +11,7 @@ from grader.feedback.charts import histogram
 from grader.feedback.class_index import ClassEntry, index_cell, pass_rates
 from grader.feedback.html import render_class_index
 from grader.results import CheckStatus
-from tests.reports import fabricated as fab
+from tests.feedback import fabricated as fab
 
 
 def entry(student: str, *checks, failure: str | None = None, seconds: float = 1.0) -> ClassEntry:

@@ -8,7 +8,7 @@ import pytest
 
 from grader.batch.plan import BatchOptions, run_batch
 from grader.spec.loader import load_assignment
-from tests.scale.probe_grading import grade_and_tell_pid
+from tests.batch.probe_grading import grade_and_tell_pid
 
 pytestmark = pytest.mark.kernel
 

@@ -12,7 +12,6 @@ import signal
 import threading
 from pathlib import Path
 
-import nbformat
 import pytest
 
 from grader.batch.merge import merge_shards
@@ -24,16 +23,7 @@ from grader.cli.batch import similarity_threshold
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
 from tests.batch.fake_grading import grade_by_content
-from tests.batch.test_similarity import (
-    ALL_ANY,
-    COPY_RENAMES,
-    INDEPENDENT,
-    TEMPLATE,
-    disguise,
-    filled_template,
-    notebook_code,
-    write_notebook,
-)
+from tests.similarity.lab05_class import write_class
 
 STUDENTS = ["alice", "bogdan", "chen", "dana", "erik", "gina"]
 
@@ -45,21 +35,6 @@ pytestmark = pytest.mark.kernel
 @pytest.fixture(scope="module")
 def lab05() -> Assignment:
     return load_assignment("lab05")
-
-
-def write_class(folder: Path, *, slow: tuple[str, ...] = ()) -> Path:
-    """Four independent answers, erik's disguised copy of bogdan's (a .py) and gina's untouched
-    template. A notebook in ``slow`` gets a markdown cell that makes the fake grader take two
-    seconds (only code cells are compared)."""
-    for name, answers in INDEPENDENT.items():
-        notebook = filled_template(answers)
-        if name in slow:
-            notebook.cells.append(nbformat.v4.new_markdown_cell("SLOW"))
-        write_notebook(folder / f"{name}.ipynb", notebook)
-    copy = disguise(notebook_code(filled_template(ALL_ANY)), COPY_RENAMES)
-    (folder / "erik.py").write_text(copy, encoding="utf-8")
-    write_notebook(folder / "gina.ipynb", nbformat.read(TEMPLATE, as_version=4))
-    return folder
 
 
 def batch(source: Path, out: Path, assignment: Assignment, **options) -> BatchResult:

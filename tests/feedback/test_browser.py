@@ -16,8 +16,8 @@ from grader.feedback.html import render_student_report
 from grader.results import CheckStatus
 from grader.spec.loader import load_assignment
 from tests.batch.fake_grading import grade_by_content
-from tests.batch.test_batch_similarity import write_class
-from tests.reports import fabricated as fab
+from tests.feedback import fabricated as fab
+from tests.similarity.lab05_class import write_class
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"

@@ -11,7 +11,7 @@ import pytest
 from grader.autograder import run_autograder
 from grader.spec.loader import load_assignment
 from tests.batch.fake_grading import grade_by_content
-from tests.reports.test_output_formats import GRADESCOPE_SCHEMA
+from tests.feedback.test_output_formats import GRADESCOPE_SCHEMA
 
 pytestmark = pytest.mark.kernel
 

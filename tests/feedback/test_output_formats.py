@@ -15,7 +15,7 @@ from grader.feedback.gradebook import GradebookRow, grades_csv
 from grader.feedback.gradescope import counterexample_text, gradescope_results, results_json
 from grader.feedback.text import format_submission
 from grader.results import CheckStatus
-from tests.reports import fabricated as fab
+from tests.feedback import fabricated as fab
 
 VISIBILITIES = ["hidden", "after_due_date", "after_published", "visible"]
 FORMATS = ["text", "html", "simple_format", "md", "ansi"]

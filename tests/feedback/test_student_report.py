@@ -12,7 +12,7 @@ from grader.feedback.html import render_student_report
 from grader.feedback.views import ExecutionView, check_view, headline, score_caveat
 from grader.results import CheckStatus, Counterexample
 from grader.spec.loader import load_assignment
-from tests.reports import fabricated as fab
+from tests.feedback import fabricated as fab
 
 ALL_PASSED = re.compile(r"\ball\b[^.<]*\b(tests?|checks?)\b[^.<]*\bpassed\b", re.IGNORECASE)
 

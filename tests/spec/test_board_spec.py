@@ -21,7 +21,7 @@ from reference.strategies import board_encodings
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
-    import tomli as tomllib
+    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
 OBJECT_BOARD = '[board]\nlocation = "attribute"\nfactory = "Game()"\nattribute = "board"\n'
 

@@ -9,7 +9,7 @@ import pytest
 
 from grader.submission.inputs import InputError, InputLayout, collect_submissions
 from grader.submission.own_outputs import OUTPUT_MARKER, is_output_folder, mark_output_folder
-from tests.batch.test_submissions_input import NOTEBOOK, ids, write
+from tests.submission.test_submissions_input import NOTEBOOK, ids, write
 
 
 def an_output_folder(folder: Path, students: list[str]) -> Path:
