@@ -30,124 +30,7 @@ from grader.execution.channel.exploration import ExplorationRecorder, board_read
 from reference.search import SearchSpec  # noqa: E402
 from reference.tictactoe import Board  # noqa: E402
 from reference.trace import alphabeta_trace  # noqa: E402
-
-SEED_003 = """
-def is_end():
-    for i in range(0, 3):
-        if (current_state[0][i] in ['X', 'O'] and current_state[0][i] == current_state[1][i]
-                and current_state[1][i] == current_state[2][i]):
-            return current_state[0][i]
-    for i in range(0, 3):
-        if current_state[i] == ['X', 'X', 'X']:
-            return 'X'
-        elif current_state[i] == ['O', 'O', 'O']:
-            return 'O'
-    if (current_state[0][0] in ['X', 'O'] and current_state[0][0] == current_state[1][1]
-            and current_state[0][0] == current_state[2][2]):
-        return current_state[0][0]
-    if (current_state[0][2] in ['X', 'O'] and current_state[0][2] == current_state[1][1]
-            and current_state[0][2] == current_state[2][0]):
-        return current_state[0][2]
-    for i in range(0, 3):
-        for j in range(0, 3):
-            if current_state[i][j] not in ['X', 'O']:
-                return None
-    return 'tie'
-
-def max_alpha_beta(alpha, beta):
-    maxv, px, py = -2, None, None
-    result = is_end()
-    if result == 'X':
-        return (-1, 0, 0)
-    elif result == 'O':
-        return (1, 0, 0)
-    elif result == 'tie':
-        return (0, 0, 0)
-    for i in range(0, 3):
-        for j in range(0, 3):
-            if current_state[i][j] not in ['X', 'O']:
-                temp = current_state[i][j]
-                current_state[i][j] = 'O'
-                (m, min_i, min_j) = min_alpha_beta(alpha, beta)
-                if m > maxv:
-                    maxv, px, py = m, i, j
-                current_state[i][j] = temp
-                if maxv >= beta:
-                    return (maxv, px, py)
-                if maxv > alpha:
-                    alpha = maxv
-    return (maxv, px, py)
-
-def min_alpha_beta(alpha, beta):
-    minv, qx, qy = 2, None, None
-    result = is_end()
-    if result == 'X':
-        return (-1, 0, 0)
-    elif result == 'O':
-        return (1, 0, 0)
-    elif result == 'tie':
-        return (0, 0, 0)
-    for i in range(0, 3):
-        for j in range(0, 3):
-            if current_state[i][j] not in ['X', 'O']:
-                temp = current_state[i][j]
-                current_state[i][j] = 'X'
-                (m, max_i, max_j) = max_alpha_beta(alpha, beta)
-                if m < minv:
-                    minv, qx, qy = m, i, j
-                current_state[i][j] = temp
-                if minv <= alpha:
-                    return (minv, qx, qy)
-                if minv < beta:
-                    beta = minv
-    return (minv, qx, qy)
-
-current_state = [['1', '2', '3'], ['4', '5', '6'], ['7', '8', '9']]
-"""
-
-SEED_004 = """
-def check_win(board, player):
-    for combo in [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]]:
-        if board[combo[0]] == board[combo[1]] == board[combo[2]] == player:
-            return True
-    return False
-
-def check_draw(board):
-    return " " not in board and not check_win(board, "X") and not check_win(board, "O")
-
-def minimaxAB(board, depth, maximizing_player, alpha, beta):
-    if check_win(board, "O"):
-        return 1
-    if check_win(board, "X"):
-        return -1
-    if check_draw(board):
-        return 0
-    if maximizing_player:
-        max_eval = -float("inf")
-        for i in range(9):
-            if board[i] == " ":
-                board[i] = "O"
-                eval = minimaxAB(board, depth + 1, False, alpha, beta)
-                board[i] = " "
-                max_eval = max(max_eval, eval)
-                alpha = max(alpha, eval)
-                if beta <= alpha:
-                    break
-        return max_eval
-    else:
-        min_eval = float("inf")
-        for i in range(9):
-            if board[i] == " ":
-                board[i] = "X"
-                eval = minimaxAB(board, depth + 1, True, alpha, beta)
-                board[i] = " "
-                min_eval = min(min_eval, eval)
-                beta = min(beta, eval)
-                if beta <= alpha:
-                    break
-        return min_eval
-"""
-
+from tests.seed_sources import LAB05_SOLUTION, SEED_003_ALPHABETA  # noqa: E402
 
 _global_board = board_reader("current_state", ["X", "O", [str(n) for n in range(1, 10)]])
 _board_argument = board_reader(None, ["X", "O", [" "]])
@@ -205,14 +88,14 @@ def main() -> None:
     args = parser.parse_args()
     bench(
         "seed 003 (global board, max/min pair)",
-        SEED_003,
+        SEED_003_ALPHABETA,
         lambda ns: ns["min_alpha_beta"](-2, 2),
         _global_board,
         args.repeat,
     )
     bench(
         "seed 004 (board argument, minimaxAB)",
-        SEED_004,
+        LAB05_SOLUTION,
         lambda ns: ns["minimaxAB"]([" "] * 9, 0, False, -float("inf"), float("inf")),
         _board_argument,
         args.repeat,

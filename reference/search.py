@@ -14,10 +14,23 @@ evaluate a move by calling ``minimax(child, 0, ...)``, so their root is at depth
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from reference.engine import (
+    CORRECT,
+    ROW_MAJOR,
+    Cells,
+    Entered,
+    FailMode,
+    MoveOrder,
+    Returned,
+    Rules,
+    Search,
+    Weighed,
+    place,
+)
 from reference.errors import MalformedBoard
 from reference.tictactoe import EMPTY, LINES_THROUGH, Board, O, X, opponent
 
@@ -27,20 +40,21 @@ __all__ = [
     "Scoring",
     "SearchResult",
     "SearchSpec",
+    "SpecPositions",
     "alphabeta",
     "minimax",
     "minimax_nodes",
     "move_values",
     "optimal_moves",
+    "root_mover",
+    "side_to_move",
+    "spec_search",
 ]
 
 Scoring = Literal["unit", "depth-adjusted"]
-FailMode = Literal["soft", "hard"]
 
 WIN_SCORE = 10
 """Depth-adjusted scoring: a win at depth d is worth ``WIN_SCORE - d``, a loss ``d - WIN_SCORE``."""
-
-_ROW_MAJOR = tuple(range(9))
 
 
 @dataclass(frozen=True)
@@ -59,7 +73,7 @@ class SearchSpec:
     """A non-terminal node with depth >= depth_limit is not expanded (``None``: no limit)."""
     cutoff_value: float = 0
     """Value of a node cut off by ``depth_limit``."""
-    move_order: tuple[int, ...] = _ROW_MAJOR
+    move_order: tuple[int, ...] = ROW_MAJOR
     """Order in which empty cells are tried; ties keep the first best in this order."""
 
     def __post_init__(self) -> None:
@@ -69,7 +83,7 @@ class SearchSpec:
             raise ValueError(f"scoring is 'unit' or 'depth-adjusted', got {self.scoring!r}")
         if isinstance(self.move_order, list):
             object.__setattr__(self, "move_order", tuple(self.move_order))
-        if sorted(self.move_order) != list(_ROW_MAJOR):
+        if sorted(self.move_order) != list(ROW_MAJOR):
             raise ValueError(f"move_order must list each cell 0..8 once, got {self.move_order!r}")
 
     def win_value(self, winner: str, depth: int) -> float:
@@ -95,28 +109,25 @@ class SearchResult:
     """Calls of the search function, root included."""
 
 
-def _place(cells: tuple[str, ...], cell: int, player: str) -> tuple[str, ...]:
-    return cells[:cell] + (player,) + cells[cell + 1 :]
+class SpecPositions:
+    """The game as an assignment's spec scores it (:class:`reference.engine.Positions`).
 
-
-class _TreeSearch:
-    """One search run: the spec's knobs plus the node counter.
-
-    Interior nodes test only the lines through the last move for a win: a node is only
-    expanded when it has no winner, so a child can only have been won by that move.
+    A node entered after a move tests only the lines through that move for a win: a node is
+    only expanded when it has no winner, so a child can only have been won by that move.
     """
 
-    def __init__(self, spec: SearchSpec, fail: FailMode = "soft") -> None:
+    def __init__(self, spec: SearchSpec) -> None:
         self.spec = spec
-        self.maximizer = spec.maximizer
-        self.order = spec.move_order
         # A limit no node can reach costs nothing to test and keeps the hot path branch-free.
         self.limit = math.inf if spec.depth_limit is None else spec.depth_limit
-        self.hard = fail == "hard"
-        self.nodes = 0
 
-    def leaf_value(self, cells: tuple[str, ...], last: int, depth: int) -> float | None:
-        """Value of a child node if it is terminal or cut off, else ``None``."""
+    def root_value(self, cells: Cells, depth: int) -> float | None:
+        value = _terminal_value(Board(cells), self.spec, depth)
+        if value is None and depth >= self.limit:
+            return self.spec.cutoff_value
+        return value
+
+    def leaf_value(self, cells: Cells, last: int, depth: int) -> float | None:
         for a, b, c in LINES_THROUGH[last]:
             if cells[a] == cells[b] == cells[c]:
                 return self.spec.win_value(cells[last], depth)
@@ -126,92 +137,60 @@ class _TreeSearch:
             return self.spec.cutoff_value
         return None
 
-    def children(self, cells: tuple[str, ...], player: str) -> list[tuple[int, tuple[str, ...]]]:
-        return [(m, _place(cells, m, player)) for m in self.order if cells[m] == EMPTY]
-
-    def minimax(self, cells: tuple[str, ...], last: int, player: str, depth: int) -> float:
-        self.nodes += 1
-        leaf = self.leaf_value(cells, last, depth)
-        if leaf is not None:
-            return leaf
-        following = opponent(player)
-        values = [self.minimax(child, move, following, depth + 1) for move, child in self.children(cells, player)]
-        return max(values) if player == self.maximizer else min(values)
-
-    def alphabeta(self, cells: tuple[str, ...], last: int, player: str, depth: int, alpha: float, beta: float) -> float:
-        self.nodes += 1
-        leaf = self.leaf_value(cells, last, depth)
-        if leaf is not None:
-            return self.clamp(leaf, alpha, beta)
-        return self.expand_alphabeta(cells, player, depth, alpha, beta)[0]
-
-    def expand_alphabeta(
-        self, cells: tuple[str, ...], player: str, depth: int, alpha: float, beta: float
-    ) -> tuple[float, int | None]:
-        """Seed 003's loop: update best on strict improvement, THEN cut, THEN raise the bound."""
-        window = (alpha, beta)
-        following = opponent(player)
-        best_move = None
-        if player == self.maximizer:
-            best = -math.inf
-            for move, child in self.children(cells, player):
-                value = self.alphabeta(child, move, following, depth + 1, alpha, beta)
-                if value > best:
-                    best, best_move = value, move
-                if best >= beta:
-                    break
-                if best > alpha:
-                    alpha = best
-        else:
-            best = math.inf
-            for move, child in self.children(cells, player):
-                value = self.alphabeta(child, move, following, depth + 1, alpha, beta)
-                if value < best:
-                    best, best_move = value, move
-                if best <= alpha:
-                    break
-                if best < beta:
-                    beta = best
-        return self.clamp(best, *window), best_move
-
-    def clamp(self, value: float, alpha: float, beta: float) -> float:
-        """Fail-hard keeps every returned value inside the node's own entry window."""
-        if self.hard:
-            return min(max(value, alpha), beta)
-        return value
+    def children(self, cells: Cells, mover: str, order: Sequence[int]) -> list[tuple[int, Cells]]:
+        return [(m, place(cells, m, mover)) for m in order if cells[m] == EMPTY]
 
 
-def _terminal_value(board: Board, spec: SearchSpec) -> float | None:
-    """The root's value if the game is over there, else ``None``."""
+def spec_search(
+    spec: SearchSpec,
+    rules: Rules = CORRECT,
+    *,
+    fail: FailMode = "soft",
+    order: MoveOrder | None = None,
+    window: tuple[float, float] = (-math.inf, math.inf),
+    on_enter: Entered | None = None,
+    on_weigh: Weighed | None = None,
+    on_return: Returned | None = None,
+) -> Search:
+    """A search of ``spec``'s game, in ``spec.move_order`` unless ``order`` (or the rules) say
+    otherwise; the other arguments as :class:`~reference.engine.Search` takes them."""
+    return Search(
+        SpecPositions(spec),
+        spec.maximizer,
+        rules,
+        fail=fail,
+        order=spec.move_order if order is None else order,
+        window=window,
+        on_enter=on_enter,
+        on_weigh=on_weigh,
+        on_return=on_return,
+    )
+
+
+def _terminal_value(board: Board, spec: SearchSpec, depth: int) -> float | None:
+    """The value of ``board`` at ``depth`` if the game is over there, else ``None``."""
     winners = board.winners()
     if len(winners) == 2:
         raise MalformedBoard(f"both players have three in a row in {board}; nothing to search")
     if winners:
-        return spec.win_value(next(iter(winners)), spec.start_depth)
+        return spec.win_value(next(iter(winners)), depth)
     return 0 if board.is_full() else None
 
 
-def _leaf_value(board: Board, spec: SearchSpec) -> float | None:
-    """The root's value if it is terminal or cut off by the depth limit, else ``None``."""
-    value = _terminal_value(board, spec)
-    if value is None and spec.depth_limit is not None and spec.start_depth >= spec.depth_limit:
-        return spec.cutoff_value
-    return value
-
-
-def _side_to_move(board: Board, spec: SearchSpec, to_move: str | None) -> str:
+def side_to_move(board: Board, spec: SearchSpec, to_move: str | None) -> str:
+    """``to_move`` (validated), or the side the mark counts give under ``spec.first_player``."""
     if to_move is None:
         return board.to_move(spec.first_player)
     opponent(to_move)  # validates
     return to_move
 
 
-def _scored_moves(search: _TreeSearch, board: Board, player: str, depth: int) -> list[tuple[int, float]]:
-    following = opponent(player)
-    return [
-        (move, search.minimax(child, move, following, depth + 1))
-        for move, child in search.children(board.cells, player)
-    ]
+def root_mover(board: Board, spec: SearchSpec, to_move: str | None) -> str | None:
+    """The side to move at the root of a search, ``None`` when the root is a leaf (a finished
+    game, or cut off by the depth limit): a leaf has no move, whatever its mark counts say."""
+    if SpecPositions(spec).root_value(board.cells, spec.start_depth) is not None:
+        return None
+    return side_to_move(board, spec, to_move)
 
 
 def _best(values: Iterable[float], player: str, spec: SearchSpec) -> float:
@@ -222,21 +201,26 @@ def minimax(board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str | Non
     """Full-width minimax from ``board`` under ``spec``.
 
     ``to_move`` overrides the side to move that the mark counts imply (for boards whose
-    counts do not fit ``spec.first_player``).
+    counts do not fit ``spec.first_player``). The value and the node count are those of the
+    whole game tree below the root, each position's computed once (memoized).
     """
-    leaf = _leaf_value(board, spec)
+    search = spec_search(spec)
+    depth = spec.start_depth
+    leaf = search.positions.root_value(board.cells, depth)
     if leaf is not None:
         return SearchResult(leaf, None, (), 1)
-    player = _side_to_move(board, spec, to_move)
-    search = _TreeSearch(spec)
-    scored = _scored_moves(search, board, player, spec.start_depth)
+    player = side_to_move(board, spec, to_move)
+    following = opponent(player)
+    scored = [
+        (move, search.value(child, move, following, depth + 1)) for move, child in search.children(board.cells, player)
+    ]
     value = _best((v for _, v in scored), player, spec)
     best_moves = tuple(move for move, v in scored if v == value)
-    return SearchResult(value, best_moves[0], best_moves, search.nodes + 1)
+    return SearchResult(value, best_moves[0], best_moves, search.size(board.cells, -1, player, depth))
 
 
 def minimax_nodes(board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str | None = None) -> int:
-    """How many nodes :func:`minimax` visits from ``board`` (its ``nodes``), without the search.
+    """How many nodes :func:`minimax` visits from ``board`` (its ``nodes``), without its values.
 
     Plain minimax visits every node of the game tree below the root, so the figure is the
     size of that tree. Within one search a position fixes its depth and its side to move,
@@ -244,27 +228,10 @@ def minimax_nodes(board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str
     position recurs: the empty board's 549,946 nodes come from its 5,478 distinct
     positions. Neither scoring nor move order changes the count; the depth limit does.
     """
-    if _leaf_value(board, spec) is not None:
+    player = root_mover(board, spec, to_move)
+    if player is None:
         return 1
-    player = _side_to_move(board, spec, to_move)
-    search = _TreeSearch(spec)
-    sizes: dict[tuple[str, ...], int] = {}
-
-    def subtree(cells: tuple[str, ...], last: int, mover: str, depth: int) -> int:
-        known = sizes.get(cells)
-        if known is not None:
-            return known
-        size = 1
-        if search.leaf_value(cells, last, depth) is None:
-            following = opponent(mover)
-            size += sum(subtree(child, move, following, depth + 1) for move, child in search.children(cells, mover))
-        sizes[cells] = size
-        return size
-
-    following = opponent(player)
-    return 1 + sum(
-        subtree(child, move, following, spec.start_depth + 1) for move, child in search.children(board.cells, player)
-    )
+    return spec_search(spec).size(board.cells, -1, player, spec.start_depth)
 
 
 def alphabeta(
@@ -297,15 +264,9 @@ def alphabeta(
     """
     if not alpha < beta:
         raise ValueError(f"alpha-beta needs alpha < beta, got alpha={alpha}, beta={beta}")
-    if fail not in ("soft", "hard"):
-        raise ValueError(f"fail is 'soft' or 'hard', got {fail!r}")
-    search = _TreeSearch(spec, fail)
-    leaf = _leaf_value(board, spec)
-    if leaf is not None:
-        return SearchResult(search.clamp(leaf, alpha, beta), None, (), 1)
-    player = _side_to_move(board, spec, to_move)
-    value, best_move = search.expand_alphabeta(board.cells, player, spec.start_depth, alpha, beta)
-    return SearchResult(value, best_move, (), search.nodes + 1)
+    search = spec_search(spec, fail=fail, window=(alpha, beta))
+    value, best_move = search.search(board.cells, root_mover(board, spec, to_move), spec.start_depth, alpha, beta)
+    return SearchResult(value, best_move, (), search.nodes)
 
 
 def move_values(board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str | None = None) -> dict[int, float]:
@@ -315,10 +276,15 @@ def move_values(board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str |
     defined even when the root itself would be cut off by the depth limit; a finished game
     has no moves and gives ``{}``. Keys follow ``spec.move_order``.
     """
-    if _terminal_value(board, spec) is not None:
+    if _terminal_value(board, spec, spec.start_depth) is not None:
         return {}
-    player = _side_to_move(board, spec, to_move)
-    return dict(_scored_moves(_TreeSearch(spec), board, player, spec.start_depth))
+    player = side_to_move(board, spec, to_move)
+    search = spec_search(spec)
+    following = opponent(player)
+    return {
+        move: search.value(child, move, following, spec.start_depth + 1)
+        for move, child in search.children(board.cells, player)
+    }
 
 
 def optimal_moves(board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str | None = None) -> tuple[int, ...]:
@@ -326,5 +292,5 @@ def optimal_moves(board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str
     values = move_values(board, spec, to_move=to_move)
     if not values:
         return ()
-    best = _best(values.values(), _side_to_move(board, spec, to_move), spec)
+    best = _best(values.values(), side_to_move(board, spec, to_move), spec)
     return tuple(move for move, v in values.items() if v == best)

@@ -7,9 +7,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from reference.search import FailMode, SearchSpec, _leaf_value, _side_to_move
+from reference.engine import Cells, FailMode
+from reference.search import SearchSpec, root_mover, spec_search
 from reference.tictactoe import Board
-from reference.trace import MAX_STEPS, Rules, _Stop, _TracedSearch
+from reference.trace import MAX_STEPS, StepRecorder, TraceEnds
 
 __all__ = ["Visit", "visits"]
 
@@ -25,20 +26,23 @@ class Visit:
     """What the node returned; ``None`` when the walk stopped before it returned."""
 
 
-class _WindowedSearch(_TracedSearch):
-    """The correct search, keeping each node's entry window and returned value."""
+class _WindowRecorder:
+    """The engine's ``on_enter`` and ``on_return`` hooks: each node's step, entry window and
+    returned value (nodes return in the reverse order of entering: a stack finds which)."""
 
-    def __init__(self, spec: SearchSpec, window: tuple[float, float], fail: FailMode, cap: int) -> None:
-        super().__init__(spec, Rules(), window, fail, cap, None)
+    def __init__(self, cap: int) -> None:
+        self.steps = StepRecorder(cap)
         self.windows: list[tuple[float, float]] = []
         self.values: dict[int, float] = {}
+        self.open: list[int] = []
 
-    def alphabeta(self, cells: tuple[str, ...], last: int, player: str, depth: int, alpha: float, beta: float) -> float:
-        index = len(self.steps)
+    def entered(self, cells: Cells, alpha: float, beta: float) -> None:
+        self.steps(cells, alpha, beta)
+        self.open.append(len(self.windows))
         self.windows.append((alpha, beta))
-        value = super().alphabeta(cells, last, player, depth, alpha, beta)
-        self.values[index] = value
-        return value
+
+    def returned(self, value: float) -> None:
+        self.values[self.open.pop()] = value
 
 
 def visits(
@@ -51,20 +55,15 @@ def visits(
     to_move: str | None = None,
     cap: int = MAX_STEPS,
 ) -> tuple[Visit, ...]:
-    """The first ``cap`` steps of :func:`alphabeta_trace`, each with its window and value:
-    what explains where the correct search cuts off."""
-    search = _WindowedSearch(spec, (alpha, beta), fail, cap)
+    """The first ``cap`` steps of :func:`~reference.trace.alphabeta_trace`, each with its window
+    and value: what explains where the correct search cuts off."""
+    recorder = _WindowRecorder(cap)
+    search = spec_search(spec, fail=fail, window=(alpha, beta), on_enter=recorder.entered, on_return=recorder.returned)
     try:
-        search.windows.append((alpha, beta))
-        search.record(board.cells)
-        leaf = _leaf_value(board, spec)
-        if leaf is None:
-            side = _side_to_move(board, spec, to_move)
-            search.values[0] = search.expand_alphabeta(board.cells, side, spec.start_depth, alpha, beta)[0]
-        else:
-            search.values[0] = search.clamp(leaf, alpha, beta)
-    except _Stop:
+        search.search(board.cells, root_mover(board, spec, to_move), spec.start_depth, alpha, beta)
+    except TraceEnds:
         pass
     return tuple(
-        Visit(step, *search.windows[index], search.values.get(index)) for index, step in enumerate(search.steps)
+        Visit(step, *recorder.windows[index], recorder.values.get(index))
+        for index, step in enumerate(recorder.steps.steps)
     )

@@ -21,7 +21,7 @@ from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment, AssignmentError
 from reference import Board, O, SearchSpec, X
 from tests.checks.in_process import InProcessRunner
-from tests.checks.seed004_source import LAB05_SOLUTION, variant
+from tests.seed_sources import LAB05_SOLUTION, variant
 
 LAB05 = load_assignment("lab05")
 NO_ANTI_DIAGONAL = variant("[0, 4, 8], [2, 4, 6]]", "[0, 4, 8]]")

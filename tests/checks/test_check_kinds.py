@@ -10,7 +10,7 @@ from grader.results import CheckStatus
 from grader.spec.loader import load_assignment
 from reference import Board
 from tests.checks.in_process import InProcessRunner
-from tests.checks.seed004_source import LAB05_SOLUTION, variant
+from tests.seed_sources import LAB05_SOLUTION, variant
 
 LAB05 = load_assignment("lab05")
 FAST_CHECKS = [c for c in LAB05.checks if c.kind not in ("random-opponent", "runs-cleanly")]

@@ -18,7 +18,7 @@ from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
 from reference import Board
 from tests.checks.in_process import InProcessRunner
-from tests.checks.seed004_source import LAB05_SOLUTION
+from tests.seed_sources import LAB05_SOLUTION
 
 SUBMISSIONS = Path(__file__).resolve().parent.parent / "submissions"
 

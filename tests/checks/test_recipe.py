@@ -19,7 +19,7 @@ from grader.spec.call_template import parse_call
 from grader.spec.loader import load_assignment
 from reference import Board, X
 from tests.checks.in_process import InProcessRunner
-from tests.checks.seed004_source import LAB05_SOLUTION
+from tests.seed_sources import LAB05_SOLUTION
 
 LAB05 = load_assignment("lab05")
 DRAW_SCORED_AS_LOSS = LAB05_SOLUTION.replace(

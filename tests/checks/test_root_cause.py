@@ -37,7 +37,7 @@ from grader.checks.causes.root_cause import (
 from grader.checks.kinds.predicates import line_boards
 from reference import EMPTY, LINES, Board, O, SearchSpec, X, alphabeta, minimax, minimax_nodes
 from reference.strategies import arbitrary_boards, nonterminal_boards
-from tests.checks.seed004_source import LAB05_SOLUTION, variant
+from tests.seed_sources import LAB05_SOLUTION, variant
 
 LAB05 = SearchSpec(maximizer=O, first_player=X, scoring="unit")
 NO_ANTI_DIAGONAL = variant("[0, 4, 8], [2, 4, 6]]", "[0, 4, 8]]")

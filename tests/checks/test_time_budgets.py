@@ -20,7 +20,7 @@ from grader.spec.call_template import parse_call
 from grader.spec.loader import load_assignment
 from reference import Board
 from tests.checks.in_process import InProcessRunner
-from tests.checks.seed004_source import LAB05_SOLUTION
+from tests.seed_sources import LAB05_SOLUTION
 
 HANGING = LAB05_SOLUTION.replace(
     "def minimax(board, depth, maximizing_player, max_depth=math.inf):\n",

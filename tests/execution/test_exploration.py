@@ -21,6 +21,7 @@ from grader.execution.channel.exploration import (
 from reference.search import SearchSpec, alphabeta, minimax_nodes
 from reference.tictactoe import Board, O
 from reference.trace import alphabeta_trace, minimax_trace
+from tests.seed_sources import SEED_003_ALPHABETA
 
 CELL = "/tmp/ipykernel_1/abc.py"
 SPEC = SearchSpec()  # O maximizes, X moves first
@@ -329,68 +330,12 @@ def test_a_search_first_seen_as_a_helper_asks_for_the_call_again() -> None:
     assert second.complete and second.steps == list(alphabeta_trace(board, SPEC).steps)
 
 
-SEED_003 = """
-def is_end():
-    for (a, b, c) in [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]:
-        x, y, z = current_state[a // 3][a % 3], current_state[b // 3][b % 3], current_state[c // 3][c % 3]
-        if x in ['X', 'O'] and x == y == z:
-            return x
-    for i in range(0, 3):
-        for j in range(0, 3):
-            if current_state[i][j] not in ['X', 'O']:
-                return None
-    return 'tie'
-
-def max_alpha_beta(alpha, beta):
-    maxv, px, py = -2, None, None
-    result = is_end()
-    if result is not None:
-        return ({'X': -1, 'O': 1, 'tie': 0}[result], 0, 0)
-    for i in range(0, 3):
-        for j in range(0, 3):
-            if current_state[i][j] not in ['X', 'O']:
-                temp = current_state[i][j]
-                current_state[i][j] = 'O'
-                (m, min_i, min_j) = min_alpha_beta(alpha, beta)
-                if m > maxv:
-                    maxv, px, py = m, i, j
-                current_state[i][j] = temp
-                if maxv >= beta:
-                    return (maxv, px, py)
-                if maxv > alpha:
-                    alpha = maxv
-    return (maxv, px, py)
-
-def min_alpha_beta(alpha, beta):
-    minv, qx, qy = 2, None, None
-    result = is_end()
-    if result is not None:
-        return ({'X': -1, 'O': 1, 'tie': 0}[result], 0, 0)
-    for i in range(0, 3):
-        for j in range(0, 3):
-            if current_state[i][j] not in ['X', 'O']:
-                temp = current_state[i][j]
-                current_state[i][j] = 'X'
-                (m, max_i, max_j) = max_alpha_beta(alpha, beta)
-                if m < minv:
-                    minv, qx, qy = m, i, j
-                current_state[i][j] = temp
-                if minv <= alpha:
-                    return (minv, qx, qy)
-                if minv < beta:
-                    beta = minv
-    return (minv, qx, qy)
-
-current_state = [['1', '2', '3'], ['4', '5', '6'], ['7', '8', '9']]
-"""
-
-
 def _current_state(frame: FrameType) -> str:
     return "".join(c if c in "XO" else "." for row in frame.f_globals["current_state"] for c in row)
 
 
 def test_seed_003_global_state_explores_18297_positions_from_the_empty_board() -> None:
-    namespace = _student(SEED_003)
+    namespace = _student(SEED_003_ALPHABETA)
     recorder = ExplorationRecorder()
     recorder.start(snapshot=_current_state)
     namespace["min_alpha_beta"](-2, 2)

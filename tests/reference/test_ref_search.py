@@ -9,7 +9,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.search import SearchSpec, alphabeta, minimax, minimax_nodes, move_values, optimal_moves
+from reference.engine import NO_PRUNING
+from reference.search import (
+    SearchSpec,
+    alphabeta,
+    minimax,
+    minimax_nodes,
+    move_values,
+    optimal_moves,
+    root_mover,
+    spec_search,
+)
 from reference.solved import solve_all
 from reference.strategies import nonterminal_boards, reachable_boards, windows
 from reference.tictactoe import EMPTY, SYMMETRIES, Board, MalformedBoard, O, X
@@ -258,7 +268,9 @@ def test_minimax_nodes_from_the_empty_board_is_the_seed_figure() -> None:
 def test_minimax_nodes_equals_the_searched_count(board: Board, limit: int | None, start: int, spec: SearchSpec) -> None:
     spec = replace(spec, depth_limit=limit, start_depth=start)
     to_move = board.to_move(X)  # the boards are drawn with X first; ADJUSTED's first player is O
-    assert minimax_nodes(board, spec, to_move=to_move) == minimax(board, spec, to_move=to_move).nodes
+    walk = spec_search(spec, NO_PRUNING)  # every node visited, none memoized
+    walk.search(board.cells, root_mover(board, spec, to_move), spec.start_depth, -math.inf, math.inf)
+    assert minimax_nodes(board, spec, to_move=to_move) == minimax(board, spec, to_move=to_move).nodes == walk.nodes
 
 
 def test_minimax_nodes_ignores_move_order_and_follows_the_side_to_move() -> None:

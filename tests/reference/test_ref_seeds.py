@@ -1,8 +1,9 @@
 """The reference reproduces each seed notebook's conventions exactly.
 
-Each seed's search functions are copied below as oracles, kept as close to the notebook
-text as a closure allows (globals become closure variables, node counters are added where
-the seed's own instrumented version has them). The reference must agree with them on
+Each seed's search functions are the oracles: seed 003's alpha-beta and seed 004's (lab05)
+run from the shared source text (``tests/seed_sources.py``); the others are copied below,
+kept as close to the notebook text as a closure allows (globals become closure variables,
+node counters are added where the seed's own instrumented version has them). The reference must agree with them on
 values, chosen moves and node counts, and must reproduce the figures the seeds print.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -20,6 +22,7 @@ from reference.codecs import CODECS, cell_to_position, position_to_cell
 from reference.search import SearchSpec, alphabeta, minimax, move_values
 from reference.strategies import nonterminal_boards, reachable_boards, windows
 from reference.tictactoe import Board, O, X
+from tests.seed_sources import LAB05_SOLUTION, SEED_003_ALPHABETA
 
 # -- seed 003: globals current_state, max()/min() and their alpha-beta versions --------------
 
@@ -28,7 +31,7 @@ from reference.tictactoe import Board, O, X
 def seed003(
     current_state: list[list[str]],
 ) -> dict[str, Callable[..., tuple[int, int | None, int | None]]]:
-    """Seed 003's functions bound to one board; ``calls[0]`` counts every call."""
+    """Seed 003's plain minimax bound to one board; ``calls[0]`` counts every call."""
     calls = [0]
 
     def is_end():
@@ -112,74 +115,34 @@ def seed003(
                     current_state[i][j] = temp
         return (minv, qx, qy)
 
-    def max_alpha_beta(alpha, beta):
-        calls[0] += 1
-        maxv = -2
-        px = None
-        py = None
-        result = is_end()
-        if result == "X":
-            return (-1, 0, 0)
-        elif result == "O":
-            return (1, 0, 0)
-        elif result == "tie":
-            return (0, 0, 0)
-        for i in range(0, 3):
-            for j in range(0, 3):
-                if current_state[i][j] not in ["X", "O"]:
-                    temp = current_state[i][j]
-                    current_state[i][j] = "O"
-                    m, min_i, min_j = min_alpha_beta(alpha, beta)
-                    if m > maxv:
-                        maxv = m
-                        px = i
-                        py = j
-                    current_state[i][j] = temp
-                    if maxv >= beta:
-                        return (maxv, px, py)
-                    if maxv > alpha:
-                        alpha = maxv
-        return (maxv, px, py)
-
-    def min_alpha_beta(alpha, beta):
-        calls[0] += 1
-        minv = 2
-        qx = None
-        qy = None
-        result = is_end()
-        if result == "X":
-            return (-1, 0, 0)
-        elif result == "O":
-            return (1, 0, 0)
-        elif result == "tie":
-            return (0, 0, 0)
-        for i in range(0, 3):
-            for j in range(0, 3):
-                if current_state[i][j] not in ["X", "O"]:
-                    temp = current_state[i][j]
-                    current_state[i][j] = "X"
-                    m, max_i, max_j = max_alpha_beta(alpha, beta)
-                    if m < minv:
-                        minv = m
-                        qx = i
-                        qy = j
-                    current_state[i][j] = temp
-                    if minv <= alpha:
-                        return (minv, qx, qy)
-                    if minv < beta:
-                        beta = minv
-        return (minv, qx, qy)
-
     return {
         "max": seed_max,
         "min": seed_min,
-        "max_alpha_beta": max_alpha_beta,
-        "min_alpha_beta": min_alpha_beta,
         "calls": lambda: calls[0],  # type: ignore[dict-item]
     }
 
 
 # fmt: on
+
+
+def seed003_alphabeta(board: Board) -> tuple[dict[str, Any], list[int]]:
+    """Seed 003's alpha-beta (the shared source) on ``board``; ``calls[0]`` counts every call
+    of either function, as the recursion finds them by name."""
+    namespace: dict[str, Any] = {}
+    exec(compile(SEED_003_ALPHABETA, "<seed 003>", "exec"), namespace)
+    namespace["current_state"] = CODECS["grid-digits"].encode(board)
+    calls = [0]
+
+    def counted(search: Callable[[float, float], tuple[int, int | None, int | None]]) -> Callable[..., Any]:
+        def call(alpha: float, beta: float) -> tuple[int, int | None, int | None]:
+            calls[0] += 1
+            return search(alpha, beta)
+
+        return call
+
+    for name in ("max_alpha_beta", "min_alpha_beta"):
+        namespace[name] = counted(namespace[name])
+    return namespace, calls
 
 
 def _seed003_move(board: Board, px: int | None, py: int | None) -> int | None:
@@ -198,12 +161,12 @@ def test_seed003_max_min_match_minimax(board: Board) -> None:
 @settings(deadline=None)
 @given(board=reachable_boards(), window=windows(bounds=(-2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2)))
 def test_seed003_alpha_beta_matches_on_any_window(board: Board, window: tuple[float, float]) -> None:
-    funcs = seed003(CODECS["grid-digits"].encode(board))  # type: ignore[arg-type]
+    namespace, calls = seed003_alphabeta(board)
     name = "min_alpha_beta" if board.to_move() == X else "max_alpha_beta"
-    value, px, py = funcs[name](*window)
+    value, px, py = namespace[name](*window)
     result = alphabeta(board, SearchSpec(), alpha=window[0], beta=window[1])
     assert value == result.value
-    assert funcs["calls"]() == result.nodes
+    assert calls[0] == result.nodes
     assert _seed003_move(board, px, py) == result.best_move
 
 
@@ -426,75 +389,18 @@ def test_seed002_counts_549946_nodes_from_the_start() -> None:
 # -- seed 004: flat board, O maximizes, depth-limited via minimax(child, 0, ...) ---------------
 
 
-# fmt: off  (kept as the notebook wrote it)
-def seed004(board: list[str]) -> Callable[[float], tuple[int, dict[int, int]]]:
-    win_combinations = [
-        [0, 1, 2],
-        [3, 4, 5],
-        [6, 7, 8],
-        [0, 3, 6],
-        [1, 4, 7],
-        [2, 5, 8],
-        [0, 4, 8],
-        [2, 4, 6],
-    ]
-
-    def check_win(board, player):
-        for combo in win_combinations:
-            if board[combo[0]] == board[combo[1]] == board[combo[2]] == player:
-                return True
-        return False
-
-    def check_draw(board):
-        return " " not in board and not check_win(board, "X") and not check_win(board, "O")
-
-    def minimax(board, depth, maximizing_player, max_depth=math.inf):
-        if check_win(board, "O"):
-            return 1
-        if check_win(board, "X"):
-            return -1
-        if check_draw(board):
-            return 0
-        if depth >= max_depth:
-            return 0
-        if maximizing_player:
-            best_score = -float("inf")
-            for i in range(9):
-                if board[i] == " ":
-                    board[i] = "O"
-                    score = minimax(board, depth + 1, False, max_depth)
-                    board[i] = " "
-                    best_score = max(best_score, score)
-            return best_score
-        else:
-            best_score = float("inf")
-            for i in range(9):
-                if board[i] == " ":
-                    board[i] = "X"
-                    score = minimax(board, depth + 1, True, max_depth)
-                    board[i] = " "
-                    best_score = min(best_score, score)
-            return best_score
-
-    def best_move_depth(max_depth: float) -> tuple[int, dict[int, int]]:
-        scores = {}
-        best_eval = -float("inf")
-        move = -1
-        for i in range(9):
-            if board[i] == " ":
-                board[i] = "O"
-                eval = minimax(board, 0, False, max_depth)
-                scores[i] = eval
-                board[i] = " "
-                if eval > best_eval:
-                    best_eval = eval
-                    move = i
-        return move, scores
-
-    return best_move_depth
-
-
-# fmt: on
+def seed004(board: Board, max_depth: float) -> tuple[int, dict[int, int]]:
+    """Lab05's ``best_move_depth`` on ``board`` (the shared source), with the score
+    ``minimax(child, 0, False, max_depth)`` it gives each move."""
+    namespace: dict[str, Any] = {}
+    exec(compile(LAB05_SOLUTION, "<seed 004>", "exec"), namespace)
+    cells = CODECS["flat-space"].encode(board)
+    scores = {}
+    for i in board.empty_cells():
+        cells[i] = "O"  # type: ignore[index]
+        scores[i] = namespace["minimax"](cells, 0, False, max_depth)
+        cells[i] = " "  # type: ignore[index]
+    return namespace["best_move_depth"](cells, max_depth), scores
 
 
 @settings(deadline=None)
@@ -502,8 +408,7 @@ def seed004(board: list[str]) -> Callable[[float], tuple[int, dict[int, int]]]:
 def test_seed004_depth_limited_best_move_matches(board: Board) -> None:
     # the unlimited oracle is slow on open boards; the limited ones are cheap anywhere
     for max_depth in (0, 1, 3) if board.count(".") > 6 else (0, 1, 3, math.inf):
-        best_move_depth = seed004(CODECS["flat-space"].encode(board))  # type: ignore[arg-type]
-        move, scores = best_move_depth(max_depth)
+        move, scores = seed004(board, max_depth)
         limit = None if max_depth == math.inf else int(max_depth)
         spec = SearchSpec(maximizer=O, start_depth=-1, depth_limit=limit)
         assert move_values(board, spec) == scores

@@ -14,14 +14,13 @@ from typing import Protocol
 import pytest
 from hypothesis import given, settings
 
+from reference.engine import Rules
+from reference.mistakes import MISTAKES, Mistake
 from reference.search import SearchSpec, alphabeta, minimax_nodes
 from reference.strategies import nonterminal_boards, reachable_boards, windows
 from reference.tictactoe import Board, O
 from reference.trace import (
     MAX_STEPS,
-    MISTAKES,
-    Mistake,
-    Rules,
     Trace,
     alphabeta_trace,
     first_divergence,
@@ -29,138 +28,23 @@ from reference.trace import (
     name_cause,
     rules_trace,
 )
+from tests.seed_sources import LAB05_RECORDS_VISITS, LAB05_SOLUTION, SEED_003_ALPHABETA, edited
 
 SEED003 = SearchSpec()
 
-SEED_003 = """
-visited = []
-
-def is_end():
-    for i in range(0, 3):
-        if (current_state[0][i] in ['X', 'O'] and current_state[0][i] == current_state[1][i]
-                and current_state[1][i] == current_state[2][i]):
-            return current_state[0][i]
-    for i in range(0, 3):
-        if current_state[i] == ['X', 'X', 'X']:
-            return 'X'
-        elif current_state[i] == ['O', 'O', 'O']:
-            return 'O'
-    if (current_state[0][0] in ['X', 'O'] and current_state[0][0] == current_state[1][1]
-            and current_state[0][0] == current_state[2][2]):
-        return current_state[0][0]
-    if (current_state[0][2] in ['X', 'O'] and current_state[0][2] == current_state[1][1]
-            and current_state[0][2] == current_state[2][0]):
-        return current_state[0][2]
-    for i in range(0, 3):
-        for j in range(0, 3):
-            if current_state[i][j] not in ['X', 'O']:
-                return None
-    return 'tie'
-
-def max_alpha_beta(alpha, beta):
-    visited.append(''.join(c if c in 'XO' else '.' for row in current_state for c in row))
-    maxv = -2
-    px = None
-    py = None
-    result = is_end()
-    if result == 'X':
-        return (-1, 0, 0)
-    elif result == 'O':
-        return (1, 0, 0)
-    elif result == 'tie':
-        return (0, 0, 0)
-    for i in range(0, 3):
-        for j in range(0, 3):
-            if current_state[i][j] not in ['X', 'O']:
-                temp = current_state[i][j]
-                current_state[i][j] = 'O'
-                (m, min_i, min_j) = min_alpha_beta(alpha, beta)
-                if m > maxv:
-                    maxv = m
-                    px = i
-                    py = j
-                current_state[i][j] = temp
-                if maxv >= beta:
-                    return (maxv, px, py)
-                if maxv > alpha:
-                    alpha = maxv
-    return (maxv, px, py)
-
-def min_alpha_beta(alpha, beta):
-    visited.append(''.join(c if c in 'XO' else '.' for row in current_state for c in row))
-    minv = 2
-    qx = None
-    qy = None
-    result = is_end()
-    if result == 'X':
-        return (-1, 0, 0)
-    elif result == 'O':
-        return (1, 0, 0)
-    elif result == 'tie':
-        return (0, 0, 0)
-    for i in range(0, 3):
-        for j in range(0, 3):
-            if current_state[i][j] not in ['X', 'O']:
-                temp = current_state[i][j]
-                current_state[i][j] = 'X'
-                (m, max_i, max_j) = max_alpha_beta(alpha, beta)
-                if m < minv:
-                    minv = m
-                    qx = i
-                    qy = j
-                current_state[i][j] = temp
-                if minv <= alpha:
-                    return (minv, qx, qy)
-                if minv < beta:
-                    beta = minv
-    return (minv, qx, qy)
-"""
-
-SEED_004 = """
-visited = []
-
-def check_win(board, player):
-    for combo in [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]]:
-        if board[combo[0]] == board[combo[1]] == board[combo[2]] == player:
-            return True
-    return False
-
-def check_draw(board):
-    return " " not in board and not check_win(board, "X") and not check_win(board, "O")
-
-def minimaxAB(board, depth, maximizing_player, alpha, beta):
-    visited.append(''.join('.' if c == ' ' else c for c in board))
-    if check_win(board, "O"):
-        return 1
-    if check_win(board, "X"):
-        return -1
-    if check_draw(board):
-        return 0
-    if maximizing_player:
-        max_eval = -float("inf")
-        for i in range(9):
-            if board[i] == " ":
-                board[i] = "O"
-                eval = minimaxAB(board, depth + 1, False, alpha, beta)
-                board[i] = " "
-                max_eval = max(max_eval, eval)
-                alpha = max(alpha, eval)
-                if beta <= alpha:
-                    break  # Beta cutoff
-        return max_eval
-    else:
-        min_eval = float("inf")
-        for i in range(9):
-            if board[i] == " ":
-                board[i] = "X"
-                eval = minimaxAB(board, depth + 1, True, alpha, beta)
-                board[i] = " "
-                min_eval = min(min_eval, eval)
-                beta = min(beta, eval)
-                if beta <= alpha:
-                    break  # Alpha cutoff
-        return min_eval
-"""
+# The seeds' searches, each keeping the board of every call in ``visited``.
+SEED_003 = "visited = []\n" + edited(
+    SEED_003_ALPHABETA,
+    [
+        (
+            f"def {name}(alpha, beta):\n",
+            f"def {name}(alpha, beta):\n"
+            "    visited.append(''.join(c if c in 'XO' else '.' for row in current_state for c in row))\n",
+        )
+        for name in ("max_alpha_beta", "min_alpha_beta")
+    ],
+)
+SEED_004 = "visited = []\n" + edited(LAB05_SOLUTION, [LAB05_RECORDS_VISITS])
 
 # Each mistake as the edits a student makes to seed 003's text (old, new, how many times).
 SEED_003_EDITS: dict[str, list[tuple[str, str]]] = {
@@ -208,17 +92,10 @@ class Explore(Protocol):
     def __call__(self, board: Board, alpha: float = ..., beta: float = ...) -> list[str]: ...
 
 
-def _edited(source: str, edits: list[tuple[str, str]]) -> str:
-    for old, new in edits:
-        assert old in source, old
-        source = source.replace(old, new)
-    return source
-
-
 def seed_003(edits: list[tuple[str, str]] = []) -> Explore:  # noqa: B006 - never mutated
     """Seed 003's search, edited; it explores from a board with the window given."""
     namespace: dict = {}
-    exec(compile(_edited(SEED_003, edits), "<seed 003>", "exec"), namespace)
+    exec(compile(edited(SEED_003, edits), "<seed 003>", "exec"), namespace)
 
     def explore(board: Board, alpha: float = -2, beta: float = 2) -> list[str]:
         namespace["current_state"] = [
@@ -235,7 +112,7 @@ def seed_003(edits: list[tuple[str, str]] = []) -> Explore:  # noqa: B006 - neve
 
 def seed_004(edits: list[tuple[str, str]] = []) -> Explore:  # noqa: B006 - never mutated
     namespace: dict = {}
-    exec(compile(_edited(SEED_004, edits), "<seed 004>", "exec"), namespace)
+    exec(compile(edited(SEED_004, edits), "<seed 004>", "exec"), namespace)
 
     def explore(board: Board, alpha: float = -math.inf, beta: float = math.inf) -> list[str]:
         namespace["visited"] = []
@@ -247,6 +124,13 @@ def seed_004(edits: list[tuple[str, str]] = []) -> Explore:  # noqa: B006 - neve
 
 def _mistake(name: str) -> Mistake:
     return next(m for m in MISTAKES if m.name == name)
+
+
+def _clause(name: str) -> str:
+    """The words that name a mistake from an exploration (every mistake tested here has them)."""
+    clause = _mistake(name).clause
+    assert clause is not None, name
+    return clause
 
 
 # -- the correct search ----------------------------------------------------------------------
@@ -330,13 +214,13 @@ ONE_MARK = Board.from_string("X........")
 def test_name_cause_names_the_mistake_that_explores_alike(name: str, style: str, explore: Explore) -> None:
     student = explore(ONE_MARK, -2, 2)
     sentence = name_cause(student, ONE_MARK, SEED003, alpha=-2, beta=2)
-    assert sentence is not None and _mistake(name).clause in sentence
+    assert sentence is not None and _clause(name) in sentence
 
 
 def test_window_reset_and_no_pruning_explore_alike_and_both_are_named() -> None:
     sentence = name_cause(seed_003(SEED_003_EDITS["window-reset"])(ONE_MARK), ONE_MARK, SEED003, alpha=-2, beta=2)
     assert sentence is not None
-    assert _mistake("window-reset").clause in sentence and _mistake("no-pruning").clause in sentence
+    assert _clause("window-reset") in sentence and _clause("no-pruning") in sentence
 
 
 def test_name_cause_says_nothing_for_a_correct_or_unexplained_exploration() -> None:

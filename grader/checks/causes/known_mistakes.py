@@ -13,10 +13,12 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from reference import EMPTY, LINE_NAMES, LINES, Board, SearchSpec
-from reference.search import WIN_SCORE
+from reference import EMPTY, LINE_NAMES, LINES, Board, SearchSpec, opponent
+from reference.engine import Cells, Rules, Search, place
+from reference.mistakes import valued_mistakes
+from reference.search import WIN_SCORE, spec_search
 
 MAX_OBSERVATIONS = 12
 
@@ -101,23 +103,15 @@ def explain_minimax(observations: Sequence[Observation], spec: SearchSpec) -> st
         return None
     # Memoized over at most 5,478 positions per variant: cheap enough to demand that a
     # variant reproduce every answer, which keeps coincidences out.
-    sample = observations
     for variant in MINIMAX_VARIANTS:
         if variant.depth_sign != -1 and spec.scoring == "unit":
             continue
         if all(
-            _variant_value(
-                o.board.cells,
-                o.side,
-                o.maximizer or spec.maximizer,
-                variant,
-                o.start_depth,
-                o.depth_limit,
-                spec.cutoff_value,
-                spec.scoring,
-            )
+            _variant_search(
+                variant, o.maximizer or spec.maximizer, o.depth_limit, spec.cutoff_value, spec.scoring
+            ).value(o.board.cells, -1, o.side, o.start_depth)
             == o.actual
-            for o in sample
+            for o in observations
         ):
             return variant.sentence
     return None
@@ -133,39 +127,44 @@ def _smallest(observations: Sequence[Observation]) -> list[Observation]:
     return wrong[:MAX_OBSERVATIONS] + right[:MAX_OBSERVATIONS]
 
 
-@functools.lru_cache(maxsize=200_000)
-def _variant_value(
-    cells: tuple[str, ...],
-    side: str,
-    maximizer: str,
-    variant: Variant,
-    depth: int,
-    limit: int | None,
-    cutoff: float,
-    scoring: str = "unit",
-) -> float:
-    winner = _winner(cells, variant.lines)
-    if winner is not None:
-        score = 1 if scoring == "unit" else WIN_SCORE + variant.depth_sign * depth
-        score = score if winner == maximizer else -score
-        return -score if variant.scores_swapped else score
-    if EMPTY not in cells:
-        return variant.draw_value
-    if limit is not None and depth >= limit:
-        return cutoff
-    other = "O" if side == "X" else "X"
-    minimizer = "O" if maximizer == "X" else "X"
-    mark = other if variant.marks_swapped else side
-    if variant.same_mark:
-        mark = maximizer if variant.same_mark == "max" else minimizer
-    values = [
-        _variant_value(
-            cells[:c] + (mark,) + cells[c + 1 :], other, maximizer, variant, depth + 1, limit, cutoff, scoring
-        )
-        for c, v in enumerate(cells)
-        if v == EMPTY
-    ]
-    return max(values) if side == maximizer else min(values)
+class VariantPositions:
+    """The game as a mistaken minimax plays it (:class:`reference.engine.Positions`)."""
+
+    def __init__(self, variant: Variant, maximizer: str, limit: int | None, cutoff: float, scoring: str) -> None:
+        self.variant = variant
+        self.maximizer = maximizer
+        self.limit = math.inf if limit is None else limit
+        self.cutoff = cutoff
+        self.scoring = scoring
+
+    def root_value(self, cells: Cells, depth: int) -> float | None:
+        variant = self.variant
+        winner = _winner(cells, variant.lines)
+        if winner is not None:
+            score = 1 if self.scoring == "unit" else WIN_SCORE + variant.depth_sign * depth
+            score = score if winner == self.maximizer else -score
+            return -score if variant.scores_swapped else score
+        if EMPTY not in cells:
+            return variant.draw_value
+        if depth >= self.limit:
+            return self.cutoff
+        return None
+
+    def leaf_value(self, cells: Cells, last: int, depth: int) -> float | None:
+        # A missed line lets the game go on: a win is looked for on every line, not only through ``last``.
+        return self.root_value(cells, depth)
+
+    def children(self, cells: Cells, mover: str, order: Sequence[int]) -> list[tuple[int, Cells]]:
+        mark = opponent(mover) if self.variant.marks_swapped else mover
+        if self.variant.same_mark:
+            mark = self.maximizer if self.variant.same_mark == "max" else opponent(self.maximizer)
+        return [(m, place(cells, m, mark)) for m in order if cells[m] == EMPTY]
+
+
+@functools.lru_cache(maxsize=48)
+def _variant_search(variant: Variant, maximizer: str, limit: int | None, cutoff: float, scoring: str) -> Search:
+    """One memoized minimax per variant and conventions, shared by every observation."""
+    return Search(VariantPositions(variant, maximizer, limit, cutoff, scoring), maximizer)
 
 
 def _winner(cells: tuple[str, ...], lines: Sequence[tuple[int, int, int]]) -> str | None:
@@ -175,79 +174,22 @@ def _winner(cells: tuple[str, ...], lines: Sequence[tuple[int, int, int]]) -> st
     return None
 
 
-# -- alpha-beta --------------------------------------------------------------
-
-AB_VARIANTS: dict[str, str] = {
-    "inverted-cut": "The cut-off condition is inverted (for example `beta >= alpha` instead of `beta <= alpha`): "
-    "nodes stop after their first child.",
-    "alpha-in-min": "A MIN node raises alpha (as a MAX node does) instead of lowering beta.",
-    "beta-in-max": "A MAX node lowers beta (as a MIN node does) instead of raising alpha.",
-    "bounds-swapped": "Alpha and beta are swapped: MAX nodes update beta and MIN nodes update alpha.",
-    "no-bound-update": "The bounds are never updated, so the window passed to children is always the initial one.",
-}
+# -- alpha-beta ----------------------------------------------------------------
 
 
 def explain_alphabeta(observations: Sequence[Observation], spec: SearchSpec) -> str | None:
-    """The first alpha-beta mistake that reproduces every observed value."""
+    """The first alpha-beta mistake (``reference.mistakes``) that reproduces every observed value."""
     if spec.scoring != "unit" or spec.depth_limit is not None or not observations:
         return None
     sample = _smallest(observations)
-    for name, sentence in AB_VARIANTS.items():
-        for style in STYLES:
-            if all(
-                _ab(o.board.cells, o.side, o.maximizer or spec.maximizer, o.alpha, o.beta, name, style) == o.actual
-                for o in sample
-            ):
-                return sentence
+    for mistake in valued_mistakes():
+        if any(all(_mistaken_value(o, spec, rules) == o.actual for o in sample) for rules in mistake.rules):
+            return mistake.sentence
     return None
 
 
-STYLES = ("bounds", "best")
-"""Two ways students write the cut-off. "bounds": update alpha or beta with the child's value,
-then cut when beta <= alpha. "best": cut when the best value so far reaches the bound, then
-update the bound."""
-
-
-def _updated(is_max: bool, value: float, alpha: float, beta: float, variant: str) -> tuple[float, float]:
-    """The window after a child returned ``value``, as each mistaken variant updates it."""
-    if variant == "no-bound-update":
-        return alpha, beta
-    if variant == "bounds-swapped":  # beta = max(beta, v) in MAX nodes, alpha = min(alpha, v) in MIN nodes
-        return (alpha, max(beta, value)) if is_max else (min(alpha, value), beta)
-    raises_alpha = is_max if variant in ("correct", "inverted-cut") else variant == "alpha-in-min"
-    if variant == "beta-in-max":
-        raises_alpha = False
-    if raises_alpha:
-        return max(alpha, value), beta
-    return alpha, min(beta, value)
-
-
-def _ab(
-    cells: tuple[str, ...], side: str, maximizer: str, alpha: float, beta: float, variant: str, style: str
-) -> float:
-    winner = _winner(cells, LINES)
-    if winner is not None:
-        return 1 if winner == maximizer else -1
-    if EMPTY not in cells:
-        return 0
-    other = "O" if side == "X" else "X"
-    is_max = side == maximizer
-    best = -math.inf if is_max else math.inf
-    for c, v in enumerate(cells):
-        if v != EMPTY:
-            continue
-        value = _ab(cells[:c] + (side,) + cells[c + 1 :], other, maximizer, alpha, beta, variant, style)
-        best = max(best, value) if is_max else min(best, value)
-        if style == "best":
-            if variant == "inverted-cut":  # `>=` written as `<=` (and the reverse)
-                reached = best <= beta if is_max else best >= alpha
-            else:
-                reached = best >= beta if is_max else best <= alpha
-            if reached:
-                break
-            alpha, beta = _updated(is_max, best, alpha, beta, variant)
-            continue
-        alpha, beta = _updated(is_max, value, alpha, beta, variant)
-        if (beta >= alpha) if variant == "inverted-cut" else (beta <= alpha):
-            break
-    return best
+def _mistaken_value(o: Observation, spec: SearchSpec, rules: Rules) -> float:
+    """What the alpha-beta ``rules`` describe returns for the observed call."""
+    spec = replace(spec, maximizer=o.maximizer or spec.maximizer)
+    search = spec_search(spec, rules, window=(o.alpha, o.beta))
+    return search.search(o.board.cells, o.side, spec.start_depth, o.alpha, o.beta)[0]

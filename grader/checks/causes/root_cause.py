@@ -25,8 +25,10 @@ from dataclasses import dataclass
 
 from grader.checks.causes.defects import Defect, DrawObservation, WinObservation
 from reference import EMPTY, Board, SearchSpec, opponent
+from reference.engine import Cells, Rules, Search, place
 
 __all__ = [
+    "DefectPositions",
     "DefectiveSearch",
     "MoveObservation",
     "NodeCountObservation",
@@ -37,7 +39,9 @@ __all__ = [
     "reproduces",
 ]
 
-_Cells = tuple[str, ...]
+_SEED_LOOP = Rules(style="bounds")
+"""The correct alpha-beta as the seeds write it: move the bound with each child, cut when
+``beta <= alpha``."""
 
 
 @dataclass(frozen=True)
@@ -75,8 +79,9 @@ class NodeCountObservation:
 Observation = ValueObservation | MoveObservation | NodeCountObservation | WinObservation | DrawObservation
 
 
-class DefectiveSearch:
-    """Minimax and alpha-beta built on the student's defective helpers."""
+class DefectPositions:
+    """The game as the student's defective helpers see it (:class:`reference.engine.Positions`):
+    their win and draw tests decide the leaves, their successor function places the marks."""
 
     def __init__(self, defect: Defect, spec: SearchSpec, maximizer_first: bool = True) -> None:
         self.defect = defect
@@ -85,13 +90,10 @@ class DefectiveSearch:
         minimizer = opponent(spec.maximizer)
         self.win_order = (self.maximizer, minimizer) if maximizer_first else (minimizer, self.maximizer)
         self.limit = math.inf if spec.depth_limit is None else spec.depth_limit
-        self.moves = tuple(m for m in spec.move_order if m not in defect.skipped)
-        # Within one spec a position's value and subtree depend on (cells, mover, depth) only.
-        self._values: dict[tuple[_Cells, str, int], float] = {}
-        self._sizes: dict[tuple[_Cells, str, int], int] = {}
 
-    def leaf(self, cells: _Cells, depth: int) -> float | None:
-        """The value of a finished or cut-off node, else ``None``."""
+    def root_value(self, cells: Cells, depth: int) -> float | None:
+        """The value of a finished or cut-off node, else ``None``: the student's tests look at
+        the whole board, wherever the last move was."""
         for player in self.win_order:
             if self.defect.wins(cells, player):
                 return self.spec.win_value(player, depth)
@@ -101,69 +103,53 @@ class DefectiveSearch:
             return self.spec.cutoff_value
         return None
 
-    def children(self, cells: _Cells, mover: str) -> list[tuple[int, _Cells]]:
+    def leaf_value(self, cells: Cells, last: int, depth: int) -> float | None:
+        return self.root_value(cells, depth)
+
+    def children(self, cells: Cells, mover: str, order: Sequence[int]) -> list[tuple[int, Cells]]:
         mark = self.defect.placed(mover, self.maximizer)
-        return [(m, cells[:m] + (mark,) + cells[m + 1 :]) for m in self.moves if cells[m] == EMPTY]
+        return [(m, place(cells, m, mark)) for m in order if cells[m] == EMPTY]
 
-    def _best(self, values: Sequence[float], mover: str) -> float:
-        # The seeds start from -inf/+inf: a node without a move tried keeps it.
-        return max(values, default=-math.inf) if mover == self.maximizer else min(values, default=math.inf)
 
-    def value(self, cells: _Cells, mover: str, depth: int) -> float:
-        key = (cells, mover, depth)
-        known = self._values.get(key)
-        if known is None:
-            known = self.leaf(cells, depth)
-            if known is None:
-                following = opponent(mover)
-                scored = [self.value(child, following, depth + 1) for _, child in self.children(cells, mover)]
-                known = self._best(scored, mover)
-            self._values[key] = known
-        return known
+class DefectiveSearch:
+    """Minimax and alpha-beta built on the student's defective helpers: the engine on
+    :class:`DefectPositions`, alpha-beta written as the seeds write it (``style="bounds"``)."""
 
-    def move_values(self, cells: _Cells, mover: str, depth: int) -> dict[int, float]:
+    def __init__(self, defect: Defect, spec: SearchSpec, maximizer_first: bool = True) -> None:
+        order = tuple(m for m in spec.move_order if m not in defect.skipped)
+        positions = DefectPositions(defect, spec, maximizer_first)
+        # Within one spec a position's value and subtree depend on (cells, mover, depth) only:
+        # one search keeps its memo across every observation.
+        self.minimax = Search(positions, spec.maximizer, order=order)
+        self.positions = positions
+        self.order = order
+
+    def value(self, cells: Cells, mover: str, depth: int) -> float:
+        return self.minimax.value(cells, -1, mover, depth)
+
+    def move_values(self, cells: Cells, mover: str, depth: int) -> dict[int, float]:
         """Each move's value, as a best-move loop over the empty cells scores it."""
         following = opponent(mover)
-        return {m: self.value(child, following, depth + 1) for m, child in self.children(cells, mover)}
+        return {
+            m: self.minimax.value(child, m, following, depth + 1) for m, child in self.minimax.children(cells, mover)
+        }
 
-    def best_moves(self, cells: _Cells, mover: str, depth: int) -> frozenset[int]:
+    def best_moves(self, cells: Cells, mover: str, depth: int) -> frozenset[int]:
         values = self.move_values(cells, mover, depth)
         if not values:
             return frozenset()
-        best = self._best(list(values.values()), mover)
+        best = max(values.values()) if mover == self.positions.maximizer else min(values.values())
         return frozenset(m for m, v in values.items() if v == best)
 
-    def nodes(self, cells: _Cells, mover: str, depth: int) -> int:
+    def nodes(self, cells: Cells, mover: str, depth: int) -> int:
         """Calls of plain minimax from this node, itself included."""
-        key = (cells, mover, depth)
-        known = self._sizes.get(key)
-        if known is None:
-            known = 1
-            if self.leaf(cells, depth) is None:
-                following = opponent(mover)
-                known += sum(self.nodes(child, following, depth + 1) for _, child in self.children(cells, mover))
-            self._sizes[key] = known
-        return known
+        return self.minimax.size(cells, -1, mover, depth)
 
-    def alphabeta(self, cells: _Cells, mover: str, depth: int, alpha: float, beta: float) -> tuple[float, int]:
+    def alphabeta(self, cells: Cells, mover: str, depth: int, alpha: float, beta: float) -> tuple[float, int]:
         """(value, calls) of fail-soft alpha-beta from this node."""
-        leaf = self.leaf(cells, depth)
-        if leaf is not None:
-            return leaf, 1
-        maximizing = mover == self.maximizer
-        best = -math.inf if maximizing else math.inf
-        calls = 1
-        following = opponent(mover)
-        for _, child in self.children(cells, mover):
-            value, below = self.alphabeta(child, following, depth + 1, alpha, beta)
-            calls += below
-            if maximizing:
-                best, alpha = max(best, value), max(alpha, value)
-            else:
-                best, beta = min(best, value), min(beta, value)
-            if beta <= alpha:
-                break
-        return best, calls
+        search = Search(self.positions, self.positions.maximizer, _SEED_LOOP, order=self.order, window=(alpha, beta))
+        value, _ = search.search(cells, mover, depth, alpha, beta)
+        return value, search.nodes
 
 
 @functools.lru_cache(maxsize=32)
