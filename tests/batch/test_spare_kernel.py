@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import nbformat
@@ -19,8 +21,16 @@ def notebook(*sources: str) -> nbformat.NotebookNode:
     return new_notebook(cells=[new_code_cell(source) for source in sources])
 
 
+def waiting_process(spare: SpareKernel) -> subprocess.Popen[bytes]:
+    """The process of the kernel waiting in ``spare``."""
+    assert spare._spare is not None
+    process = getattr(spare._spare.kernel.manager.provisioner, "process", None)
+    assert process is not None
+    return process
+
+
 @pytest.fixture
-def spare() -> SpareKernel:
+def spare() -> Iterator[SpareKernel]:
     spare = SpareKernel()
     yield spare
     spare.close()
@@ -30,11 +40,13 @@ def test_the_next_session_takes_the_spare_and_sees_nothing_of_the_last(spare: Sp
     options = ExecutionOptions(stdin=("7",))
     with NotebookSession(notebook("leftover = input()", "print(leftover)"), options, spare_kernel=spare) as first:
         assert [c.output for c in first.execute().cells] == ["7\n", "7\n"]  # input() echoes its answer
+        assert first._kernel is not None
         first_pid = first._kernel.pid
     with NotebookSession(
         notebook("print('leftover' in globals())", "print(input())"), options, spare_kernel=spare
     ) as second:
         result = second.execute()
+        assert second._kernel is not None
         second_pid = second._kernel.pid
     assert [c.output for c in result.cells] == ["False\n", "7\n7\n"]  # a fresh namespace; the script from its start
     assert (spare.handed_out, spare.from_spare) == (2, 1)
@@ -53,8 +65,9 @@ def test_a_spare_for_other_limits_is_not_used(spare: SpareKernel) -> None:
 def test_a_spare_that_died_is_replaced(spare: SpareKernel) -> None:
     with NotebookSession(notebook("x = 1"), ExecutionOptions(), spare_kernel=spare) as session:
         session.execute()
-    spare._spare.kernel.manager.provisioner.process.kill()
-    spare._spare.kernel.manager.provisioner.process.wait()
+    process = waiting_process(spare)
+    process.kill()
+    process.wait()
     with NotebookSession(notebook("print(6 * 7)"), ExecutionOptions(), spare_kernel=spare) as session:
         assert session.execute().cells[0].output == "42\n"
     assert spare.from_spare == 0
@@ -64,7 +77,8 @@ def test_close_stops_the_spare_and_removes_its_sandbox() -> None:
     spare = SpareKernel()
     with NotebookSession(notebook("x = 1"), ExecutionOptions(), spare_kernel=spare) as session:
         session.execute()
-    process = spare._spare.kernel.manager.provisioner.process
+    process = waiting_process(spare)
+    assert spare._spare is not None
     folder = Path(spare._spare.sandbox.root)
     assert folder.is_dir() and process.poll() is None
     spare.close()

@@ -39,11 +39,14 @@ def test_a_function_that_never_returns_costs_minutes_not_the_grade(tmp_path: Pat
     status = {c.check_id: c.status for c in result.checks}
     for passed in ("check-win", "check-draw", "alphabeta-value"):
         assert status[passed] == CheckStatus.PASSED
-    assert "did not return within its time limit" in result.check("minimax-value").counterexample.actual
+    counterexample = result.check("minimax-value").counterexample
+    assert counterexample is not None
+    assert "did not return within its time limit" in counterexample.actual
     for check_id in ("minimax-no-mutation", "best-move", "node-reduction", "depth-limited", "random-opponent"):
         check = result.check(check_id)
         assert check.status == CheckStatus.NOT_RUN and "`minimax` did not return within 20 s" in check.message
     assert any("`minimax` did not return" in problem for problem in result.problems)
+    assert result.execution is not None
     cells = [c for c in result.execution.cells if c.status.value == "timeout"]
     assert [round(c.duration) for c in cells] == [60, 5, 5, 5]  # one cell limit, then short ones
     rows = list(csv.DictReader((tmp_path / "out" / "grades.csv").open()))

@@ -46,15 +46,17 @@ def test_an_optimal_opponent_punishes_what_a_random_one_lets_pass() -> None:
     # The first loss decides: the games after it are not played.
     assert strict.figures["tally"] == {"AI": 0, "Opponent": 1, "Draw": 0} and strict.figures["played"] == 1
     assert "lost game 1 of 3" in strict.message and "the other 2 games were not played" in strict.message
-    board = Board.from_string(strict.counterexample.board)
+    counterexample = strict.counterexample
+    assert counterexample is not None and counterexample.board is not None
+    board = Board.from_string(counterexample.board)
     assert board.winners() == {"O"}
-    assert "an optimal opponent" in strict.counterexample.actual
+    assert "an optimal opponent" in counterexample.actual
     # the game as the report draws it: one board after each move, ending on the lost position
     game = strict.detail
     assert isinstance(game, PlayedGame)
     boards, moves = game.boards, game.moves
     assert len(boards) == len(moves) == 9 - board.cells.count(".")
-    assert boards[-1] == strict.counterexample.board
+    assert boards[-1] == counterexample.board
     assert all(sum(c != "." for c in b) == n for n, b in enumerate(boards, start=1))
 
 

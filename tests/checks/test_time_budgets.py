@@ -136,7 +136,9 @@ def test_checks_that_need_a_hung_function_say_why_and_the_others_pass() -> None:
         "depth-limited": CheckStatus.NOT_RUN,
         "random-opponent": CheckStatus.NOT_RUN,
     }
-    assert "did not return within its time limit" in results["minimax-value"].counterexample.actual
+    counterexample = results["minimax-value"].counterexample
+    assert counterexample is not None
+    assert "did not return within its time limit" in counterexample.actual
     assert "`best_move` may call `minimax`: `minimax` did not return within 1 s" in results["best-move"].message
 
 

@@ -90,7 +90,7 @@ def rendered(course: Course) -> dict[Path, str]:
     files = {course.solution: notebook_text(source)}
     for mutant in course.mutants:
         functions = sorted({key.split(":")[0] for key in mutant.broken})
-        fixture = {"bug": mutant.mistake, "role": mutant.role, "functions": functions}
+        fixture: dict[str, object] = {"bug": mutant.mistake, "role": mutant.role, "functions": functions}
         files[course.mutant_path(mutant)] = notebook_text(mutated(source, mutant), fixture)
     return files
 

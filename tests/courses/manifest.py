@@ -13,7 +13,7 @@ import ast
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -151,26 +151,26 @@ def _literal(text: str) -> object:
     return DIGIT if text == DIGIT else ast.literal_eval(text)
 
 
-def _function(raw: dict[str, object]) -> Function:
-    return Function(**raw)  # type: ignore[arg-type]
+def _function(raw: dict[str, Any]) -> Function:
+    return Function(**raw)
 
 
-def _mutant(raw: dict[str, object]) -> Mutant:
+def _mutant(raw: dict[str, Any]) -> Mutant:
     fields = dict(raw)
     edits = fields.pop("replace")
     also = fields.pop("also", [])
-    return Mutant(edits=tuple((old, new) for old, new in edits), also=tuple(also), **fields)  # type: ignore[arg-type]
+    return Mutant(edits=tuple((old, new) for old, new in edits), also=tuple(also), **fields)
 
 
-def _course(raw: dict[str, object]) -> Course:
+def _course(raw: dict[str, Any]) -> Course:
     fields = dict(raw)
     for symbol in ("empty", "x", "o", "no_winner"):
         if symbol in fields:
             fields[symbol] = _literal(str(fields[symbol]))
-    functions = tuple(_function(f) for f in fields.pop("function"))  # type: ignore[attr-defined]
-    mutants = tuple(_mutant(m) for m in fields.pop("mutant", []))  # type: ignore[attr-defined]
+    functions = tuple(_function(f) for f in fields.pop("function"))
+    mutants = tuple(_mutant(m) for m in fields.pop("mutant", []))
     fields["global_name"] = fields.pop("global", None)
-    return Course(functions=functions, mutants=mutants, **fields)  # type: ignore[arg-type]
+    return Course(functions=functions, mutants=mutants, **fields)
 
 
 def load_courses(path: Path = MANIFEST) -> tuple[Course, ...]:

@@ -104,7 +104,9 @@ def test_objects_come_back_as_snapshots_and_methods_chain(open_session) -> None:
     assert isinstance(state.value, RemoteObject) and state.value.type_name == "State"
     assert state.counts == {"State.__init__": 1}
     assert state.value.player == 1 and state.value.max_depth == 2
-    assert np.array_equal(state.value.gameplan, board) and state.value.gameplan.dtype == board.dtype
+    gameplan = state.value.gameplan
+    assert isinstance(gameplan, np.ndarray)
+    assert np.array_equal(gameplan, board) and gameplan.dtype == board.dtype
     assert decision.value == (0, (0, 0))
     assert decision.counts["State.minmax"] == 1 + 9 + 72
     assert decision.globals_after["State.generated"] == 1 + 9 + 72

@@ -43,7 +43,8 @@ CASES = [
 
 
 def _run_and_check_survival(open_session, case: Hostile, sandbox: SandboxChoice = "auto"):
-    session = open_session(case.fixture, ExecutionOptions(sandbox=sandbox, **{**FAST, **case.options}))
+    overrides: OptionOverrides = {**FAST, **case.options}
+    session = open_session(case.fixture, ExecutionOptions(sandbox=sandbox, **overrides))
     result = session.execute()
     record = result.cell(case.cell)
     assert record.status is case.status, record
@@ -91,9 +92,9 @@ def test_loop_that_ignores_interrupts_gets_a_new_kernel(open_session) -> None:
 
 @requires_bwrap
 def test_fork_bomb_is_bounded(open_session) -> None:
-    options = {"sandbox": "bwrap", "limits": Limits(processes=32)}
-    case = Hostile("fork_bomb", 1, CellStatus.ERROR, ("BlockingIOError",), options=options)
-    session = open_session(case.fixture, ExecutionOptions(**{**FAST, **case.options}))
+    case = Hostile("fork_bomb", 1, CellStatus.ERROR, ("BlockingIOError",), options={"limits": Limits(processes=32)})
+    overrides: OptionOverrides = {**FAST, **case.options}
+    session = open_session(case.fixture, ExecutionOptions(sandbox="bwrap", **overrides))
     result = session.execute()
     assert result.cell(1).status is CellStatus.ERROR and result.cell(1).error_name == "BlockingIOError"
     assert result.cells[-1].status is CellStatus.OK

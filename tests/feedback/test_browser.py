@@ -8,6 +8,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -74,7 +75,12 @@ def open_page(browser, path: Path, width: int = 1280):
     )
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
     page.on("request", lambda r: problems.append(f"request: {r.url}") if not r.url.startswith("file:") else None)
-    page.on("dialog", lambda d: (problems.append(f"dialog: {d.message}"), d.dismiss()))
+
+    def dismiss(dialog: Any) -> None:
+        problems.append(f"dialog: {dialog.message}")
+        dialog.dismiss()
+
+    page.on("dialog", dismiss)
     page.goto(path.as_uri())
     page.wait_for_load_state("load")
     return page, problems

@@ -142,17 +142,15 @@ def test_grades_csv_neutralises_formulas_in_names() -> None:
 
 def test_the_board_is_drawn_alike_in_the_terminal_and_in_gradescope() -> None:
     tic_tac_toe = fab.public_failure()
-    connect_four = replace(
-        tic_tac_toe,
-        check_id="connect-four",
-        counterexample=replace(tic_tac_toe.counterexample, board="XO.X..O|......."),
-    )
+    assert tic_tac_toe.counterexample is not None
+    wide_board = replace(tic_tac_toe.counterexample, board="XO.X..O|.......")
+    connect_four = replace(tic_tac_toe, check_id="connect-four", counterexample=wide_board)
     terminal = format_submission(fab.submission(tic_tac_toe, connect_four))
     assert "X O .   call:     minimax(board, 0, True)" in terminal
     assert "X . .   expected: 1" in terminal and ". . .   actual:   -1" in terminal
     output = counterexample_text(tic_tac_toe.counterexample)
     assert output.startswith("Position:\n   X | O |  \n   X |   |  \n     |   |  \n")
-    other = counterexample_text(connect_four.counterexample)  # not a 3x3 board: shown as text, in both
+    other = counterexample_text(wide_board)  # not a 3x3 board: shown as text, in both
     assert other.startswith("Input: XO.X..O|.......") and "input:    XO.X..O|......." in terminal
 
 

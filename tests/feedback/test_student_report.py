@@ -136,7 +136,7 @@ def test_node_counts_are_drawn_as_a_bar_chart() -> None:
     assert any(t == "svg" and "node-chart" in (a.get("class") or "") for t, a in parsed.tags)
     bars = [a for t, a in parsed.tags if t == "rect" and (a.get("class") or "").startswith("series-")]
     assert len(bars) == 8  # 2 positions x (minimax, alpha-beta, both references)
-    widths = {a["class"]: float(a["width"]) for a in bars[:4]}
+    widths = {a["class"]: float(a["width"] or "nan") for a in bars[:4]}
     assert widths["series-minimax"] == pytest.approx(330)
     assert widths["series-alphabeta"] < widths["series-minimax"] / 20
     assert "59,705" in html and "787" in html

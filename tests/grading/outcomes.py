@@ -33,7 +33,9 @@ def assert_outcome(result: SubmissionResult, assignment: Assignment, expected: d
     causes = expected["cause"] if isinstance(expected["cause"], list) else [expected["cause"]]
     for cause in causes:
         feedback = result.check(cause["check"])
-        text = " ".join(filter(None, [feedback.message, feedback.counterexample and feedback.counterexample.cause]))
+        text = " ".join(
+            filter(None, [feedback.message, feedback.counterexample.cause if feedback.counterexample else None])
+        )
         assert cause["words"] in text, (cause["check"], text)
         if feedback.status == CheckStatus.FAILED and feedback.counterexample and feedback.counterexample.board:
             assert len(feedback.counterexample.board) == 9  # the board that shows the bug is drawn

@@ -1,15 +1,16 @@
 """Results stored by earlier versions (a batch resumes from them) load, typed, and are written
-back unchanged."""
+back unchanged. The stored documents are JSON, hence ``dict[str, Any]``."""
 
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from grader.check_details import ManualMarking, NodeCountRow, NodeCounts, PlayedGame, SelfPlayRow, SelfPlayTable
 from grader.execution.records import CellStatus
 from grader.results import CheckStatus, SubmissionResult
 
-NODE_ROW = {
+NODE_ROW: dict[str, Any] = {
     "board": "X........",
     "minimax": 59705,
     "reference_minimax": 59705,
@@ -18,7 +19,7 @@ NODE_ROW = {
     "reference_alphabeta": 2316,
     "alphabeta_call": "minimaxAB(board, 0, True, -inf, inf)",
 }
-SELFPLAY_ROW = {
+SELFPLAY_ROW: dict[str, Any] = {
     "depth": 2,
     "reference_winner": "Player 1 Wins",
     "reference_generated": 89,
@@ -50,7 +51,7 @@ def _check(check_id: str, kind: str, status: str, figures: dict, **extra: object
     }
 
 
-STORED = {
+STORED: dict[str, Any] = {
     "submission": "alice.ipynb",
     "assignment": "lab05",
     "score": 0.0,

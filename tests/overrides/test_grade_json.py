@@ -21,7 +21,9 @@ def notebook(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return write_class(tmp_path, load_assignment("depth-limits")) / "ben.ipynb"
 
 
-def test_the_students_decisions_are_in_the_json(notebook: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_the_students_decisions_are_in_the_json(
+    notebook: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     overrides = tmp_path / "overrides.toml"
     record_check(overrides, "ben", MANUAL, 6, "fair", Author.now("ta"))
     record_check(overrides, "ben", AUTOMATIC, 2, "", Author.now("ta"))
@@ -37,7 +39,9 @@ def test_the_students_decisions_are_in_the_json(notebook: Path, tmp_path: Path, 
     assert "not applied: students.ben.checks.gone" in capsys.readouterr().err
 
 
-def test_a_malformed_file_stops_before_grading(notebook: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_malformed_file_stops_before_grading(
+    notebook: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     overrides = tmp_path / "overrides.toml"
     overrides.write_text("[students.ben\n", encoding="utf-8")
     out = tmp_path / "ben.json"

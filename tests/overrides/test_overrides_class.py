@@ -63,7 +63,9 @@ def decide(out: Path) -> None:
     assert main(["override", str(out), "ben", "--adjust", "-10", "--reason", "late by two days"]) == 0
 
 
-def test_decisions_survive_every_rerun(out: Path, source: Path, depth_limits: Assignment, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_decisions_survive_every_rerun(
+    out: Path, source: Path, depth_limits: Assignment, capsys: pytest.CaptureFixture[str]
+) -> None:
     decide(out)
     assert "ben: score adjusted by -10 (late by two days)." in capsys.readouterr().out
     assert_decisions_shown(out)
@@ -78,7 +80,7 @@ def test_decisions_survive_every_rerun(out: Path, source: Path, depth_limits: As
     assert "adjustment" not in stored and all("instructor" not in c for c in stored["checks"])  # automatic only
 
 
-def test_refused_decisions_change_nothing(out: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_refused_decisions_change_nothing(out: Path, capsys: pytest.CaptureFixture[str]) -> None:
     decide(out)
     capsys.readouterr()
     before = outputs(out)
@@ -97,8 +99,8 @@ def test_refused_decisions_change_nothing(out: Path, capsys) -> None:  # type: i
 
 
 def test_a_malformed_file_stops_the_batch_before_it_writes(
-    out: Path, source: Path, depth_limits: Assignment, capsys
-) -> None:  # type: ignore[no-untyped-def]
+    out: Path, source: Path, depth_limits: Assignment, capsys: pytest.CaptureFixture[str]
+) -> None:
     overrides_path(out).write_text("[students.ana\n", encoding="utf-8")
     before = outputs(out)
     code = main(["batch", str(source), "-a", "depth-limits", "--out", str(out), "--force", "-q"])

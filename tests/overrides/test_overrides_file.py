@@ -12,6 +12,7 @@ from grader.overrides.model import MalformedOverrides
 from grader.overrides.store import Author, read_decisions, record_adjustment, record_check, student_version
 from grader.results import CheckStatus, SubmissionResult
 from grader.spec.loader import load_assignment
+from grader.spec.model import Assignment
 from tests.overrides.fake_class import AUTOMATIC, MANUAL, grade_with_manual_items, write_class
 
 HAND_WRITTEN = """\
@@ -39,17 +40,19 @@ points = 1
 
 
 @pytest.fixture(scope="module")
-def depth_limits():  # type: ignore[no-untyped-def]
+def depth_limits() -> Assignment:
     return load_assignment("depth-limits")
 
 
 @pytest.fixture(scope="module")
-def results(depth_limits, tmp_path_factory) -> dict[str, SubmissionResult]:  # type: ignore[no-untyped-def]
+def results(depth_limits: Assignment, tmp_path_factory: pytest.TempPathFactory) -> dict[str, SubmissionResult]:
     folder = write_class(tmp_path_factory.mktemp("class"), depth_limits)
     return {p.stem: grade_with_manual_items(p, depth_limits, None) for p in sorted(folder.glob("*.ipynb"))}  # type: ignore[arg-type]
 
 
-def test_entries_that_do_not_fit_are_named_and_the_rest_applies(tmp_path: Path, depth_limits, results) -> None:  # type: ignore[no-untyped-def]
+def test_entries_that_do_not_fit_are_named_and_the_rest_applies(
+    tmp_path: Path, depth_limits: Assignment, results: dict[str, SubmissionResult]
+) -> None:
     path = tmp_path / "overrides.toml"
     path.write_text(HAND_WRITTEN, encoding="utf-8")
     fitted = fit_decisions(read_decisions(path), depth_limits, set(results))
@@ -69,7 +72,9 @@ def test_entries_that_do_not_fit_are_named_and_the_rest_applies(tmp_path: Path, 
     assert ben.check("expand").instructor is None  # out of range: not applied
 
 
-def test_a_decision_keeps_the_automatic_verdict(depth_limits, results, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_decision_keeps_the_automatic_verdict(
+    depth_limits: Assignment, results: dict[str, SubmissionResult], tmp_path: Path
+) -> None:
     path = tmp_path / "overrides.toml"
     record_check(path, "ben", AUTOMATIC, 4, "regrade: accepted", Author.now("ta"))
     fitted = fit_decisions(read_decisions(path), depth_limits)
@@ -90,8 +95,9 @@ def test_writing_keeps_hand_edits_and_comments(tmp_path: Path) -> None:
     assert all(line in lines for line in HAND_WRITTEN.splitlines())  # every hand-written line, in order
     assert "# generous" in text and 'points = "ten"' in text and "[students.zed.checks.expand]" in text
     decisions = read_decisions(path)
-    assert decisions.of("ana").checks["expand"].points == 5
-    assert decisions.of("ana").adjustment is not None and decisions.of("ana").adjustment.points == 2
+    ana = decisions.of("ana")
+    assert ana.checks["expand"].points == 5
+    assert ana.adjustment is not None and ana.adjustment.points == 2
 
 
 def test_clearing_removes_only_that_entry(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,7 +44,8 @@ def serving(tmp_path: Path) -> Iterator[tuple[str, Path, Path]]:
     import tornado.ioloop
 
     assignment = load_assignment("depth-limits")
-    source = write_class(tmp_path / "src", assignment) if (tmp_path / "src").mkdir() is None else tmp_path
+    (tmp_path / "src").mkdir()
+    source = write_class(tmp_path / "src", assignment)
     out = tmp_path / "out"
     batch(source, out, assignment)
     sockets = local_sockets(0)
@@ -89,7 +91,9 @@ def assert_in_every_output(out: Path) -> None:
     assert "points set by the instructor" in report and "(automatic: 5)" in report and "Off by one" in report
 
 
-def test_marks_entered_on_the_page_reach_every_output_and_survive_a_regrade(browser, serving) -> None:  # type: ignore[no-untyped-def]
+def test_marks_entered_on_the_page_reach_every_output_and_survive_a_regrade(
+    browser: Any, serving: tuple[str, Path, Path]
+) -> None:
     address, source, out = serving
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     problems: list[str] = []
@@ -97,7 +101,12 @@ def test_marks_entered_on_the_page_reach_every_output_and_survive_a_regrade(brow
         "console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None
     )
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    page.on("dialog", lambda d: (problems.append(f"dialog: {d.message}"), d.dismiss()))
+
+    def dismiss(dialog: Any) -> None:
+        problems.append(f"dialog: {dialog.message}")
+        dialog.dismiss()
+
+    page.on("dialog", dismiss)
 
     page.goto(f"{address}/?token={TOKEN}")
     assert page.url == f"{address}/"  # the token left the address bar for a cookie

@@ -9,9 +9,12 @@ import shutil
 import tempfile
 import time
 import urllib.parse
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import tornado.web
+from tornado.httpclient import HTTPResponse
 from tornado.testing import AsyncHTTPTestCase
 
 from grader.overrides.refresh import GradedClass
@@ -39,7 +42,7 @@ def built_class() -> Path:
 
 
 class ReviewTest(AsyncHTTPTestCase):
-    def get_app(self):  # type: ignore[no-untyped-def]
+    def get_app(self) -> tornado.web.Application:
         self.out = Path(tempfile.mkdtemp(prefix="review-out-")) / "out"
         shutil.copytree(built_class(), self.out)
         self.graded = GradedClass.load(self.out)
@@ -72,7 +75,9 @@ class ReviewTest(AsyncHTTPTestCase):
     def cookie_header(cookies: dict[str, str]) -> dict[str, str]:
         return {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())}
 
-    def post(self, path: str, fields: dict[str, str], *, cookies=None, origin: str | None = "own"):  # type: ignore[no-untyped-def]
+    def post(
+        self, path: str, fields: dict[str, str], *, cookies: dict[str, str] | None = None, origin: str | None = "own"
+    ) -> HTTPResponse:
         cookies = cookies if cookies is not None else self.session()
         body = {"_xsrf": urllib.parse.unquote(cookies.get("_xsrf", "")), **fields}
         headers = self.cookie_header(cookies) | {"Content-Type": "application/x-www-form-urlencoded"}
@@ -248,7 +253,7 @@ def test_the_server_listens_on_localhost_only() -> None:
 
 
 @pytest.fixture(autouse=True, scope="module")
-def _clean_built_class():  # type: ignore[no-untyped-def]
+def _clean_built_class() -> Iterator[None]:
     yield
     if _BUILT is not None:
         shutil.rmtree(_BUILT.parent, ignore_errors=True)

@@ -185,7 +185,7 @@ def test_move_encodings_agree_with_each_other() -> None:
         (lambda: cell_to_rowcol(9), "a cell index must be an integer 0..8, got 9"),
         (lambda: cell_to_position(-1), "a cell index must be an integer 0..8, got -1"),
         (lambda: position_to_cell(0), "a position must be an integer 1..9, got 0"),
-        (lambda: position_to_cell("5"), "a position must be an integer 1..9, got '5'"),
+        (lambda: position_to_cell("5"), "a position must be an integer 1..9, got '5'"),  # type: ignore[arg-type]  # a str on purpose
         (lambda: rowcol_to_cell(1, 3), "a column must be an integer 0..2, got 3"),
         (lambda: rowcol_to_cell(True, 0), "a row must be an integer 0..2, got True"),
     ],

@@ -128,7 +128,7 @@ def test_illegal_connect_moves_raise() -> None:
     with pytest.raises(IllegalMove, match="a move is a column 0..2, got 3"):
         game.result(stacked, 3)
     with pytest.raises(IllegalMove, match="got True"):
-        game.result(stacked, True)  # type: ignore[arg-type]
+        game.result(stacked, True)
     won = ConnectState.from_rows("O..", "XX.")
     with pytest.raises(IllegalMove, match="cannot drop into column 2: the game is over"):
         game.result(won, 2)

@@ -122,7 +122,7 @@ def test_depth_limit_beyond_the_empty_cells_is_the_full_search(board: Board, ext
 def test_depth_limit_one_sees_only_immediate_wins(board: Board) -> None:
     spec = replace(UNIT, depth_limit=1, cutoff_value=0.25)
     mover = board.to_move()
-    expected = {}
+    expected: dict[int, float] = {}
     for cell in board.empty_cells():
         child = board.play(cell)
         if child.winner() == mover:

@@ -118,7 +118,7 @@ def seed003(
     return {
         "max": seed_max,
         "min": seed_min,
-        "calls": lambda: calls[0],  # type: ignore[dict-item]
+        "calls": lambda: calls[0],
     }
 
 
@@ -154,6 +154,7 @@ def _seed003_move(board: Board, px: int | None, py: int | None) -> int | None:
 def test_seed003_max_min_match_minimax(board: Board) -> None:
     funcs = seed003(CODECS["grid-digits"].encode(board))  # type: ignore[arg-type]
     value, px, py = funcs["min" if board.to_move() == X else "max"]()
+    assert px is not None and py is not None
     result = minimax(board, SearchSpec())
     assert (value, 3 * px + py, funcs["calls"]()) == (result.value, result.best_move, result.nodes)
 

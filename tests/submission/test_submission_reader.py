@@ -15,7 +15,13 @@ from grader.submission.reader import (
     read_submission,
 )
 
-V4_CELL = {"cell_type": "code", "metadata": {}, "source": "x = 1", "outputs": [], "execution_count": None}
+V4_CELL: dict[str, object] = {
+    "cell_type": "code",
+    "metadata": {},
+    "source": "x = 1",
+    "outputs": [],
+    "execution_count": None,
+}
 
 
 def write(tmp_path: Path, name: str, content: bytes | str) -> Path:
