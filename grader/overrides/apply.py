@@ -17,7 +17,7 @@ from pathlib import Path
 
 from grader.overrides.model import CheckDecision, Decisions, EntryProblem, StudentDecisions, entry_name
 from grader.overrides.store import overrides_path, read_decisions
-from grader.results import CheckResult, InstructorMark, ScoreAdjustment, SubmissionResult
+from grader.results import CheckResult, InstructorMark, SubmissionResult
 from grader.spec.model import Assignment, Check
 
 
@@ -73,14 +73,7 @@ def apply_decisions(result: SubmissionResult, student: StudentDecisions, assignm
         return result
     points = {c.id: c.points for c in assignment.checks}
     checks = tuple(_applied(c, student.checks.get(c.check_id), points.get(c.check_id)) for c in result.checks)
-    adjustment = student.adjustment
-    return dataclasses.replace(
-        result,
-        checks=checks,
-        adjustment=None
-        if adjustment is None
-        else ScoreAdjustment(adjustment.points, adjustment.reason, adjustment.by, adjustment.at),
-    )
+    return dataclasses.replace(result, checks=checks, adjustment=student.adjustment)
 
 
 def _applied(check: CheckResult, decision: CheckDecision | None, spec_points: float | None) -> CheckResult:

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from grader.results import ScoreAdjustment
+
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 """What TOML accepts as a key without quotes."""
 
@@ -41,20 +43,10 @@ class CheckDecision:
 
 
 @dataclass(frozen=True)
-class Adjustment:
-    """Points added to (or, negative, taken from) a student's whole score, with the reason."""
-
-    points: float
-    reason: str
-    by: str = ""
-    at: str = ""
-
-
-@dataclass(frozen=True)
 class StudentDecisions:
     student_id: str
     checks: Mapping[str, CheckDecision] = field(default_factory=dict)
-    adjustment: Adjustment | None = None
+    adjustment: ScoreAdjustment | None = None
 
 
 @dataclass(frozen=True)
@@ -124,14 +116,16 @@ def _check_decision(check_id: str, entry: Any) -> CheckDecision:
     return CheckDecision(check_id, points, comment, _string(fields, "by"), _moment(fields.get("at")))
 
 
-def _adjustment(entry: Any) -> Adjustment:
+def _adjustment(entry: Any) -> ScoreAdjustment:
     fields = _table(entry, {"points", "reason", "by", "at"})
     if "points" not in fields:
         raise ValueError("needs points (negative for a penalty)")
     reason = _string(fields, "reason")
     if not reason:
         raise ValueError("needs a reason (a late penalty, a bonus)")
-    return Adjustment(_number(fields["points"], signed=True), reason, _string(fields, "by"), _moment(fields.get("at")))
+    return ScoreAdjustment(
+        _number(fields["points"], signed=True), reason, _string(fields, "by"), _moment(fields.get("at"))
+    )
 
 
 def _table(entry: Any, allowed: set[str]) -> Mapping[str, Any]:

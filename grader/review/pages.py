@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from grader.batch.outputs import stored_submission
 from grader.feedback.views import STATUS_LABELS
 from grader.overrides.apply import FittedDecisions, apply_decisions
-from grader.overrides.model import Adjustment, CheckDecision, entry_name
+from grader.overrides.model import CheckDecision, entry_name
 from grader.overrides.refresh import GradedClass
 from grader.overrides.store import overrides_path, student_version
 from grader.results import CheckStatus, ScoreAdjustment
@@ -70,7 +70,7 @@ class StudentPage:
     max_score: float
     automatic_score: float
     checks: tuple[CheckForm, ...]
-    adjustment: Adjustment | None
+    adjustment: ScoreAdjustment | None
     version: str
     """The version of the student's entries this page was made from (sent with each form)."""
     failure: str | None
