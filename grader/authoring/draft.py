@@ -3,6 +3,7 @@ and what it could not decide, with the candidates."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,6 +79,8 @@ class Draft:
     """What was found and not turned into a check, and why."""
     board: BoardTable | None = None
     """Set when the board is not one of the preset encodings passed as an argument."""
+    aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """The `[aliases]` table: other names a student may give a plain function."""
 
     def add_check(self, check: DraftCheck) -> None:
         if all(c.id != check.id for c in self.checks):
@@ -85,6 +88,20 @@ class Draft:
 
     def has_role(self, role: str) -> bool:
         return any(c.role == role for c in self.checks)
+
+    def jobs(self) -> list[tuple[str, str]]:
+        """(plain function, its job) for each check that calls one: a board test's
+        expectation, else the search's role."""
+        found = []
+        for check in self.checks:
+            call = check.params.get("call")
+            named = _PLAIN_CALL.match(call) if isinstance(call, str) else None
+            if named is not None:
+                found.append((named.group(1), check.params.get("expect", check.role)))
+        return found
+
+
+_PLAIN_CALL = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\(")
 
 
 NEAR_MISS = 0.75

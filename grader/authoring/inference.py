@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from grader.authoring.aliases import aliases_for
 from grader.authoring.board_tests import BoardTest, read_board_test
 from grader.authoring.conventions import ChosenConventions, choose_conventions, reading_under
 from grader.authoring.discovery import Discovered
@@ -387,6 +388,7 @@ def infer(
         draft.add_check(_board_test_check(test))
     counter = find_counter(prober, discovered, choice.searches, choice.conventions)
     search_checks(draft, choice.searches, chosen, counter)
+    draft.aliases = aliases_for(draft.jobs(), prober.defined)
     moves = [c.params.get("move") for c in draft.checks if c.params.get("move")]
     if moves:
         fmt = max(set(moves), key=moves.count)

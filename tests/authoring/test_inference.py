@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.authoring.aliases import aliases_for
 from grader.authoring.discovery import discover
 from grader.authoring.draft import Draft
 from grader.authoring.encodings import candidate_encodings, source_literals
@@ -167,3 +168,23 @@ def test_the_handout_keeps_signatures_and_docstrings() -> None:
     assert "    def m(self):\n        raise NotImplementedError" in stubbed
     assert "return" not in stubbed
     assert math.isfinite(len(stubbed))
+
+
+def test_each_plain_function_gets_the_other_names_of_its_job(
+    flat_underscore: tuple[Draft, EncodingChoice | None], tmp_path: Path
+) -> None:
+    draft, _ = flat_underscore
+    assert "check_winner" in draft.aliases["check_win"]
+    # `is_full` is a full-board test: named like one, never like a draw test
+    assert "is_board_full" in draft.aliases["is_full"] and "is_draw" not in draft.aliases["is_full"]
+    assert "find_best_move" in draft.aliases["best_move"]
+    text = render_toml(draft, assignment_id="flat", title="Flat", source="s", stdin_file=None, timeouts={})
+    (tmp_path / "assignment.toml").write_text(text, encoding="utf-8")
+    assert load_assignment(tmp_path).names_for("check_win")[:3] == ("check_win", "checkWin", "check_winner")
+
+
+def test_an_alias_is_never_a_name_the_solution_defines_nor_given_twice() -> None:
+    aliases = aliases_for([("check_win", "wins"), ("winner", "winner")], defined={"check_win", "winner", "is_winner"})
+    assert "is_winner" not in aliases["check_win"] and "winner" not in aliases["check_win"]
+    assert not set(aliases["check_win"]) & set(aliases["winner"])
+    assert "check_winner" in aliases["check_win"]
