@@ -74,7 +74,8 @@ def render_toml(
         lines += ["", f"# {_comment(draft.board.evidence)}", "[board]"]
         lines += [f"{name} = {value}" for name, value in draft.board.fields]
     if draft.aliases:
-        lines += ["", "# Other names a student may give the same function (none is defined in the solution)", "[aliases]"]
+        lines += ["", "# Other names a student may give the same function (none is defined in the solution)"]
+        lines.append("[aliases]")
         lines += [f"{toml_key(name)} = {toml_value(list(others))}" for name, others in draft.aliases.items()]
     for check in draft.checks:
         lines += ["", "[[checks]]", f"# {_comment(check.evidence)}"]
