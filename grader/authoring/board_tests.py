@@ -57,15 +57,20 @@ def _agreement(
 
 
 def read_board_test(
-    prober: Prober, signature: Signature, conventions: Conventions, boards: Sequence[Board]
+    prober: Prober,
+    signature: Signature,
+    conventions: Conventions,
+    boards: Sequence[Board],
+    call_timeout: float | None = None,
 ) -> BoardTest | NearMiss | None:
-    """The board test ``signature`` is under ``conventions``' encoding, if its answers say so."""
+    """The board test ``signature`` is under ``conventions``' encoding, if its answers say so.
+    ``call_timeout``: a screening limit (`Prober.ask`)."""
     rest = tuple(s for s in signature.slots if s != "board")
     if rest == ("player",):
-        return _win_test(prober, signature, conventions, boards)
+        return _win_test(prober, signature, conventions, boards, call_timeout)
     if rest:
         return None
-    outcomes = prober.ask(signature, conventions, [{"board": b} for b in boards])
+    outcomes = prober.ask(signature, conventions, [{"board": b} for b in boards], call_timeout=call_timeout)
     if not all(o.ok for o in outcomes):
         return None
     answers = [o.value for o in outcomes]
@@ -109,10 +114,11 @@ def _words(expect: str) -> str:
 
 
 def _win_test(
-    prober: Prober, signature: Signature, conventions: Conventions, boards: Sequence[Board]
+    prober: Prober, signature: Signature, conventions: Conventions, boards: Sequence[Board], call_timeout: float | None
 ) -> BoardTest | NearMiss | None:
     pairs = [(b, p) for b in boards for p in (X, O)]
-    outcomes = prober.ask(signature, conventions, [{"board": b, "player": p} for b, p in pairs])
+    cases = [{"board": b, "player": p} for b, p in pairs]
+    outcomes = prober.ask(signature, conventions, cases, call_timeout=call_timeout)
     if not all(o.ok and _is_bool(o.value) for o in outcomes):
         return None
     expected = [player in board.winners() for board, player in pairs]

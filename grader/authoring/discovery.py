@@ -32,6 +32,8 @@ class Function:
     """Without ``self``/``cls`` for methods."""
     owner: str | None = None
     """The class of a method."""
+    free_names: frozenset[str] = frozenset()
+    """The names its body reads and does not bind itself: globals, other functions, builtins."""
 
     @property
     def required(self) -> tuple[Parameter, ...]:
@@ -55,6 +57,24 @@ class Discovered:
     def function(self, name: str) -> Function | None:
         return next((f for f in self.functions if f.name == name), None)
 
+    def may_read(self, function: Function, global_name: str) -> bool:
+        """Whether ``function`` may read the global ``global_name``: its code names it,
+        directly or through the notebook functions it calls. Code that names a class or
+        ``globals`` may reach anything."""
+        plain = {f.name: f for f in self.functions if f.owner is None}
+        seen: set[str] = set()
+        todo = [function]
+        while todo:
+            current = todo.pop()
+            names = current.free_names
+            if global_name in names or names & set(self.classes) or "globals" in names:
+                return True
+            for name in names - seen:
+                seen.add(name)
+                if name in plain:
+                    todo.append(plain[name])
+        return False
+
 
 def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef, *, method: bool) -> tuple[Parameter, ...]:
     args = node.args
@@ -66,6 +86,21 @@ def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef, *, method: bool) -
     if method and not is_static and params:
         params = params[1:]
     return tuple(params)
+
+
+def _free_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """Names read in the function (nested scopes included) that it neither takes nor binds,
+    and those it declares ``global``."""
+    args = node.args
+    bound = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}
+    declared: set[str] = set()
+    loaded: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Global):
+            declared.update(sub.names)
+        elif isinstance(sub, ast.Name):
+            (loaded if isinstance(sub.ctx, ast.Load) else bound).add(sub.id)
+    return frozenset((loaded - bound) | declared)
 
 
 def _assigned_names(node: ast.stmt) -> Iterable[str]:
@@ -95,7 +130,9 @@ def discover(notebook: NotebookNode, defined: DefinedNames) -> Discovered:
             continue
         for node in tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                functions[node.name] = Function(node.name, _parameters(node, method=False))
+                functions[node.name] = Function(
+                    node.name, _parameters(node, method=False), free_names=_free_names(node)
+                )
             elif isinstance(node, ast.ClassDef):
                 classes[node.name] = ()
                 for item in node.body:
@@ -105,7 +142,9 @@ def discover(notebook: NotebookNode, defined: DefinedNames) -> Discovered:
                             attributes[node.name] = _self_attributes(item)
                         elif not item.name.startswith("__"):
                             qualified = f"{node.name}.{item.name}"
-                            functions[qualified] = Function(qualified, _parameters(item, method=True), node.name)
+                            functions[qualified] = Function(
+                                qualified, _parameters(item, method=True), node.name, _free_names(item)
+                            )
             else:
                 globals_.update(dict.fromkeys(_assigned_names(node)))
     alive = set(defined.functions) | set(defined.classes)

@@ -19,7 +19,14 @@ from grader.authoring.conventions import ChosenConventions, choose_conventions, 
 from grader.authoring.discovery import Discovered
 from grader.authoring.draft import BoardTable, Draft, DraftCheck, Field, NearMiss
 from grader.authoring.encodings import candidate_locations
-from grader.authoring.probes import Conventions, Prober, predicate_positions, search_positions
+from grader.authoring.probes import (
+    SCREEN_CALL_TIMEOUT,
+    Conventions,
+    Prober,
+    predicate_positions,
+    screening_positions,
+    search_positions,
+)
 from grader.authoring.search_readings import SearchFunction, SearchReading, read_search
 from grader.authoring.signatures import Signature, read_signature
 from grader.spec.board import BoardLocation, board_fields, preset_name
@@ -77,6 +84,11 @@ def _board_tests(
     misses: list[NearMiss] = []
     for signature in signatures:
         if _without_board(signature) in ((), ("player",)):
+            # A few decisive boards first: a function that is no board test under this
+            # encoding (a game loop, a search) is not asked about all of them.
+            screened = read_board_test(prober, signature, conventions, screening_positions(), SCREEN_CALL_TIMEOUT)
+            if screened is None:
+                continue
             found = read_board_test(prober, signature, conventions, boards)
             if isinstance(found, BoardTest):
                 tests.append(found)
@@ -106,13 +118,20 @@ def _with_searches(prober: Prober, signatures: Sequence[Signature], choice: Enco
     return EncodingChoice(choice.conventions, choice.board_tests, tuple(searches), tuple(misses))
 
 
-def _signatures_at(location: BoardLocation, signatures: Sequence[Signature]) -> list[Signature]:
+def _signatures_at(
+    location: BoardLocation, signatures: Sequence[Signature], discovered: Discovered | None
+) -> list[Signature]:
     """The functions that find the board at ``location``: those taking it as an argument, the
-    plain functions without one (a global board), the object's methods (an attribute)."""
+    plain functions without one that may read the global (a game loop that makes its own
+    board does not, and is not played once per candidate encoding), the object's methods
+    (an attribute)."""
     if location.where == "argument":
         return [s for s in signatures if s.takes_board and s.function.owner is None]
     if location.where == "global":
-        return [s for s in signatures if not s.takes_board and s.function.owner is None]
+        plain = [s for s in signatures if not s.takes_board and s.function.owner is None]
+        if discovered is None:
+            return plain
+        return [s for s in plain if discovered.may_read(s.function, location.name)]
     owner = location.factory.function if location.factory else None
     return [s for s in signatures if not s.takes_board and s.function.owner == owner]
 
@@ -122,6 +141,7 @@ def choose_encoding(
     signatures: Sequence[Signature],
     encodings: Sequence[BoardEncoding],
     locations: Sequence[BoardLocation],
+    discovered: Discovered | None = None,
 ) -> EncodingChoice | None:
     """The encoding and location under which the most functions answer like the reference.
     Board tests are cheap to ask and narrow the candidates; searches are asked only under
@@ -129,7 +149,7 @@ def choose_encoding(
     boards = predicate_positions()
     tested: list[tuple[list[Signature], EncodingChoice]] = []
     for location in locations:
-        here = _signatures_at(location, signatures)
+        here = _signatures_at(location, signatures, discovered)
         if here:
             tested += [(here, _board_tests(prober, here, Conventions(e, location), boards)) for e in encodings]
     if not tested:
@@ -374,7 +394,7 @@ def infer(
             )
         else:
             signatures.append(signature)
-    choice = choose_encoding(prober, signatures, encodings, candidate_locations(discovered))
+    choice = choose_encoding(prober, signatures, encodings, candidate_locations(discovered), discovered)
     if choice is None:
         return draft, None
     _board_fields(draft, choice)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,9 @@ from reference import LINES, Board, O, X, reachable_positions, solve_all
 from reference.codecs import BoardEncoding
 
 PROBE_SEED = 2024
+SCREEN_CALL_TIMEOUT = 0.5
+"""A board test answers about one board in microseconds: a function that takes this long on
+a screening board is a search or a game, whatever the encoding."""
 BATCH_SECONDS = 10.0
 """How long one batch of probe calls may keep starting calls."""
 
@@ -92,6 +95,26 @@ def predicate_positions() -> tuple[Board, ...]:
     return tuple(chosen.values())
 
 
+@functools.lru_cache(maxsize=1)
+def screening_positions() -> tuple[Board, ...]:
+    """A few of `predicate_positions` on which every board test already shows what it is:
+    a line won by each player (board not full), full boards with and without a line, and
+    games in progress. Whatever reads as no board test on these (no reading fits, an
+    error, an answer no board test gives) reads as none on all of them."""
+    boards = predicate_positions()
+
+    def first(count: int, keep: Callable[[Board], bool]) -> list[Board]:
+        return [b for b in boards if keep(b)][:count]
+
+    return tuple(
+        first(2, lambda b: b.winners() == {X} and not b.is_full())
+        + first(2, lambda b: b.winners() == {O} and not b.is_full())
+        + first(2, lambda b: b.is_full() and not b.winners())
+        + first(1, lambda b: b.is_full() and bool(b.winners()))
+        + first(3, lambda b: not b.is_terminal())
+    )
+
+
 @functools.lru_cache(maxsize=4)
 def search_positions(first_player: str, per_side: int = 8) -> tuple[Board, ...]:
     """Games in progress (2 to 5 empty cells) that ``first_player`` began, ``per_side`` for
@@ -138,14 +161,17 @@ class Prober:
         cases: Sequence[Mapping[str, Any]],
         *,
         reset: Mapping[str, Any] | None = None,
+        call_timeout: float | None = None,
     ) -> list[CallOutcome]:
         """One call per case; a case gives the board (canonical) and the other slots' values.
-        ``reset``: globals set before each call and read back after it."""
+        ``reset``: globals set before each call and read back after it. ``call_timeout``: a
+        shorter limit for a screening ask; running out of it is an answer (no board test
+        is that slow), not a hang to remember."""
         ctx = self.context(conventions)
         try:
             student = ctx.student(
                 parse_call(signature.call_text()),
-                timeout=self.call_timeout,
+                timeout=call_timeout or self.call_timeout,
                 reset=reset,
                 read_globals=tuple(reset or ()),
             )
@@ -165,6 +191,8 @@ class Prober:
             }
             requests.append((n, values))
         outcomes = [answer.outcome for answer in student.ask_many(requests, partial=True)]
+        if call_timeout is not None:
+            return outcomes
         for case, outcome in zip(cases, outcomes):
             if outcome.status in (CallStatus.TIMEOUT, CallStatus.KILLED):
                 self.hung[key] = (

@@ -14,7 +14,7 @@ from grader.authoring.draft import Draft
 from grader.authoring.encodings import candidate_encodings, source_literals
 from grader.authoring.handout import stub_source
 from grader.authoring.inference import EncodingChoice, infer
-from grader.authoring.probes import Prober
+from grader.authoring.probes import Prober, predicate_positions, screening_positions
 from grader.authoring.signatures import read_signature
 from grader.authoring.toml_writer import render_toml
 from grader.execution.channel.calls import DefinedNames
@@ -188,3 +188,49 @@ def test_an_alias_is_never_a_name_the_solution_defines_nor_given_twice() -> None
     assert "is_winner" not in aliases["check_win"] and "winner" not in aliases["check_win"]
     assert not set(aliases["check_win"]) & set(aliases["winner"])
     assert "check_winner" in aliases["check_win"]
+
+
+GLOBAL_BOARD = """
+board = ["_"] * 9
+
+def winner():
+    return check(board)
+
+def check(cells):
+    return cells[0] if cells[0] == cells[1] == cells[2] != "_" else None
+
+def play_again():
+    board = ["_"] * 9
+    return board
+
+def reset():
+    global board
+    board = ["_"] * 9
+"""
+
+
+def test_a_function_is_probed_on_a_global_board_only_when_its_code_may_read_it() -> None:
+    names = DefinedNames(("winner", "check", "play_again", "reset"), {}, ("board",))
+    discovered = discover(notebook_from_script(GLOBAL_BOARD), names)
+
+    def reads(name: str) -> bool:
+        function = discovered.function(name)
+        assert function is not None
+        return discovered.may_read(function, "board")
+
+    assert reads("winner")  # through no call: it names the global itself
+    assert reads("reset")  # declared global
+    assert not reads("play_again")  # its own board, a local
+    assert not reads("check")  # takes the board as an argument
+
+
+def test_the_screening_boards_tell_every_board_test_apart() -> None:
+    boards = screening_positions()
+    assert set(boards) <= set(predicate_positions())
+    full = [b.is_full() for b in boards]
+    drawn = [b.is_full() and not b.winners() for b in boards]
+    over = [b.is_terminal() for b in boards]
+    won_by = [frozenset(b.winners()) for b in boards]
+    assert len({tuple(full), tuple(drawn), tuple(over)}) == 3  # full, draw, finished: three answers
+    assert {frozenset({"X"}), frozenset({"O"}), frozenset()} <= set(won_by)
+    assert len({len(b.empty_cells()) for b in boards if not b.is_terminal()}) > 1
