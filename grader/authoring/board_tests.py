@@ -102,6 +102,9 @@ def read_board_test(
     moves = _legal_moves(prober.context(conventions), signature, answers, boards)
     if moves is not None:
         return moves
+    turn = _turn(signature, answers, boards, conventions)
+    if turn is not None:
+        return turn
     winner = _winner(signature, answers, boards)
     encoding = conventions.encoding
     if winner is not None and winner.codes.get("X", X) == encoding.x and winner.codes.get("O", O) == encoding.o:
@@ -159,6 +162,35 @@ def _legal_moves(
         f"lists exactly the empty cells as {move_format} moves{order}, on {len(boards)} boards",
         move=move_format,
         ordered=ordered,
+    )
+
+
+def _turn(
+    signature: Signature, answers: Sequence[Any], boards: Sequence[Board], conventions: Conventions
+) -> BoardTest | None:
+    """The side to move, by the board's marks: on a game in progress with as many X as O it
+    names the player who began, so its answers say who moves first. Finished boards are
+    not asked about (who moves there is anyone's convention)."""
+    encoding = conventions.encoding
+    ongoing = [(a, b) for a, b in zip(answers, boards) if not b.is_terminal()]
+    if not ongoing or not all(_plain(a) for a, _ in ongoing):
+        return None
+    marks = {X: encoding.x, O: encoding.o}
+    fitting = []
+    for first in (X, O):
+        # Each convention answers for the games it allows: a board with one X more is
+        # judged under X first only.
+        legal = [(a, b) for a, b in ongoing if b.legality_problem(first) is None]
+        if legal and all(a == marks[b.to_move(first)] and type(a) is type(marks[X]) for a, b in legal):
+            fitting.append(first)
+    if len(fitting) != 1:
+        return None
+    return BoardTest(
+        signature,
+        "turn",
+        "to-move",
+        f"names the side to move on {len(ongoing)} games in progress, {fitting[0]} where the marks are even",
+        codes={"first_player": fitting[0]},
     )
 
 

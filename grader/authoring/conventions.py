@@ -40,7 +40,17 @@ def _triples(function: SearchFunction) -> set[Triple]:
     }
 
 
-def choose_conventions(functions: Sequence[SearchFunction]) -> ChosenConventions:
+@dataclass(frozen=True)
+class TurnEvidence:
+    """A function naming the side to move: who began, where the marks are even."""
+
+    function: str
+    first_player: Side
+
+
+def choose_conventions(functions: Sequence[SearchFunction], turn: TurnEvidence | None = None) -> ChosenConventions:
+    """What every search function allows; who moves first narrowed further by ``turn`` when
+    the searches allow the player it names."""
     valued = [f for f in functions if _triples(f)]
     allowed: set[Triple] | None = None
     kept: list[SearchFunction] = []
@@ -59,6 +69,10 @@ def choose_conventions(functions: Sequence[SearchFunction]) -> ChosenConventions
     if allowed is None:
         allowed = _open_triples(functions)
     first_players = sorted({t[0] for t in allowed})
+    turn_decides = turn is not None and turn.first_player in first_players and len(first_players) > 1
+    if turn is not None and turn_decides:
+        allowed = {t for t in allowed if t[0] == turn.first_player}
+        first_players = [turn.first_player]
     maximizers = sorted({t[1] for t in allowed})
     scorings = sorted({t[2] for t in allowed})
     first_player: Side = "X" if "X" in first_players else first_players[0]
@@ -72,7 +86,10 @@ def choose_conventions(functions: Sequence[SearchFunction]) -> ChosenConventions
         fields.append(Field("maximizer", maximizer, f"{names} score a position for {_MAXIMIZER_WORDS[maximizer]}"))
     else:
         undecided.append(Undecided("maximizer", tuple(maximizers), _open_reason(kept, "maximizer")))
-    if len(first_players) == 1 and kept:
+    if turn is not None and turn_decides:
+        words = f"`{turn.function}` names {first_player} to move on games in progress with as many X as O"
+        fields.append(Field("first_player", first_player, words))
+    elif len(first_players) == 1 and kept:
         fields.append(Field("first_player", first_player, evidence("first player", first_player)))
     else:
         undecided.append(Undecided("first_player", tuple(first_players), _open_reason(kept, "first player")))

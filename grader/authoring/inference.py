@@ -15,7 +15,7 @@ from typing import Any
 
 from grader.authoring.aliases import aliases_for
 from grader.authoring.board_tests import BoardTest, read_board_test
-from grader.authoring.conventions import ChosenConventions, choose_conventions, reading_under
+from grader.authoring.conventions import ChosenConventions, TurnEvidence, choose_conventions, reading_under
 from grader.authoring.discovery import Discovered
 from grader.authoring.draft import BoardTable, Draft, DraftCheck, Field, NearMiss
 from grader.authoring.encodings import candidate_locations
@@ -398,10 +398,15 @@ def infer(
     if choice is None:
         return draft, None
     _board_fields(draft, choice)
-    chosen = choose_conventions(choice.searches)
+    turns = [t for t in choice.board_tests if t.expect == "to-move"]
+    turn = TurnEvidence(turns[0].function, turns[0].codes["first_player"]) if turns else None
+    chosen = choose_conventions(choice.searches, turn)
     draft.fields.extend(chosen.fields)
     draft.undecided.extend(chosen.undecided)
     for test in choice.board_tests:
+        if test.expect == "to-move":
+            draft.notes.append(f"`{test.function}` {test.evidence}: who moves first; no check kind tests it.")
+            continue
         if test.expect == "score" and test.codes.get("maximizer") != chosen.maximizer:
             draft.notes.append(f"`{test.function}` scores for {test.codes.get('maximizer')}; no check was written.")
             continue

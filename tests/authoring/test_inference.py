@@ -234,3 +234,25 @@ def test_the_screening_boards_tell_every_board_test_apart() -> None:
     assert len({tuple(full), tuple(drawn), tuple(over)}) == 3  # full, draw, finished: three answers
     assert {frozenset({"X"}), frozenset({"O"}), frozenset()} <= set(won_by)
     assert len({len(b.empty_cells()) for b in boards if not b.is_terminal()}) > 1
+
+
+@pytest.mark.parametrize(
+    ("turn", "first"),
+    [
+        ('"X" if board.count("X") <= board.count("O") else "O"', "X"),
+        ('"O" if board.count("O") <= board.count("X") else "X"', "O"),
+    ],
+)
+def test_a_function_naming_the_side_to_move_decides_who_moves_first(turn: str, first: str) -> None:
+    draft, choice = _infer(FLAT_UNDERSCORE + f"\ndef player(board):\n    return {turn}\n")
+    assert choice is not None
+    fields = {f.name: f for f in draft.fields}
+    assert fields["first_player"].value == first
+    assert "`player`" in fields["first_player"].evidence
+    assert "first_player" not in {u.name for u in draft.undecided}
+    assert "player" not in draft.aliases  # no check is written for it
+
+
+def test_who_moves_first_stays_open_when_the_turn_function_ignores_the_marks() -> None:
+    draft, _ = _infer(FLAT_UNDERSCORE + '\ndef player(board):\n    return "X"\n')
+    assert "first_player" in {u.name for u in draft.undecided}
