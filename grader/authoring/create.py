@@ -138,7 +138,7 @@ def _require_recognized(discovered: Discovered, draft: Draft, choice: EncodingCh
     function that answers almost, not exactly, like a board test or a search."""
     if choice is None or not draft.checks:
         defined = ", ".join(f.name for f in discovered.functions) or "no functions"
-        hung = "".join(f" ({note})" for note in draft.notes if "did not return" in note)
+        hung = "".join(f" ({note})" for note in dict.fromkeys(n for n in draft.notes if "did not return" in n))
         raise InitFailed(
             f"this is not a tic-tac-toe solution init can read: it defines {defined}, and none answers like "
             f"a board test or a game search on any board encoding{hung}"
@@ -172,6 +172,20 @@ def _author(
     kernel, and write the folder."""
     _require_clean(execution)
     probing_from = time.monotonic()
+    draft = _infer_draft(notebook, session)
+    probed_at = time.monotonic()
+    results = _write_folder(request, notebook, session, execution, draft, stdin)
+    finished = time.monotonic()
+    timings = {
+        "probing": round(probed_at - probing_from, 1),
+        "checking": round(finished - probed_at, 1),
+        "total": round(finished - started, 1),
+    }
+    return InitReport(request.out, (*summary, *_summary(draft, timings)), results=tuple(results), timings=timings)
+
+
+def _infer_draft(notebook: nbformat.NotebookNode, session: NotebookSession) -> Draft:
+    """The draft from the solution's answers; InitFailed when they make no assignment."""
     discovered = discover(session.notebook, session.calls.defined_names())
     encodings = candidate_encodings(source_literals(notebook))
     prober = Prober(session.calls, _names(discovered), PROBE_CALL_TIMEOUT)
@@ -180,15 +194,40 @@ def _author(
     if hangs and draft.checks and not _has_search(draft):
         raise InitFailed(f"the solution hangs: {'; '.join(hangs)}. Found: {_found_words(draft)}")
     draft.notes += [f"{hang}; not checked" for hang in hangs]
-    probed_at = time.monotonic()
     _require_recognized(discovered, draft, choice)
-    assignment_id = request.assignment_id or re.sub(r"[^a-z0-9-]+", "-", request.out.name.lower()).strip("-")
+    draft.add_check(_runs_cleanly())
+    return draft
+
+
+def _write_folder(
+    request: InitRequest,
+    notebook: nbformat.NotebookNode,
+    session: NotebookSession,
+    execution: ExecutionResult,
+    draft: Draft,
+    stdin: tuple[str, ...] | None,
+) -> list[CheckResult]:
+    """Write the folder beside its final place, grade the solution with it (leaving out the
+    checks it fails), then rename it into place; nothing is left on failure."""
     slowest = max((c.duration for c in execution.cells), default=1.0)
     timeouts = {
         "cell_timeout": float(max(30, round(5 * slowest))),
         "notebook_timeout": float(max(300, round(5 * execution.total_duration))),
         "call_timeout": CALL_TIMEOUT,
     }
+    assignment_id = request.assignment_id or re.sub(r"[^a-z0-9-]+", "-", request.out.name.lower()).strip("-")
+    title = _title(notebook, request.solution)
+
+    def render(stdin_file: str | None) -> str:
+        return render_toml(
+            draft,
+            assignment_id=assignment_id,
+            title=title,
+            source=request.solution.name,
+            stdin_file=stdin_file,
+            timeouts=timeouts,
+        )
+
     request.out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{request.out.name}.", dir=request.out.parent))
     try:
@@ -201,38 +240,9 @@ def _author(
         if stdin:
             (staging / "STDIN.txt").write_text("\n".join(stdin) + "\n", encoding="utf-8")
             stdin_file = "STDIN.txt"
-        draft.add_check(_runs_cleanly())
-        text = render_toml(
-            draft,
-            assignment_id=assignment_id,
-            title=_title(notebook, request.solution),
-            source=request.solution.name,
-            stdin_file=stdin_file,
-            timeouts=timeouts,
-        )
-        results = _check_own_solution(staging, text, session, execution)
-        failing = [c for c in results if c.status not in (CheckStatus.PASSED, CheckStatus.MANUAL)]
-        if failing:
-            draft.checks = [c for c in draft.checks if c.id not in {f.check_id for f in failing}]
-            for result in failing:
-                draft.notes.append(
-                    f"check {result.check_id} was left out: the solution itself got "
-                    f"{result.status.value}: {result.message}"
-                )
-            if not _has_search(draft):
-                raise InitFailed(
-                    f"found {_found_words(draft)}; but the solution fails its own search checks: "
-                    + "; ".join(f"{f.check_id}: {f.message}" for f in failing)
-                )
-            text = render_toml(
-                draft,
-                assignment_id=assignment_id,
-                title=_title(notebook, request.solution),
-                source=request.solution.name,
-                stdin_file=stdin_file,
-                timeouts=timeouts,
-            )
-            (staging / "assignment.toml").write_text(text, encoding="utf-8")
+        results = _check_own_solution(staging, render(stdin_file), session, execution)
+        if _drop_failing(draft, results):
+            (staging / "assignment.toml").write_text(render(stdin_file), encoding="utf-8")
             load_assignment(staging)
         if request.out.exists():
             request.out.rmdir()
@@ -240,23 +250,38 @@ def _author(
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    summary += [f"  {f.name} = {f.value!r}: {f.evidence}" for f in draft.fields]
-    summary += [
-        f"  NOT DECIDED {u.name}: one of {', '.join(map(repr, u.candidates))} ({u.why})" for u in draft.undecided
-    ]
-    summary += [f"  check {c.id} ({c.kind}, {c.points:g} points)" for c in draft.checks]
-    summary += [f"  note: {n}" for n in draft.notes]
-    finished = time.monotonic()
-    timings = {
-        "probing": round(probed_at - probing_from, 1),
-        "checking": round(finished - probed_at, 1),
-        "total": round(finished - started, 1),
-    }
-    summary.append(
+    return results
+
+
+def _drop_failing(draft: Draft, results: list[CheckResult]) -> bool:
+    """Leave out the checks the solution itself fails, with a note each; whether any was."""
+    failing = [c for c in results if c.status not in (CheckStatus.PASSED, CheckStatus.MANUAL)]
+    if not failing:
+        return False
+    draft.checks = [c for c in draft.checks if c.id not in {f.check_id for f in failing}]
+    for result in failing:
+        draft.notes.append(
+            f"check {result.check_id} was left out: the solution itself got {result.status.value}: {result.message}"
+        )
+    if not _has_search(draft):
+        raise InitFailed(
+            f"found {_found_words(draft)}; but the solution fails its own search checks: "
+            + "; ".join(f"{f.check_id}: {f.message}" for f in failing)
+        )
+    return True
+
+
+def _summary(draft: Draft, timings: dict[str, float]) -> list[str]:
+    """What was written and why, for the terminal."""
+    lines = [f"  {f.name} = {f.value!r}: {f.evidence}" for f in draft.fields]
+    lines += [f"  NOT DECIDED {u.name}: one of {', '.join(map(repr, u.candidates))} ({u.why})" for u in draft.undecided]
+    lines += [f"  check {c.id} ({c.kind}, {c.points:g} points)" for c in draft.checks]
+    lines += [f"  note: {n}" for n in draft.notes]
+    lines.append(
         f"took {timings['total']:g} s, of which probing the functions {timings['probing']:g} s "
         f"and checking the draft against the solution {timings['checking']:g} s"
     )
-    return InitReport(request.out, tuple(summary), results=tuple(results), timings=timings)
+    return lines
 
 
 def _title(notebook: nbformat.NotebookNode, solution: Path) -> str:

@@ -101,6 +101,11 @@ class Draft:
         return found
 
 
+def slug(name: str) -> str:
+    """A check id from a function's name: ``checkWin`` -> ``check-win``."""
+    return re.sub(r"[^a-z0-9]+", "-", re.sub(r"([a-z])([A-Z])", r"\1-\2", name).lower()).strip("-")
+
+
 _PLAIN_CALL = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\(")
 
 

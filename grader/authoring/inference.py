@@ -15,9 +15,9 @@ from typing import Any
 
 from grader.authoring.aliases import aliases_for
 from grader.authoring.board_tests import BoardTest, read_board_test
-from grader.authoring.conventions import ChosenConventions, TurnEvidence, choose_conventions, reading_under
+from grader.authoring.conventions import TurnEvidence, choose_conventions
 from grader.authoring.discovery import Discovered
-from grader.authoring.draft import BoardTable, Draft, DraftCheck, Field, NearMiss
+from grader.authoring.draft import BoardTable, Draft, DraftCheck, Field, NearMiss, slug
 from grader.authoring.encodings import candidate_locations
 from grader.authoring.probes import (
     SCREEN_CALL_TIMEOUT,
@@ -27,7 +27,8 @@ from grader.authoring.probes import (
     screening_positions,
     search_positions,
 )
-from grader.authoring.search_readings import SearchFunction, SearchReading, read_search
+from grader.authoring.search_checks import search_checks
+from grader.authoring.search_readings import SearchFunction, read_search
 from grader.authoring.signatures import Signature, read_signature
 from grader.spec.board import BoardLocation, board_fields, preset_name
 from reference import Board
@@ -63,9 +64,6 @@ class EncodingChoice:
 
 BOARD_TEST_EXAMPLES = 200
 """Boards a full, draw or finished-game test is asked about (a missed cell shows on few)."""
-
-NODE_POSITIONS = ["X........", "X...O...."]
-"""Where node counts are compared: big enough for pruning to show, small enough to be quick."""
 
 SHORTLIST = 6
 """Encodings at most under which searches are asked (the first ones, presets first)."""
@@ -166,10 +164,6 @@ def choose_encoding(
     return EncodingChoice(best.conventions, best.board_tests, best.searches, best.near_misses, others)
 
 
-def _slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", re.sub(r"([a-z])([A-Z])", r"\1-\2", name).lower()).strip("-")
-
-
 def _board_test_check(test: BoardTest) -> DraftCheck:
     params: dict[str, Any] = {"call": test.signature.call_text(), "expect": test.expect}
     if test.expect in ("wins", "full", "draw", "terminal"):
@@ -198,159 +192,8 @@ def _board_test_check(test: BoardTest) -> DraftCheck:
     }
     name = test.function
     return DraftCheck(
-        _slug(name), test.role, f"{name} {titles[test.expect]}", "predicate", params, f"{name}: {test.evidence}"
+        slug(name), test.role, f"{name} {titles[test.expect]}", "predicate", params, f"{name}: {test.evidence}"
     )
-
-
-def _search_params(search: SearchFunction, reading: SearchReading, *, full_window: bool) -> dict[str, Any]:
-    window = ("-inf", "inf") if full_window else ("alpha", "beta")
-    call = search.signature.call_text(depth_limit=False, window=window, player="to_move")
-    params: dict[str, Any] = {"call": call, "returns": reading.returns}
-    if reading.move is not None:
-        params["move"] = reading.move
-    if reading.start_depth:
-        params["start_depth"] = reading.start_depth
-    if reading.to_move is not None:
-        params["to_move"] = reading.to_move
-    return params
-
-
-def _reading_words(search: SearchFunction, reading: SearchReading) -> str:
-    shape = {
-        "value": "a value",
-        "move": "a move",
-        "value,move": "(value, move)",
-        "move,value": "(move, value)",
-        "row,col,value": "[row, col, value]",
-    }
-    returned = shape.get(reading.returns, "(value, row, col)")
-    side = f", always for {reading.to_move}" if reading.to_move else ""
-    fmt = f" with {reading.move} moves" if reading.move else ""
-    return f"{search.function} returns {returned}{fmt}{side}, as the reference does on all {search.answers} calls"
-
-
-def search_checks(
-    draft: Draft, searches: Sequence[SearchFunction], chosen: ChosenConventions, counter: str | None = None
-) -> None:
-    """The checks of the search functions, under the chosen conventions."""
-    minimax_calls: list[tuple[SearchFunction, str]] = []
-    alphabeta_calls: list[tuple[SearchFunction, str]] = []
-    for search in searches:
-        reading = reading_under(search, chosen)
-        if reading is None:
-            draft.notes.append(
-                f"`{search.function}` answers like a search, but not under the conventions the other functions share; "
-                "no check was written for it."
-            )
-            continue
-        slug = _slug(search.function)
-        evidence = _reading_words(search, reading)
-        signature = search.signature
-        if signature.has("alpha") and signature.has("beta"):
-            params = _search_params(search, reading, full_window=False)
-            params["windows"] = [[-math.inf, math.inf], *_narrow_windows(chosen)]
-            draft.add_check(
-                DraftCheck(
-                    slug,
-                    "alpha-beta",
-                    f"{search.function} agrees with minimax and honours its window",
-                    "pruning-equivalence",
-                    params,
-                    evidence,
-                )
-            )
-            alphabeta_calls.append((search, _search_params(search, reading, full_window=True)["call"]))
-        elif reading.values:
-            params = _search_params(search, reading, full_window=True)
-            draft.add_check(
-                DraftCheck(
-                    slug, "minimax", f"{search.function} gives the minimax value", "search-value", params, evidence
-                )
-            )
-            minimax_calls.append((search, params["call"]))
-        else:
-            params = _search_params(search, reading, full_window=True)
-            draft.add_check(
-                DraftCheck(
-                    slug, "best-move", f"{search.function} picks an optimal move", "search-value", params, evidence
-                )
-            )
-            ai = reading.to_move or (chosen.maximizer if chosen.maximizer != "to-move" else "O")
-            draft.add_check(
-                DraftCheck(
-                    f"{slug}-never-loses",
-                    "never-loses",
-                    f"{search.function} never loses, even to an opponent who makes no mistakes",
-                    "random-opponent",
-                    # An optimal opponent punishes every move that throws a draw away; a
-                    # random one mostly does not (a best move for the wrong side).
-                    {"call": params["call"], "ai": ai, "opponent": "optimal", "games": 5, "seed": 2024},
-                    f"{search.function} picks optimal moves for {ai}",
-                )
-            )
-        if signature.has("depth_limit") and reading.values:
-            params = _search_params(search, reading, full_window=True)
-            params["call"] = signature.call_text(window=("-inf", "inf"), player="to_move")
-            params["depth_limits"] = [1, 2, 3]
-            params["max_empty"] = 7
-            draft.add_check(
-                DraftCheck(
-                    f"{slug}-depth-limit",
-                    "depth-limit",
-                    f"{search.function} stops at its depth limit",
-                    "depth-limited",
-                    params,
-                    f"{search.function} takes a depth limit ({signature.function.parameters[-1].name})",
-                )
-            )
-    if minimax_calls:
-        search, call = minimax_calls[0]
-        draft.add_check(
-            DraftCheck(
-                f"{_slug(search.function)}-no-mutation",
-                "no-mutation",
-                f"{search.function} leaves the board as it found it",
-                "no-mutation",
-                {"call": call},
-                f"{search.function} takes the board as an argument",
-            )
-        )
-    if minimax_calls and alphabeta_calls:
-        (mm, mm_call), (ab, ab_call) = minimax_calls[0], alphabeta_calls[0]
-        draft.add_check(
-            DraftCheck(
-                "node-reduction",
-                "node-reduction",
-                f"{ab.function} visits fewer nodes than {mm.function}",
-                "node-counts",
-                {"minimax_call": mm_call, "alphabeta_call": ab_call, "positions": NODE_POSITIONS},
-                f"{mm.function} is a minimax and {ab.function} an alpha-beta of the same conventions",
-            )
-        )
-    elif alphabeta_calls:
-        ab, ab_call = alphabeta_calls[0]
-        draft.add_check(
-            DraftCheck(
-                "node-reduction",
-                "node-reduction",
-                f"{ab.function} prunes as alpha-beta does",
-                "node-counts",
-                {"minimax_call": ab_call, "alphabeta_call": ab_call, "positions": NODE_POSITIONS},
-                f"{ab.function} is an alpha-beta with no minimax beside it: its nodes are compared with the reference",
-            )
-        )
-    if minimax_calls and counter is not None:
-        mm, mm_call = minimax_calls[0]
-        draft.add_check(
-            DraftCheck(
-                f"{_slug(counter)}-counter",
-                "node-counter",
-                f"the global {counter} counts the nodes {mm.function} visits",
-                "node-counts",
-                {"minimax_call": mm_call, "counter": counter, "positions": NODE_POSITIONS},
-                f"the global {counter} grows while {mm.function} searches",
-            )
-        )
 
 
 def find_counter(
@@ -375,10 +218,6 @@ def find_counter(
         if outcome.ok and isinstance(count, int) and not isinstance(count, bool) and count > 0:
             return name
     return None
-
-
-def _narrow_windows(chosen: ChosenConventions) -> list[list[int]]:
-    return [[-1, 0], [0, 1]] if chosen.scoring == "unit" else [[-10, 0], [0, 10]]
 
 
 def infer(

@@ -1,0 +1,172 @@
+"""The checks of a solution's search functions, in two steps: each function's reading under
+the chosen conventions and the role it plays (collected), then the checks those roles make,
+alone and in pairs (judged)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from grader.authoring.conventions import ChosenConventions, reading_under
+from grader.authoring.draft import Draft, DraftCheck, slug
+from grader.authoring.search_readings import SearchFunction, SearchReading
+
+NODE_POSITIONS = ["X........", "X...O...."]
+"""Where node counts are compared: big enough for pruning to show, small enough to be quick."""
+
+SearchRole = Literal["alpha-beta", "minimax", "best-move"]
+
+
+@dataclass(frozen=True)
+class ReadSearch:
+    """A search function, how it reads under the chosen conventions, and its role."""
+
+    search: SearchFunction
+    reading: SearchReading
+    role: SearchRole
+
+    @property
+    def function(self) -> str:
+        return self.search.function
+
+    def params(self, *, full_window: bool = True) -> dict[str, Any]:
+        """The call and answer fields of a check of this function."""
+        window = ("-inf", "inf") if full_window else ("alpha", "beta")
+        call = self.search.signature.call_text(depth_limit=False, window=window, player="to_move")
+        params: dict[str, Any] = {"call": call, "returns": self.reading.returns}
+        if self.reading.move is not None:
+            params["move"] = self.reading.move
+        if self.reading.start_depth:
+            params["start_depth"] = self.reading.start_depth
+        if self.reading.to_move is not None:
+            params["to_move"] = self.reading.to_move
+        return params
+
+    def evidence(self) -> str:
+        shape = {
+            "value": "a value",
+            "move": "a move",
+            "value,move": "(value, move)",
+            "move,value": "(move, value)",
+            "row,col,value": "[row, col, value]",
+        }
+        reading = self.reading
+        returned = shape.get(reading.returns, "(value, row, col)")
+        side = f", always for {reading.to_move}" if reading.to_move else ""
+        fmt = f" with {reading.move} moves" if reading.move else ""
+        calls = self.search.answers
+        return f"{self.function} returns {returned}{fmt}{side}, as the reference does on all {calls} calls"
+
+
+def read_searches(searches: Sequence[SearchFunction], chosen: ChosenConventions) -> tuple[list[ReadSearch], list[str]]:
+    """Each search's reading and role; notes for the functions no reading under the chosen
+    conventions explains."""
+    found: list[ReadSearch] = []
+    notes: list[str] = []
+    for search in searches:
+        reading = reading_under(search, chosen)
+        if reading is None:
+            notes.append(
+                f"`{search.function}` answers like a search, but not under the conventions the other functions share; "
+                "no check was written for it."
+            )
+            continue
+        signature = search.signature
+        role: SearchRole = (
+            "alpha-beta"
+            if signature.has("alpha") and signature.has("beta")
+            else "minimax"
+            if reading.values
+            else "best-move"
+        )
+        found.append(ReadSearch(search, reading, role))
+    return found, notes
+
+
+def _role_checks(found: ReadSearch, chosen: ChosenConventions) -> list[DraftCheck]:
+    """The checks of one function: its role's, and its depth limit's."""
+    name, evidence = found.function, found.evidence()
+    checks: list[DraftCheck] = []
+    if found.role == "alpha-beta":
+        params = found.params(full_window=False)
+        params["windows"] = [[-math.inf, math.inf], *_narrow_windows(chosen)]
+        title = f"{name} agrees with minimax and honours its window"
+        checks.append(DraftCheck(slug(name), "alpha-beta", title, "pruning-equivalence", params, evidence))
+    elif found.role == "minimax":
+        title = f"{name} gives the minimax value"
+        checks.append(DraftCheck(slug(name), "minimax", title, "search-value", found.params(), evidence))
+    else:
+        params = found.params()
+        title = f"{name} picks an optimal move"
+        checks.append(DraftCheck(slug(name), "best-move", title, "search-value", params, evidence))
+        ai = found.reading.to_move or (chosen.maximizer if chosen.maximizer != "to-move" else "O")
+        # An optimal opponent punishes every move that throws a draw away; a random one
+        # mostly does not (a best move for the wrong side).
+        games = {"call": params["call"], "ai": ai, "opponent": "optimal", "games": 5, "seed": 2024}
+        title = f"{name} never loses, even to an opponent who makes no mistakes"
+        why = f"{name} picks optimal moves for {ai}"
+        checks.append(DraftCheck(f"{slug(name)}-never-loses", "never-loses", title, "random-opponent", games, why))
+    signature = found.search.signature
+    if signature.has("depth_limit") and found.reading.values:
+        params = found.params()
+        params["call"] = signature.call_text(window=("-inf", "inf"), player="to_move")
+        params["depth_limits"] = [1, 2, 3]
+        params["max_empty"] = 7
+        title = f"{name} stops at its depth limit"
+        why = f"{name} takes a depth limit ({signature.function.parameters[-1].name})"
+        checks.append(DraftCheck(f"{slug(name)}-depth-limit", "depth-limit", title, "depth-limited", params, why))
+    return checks
+
+
+def _pair_checks(found: Sequence[ReadSearch], counter: str | None) -> list[DraftCheck]:
+    """What the searches show together: the board left alone, alpha-beta's node reduction,
+    a node counter the notebook keeps."""
+    minimaxes = [f for f in found if f.role == "minimax"]
+    alphabetas = [f for f in found if f.role == "alpha-beta"]
+    checks: list[DraftCheck] = []
+    if minimaxes:
+        mm = minimaxes[0]
+        title = f"{mm.function} leaves the board as it found it"
+        why = f"{mm.function} takes the board as an argument"
+        call = {"call": mm.params()["call"]}
+        checks.append(DraftCheck(f"{slug(mm.function)}-no-mutation", "no-mutation", title, "no-mutation", call, why))
+    if alphabetas:
+        ab = alphabetas[0]
+        ab_call = ab.params()["call"]
+        if minimaxes:
+            mm = minimaxes[0]
+            title = f"{ab.function} visits fewer nodes than {mm.function}"
+            why = f"{mm.function} is a minimax and {ab.function} an alpha-beta of the same conventions"
+            mm_call = mm.params()["call"]
+        else:
+            title = f"{ab.function} prunes as alpha-beta does"
+            why = f"{ab.function} is an alpha-beta with no minimax beside it: its nodes are compared with the reference"
+            mm_call = ab_call
+        params = {"minimax_call": mm_call, "alphabeta_call": ab_call, "positions": NODE_POSITIONS}
+        checks.append(DraftCheck("node-reduction", "node-reduction", title, "node-counts", params, why))
+    if minimaxes and counter is not None:
+        mm = minimaxes[0]
+        title = f"the global {counter} counts the nodes {mm.function} visits"
+        params = {"minimax_call": mm.params()["call"], "counter": counter, "positions": NODE_POSITIONS}
+        why = f"the global {counter} grows while {mm.function} searches"
+        checks.append(DraftCheck(f"{slug(counter)}-counter", "node-counter", title, "node-counts", params, why))
+    return checks
+
+
+def search_checks(
+    draft: Draft, searches: Sequence[SearchFunction], chosen: ChosenConventions, counter: str | None = None
+) -> None:
+    """The checks of the search functions, under the chosen conventions."""
+    found, notes = read_searches(searches, chosen)
+    draft.notes += notes
+    for read in found:
+        for check in _role_checks(read, chosen):
+            draft.add_check(check)
+    for check in _pair_checks(found, counter):
+        draft.add_check(check)
+
+
+def _narrow_windows(chosen: ChosenConventions) -> list[list[int]]:
+    return [[-1, 0], [0, 1]] if chosen.scoring == "unit" else [[-10, 0], [0, 10]]
