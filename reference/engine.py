@@ -58,10 +58,11 @@ Style = Literal["best", "bounds"]
 to it. ``bounds`` (seed 004): move the bound to the child's value, then cut when the window
 closes."""
 Bound = Literal["alpha", "beta"]
-Cut = Literal["reached", "passed", "inverted"]
+Cut = Literal["reached", "passed", "inverted", "never"]
 """When a value cuts off against its bound: on reaching it (MAX ``>=``, MIN ``<=``: right),
-only past it (``>``, ``<``), or with the comparison turned round (MAX ``<=``, MIN ``>=``). In
-style ``bounds`` the value is alpha and the bound beta (``beta <= alpha``, ``<``, ``>=``)."""
+only past it (``>``, ``<``), with the comparison turned round (MAX ``<=``, MIN ``>=``), or
+never (the side has no cut-off test at all). In style ``bounds`` the value is alpha and the
+bound beta (``beta <= alpha``, ``<``, ``>=``)."""
 BoundMove = Literal["raise-alpha", "lower-beta", "raise-beta", "lower-alpha", "none"]
 """What a node does to its window with the value it saw: ``raise-alpha`` is
 ``alpha = max(alpha, v)`` (right in MAX nodes), ``lower-beta`` is ``beta = min(beta, v)``
@@ -97,6 +98,12 @@ class Rules:
     pass_alpha: bool = True
     """False: children receive the root's alpha, not the node's current one."""
     pass_beta: bool = True
+    handed: Literal["root", "full"] = "root"
+    """What a child receives for a bound not passed down: the root's (the search's initial
+    window) or the full window's (``-inf``, ``inf``)."""
+    max_swaps: bool = False
+    """True: a MAX node hands its children ``(beta, alpha)`` instead of ``(alpha, beta)``."""
+    min_swaps: bool = False
     order: tuple[int, ...] | None = None
     """Move order of the children (``None``: the search's own)."""
     style: Style = "best"
@@ -150,6 +157,8 @@ def _mover(how: BoundMove) -> Callable[[float, float, float], tuple[float, float
 
 def _reaches(cut: Cut, maximizing: bool) -> Callable[[float, float], bool]:
     """Whether a value cuts off against a bound, as ``cut`` has it for a MAX or MIN node."""
+    if cut == "never":
+        return lambda v, bound: False
     upward = maximizing if cut != "inverted" else not maximizing
     if upward:
         return (lambda v, bound: v > bound) if cut == "passed" else (lambda v, bound: v >= bound)
@@ -212,7 +221,7 @@ class Search:
         self.fixed_order: Sequence[int] | None = None if callable(chosen) else tuple(chosen)
         self.order_at: Callable[[Cells], Sequence[int]] | None = chosen if callable(chosen) else None
         self.hard = fail == "hard"
-        self.root_alpha, self.root_beta = window
+        self.root_alpha, self.root_beta = window if rules.handed == "root" else (-math.inf, math.inf)
         self.on_enter = on_enter
         self.on_weigh = on_weigh
         self.on_return = on_return
@@ -279,20 +288,16 @@ class Search:
         maximizing = mover == self.maximizer
         step = self.max_step if maximizing else self.min_step
         pass_alpha, pass_beta = self.rules.pass_alpha, self.rules.pass_beta
+        swaps = self.rules.max_swaps if maximizing else self.rules.min_swaps
         following = _FOLLOWING[mover]
         on_weigh = self.on_weigh
         order = self.fixed_order if self.fixed_order is not None else self.order(cells)
         best = -math.inf if maximizing else math.inf
         best_move = None
         for move, child in self.positions.children(cells, mover, order):
-            value = self.node(
-                child,
-                move,
-                following,
-                depth + 1,
-                alpha if pass_alpha else self.root_alpha,
-                beta if pass_beta else self.root_beta,
-            )
+            low = alpha if pass_alpha else self.root_alpha
+            high = beta if pass_beta else self.root_beta
+            value = self.node(child, move, following, depth + 1, *((high, low) if swaps else (low, high)))
             if value > best if maximizing else value < best:
                 best, best_move = value, move
             alpha, beta, cut = step(value, best, alpha, beta)

@@ -2,7 +2,7 @@
 
 A mistake is the loop that makes it, run by the one engine; it is named from a student's
 search only when that loop reproduces the whole evidence: every position the search entered
-(``reference.trace.name_cause``), or every value it returned on the boards tried
+(``reference.trace.fitting_mistakes``), or every value it returned on the boards tried
 (``grader.checks.causes.known_mistakes``). Each mistake carries the words for the evidence
 it is named from; one without words for a kind of evidence is not looked for there.
 """
@@ -88,6 +88,31 @@ MISTAKES: tuple[Mistake, ...] = (
         "beta-not-passed",
         (Rules(pass_beta=False),),
         "the recursive calls receive the initial beta instead of the node's current beta",
+    ),
+    Mistake(
+        "children-full-window",
+        _both_styles(Rules(pass_alpha=False, pass_beta=False, handed="full")),
+        "every recursive call is handed the full window (`-inf, inf`) instead of the node's alpha and beta",
+    ),
+    Mistake(
+        "only-max-prunes",
+        _both_styles(Rules(min_cut="never")),
+        "only MAX nodes cut off: a MIN node goes on after its value reaches alpha (it has no cut-off test)",
+    ),
+    Mistake(
+        "only-min-prunes",
+        _both_styles(Rules(max_cut="never")),
+        "only MIN nodes cut off: a MAX node goes on after its value reaches beta (it has no cut-off test)",
+    ),
+    Mistake(
+        "swapped-window-from-max",
+        _both_styles(Rules(max_swaps=True)),
+        "MAX nodes hand their children the window with alpha and beta swapped (`beta, alpha`)",
+    ),
+    Mistake(
+        "swapped-window-from-min",
+        _both_styles(Rules(min_swaps=True)),
+        "MIN nodes hand their children the window with alpha and beta swapped (`beta, alpha`)",
     ),
     Mistake(
         "alpha-in-min",

@@ -111,10 +111,16 @@ class _Apart:
 
 
 def alphabeta_result(
-    check: Check[Any], measured: Sequence[Measured], finding: _Finding, root_cause: str | None, partial_credit: float
+    check: Check[Any],
+    measured: Sequence[Measured],
+    finding: _Finding,
+    root_cause: str | None,
+    partial_credit: float,
+    any_order: bool = False,
 ) -> CheckResult:
     """The finding in words. ``root_cause``, when every count follows from a lower-level
-    function, replaces the cause a count alone suggests."""
+    function, replaces the cause a count alone suggests. ``any_order``: the assignment fixes
+    no move order, and the reference was replayed in the student's."""
     counts = [_AlphaBetaCounts.of(m.row) for m in measured]
     summary = "; ".join(f"alpha-beta {c.alphabeta:,} vs minimax {c.reference_minimax:,}" for c in counts)
     off_minimax = next((c for c in counts if c.minimax != c.reference_minimax), None)
@@ -122,9 +128,22 @@ def alphabeta_result(
         ""
         if off_minimax is None
         else f" Your minimax visited {off_minimax.minimax:,} nodes where the reference visits "
-        f"{off_minimax.reference_minimax:,} (row-major order, every call counted, the root included)."
+        f"{off_minimax.reference_minimax:,} (every call counted, the root included; plain minimax visits "
+        "the same nodes in any move order)."
     )
     if finding.outcome is _Outcome.SAME:
+        order = next((m.comparison.order for m in measured if m.comparison is not None and m.comparison.order), None)
+        if order is not None:
+            counts_text = "; ".join(
+                f"{c.alphabeta:,} nodes from {c.board} where row-major takes {c.reference_alphabeta:,}" for c in counts
+            )
+            return CheckResult.for_check(
+                check,
+                CheckStatus.PASSED,
+                f"A correct alpha-beta; moves tried {order}: {counts_text} (plain minimax: "
+                + " and ".join(f"{c.reference_minimax:,}" for c in counts)
+                + f" nodes, the same in any order).{note}",
+            )
         how = (
             "explored exactly the reference's positions, in its order"
             if finding.traced
@@ -150,7 +169,7 @@ def alphabeta_result(
     if finding.outcome is _Outcome.NO_FEWER:
         assert finding.no_fewer is not None
         return _no_fewer_result(check, counts[finding.no_fewer], apart, note)
-    return _prunes_otherwise_result(check, apart, summary, note, partial_credit)
+    return _prunes_otherwise_result(check, apart, summary, note, partial_credit, any_order)
 
 
 def _no_fewer_result(check: Check[Any], k: _AlphaBetaCounts, apart: _Apart, note: str) -> CheckResult:
@@ -173,7 +192,7 @@ def _no_fewer_result(check: Check[Any], k: _AlphaBetaCounts, apart: _Apart, note
 
 
 def _prunes_otherwise_result(
-    check: Check[Any], apart: _Apart, summary: str, note: str, partial_credit: float
+    check: Check[Any], apart: _Apart, summary: str, note: str, partial_credit: float, any_order: bool
 ) -> CheckResult:
     c = apart.counts
     cause = apart.cause or (
@@ -185,11 +204,15 @@ def _prunes_otherwise_result(
         else "Alpha-beta visits as many nodes as the reference but not the same ones: check the move order "
         "(row-major) and which bound each node tests."
     )
+    reference = (
+        "a correct alpha-beta explores trying the moves in your search's order"
+        if any_order and apart.where
+        else "the reference explores with row-major move order"
+    )
     return CheckResult.for_check(
         check,
         CheckStatus.PARTIAL,
-        f"Alpha-beta prunes ({summary}), but does not explore what the reference explores with row-major move "
-        f"order.{apart.where}{note}",
+        f"Alpha-beta prunes ({summary}), but does not explore what {reference}.{apart.where}{note}",
         score=check.points * partial_credit,
         counterexample=Counterexample(
             c.board, c.call, f"{c.reference_alphabeta:,} nodes", f"{c.alphabeta:,} nodes", cause
