@@ -68,6 +68,8 @@ MISTAKES: tuple[Mistake, ...] = (
         "min-tests-beta",
         (Rules(min_tests="beta"),),
         "MIN nodes compare their value with beta (`value <= beta`) where they should compare it with alpha",
+        "A MIN node compares its value with beta (`value <= beta`) where it should compare it with alpha, "
+        "so it cuts off moves that matter.",
     ),
     Mistake(
         "max-tests-alpha",
