@@ -254,7 +254,8 @@ def _separate(
 
     def ask(window: tuple[float, float]) -> list[str] | None:
         values = ctx.placeholders(position.board, to_move=position.side, alpha=window[0], beta=window[1])
-        answer = search.ask((str(position.board), window), values)
+        # a call the check's time no longer allows is skipped: the alternatives then stand
+        answer = search.ask_many([((str(position.board), window), values)], partial=True)[0]
         return recorded_steps(answer.outcome.exploration) if answer.ok else None
 
     return separate(comparison, position.board, position.spec, to_move=position.side, ask=ask)
