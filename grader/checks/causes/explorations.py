@@ -52,6 +52,8 @@ class Comparison:
     alike: int = 0
     """How many readings reproduced the first call's exploration (before a second call)."""
     student_order: StudentOrder | None = field(default=None, compare=False, repr=False)
+    replayed_nodes: int | None = None
+    """The nodes of the reference replayed in the student's order (None: not replayed)."""
 
     @property
     def same(self) -> bool:
@@ -125,8 +127,11 @@ def compare(
     if not reference or len(reference) >= MAX_STEPS:
         return None
     divergence = first_divergence(student, reference)
+    replayed_nodes = None if order is None else len(reference)
     if divergence is None:
-        return Comparison(len(student), None, order=_order_words(order, spec), student_order=order)
+        return Comparison(
+            len(student), None, order=_order_words(order, spec), student_order=order, replayed_nodes=replayed_nodes
+        )
     readings = fitting_mistakes(student, board, spec, alpha=alpha, beta=beta, to_move=to_move, order=order)
     walk = visits(board, spec, alpha=alpha, beta=beta, to_move=to_move, cap=divergence.step + 1, order=order)
     focus = _focus(walk, divergence)
@@ -138,6 +143,7 @@ def compare(
         None if focus is None or side is None else _at_divergence(walk, divergence, focus, side, spec, board),
         None if focus is None else excerpt(student, walk, divergence),
         student_order=order,
+        replayed_nodes=replayed_nodes,
     )
 
 

@@ -47,13 +47,27 @@ class _AlphaBetaCounts:
     reference_minimax: int
     alphabeta: int
     reference_alphabeta: int
+    """The reference's count in the assignment's move order."""
+    expected: int
+    """What a correct alpha-beta visits here: the reference's count, or, where it was replayed in
+    the student's move order, the replay's."""
 
     @classmethod
-    def of(cls, row: NodeCountRow) -> _AlphaBetaCounts:
+    def of(cls, measured: Measured) -> _AlphaBetaCounts:
+        row = measured.row
         assert row.minimax is not None and row.alphabeta is not None and row.reference_alphabeta is not None
         assert row.alphabeta_call is not None
+        comparison = measured.comparison
         return cls(
-            row.board, row.alphabeta_call, row.minimax, row.reference_minimax, row.alphabeta, row.reference_alphabeta
+            row.board,
+            row.alphabeta_call,
+            row.minimax,
+            row.reference_minimax,
+            row.alphabeta,
+            row.reference_alphabeta,
+            row.reference_alphabeta
+            if comparison is None or comparison.replayed_nodes is None
+            else comparison.replayed_nodes,
         )
 
 
@@ -70,7 +84,7 @@ class _Finding:
 
 def judge_alphabeta(measured: Sequence[Measured]) -> _Finding:
     """Which outcome the alpha-beta's counts, explorations and values show, and where."""
-    counts = [_AlphaBetaCounts.of(m.row) for m in measured]
+    counts = [_AlphaBetaCounts.of(m) for m in measured]
     same = [
         m.comparison.same if m.comparison is not None else c.alphabeta == c.reference_alphabeta
         for c, m in zip(counts, measured)
@@ -121,7 +135,7 @@ def alphabeta_result(
     """The finding in words. ``root_cause``, when every count follows from a lower-level
     function, replaces the cause a count alone suggests. ``any_order``: the assignment fixes
     no move order, and the reference was replayed in the student's."""
-    counts = [_AlphaBetaCounts.of(m.row) for m in measured]
+    counts = [_AlphaBetaCounts.of(m) for m in measured]
     summary = "; ".join(f"alpha-beta {c.alphabeta:,} vs minimax {c.reference_minimax:,}" for c in counts)
     off_minimax = next((c for c in counts if c.minimax != c.reference_minimax), None)
     note = (
@@ -181,7 +195,7 @@ def _no_fewer_result(check: Check[Any], k: _AlphaBetaCounts, apart: _Apart, note
         counterexample=Counterexample(
             k.board,
             k.call,
-            f"{k.reference_alphabeta:,} nodes (fewer than {k.reference_minimax:,})",
+            f"{k.expected:,} nodes (fewer than {k.reference_minimax:,})",
             f"{k.alphabeta:,} nodes",
             apart.cause
             or "No branch is ever cut off: check the cut-off condition and that alpha and beta are passed "
@@ -198,9 +212,9 @@ def _prunes_otherwise_result(
     cause = apart.cause or (
         "Alpha-beta prunes less than it could: a cut-off on > instead of >= (or < instead of <=), "
         "or a bound not updated."
-        if c.alphabeta > c.reference_alphabeta
+        if c.alphabeta > c.expected
         else "Alpha-beta prunes more than it should, or explores the moves in another order."
-        if c.alphabeta < c.reference_alphabeta
+        if c.alphabeta < c.expected
         else "Alpha-beta visits as many nodes as the reference but not the same ones: check the move order "
         "(row-major) and which bound each node tests."
     )
@@ -214,9 +228,7 @@ def _prunes_otherwise_result(
         CheckStatus.PARTIAL,
         f"Alpha-beta prunes ({summary}), but does not explore what {reference}.{apart.where}{note}",
         score=check.points * partial_credit,
-        counterexample=Counterexample(
-            c.board, c.call, f"{c.reference_alphabeta:,} nodes", f"{c.alphabeta:,} nodes", cause
-        ),
+        counterexample=Counterexample(c.board, c.call, f"{c.expected:,} nodes", f"{c.alphabeta:,} nodes", cause),
         detail=apart.detail,
     )
 
