@@ -45,6 +45,7 @@ __all__ = [
     "Positions",
     "Returned",
     "Rules",
+    "Scope",
     "Search",
     "Style",
     "Weighed",
@@ -67,6 +68,7 @@ BoundMove = Literal["raise-alpha", "lower-beta", "raise-beta", "lower-alpha", "n
 """What a node does to its window with the value it saw: ``raise-alpha`` is
 ``alpha = max(alpha, v)`` (right in MAX nodes), ``lower-beta`` is ``beta = min(beta, v)``
 (right in MIN nodes), ``none`` leaves the window alone."""
+Scope = Literal["everywhere", "below-root", "after-first-child"]
 MoveOrder = Sequence[int] | Callable[[Cells], Sequence[int]]
 """The cells tried at a node, in order: one sequence for every node, or a function of the
 node's cells (a heuristic sort, or the order a student's trace shows at that position)."""
@@ -104,6 +106,10 @@ class Rules:
     max_swaps: bool = False
     """True: a MAX node hands its children ``(beta, alpha)`` instead of ``(alpha, beta)``."""
     min_swaps: bool = False
+    scope: Scope = "everywhere"
+    """Where a node follows these rules; elsewhere it prunes correctly: ``below-root``, every
+    node but the root; ``after-first-child``, each node from its second child on (its first
+    child is handed the window and weighed correctly)."""
     order: tuple[int, ...] | None = None
     """Move order of the children (``None``: the search's own)."""
     style: Style = "best"
@@ -191,6 +197,19 @@ def _step(rules: Rules, maximizing: bool) -> _Step:
     return best_first
 
 
+_NodeRules = tuple[_Step, bool, bool, bool]
+"""What a MAX or MIN node does: its step after each child, whether it passes alpha and beta
+down, whether it hands them swapped."""
+
+
+def _node_rules(rules: Rules, maximizing: bool) -> _NodeRules:
+    swaps = rules.max_swaps if maximizing else rules.min_swaps
+    return _step(rules, maximizing), rules.pass_alpha, rules.pass_beta, swaps
+
+
+_CORRECT_NODE = {maximizing: _node_rules(CORRECT, maximizing) for maximizing in (True, False)}
+
+
 class Search:
     """One search: positions, rules, move order and hooks, plus the node counter.
 
@@ -225,8 +244,7 @@ class Search:
         self.on_enter = on_enter
         self.on_weigh = on_weigh
         self.on_return = on_return
-        self.max_step = _step(rules, True)
-        self.min_step = _step(rules, False)
+        self.node_rules = {maximizing: _node_rules(rules, maximizing) for maximizing in (True, False)}
         self.nodes = 0
         self._values: dict[tuple[Cells, str, int], float] = {}
         self._sizes: dict[tuple[Cells, str, int], int] = {}
@@ -263,7 +281,7 @@ class Search:
         else:
             if mover is None:
                 raise ValueError(f"the side to move is needed to search {''.join(cells)}")
-            value, best_move = self.expand(cells, mover, depth, alpha, beta)
+            value, best_move = self.expand(cells, mover, depth, alpha, beta, root=True)
         if self.on_return is not None:
             self.on_return(value)
         return value, best_move
@@ -282,18 +300,22 @@ class Search:
             self.on_return(value)
         return value
 
-    def expand(self, cells: Cells, mover: str, depth: int, alpha: float, beta: float) -> tuple[float, int | None]:
-        """(value, first best move) of a node that is not a leaf: its children, under the rules."""
+    def expand(
+        self, cells: Cells, mover: str, depth: int, alpha: float, beta: float, root: bool = False
+    ) -> tuple[float, int | None]:
+        """(value, first best move) of a node that is not a leaf: its children, under the rules
+        (or the correct ones, outside the rules' scope)."""
         entry_alpha, entry_beta = alpha, beta
         maximizing = mover == self.maximizer
-        step = self.max_step if maximizing else self.min_step
-        pass_alpha, pass_beta = self.rules.pass_alpha, self.rules.pass_beta
-        swaps = self.rules.max_swaps if maximizing else self.rules.min_swaps
+        scope = self.rules.scope
+        here = _CORRECT_NODE[maximizing] if scope == "below-root" and root else self.node_rules[maximizing]
+        first = _CORRECT_NODE[maximizing] if scope == "after-first-child" else here
         following = _FOLLOWING[mover]
         on_weigh = self.on_weigh
         order = self.fixed_order if self.fixed_order is not None else self.order(cells)
         best = -math.inf if maximizing else math.inf
         best_move = None
+        step, pass_alpha, pass_beta, swaps = first
         for move, child in self.positions.children(cells, mover, order):
             low = alpha if pass_alpha else self.root_alpha
             high = beta if pass_beta else self.root_beta
@@ -305,6 +327,7 @@ class Search:
                 on_weigh(value, best, alpha, beta, cut)
             if cut:
                 break
+            step, pass_alpha, pass_beta, swaps = here
         return self.clamp(best, entry_alpha, entry_beta), best_move
 
     # -- plain minimax, memoized: values and subtree sizes -----------------------------

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from reference.engine import Rules
+from reference.engine import Rules, Scope
 
-__all__ = ["COLUMN_MAJOR", "MISTAKES", "REVERSED", "Mistake", "explored_mistakes", "valued_mistakes"]
+__all__ = ["COLUMN_MAJOR", "MISTAKES", "REVERSED", "SCOPED", "Mistake", "explored_mistakes", "valued_mistakes"]
 
 COLUMN_MAJOR = (0, 3, 6, 1, 4, 7, 2, 5, 8)
 REVERSED = tuple(range(8, -1, -1))
@@ -149,6 +149,31 @@ MISTAKES: tuple[Mistake, ...] = (
         "children are tried column by column instead of in the assignment's order",
     ),
 )
+
+
+_SCOPES: dict[Scope, str] = {
+    "below-root": "everywhere but at the root (the root prunes correctly)",
+    "after-first-child": "from each node's second child on (every node's first child is handed the window and "
+    "weighed correctly)",
+}
+
+
+def _scoped(mistake: Mistake, scope: Scope) -> Mistake:
+    return Mistake(
+        f"{mistake.name}, {scope}",
+        tuple(replace(rules, scope=scope) for rules in mistake.rules),
+        f"{mistake.clause}, {_SCOPES[scope]}",
+    )
+
+
+SCOPED: tuple[Mistake, ...] = tuple(
+    _scoped(m, scope)
+    for m in MISTAKES
+    if m.clause is not None and all(r.order is None for r in m.rules)
+    for scope in _SCOPES
+)
+"""Each pruning mistake named from an exploration, in a part of the tree only: tried when no
+mistake everywhere reproduces the exploration (the simpler rule is named first)."""
 
 
 def explored_mistakes() -> tuple[Mistake, ...]:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reference.engine import CORRECT, NO_PRUNING, Cells, FailMode, MoveOrder, Rules
-from reference.mistakes import Mistake, explored_mistakes
+from reference.mistakes import SCOPED, Mistake, explored_mistakes
 from reference.search import SearchSpec, root_mover, spec_search
 from reference.tictactoe import Board
 
@@ -189,9 +189,11 @@ def fitting_mistakes(
     """The mistakes whose whole exploration is the student's, in catalogue order.
 
     Empty when the student's exploration is the correct one, reached the cap (so is not
-    whole), or no mistake reproduces it. With ``order`` (the student's own, read from the
-    trace), every mistake is replayed in that order and the order variants of the catalogue
-    are not tried: the order is then the student's to choose.
+    whole), or no mistake reproduces it. Without ``mistakes``: the catalogue's, or where none
+    fits, each of them in a part of the tree only (``reference.mistakes.SCOPED``). With
+    ``order`` (the student's own, read from the trace), every mistake is replayed in that
+    order and the order variants of the catalogue are not tried: the order is then the
+    student's to choose.
     """
     if not student or len(student) >= cap:
         return ()
@@ -217,11 +219,13 @@ def fitting_mistakes(
 
     if fits(CORRECT):
         return ()
-    return tuple(
-        m
-        for m in (explored_mistakes() if mistakes is None else mistakes)
-        if m.clause is not None and any(tried(r) and fits(r) for r in m.rules)
-    )
+
+    def fitting(candidates: Sequence[Mistake]) -> tuple[Mistake, ...]:
+        return tuple(m for m in candidates if m.clause is not None and any(tried(r) and fits(r) for r in m.rules))
+
+    if mistakes is not None:
+        return fitting(mistakes)
+    return fitting(explored_mistakes()) or fitting(SCOPED)
 
 
 def cause_sentence(mistakes: Sequence[Mistake]) -> str | None:

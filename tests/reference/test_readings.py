@@ -5,20 +5,27 @@ that tells apart readings one window cannot."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 
 from reference.engine import NO_PRUNING, Rules
-from reference.mistakes import MISTAKES, Mistake
+from reference.mistakes import MISTAKES, SCOPED, Mistake
 from reference.replay import StudentOrder, one_order, replayed_trace
 from reference.search import SearchSpec
 from reference.separate import confirmed, separating_window
 from reference.strategies import nonterminal_boards, windows
 from reference.tictactoe import Board
 from reference.trace import fitting_mistakes, rules_trace
-from tests.seed_sources import lab05_notebook_search
+from tests.seed_sources import (
+    LAB05_RECORDS_VISITS,
+    LAB05_SOLUTION,
+    NotebookSearch,
+    edited,
+    lab05_notebook_search,
+)
 
 SPEC = SearchSpec()  # lab05: O maximizes, X moves first
 LAB05 = Path(__file__).resolve().parent.parent / "submissions" / "lab05"
@@ -34,22 +41,18 @@ SORTED = lab05_notebook_search(LAB05 / "alphabeta-sorted-moves.ipynb")
 
 
 def _mistake(name: str) -> Mistake:
-    return next(m for m in MISTAKES if m.name == name)
+    """A reading by name: the catalogue's, or one in part of the tree only."""
+    return next(m for m in (*MISTAKES, *SCOPED) if m.name == name)
 
 
-@pytest.mark.parametrize("name", sorted(FIXTURES))
-@settings(max_examples=15, deadline=None, database=None)
-@given(board=nonterminal_boards(max_empty=7), window=windows())
-def test_each_reading_explores_as_the_notebook_that_makes_it(
-    name: str, board: Board, window: tuple[float, float]
-) -> None:
-    student = SEARCHES[name](board, *window)
+def _explores_as(student: list[str], mistake: Mistake, board: Board, window: tuple[float, float]) -> bool:
+    """Whether one of the ways the mistake is written (fail-soft or fail-hard) explores as ``student``."""
     traces = [
         rules_trace(board, SPEC, rules, alpha=window[0], beta=window[1], fail=fail)
-        for rules in _mistake(name).rules
+        for rules in mistake.rules
         for fail in ("soft", "hard")
     ]
-    assert student in [list(t.steps) for t in traces if t is not None]
+    return student in [list(t.steps) for t in traces if t is not None]
 
 
 @settings(max_examples=30, deadline=None, database=None)
@@ -114,3 +117,69 @@ def test_one_order_is_read_where_every_node_follows_it_and_none_where_it_changes
     assert one_order([(0, 1), (1, 2)]) == (0, 1, 2)
     assert one_order([(0, 1), (1, 0)]) is None
     assert one_order([]) == ()
+
+
+# -- a rule in part of the tree only ---------------------------------------------------------
+
+ONLY_THE_ROOT_MIN_CUTS = (
+    "                beta = min(beta, eval)\n                if beta <= alpha:",
+    "                beta = min(beta, eval)\n                if depth == 0 and beta <= alpha:",
+)
+FIRST_CHILD_GETS_THE_WINDOW = [
+    (
+        "minimaxAB(board, depth + 1, False, alpha, beta)",
+        'minimaxAB(board, depth + 1, False, *((alpha, beta) if max_eval == -float("inf") else (-math.inf, math.inf)))',
+    ),
+    (
+        "minimaxAB(board, depth + 1, True, alpha, beta)",
+        'minimaxAB(board, depth + 1, True, *((alpha, beta) if min_eval == float("inf") else (-math.inf, math.inf)))',
+    ),
+]
+
+
+def _solution_search(edits: list[tuple[str, str]]) -> NotebookSearch:
+    namespace: dict = {}
+    exec(
+        compile("visited = []\n" + edited(LAB05_SOLUTION, [LAB05_RECORDS_VISITS, *edits]), "<lab05>", "exec"), namespace
+    )
+
+    def explore(board: Board, alpha: float = -math.inf, beta: float = math.inf) -> list[str]:
+        namespace["visited"] = []
+        namespace["minimaxAB"]([" " if c == "." else c for c in board.cells], 0, board.to_move() == "O", alpha, beta)
+        return namespace["visited"]
+
+    return explore
+
+
+SCOPED_SEARCHES = {
+    "only-max-prunes, below-root": _solution_search([ONLY_THE_ROOT_MIN_CUTS]),
+    "children-full-window, after-first-child": _solution_search(FIRST_CHILD_GETS_THE_WINDOW),
+}
+
+
+PROGRAMS = {**SEARCHES, **SCOPED_SEARCHES}
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+@settings(max_examples=15, deadline=None, database=None)
+@given(board=nonterminal_boards(max_empty=7), window=windows())
+def test_each_reading_explores_as_the_program_that_makes_it(
+    name: str, board: Board, window: tuple[float, float]
+) -> None:
+    """The fixture notebooks', and the solution edited to make a rule in part of the tree only."""
+    assert _explores_as(PROGRAMS[name](board, *window), _mistake(name), board, window)
+
+
+def test_a_rule_in_part_of_the_tree_is_named_only_where_no_rule_everywhere_fits() -> None:
+    board = Board.from_string("XO.......")  # X to move: the root is a MIN node
+    only_root_cuts = SCOPED_SEARCHES["only-max-prunes, below-root"]
+    # from the full window the root's cut-off (against alpha = -inf) never fires: the rule
+    # everywhere reproduces the exploration, and the simpler rule is the one named
+    assert fitting_mistakes(only_root_cuts(board), board, SPEC) == (_mistake("only-max-prunes"),)
+    # from a narrow one the root cuts off, and only the rule below the root fits
+    narrow = only_root_cuts(board, -1, 1)
+    assert fitting_mistakes(narrow, board, SPEC, alpha=-1, beta=1) == (_mistake("only-max-prunes, below-root"),)
+    first_child = SCOPED_SEARCHES["children-full-window, after-first-child"](board, -1, 1)
+    assert fitting_mistakes(first_child, board, SPEC, alpha=-1, beta=1) == (
+        _mistake("children-full-window, after-first-child"),
+    )
