@@ -108,11 +108,12 @@ def graded_on_reference_helpers(
         return result
     own = _labels(check, ctx) or _resolved(ctx, functions)
     reach = ctx.hang_memory.reach(name.split(".")[0] for name in own)
-    stand_ins = tuple(
-        stand_in
-        for source, stand_in in ctx.findings.wrong_helpers
+    by_name = {
+        stand_in.name: stand_in
+        for source, stand_in in reversed(ctx.findings.wrong_helpers)  # the first check of a name wins
         if source != check.id and stand_in.name.split(".")[0] in reach
-    )
+    }
+    stand_ins = tuple(reversed(by_name.values()))
     if not stand_ins:
         return result
     again_ctx = replace(ctx, findings=Findings(), stand_ins=stand_ins)
@@ -124,14 +125,12 @@ def graded_on_reference_helpers(
     helpers = _words([stand_in.name for stand_in in stand_ins])
     graded = f"graded with the reference {helpers} in place of yours."
     if again.status is CheckStatus.PASSED:
-        built = [f for f in own if f not in {s.name for s in stand_ins}] or own
-        verb = ("is", "is") if len(built) == 1 else ("are", "is")
-        if len(stand_ins) > 1:
-            verb = (verb[0], "are")
-        lead = f"{_words(built)} {verb[0]} right once {helpers} {verb[1]}: {graded}"
+        built = list(dict.fromkeys(f for f in own if f not in {s.name for s in stand_ins})) or own
+        are = "is" if len(built) == 1 else "are"
+        lead = f"{_words(built)} {are} right once {helpers} {'is' if len(stand_ins) == 1 else 'are'}: {graded}"
     else:
         lead = f"Graded with the reference {helpers} in place of yours."
-    return replace(again, message=f"{lead[0].upper()}{lead[1:]} {again.message}")
+    return replace(again, message=f"{lead} {again.message}")
 
 
 def _labels(check: Check[Any], ctx: CheckContext) -> list[str]:

@@ -3,20 +3,15 @@ with the reference's version standing in for it, and keep that result when it is
 
 from __future__ import annotations
 
-import ast
 from dataclasses import replace
-from pathlib import Path
-
-import nbformat
 
 from grader.checks.context import CheckContext
 from grader.checks.reference_helpers import stand_in_for
 from grader.checks.registry import run_check
-from grader.execution.hangs import HangMemory
 from grader.results import CheckResult, CheckStatus
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
-from tests.checks.in_process import InProcessRunner
+from tests.checks.in_process import InProcessRunner, solution_definitions
 from tests.seed_sources import LAB05_SOLUTION, variant
 
 LAB05 = load_assignment("lab05")
@@ -26,30 +21,10 @@ NO_ANTI_DIAGONAL = variant("[0, 4, 8], [2, 4, 6]]", "[0, 4, 8]]")
 FOLLOWS = "This follows from `check_win` missing the anti-diagonal; fix that first."
 
 
-def definitions(assignment: Assignment) -> str:
-    """The solution's imports, functions and classes, without the cells that play games."""
-    notebook = nbformat.read(Path(assignment.solution_path), as_version=4)
-    kept = []
-    for cell in notebook.cells:
-        if cell.cell_type == "code":
-            kept += [
-                ast.get_source_segment(cell.source, node) or ""
-                for node in ast.parse(cell.source).body
-                if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef))
-            ]
-    return "\n\n".join(kept)
-
-
 def grade(source: str, check_ids: list[str], assignment: Assignment = LAB05) -> dict[str, CheckResult]:
     """The checks as grading runs them: the kernel tells who names whom."""
     runner = InProcessRunner(source)
-    references = runner.executor.defined_names(hidden=("__name__", "__builtins__"))["references"]
-    ctx = CheckContext(
-        assignment,
-        runner,
-        frozenset(runner.defined_names()),
-        hangs=HangMemory(assignment.short_limit, references),
-    )
+    ctx = CheckContext(assignment, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(assignment))
     return {c.id: run_check(c, ctx) for c in assignment.checks if c.id in check_ids}
 
 
@@ -112,7 +87,7 @@ def test_a_draw_test_that_always_says_yes_is_not_blamed_on_the_pruning() -> None
 
 
 def test_experiment04_a_wrong_full_board_test_costs_once() -> None:
-    source = definitions(EXPERIMENT04).replace(
+    source = solution_definitions(EXPERIMENT04).replace(
         "return all(cell != ' ' for row in board", "return any(cell != ' ' for row in board"
     )
     built_on = ["minimax-value", "find-best-move"]
@@ -121,7 +96,7 @@ def test_experiment04_a_wrong_full_board_test_costs_once() -> None:
 
 
 def test_depth_limits_a_moves_method_that_skips_a_column_costs_once() -> None:
-    source = definitions(DEPTH_LIMITS).replace(
+    source = solution_definitions(DEPTH_LIMITS).replace(
         "for j in range(3):\n                if b[i][j] == 0:", "for j in range(2):\n                if b[i][j] == 0:"
     )
     built_on = ["minmax-full-depth", "minmax-depth-limited"]
@@ -131,7 +106,7 @@ def test_depth_limits_a_moves_method_that_skips_a_column_costs_once() -> None:
 
 
 def test_what_stands_in_speaks_the_assignments_call() -> None:
-    runner = InProcessRunner(definitions(DEPTH_LIMITS))
+    runner = InProcessRunner(solution_definitions(DEPTH_LIMITS))
     ctx = CheckContext(DEPTH_LIMITS, runner, frozenset(runner.defined_names()))
     by_id = {c.id: c for c in DEPTH_LIMITS.checks}
     terminal = stand_in_for(by_id["terminal-test"], ctx)
