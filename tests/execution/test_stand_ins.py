@@ -33,6 +33,12 @@ def fail_after_check(board):
     check_win(board, "X")
     return 1 / 0
 
+def check_winner(board):
+    return None  # wrong, and not the assignment's check_win(board, player)
+
+def winner_is_o(board):
+    return check_winner(board) == "O"
+
 def is_end():
     return None  # wrong: the game never ends
 
@@ -130,3 +136,12 @@ def test_no_board_in_the_arguments_is_a_type_error_like_a_wrong_call() -> None:
     calls, _ = executor()
     (outcome,) = run(calls, Call("wins_for", ("O", "not a board"), stand_ins=(WIN,)))
     assert outcome.status is CallStatus.RAISED and "found no board" in (outcome.error or "")
+
+
+def test_a_function_without_the_parameters_the_call_passes_is_not_stood_in_for() -> None:
+    calls, namespace = executor()
+    original = namespace["check_winner"]
+    one_argument = StandIn("check_winner", "wins", ("X", "O", (" ",)), board_arg=0, player_arg=1)
+    (outcome,) = run(calls, Call("winner_is_o", (FLAT_O_WINS,), stand_ins=(one_argument,)))
+    assert outcome.status is CallStatus.MISSING and "takes other parameters" in (outcome.error or "")
+    assert namespace["check_winner"] is original

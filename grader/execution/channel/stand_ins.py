@@ -54,6 +54,11 @@ def _install(namespace: dict[str, Any], request: StandInRequest) -> Callable[[],
     original = resolve(namespace, dotted)
     if not callable(original):
         raise CallRefused(STATUS_MISSING, f"{dotted!r} is not a function the reference can stand in for")
+    if not _takes_the_arguments(original, request):
+        raise CallRefused(
+            STATUS_MISSING,
+            f"the reference cannot stand in for {dotted!r}: it takes other parameters than the call passes",
+        )
     stand_in = reference_stand_in(namespace, request, original)
     if not owner_name:
         namespace[attribute] = stand_in
@@ -76,6 +81,22 @@ def _install(namespace: dict[str, Any], request: StandInRequest) -> Callable[[],
 
 
 _NOT_OWN = object()
+
+
+def _takes_the_arguments(original: Any, request: StandInRequest) -> bool:
+    """Whether ``original`` has a parameter at the board's and the player's positions (a win
+    test written ``check_winner(board)`` where the assignment calls ``check_win(board, player)``
+    has none for the player: the reference's version would not be called as it expects)."""
+    positions = [p for p in (request["board_arg"], request["player_arg"]) if p is not None]
+    if not positions:
+        return True
+    try:
+        inspect.signature(original).bind_partial(*[None] * (max(positions) + 1))
+    except TypeError:
+        return False
+    except ValueError:  # no signature to read (a builtin): let the calls tell
+        return True
+    return True
 
 
 def reference_stand_in(namespace: dict[str, Any], request: StandInRequest, original: Any) -> Callable[..., Any]:
