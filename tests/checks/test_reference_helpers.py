@@ -123,3 +123,18 @@ def test_what_stands_in_speaks_the_assignments_call() -> None:
     lab05_ctx = CheckContext(LAB05, lab05, frozenset(lab05.defined_names()))
     win = stand_in_for(next(c for c in LAB05.checks if c.id == "check-win"), lab05_ctx)
     assert win is not None and (win.name, win.role, win.board_arg, win.player_arg) == ("check_win", "wins", 0, 1)
+
+
+def test_the_reference_spells_no_winner_as_the_students_function_does() -> None:
+    enhanced = load_assignment("minimax-enhanced")
+    source = (
+        solution_definitions(enhanced)
+        .replace(",                          # main diagonal\n     [(0, 2), (1, 1), (2, 0)]]", "]")
+        .replace("            return board[a][b]\n    return None", "            return board[a][b]\n    return ''")
+        .replace("return check_winner(board) is not None or", "return check_winner(board) != '' or")
+    )
+    assert source.count("return ''") == 1 and "!= '' or" in source and "(2, 0)]]" not in source
+    built_on = ["is-terminal", "minimax"]
+    results = grade(source, ["check-winner", *built_on], enhanced)
+    # graded with a check_winner that answers None for no winner, is_terminal would see a winner everywhere
+    assert_costs_once(results, "check-winner", built_on, "graded with the reference `check_winner`")
