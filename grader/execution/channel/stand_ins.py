@@ -144,15 +144,17 @@ def reference_stand_in(namespace: dict[str, Any], request: StandInRequest, origi
 
 
 def _held(given: tuple[Any, ...], text: Callable[[Any], str | None], found: list[str]) -> str | None:
-    """The first argument that reads as a board, or attribute of an argument (``self.gameplan``)."""
+    """The first argument that reads as a board, or attribute of an argument (``self.gameplan``):
+    the attribute that held it last time (``found``) is tried first."""
     for value in given:
         board = text(value)
         if board is not None:
             return board
-        if found and text(getattr(value, found[0], None)) is not None:
-            return text(getattr(value, found[0], None))
-        for name, attribute in list(getattr(value, "__dict__", {}).items()):
-            board = text(attribute)
+        attributes = getattr(value, "__dict__", None)
+        if not isinstance(attributes, dict):
+            continue
+        for name in [*found, *attributes]:
+            board = text(attributes.get(name))
             if board is not None:
                 found[:] = [name]
                 return board
