@@ -52,7 +52,11 @@ CONSTANT_ANSWERS = [
 
 @pytest.mark.parametrize(
     "assignment_id, check_id, function, searches",
-    [(a, c, f.format(answer), searches) for a, c, f, answers, searches in CONSTANT_ANSWERS for answer in answers],
+    [
+        pytest.param(a, c, f.format(answer), searches, id=f"{a}-{c}-{answer}")
+        for a, c, f, answers, searches in CONSTANT_ANSWERS
+        for answer in answers
+    ],
 )
 def test_a_predicate_that_always_gives_one_answer_fails_and_the_search_is_not_blamed(
     assignment_id: str, check_id: str, function: str, searches: list[str]
