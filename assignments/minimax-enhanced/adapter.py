@@ -44,6 +44,7 @@ def _side(ctx: CheckContext, board: Board) -> str:
 def check_second_best(check: Check[Any], ctx: CheckContext) -> CheckResult:
     """second_best_move returns the best-valued move other than minimax's first best move."""
     student = ctx.student(parse_call("second_best_move(board, is_max)"))
+    codec = ctx.moves()
 
     def expected(board: Board) -> tuple[float, tuple[int, ...]]:
         side = _side(ctx, board)
@@ -56,11 +57,11 @@ def check_second_best(check: Check[Any], ctx: CheckContext) -> CheckResult:
 
     def judge(board: Board, _: None, answer: Answer) -> Mismatch | None:
         value, moves = expected(board)
-        want = f"value {format_value(value)} with a move in {', '.join(ctx.show_move(m) for m in moves)}"
+        want = f"value {format_value(value)} with a move in {', '.join(codec.show(m) for m in moves)}"
         if not answer.ok:
             return Mismatch(answer.call_text, want, answer.given())
         try:
-            got_value, got_move = read_search_result(answer.value, ("value,move",), ctx)
+            got_value, got_move = read_search_result(answer.value, ("value,move",), codec)
         except ShapeError as exc:
             return Mismatch(answer.call_text, want, exc.given())
         if got_value == value and got_move in moves:
@@ -68,7 +69,7 @@ def check_second_best(check: Check[Any], ctx: CheckContext) -> CheckResult:
         return Mismatch(
             answer.call_text,
             want,
-            f"value {format_value(got_value)}, move {ctx.show_move(got_move)}",
+            f"value {format_value(got_value)}, move {codec.show(got_move)}",
             "The second-best move is the best of the moves left once minimax's own choice is set aside.",
         )
 
@@ -84,6 +85,7 @@ def check_depth_limited_heuristic(check: Check[Any], ctx: CheckContext) -> Check
     """Any heuristic is accepted; the search must stop at the limit and be exact beyond the game's end."""
     template = parse_call("minimax_limited(board, is_max, depth_limit)")
     student = ctx.student(template, count=("minimax_limited",))
+    codec = ctx.moves()
     rng = random.Random(check_seed(ctx, check))
     pool = sorted((b for b in solve_all() if not b.is_terminal() and 3 <= len(b.empty_cells()) <= 6), key=str)
     boards = rng.sample(pool, 12)
@@ -95,7 +97,7 @@ def check_depth_limited_heuristic(check: Check[Any], ctx: CheckContext) -> Check
         if not answer.ok:
             return _failed(check, board, answer.call_text, "a result", answer.given(), None)
         try:
-            value, move = read_search_result(answer.value, ("value,move",), ctx)
+            value, move = read_search_result(answer.value, ("value,move",), codec)
         except ShapeError as exc:
             return _failed(check, board, answer.call_text, "(score, move)", exc.given(), None)
         nodes = answer.outcome.counts.get("minimax_limited", 0)
@@ -110,7 +112,7 @@ def check_depth_limited_heuristic(check: Check[Any], ctx: CheckContext) -> Check
                 "The search goes deeper than the limit: stop when depth reaches max_depth.",
             )
         if move is None or move not in board.empty_cells():
-            return _failed(check, board, answer.call_text, "a legal move", f"move {ctx.show_move(move)}", None)
+            return _failed(check, board, answer.call_text, "a legal move", f"move {codec.show(move)}", None)
         if limit >= len(board.empty_cells()) and value != exact.value:
             return _failed(
                 check,
@@ -197,6 +199,7 @@ def check_connect4(check: Check[Any], ctx: CheckContext, rows: int = 4, cols: in
 def check_random_tie_break(check: Check[Any], ctx: CheckContext, calls_per_board: int = 12) -> CheckResult:
     """Every returned move is optimal, and more than one optimal move shows up over seeded runs."""
     name = ctx.resolve("minimax_random")
+    codec = ctx.moves()
     table = solve_all()
     boards = [
         b
@@ -219,7 +222,7 @@ def check_random_tie_break(check: Check[Any], ctx: CheckContext, calls_per_board
             if outcome.status != CallStatus.OK:
                 return _failed(check, board, call_text, "an optimal move", outcome.error or outcome.status.value, None)
             try:
-                _, move = read_search_result(outcome.value, ("value,move",), ctx)
+                _, move = read_search_result(outcome.value, ("value,move",), codec)
             except ShapeError as exc:
                 return _failed(check, board, call_text, "(score, move)", exc.given(), None)
             if move not in optimal:
@@ -227,8 +230,8 @@ def check_random_tie_break(check: Check[Any], ctx: CheckContext, calls_per_board
                     check,
                     board,
                     call_text,
-                    "a move in " + ", ".join(ctx.show_move(m) for m in sorted(optimal)),
-                    f"move {ctx.show_move(move)}",
+                    "a move in " + ", ".join(codec.show(m) for m in sorted(optimal)),
+                    f"move {codec.show(move)}",
                     "Only moves with the best value may be drawn.",
                 )
             moves.add(move)

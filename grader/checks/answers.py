@@ -1,5 +1,6 @@
-"""What a student's function answered, and how a search function's answer is read: a value,
-a move or both, in the shapes assignments ask for (see `read_search_result`)."""
+"""What a student's function answered, and how it is read: a move in the check's format
+(`MoveCodec`), and a search function's answer, a value, a move or both, in the shapes
+assignments ask for (see `read_search_result`)."""
 
 from __future__ import annotations
 
@@ -10,14 +11,7 @@ from typing import Any, Protocol
 
 from grader.execution.channel.calls import CallOutcome, CallStatus
 from grader.spec.model import MoveFormat
-
-
-class MoveDecoder(Protocol):
-    """What reading a move needs: the assignment's move format (a `CheckContext`)."""
-
-    def decode_move(self, raw: Any, move_format: MoveFormat | None = None) -> int: ...
-
-    def pair_format(self, move_format: MoveFormat | None = None) -> MoveFormat: ...
+from reference.codecs import cell_to_position, cell_to_rowcol, position_to_cell, rowcol_to_cell
 
 
 class ShapeError(ValueError):
@@ -68,44 +62,98 @@ class Answer:
         return repr(self.value)
 
 
+# -- moves -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MoveCodec:
+    """How one check's calls write a move: its ``move`` format, else the assignment's,
+    resolved once (`CheckContext.moves`). It reads the moves the student's function returns
+    and writes cells the way feedback shows them."""
+
+    format: MoveFormat
+
+    def decode(self, raw: Any) -> int:
+        """The cell ``raw`` names; ShapeError when it names none."""
+        try:
+            if self.format == "index":
+                if isinstance(raw, bool) or not isinstance(raw, (int, float)) or int(raw) != raw:
+                    raise ShapeError(f"expected a cell index 0-8, got {raw!r}")
+                cell = int(raw)
+                if not 0 <= cell <= 8:
+                    raise ShapeError(f"cell index {cell} is outside 0-8")
+                return cell
+            if self.format == "position":
+                return position_to_cell(int(raw))
+            if isinstance(raw, (list, tuple)) and len(raw) == 2:
+                base = 1 if self.format == "rowcol1" else 0
+                return rowcol_to_cell(int(raw[0]) - base, int(raw[1]) - base)
+            raise ShapeError(f"expected a move (row, col), got {raw!r}")
+        except ShapeError:
+            raise
+        except (TypeError, ValueError) as exc:
+            raise ShapeError(f"could not read {raw!r} as a move: {exc}") from None
+
+    def show(self, cell: int | None) -> str:
+        if cell is None:
+            return "None"
+        if self.format == "index":
+            return str(cell)
+        if self.format == "position":
+            return str(cell_to_position(cell))
+        row, col = cell_to_rowcol(cell)
+        return str((row + 1, col + 1)) if self.format == "rowcol1" else str((row, col))
+
+    @property
+    def pairs(self) -> MoveCodec:
+        """How a (row, col) pair returned beside the value counts: from 1 where these moves
+        are (row, col) counted from 1, else from 0."""
+        return MoveCodec("rowcol1" if self.format == "rowcol1" else "rowcol")
+
+
+class MoveSource(Protocol):
+    """Where a codec comes from when only the context is at hand (a `CheckContext`)."""
+
+    def moves(self, move_format: MoveFormat | None = None) -> MoveCodec: ...
+
+
 # -- reading what search functions return ------------------------------------
 
 SEARCH_SHAPES = ("value", "value,move", "value,row,col", "row,col,value", "move", "move,value")
 
 
 def read_search_result(
-    raw: Any, shapes: Sequence[str], ctx: MoveDecoder, move_format: MoveFormat | None = None
+    raw: Any, shapes: Sequence[str], moves: MoveCodec | MoveSource, move_format: MoveFormat | None = None
 ) -> tuple[float | None, int | None]:
-    """(value, move) from what the student returned, trying each accepted shape in turn."""
+    """(value, move) from what the student returned, trying each accepted shape in turn; its
+    moves read with ``moves`` (a check's codec; or, given a context, the codec of
+    ``move_format``, the assignment's when None)."""
+    codec = moves if isinstance(moves, MoveCodec) else moves.moves(move_format)
     for shape in shapes:
         try:
-            return _read_shape(raw, shape, ctx, move_format)
+            return _read_shape(raw, shape, codec)
         except ShapeError:
             continue
     expected = " or ".join(_shape_words(s) for s in shapes)
     raise ShapeError(f"expected {expected}, got {_brief(raw)}")
 
 
-def _read_shape(
-    raw: Any, shape: str, ctx: MoveDecoder, move_format: MoveFormat | None
-) -> tuple[float | None, int | None]:
+def _read_shape(raw: Any, shape: str, moves: MoveCodec) -> tuple[float | None, int | None]:
     if shape == "value":
         return _number(raw), None
     if shape == "move":
-        return None, ctx.decode_move(raw, move_format)
+        return None, moves.decode(raw)
     if not isinstance(raw, (list, tuple)):
         raise ShapeError(f"expected a tuple, got {_brief(raw)}")
     if shape == "value,move" and len(raw) == 2:
-        return _number(raw[0]), (None if raw[1] is None else ctx.decode_move(raw[1], move_format))
+        return _number(raw[0]), (None if raw[1] is None else moves.decode(raw[1]))
     if shape == "move,value" and len(raw) == 2:
-        return _number(raw[1]), (None if raw[0] is None else ctx.decode_move(raw[0], move_format))
+        return _number(raw[1]), (None if raw[0] is None else moves.decode(raw[0]))
     if shape == "value,row,col" and len(raw) == 3:
-        pair = ctx.pair_format(move_format)
-        move = None if raw[1] is None or raw[2] is None else ctx.decode_move((raw[1], raw[2]), pair)
+        move = None if raw[1] is None or raw[2] is None else moves.pairs.decode((raw[1], raw[2]))
         return _number(raw[0]), move
     if shape == "row,col,value" and len(raw) == 3:
-        rowcol = move_format if move_format in ("rowcol", "rowcol1") else "rowcol"
-        move = None if raw[0] is None or raw[1] is None else ctx.decode_move((raw[0], raw[1]), rowcol)
+        move = None if raw[0] is None or raw[1] is None else moves.pairs.decode((raw[0], raw[1]))
         return _number(raw[2]), move
     raise ShapeError(f"expected {_shape_words(shape)}, got {_brief(raw)}")
 

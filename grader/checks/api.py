@@ -9,12 +9,15 @@ An adapter function takes ``(check, ctx)`` and returns a `CheckResult`::
         ...
         return CheckResult.for_check(check, CheckStatus.PASSED, "...")
 
-and the spec names it with ``kind = "adapter"`` and ``function = "check_second_best"``. A
+and the spec names it with ``kind = "adapter"`` and ``function = "check_second_best"``. Moves
+are read and shown through one codec, ``moves = ctx.moves()`` (a `MoveCodec` in the
+assignment's move format): ``read_search_result(answer.value, ("value,move",), moves)``,
+``moves.show(cell)``. A
 function the notebook does not define (`CheckContext.resolve`, `CheckContext.student`) makes
 the check NOT RUN; the grader times every check itself.
 """
 
-from grader.checks.answers import Answer, ShapeError, format_value, read_search_result
+from grader.checks.answers import Answer, MoveCodec, ShapeError, format_value, read_search_result
 from grader.checks.context import CheckContext, NotDefined, StudentFunction
 from grader.checks.positions import board_size, check_seed, positions
 from grader.checks.properties import Mismatch, PropertyOutcome
@@ -36,6 +39,7 @@ __all__ = [
     "CheckStatus",
     "Counterexample",
     "Mismatch",
+    "MoveCodec",
     "NotDefined",
     "PropertyCheck",
     "PropertyOutcome",

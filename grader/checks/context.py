@@ -16,9 +16,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from grader.checks.answers import Answer, ShapeError
+from grader.checks.answers import Answer, MoveCodec
 from grader.checks.call_budget import BudgetedCalls, CallsStopped, CallWindow, make_calls, where_it_ran_out
 from grader.checks.causes.findings import Findings
+from grader.execution.channel.call_data import StandIn
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus, Explore
 from grader.execution.hangs import HangMemory
 from grader.execution.records import ExecutionResult
@@ -26,7 +27,6 @@ from grader.spec.board import OBJECT
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Assignment, MoveFormat
 from reference import EMPTY, Board, MalformedBoard, O, SearchSpec, X
-from reference.codecs import cell_to_position, cell_to_rowcol, position_to_cell, rowcol_to_cell
 
 
 class CallRunner(Protocol):
@@ -74,6 +74,11 @@ class CheckContext:
     """What ran out of time so far (default: nothing, with the assignment's short limit)."""
     window: CallWindow | None = None
     """Set by the grading loop for each check (see :meth:`begin_check`); None: no limit."""
+    deadline: float | None = None
+    """The submission's deadline the last :meth:`begin_check` was given."""
+    stand_ins: tuple[StandIn, ...] = ()
+    """The reference's versions of wrong lower-level functions, standing in for them in every
+    call (`grader.checks.reference_helpers`)."""
 
     def __post_init__(self) -> None:
         if self.hangs is None:
@@ -87,6 +92,7 @@ class CheckContext:
     def begin_check(self, deadline: float | None = None) -> None:
         """A check starts now: it may start calls for its share of the time, and never past
         the submission's ``deadline`` (``time.monotonic()``)."""
+        self.deadline = deadline
         share = self.assignment.check_share_seconds
         window = CallWindow(time.monotonic() + share, f"the check's {share:g} s share of the grading time was spent")
         if deadline is not None and deadline < window.until:
@@ -165,42 +171,15 @@ class CheckContext:
         """How the student's code writes ``player``: the encoding's mark for it."""
         return self.assignment.encoding.symbol(player)
 
+    def moves(self, move_format: MoveFormat | None = None) -> MoveCodec:
+        """The codec of a check's moves: ``move_format``, the assignment's when None. A kind
+        gets it once and reads and shows every move through it."""
+        return MoveCodec(move_format or self.assignment.move_format)
+
     def decode_move(self, raw: Any, move_format: MoveFormat | None = None) -> int:
-        fmt = move_format or self.assignment.move_format
-        try:
-            if fmt == "index":
-                if isinstance(raw, bool) or not isinstance(raw, (int, float)) or int(raw) != raw:
-                    raise ShapeError(f"expected a cell index 0-8, got {raw!r}")
-                cell = int(raw)
-                if not 0 <= cell <= 8:
-                    raise ShapeError(f"cell index {cell} is outside 0-8")
-                return cell
-            if fmt == "position":
-                return position_to_cell(int(raw))
-            if isinstance(raw, (list, tuple)) and len(raw) == 2:
-                base = 1 if fmt == "rowcol1" else 0
-                return rowcol_to_cell(int(raw[0]) - base, int(raw[1]) - base)
-            raise ShapeError(f"expected a move (row, col), got {raw!r}")
-        except ShapeError:
-            raise
-        except (TypeError, ValueError) as exc:
-            raise ShapeError(f"could not read {raw!r} as a move: {exc}") from None
-
-    def pair_format(self, move_format: MoveFormat | None = None) -> MoveFormat:
-        """How a (row, col) pair returned apart from the moves counts: from 1 where the
-        assignment's moves are (row, col) counted from 1, else from 0."""
-        return "rowcol1" if (move_format or self.assignment.move_format) == "rowcol1" else "rowcol"
-
-    def show_move(self, cell: int | None, move_format: MoveFormat | None = None) -> str:
-        fmt = move_format or self.assignment.move_format
-        if cell is None:
-            return "None"
-        if fmt == "index":
-            return str(cell)
-        if fmt == "position":
-            return str(cell_to_position(cell))
-        row, col = cell_to_rowcol(cell)
-        return str((row + 1, col + 1)) if fmt == "rowcol1" else str((row, col))
+        """``raw`` read as a move in ``move_format`` (the assignment's when None), for code
+        that tries one format after another (`grader init`)."""
+        return self.moves(move_format).decode(raw)
 
     # -- reference conventions ----------------------------------------------
     def maximizer_for(self, board: Board, to_move: str | None = None) -> str:
@@ -315,6 +294,8 @@ class StudentFunction:
             timeout=timeout or self.timeout,
         )
         call = call if made is None else replace(call, made=made)
+        stand_ins = tuple(s for s in self.ctx.stand_ins if s.name not in (self.function, self.label))
+        call = call if not stand_ins else replace(call, stand_ins=stand_ins)
         return call if self.explore is None else replace(call, explore=self.explore)
 
     def describe(self, values: Mapping[str, Any]) -> str:

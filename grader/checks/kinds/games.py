@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from grader.check_details import PlayedGame
-from grader.checks.answers import Answer, ShapeError, read_search_result
+from grader.checks.answers import Answer, MoveCodec, ShapeError, read_search_result
 from grader.checks.causes.root_cause import MoveObservation
 from grader.checks.context import CallsStopped, CheckContext, StudentFunction
 from grader.checks.kind import CheckKind
@@ -96,7 +96,7 @@ def _play_sequence(params: SequenceParams, ctx: CheckContext, students: dict[str
     """Both sides play the moves their calls recommend, to the end of the game; with
     ``moves = "optimal"`` every move must be an optimal one."""
     first = ctx.assignment.first_player
-    fmt = params.sequence_format
+    moves, shown = ctx.moves(params.move), MoveCodec(params.sequence_format)
     board = Board.empty()
     sequence: list[int] = []
     while not board.is_terminal():
@@ -108,12 +108,12 @@ def _play_sequence(params: SequenceParams, ctx: CheckContext, students: dict[str
             )
         answer = student.ask(str(board), ctx.placeholders(board, to_move=side))
         try:
-            cell = _recommended_cell(answer, params.returns, params.move, ctx)
+            cell = _recommended_cell(answer, params.returns, moves)
         except ShapeError as exc:
             given = answer.given() if not answer.ok else exc.given()
             return _SequenceGame(tuple(sequence), stop=_no_legal_move(board, answer, str(exc), given))
         if cell is None or cell not in board.empty_cells():
-            given = f"the move {ctx.show_move(cell, fmt)}, which is not a free cell"
+            given = f"the move {shown.show(cell)}, which is not a free cell"
             return _SequenceGame(tuple(sequence), stop=_no_legal_move(board, answer, "returned " + given, given))
         if params.moves == "optimal":
             best = reference_answer(board, ctx.spec(board, to_move=side), side).best_moves
@@ -122,12 +122,12 @@ def _play_sequence(params: SequenceParams, ctx: CheckContext, students: dict[str
                     tuple(sequence),
                     stop=_Stop(
                         CheckStatus.FAILED,
-                        f"`{answer.call_text}` played {ctx.show_move(cell, fmt)}, which is not an optimal move.",
+                        f"`{answer.call_text}` played {shown.show(cell)}, which is not an optimal move.",
                         Counterexample(
                             str(board),
                             answer.call_text,
-                            "a move in " + ", ".join(ctx.show_move(c, fmt) for c in best),
-                            ctx.show_move(cell, fmt),
+                            "a move in " + ", ".join(shown.show(c) for c in best),
+                            shown.show(cell),
                         ),
                     ),
                 )
@@ -145,28 +145,24 @@ def _no_legal_move(board: Board, answer: Answer, failure: str, given: str) -> _S
     )
 
 
-def _recommended_cell(
-    answer: Answer, returns: tuple[str, ...], move: MoveFormat | None, ctx: CheckContext
-) -> int | None:
+def _recommended_cell(answer: Answer, returns: tuple[str, ...], moves: MoveCodec) -> int | None:
     """The cell ``answer`` recommends (None: none); ShapeError when there is no answer of a
     shape that reads."""
     if not answer.ok:
         raise ShapeError(answer.failure_text())
-    return read_search_result(answer.value, returns, ctx, move)[1]
+    return read_search_result(answer.value, returns, moves)[1]
 
 
 def _move_sequence(check: Check[SequenceParams], ctx: CheckContext) -> CheckResult:
     params = check.params
     students = {side: ctx.student(t, globals_from=params.globals) for side, t in params.calls.items()}
-    fmt = params.sequence_format
+    shown = MoveCodec(params.sequence_format)
     ref_sequence, ref_result = _reference_sequence(ctx, params.player)
-    expected_cells = [ctx.decode_move(m, fmt) for m in params.expected_moves] if params.expected_moves else ref_sequence
+    expected_cells = [shown.decode(m) for m in params.expected_moves] if params.expected_moves else ref_sequence
     expected_result = params.expected_result or ref_result
-    expected_text = (
-        f"{', '.join(ctx.show_move(c, fmt) for c in expected_cells)} ending in {_describe_outcome(expected_result)}"
-    )
+    expected_text = f"{', '.join(shown.show(c) for c in expected_cells)} ending in {_describe_outcome(expected_result)}"
     game = _play_sequence(params, ctx, students)
-    played = PlayedGame(tuple(ctx.show_move(c, fmt) for c in game.sequence))
+    played = PlayedGame(tuple(shown.show(c) for c in game.sequence))
     if game.stop is not None:
         stop = game.stop
         if stop.counterexample is None:  # the spec's fault: nothing was played to show
@@ -196,7 +192,7 @@ def _move_sequence(check: Check[SequenceParams], ctx: CheckContext) -> CheckResu
     for n, (got, want) in enumerate(zip(sequence, expected_cells), start=1):
         if got != want:
             cause = (
-                f"Move {n} differs: {ctx.show_move(got, fmt)} instead of {ctx.show_move(want, fmt)}. "
+                f"Move {n} differs: {shown.show(got)} instead of {shown.show(want)}. "
                 "The recommendation should be the first best move in reading order."
             )
             break
@@ -291,6 +287,7 @@ def play_game(
     """A game of the student's AI (``params.ai``) against the opponent, whose moves come from
     ``rng``; it ends early when the AI gives no legal move or its calls stop."""
     first = ctx.assignment.first_player
+    codec = ctx.moves(params.move)
     board = Board.empty()
     moves: list[str] = []
     boards: list[str] = []
@@ -305,16 +302,16 @@ def play_game(
             except CallsStopped as stop:
                 return GameRecord(tuple(moves), tuple(boards), board, tuple(ai_moves), stopped=stop.reason)
             try:
-                move = _recommended_cell(answer, params.returns, params.move, ctx)
+                move = _recommended_cell(answer, params.returns, codec)
                 if move is None or move not in board.empty_cells():
-                    raise ShapeError(f"returned {ctx.show_move(move, params.move)}, which is not a free cell")
+                    raise ShapeError(f"returned {codec.show(move)}, which is not a free cell")
                 cell = move
             except ShapeError as exc:
                 given = answer.given() if not answer.ok else exc.given()
                 illegal = IllegalAnswer(board, answer.call_text, str(exc), given)
                 return GameRecord(tuple(moves), tuple(boards), board, tuple(ai_moves), illegal=illegal)
             ai_moves.append(MoveObservation(board, ctx.spec(board, to_move=side), side, cell))
-        moves.append(f"{side} {ctx.show_move(cell, params.move)}")
+        moves.append(f"{side} {codec.show(cell)}")
         board = board.play(cell, side, first=first)
         boards.append(str(board))
     return GameRecord(tuple(moves), tuple(boards), board, tuple(ai_moves))

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from hypothesis import strategies as st
 
-from grader.checks.answers import Answer, ShapeError, format_value
+from grader.checks.answers import Answer, MoveCodec, ShapeError, format_value
 from grader.checks.causes.predicates import predicate_cause
 from grader.checks.context import CheckContext, StudentFunction
 from grader.checks.kind import CheckKind
@@ -102,7 +102,7 @@ def expected_answer(params: Params, board: Board, player: str | None, position: 
     raise AssertionError(params.expect)
 
 
-def read_answer(params: Params, ctx: CheckContext, raw: Any) -> Any:
+def read_answer(params: Params, ctx: CheckContext, moves: MoveCodec, raw: Any) -> Any:
     if params.expect in ("wins", "full", "draw", "terminal", "valid-move"):
         if not isinstance(raw, (bool, int)) and raw is not None:
             raise ShapeError(f"expected True or False, got {type(raw).__name__} {raw!r}")
@@ -124,8 +124,8 @@ def read_answer(params: Params, ctx: CheckContext, raw: Any) -> Any:
     if params.expect == "legal-moves":
         if not isinstance(raw, (list, tuple, set, frozenset)):
             raise ShapeError(f"expected a list of moves, got {type(raw).__name__} {raw!r}")
-        moves = [ctx.decode_move(m, params.move) for m in raw]
-        return moves if params.ordered and not isinstance(raw, (set, frozenset)) else sorted(moves)
+        cells = [moves.decode(m) for m in raw]
+        return cells if params.ordered and not isinstance(raw, (set, frozenset)) else sorted(cells)
     raise AssertionError(params.expect)
 
 
@@ -292,7 +292,7 @@ def _position(params: Params, extra: Any) -> int | None:
     return extra if params.expect == "valid-move" else None
 
 
-def _property(params: Params, ctx: CheckContext) -> PropertyCheck[Any]:
+def _property(params: Params, ctx: CheckContext, moves: MoveCodec) -> PropertyCheck[Any]:
     def boards(spread: bool) -> st.SearchStrategy[Board]:
         if params.boards == "arbitrary":
             return arbitrary_boards()
@@ -310,17 +310,17 @@ def _property(params: Params, ctx: CheckContext) -> PropertyCheck[Any]:
     def judge(board: Board, extra: Any, answer: Answer) -> Mismatch | None:
         player = _player(params, extra)
         expected = expected_answer(params, board, player, _position(params, extra), ctx.maximizer_for(board))
-        shown = show(params, ctx, expected)
+        shown = show(params, ctx, moves, expected)
         if not answer.ok:
             return Mismatch(answer.call_text, shown, answer.given())
         try:
-            actual = read_answer(params, ctx, answer.value)
+            actual = read_answer(params, ctx, moves, answer.value)
         except ShapeError as exc:
             return Mismatch(answer.call_text, shown, exc.given())
         if actual == expected:
             return None
         cause = likely_cause(params, board, player, expected, actual)
-        return Mismatch(answer.call_text, shown, show(params, ctx, actual), cause)
+        return Mismatch(answer.call_text, shown, show(params, ctx, moves, actual), cause)
 
     def kinds(board: Board, extra: Any) -> list[str]:
         return _answer_kinds(params, board, extra, ctx.maximizer_for(board))
@@ -339,18 +339,41 @@ def _property(params: Params, ctx: CheckContext) -> PropertyCheck[Any]:
 def run(check: Check[Params], ctx: CheckContext) -> CheckResult:
     params = check.params
     student = ctx.student_for(params)
-    outcome = run_property(check, ctx, student, _property(params, ctx)).board_alone()
+    moves = ctx.moves(params.move)
+    outcome = run_property(check, ctx, student, _property(params, ctx, moves)).board_alone()
     headline = None
     if outcome.mismatch is not None:
         headline = shape_of(student, none_ok=params.expect in ("winner", "outcome"))
-        cause = _cause_from_every_answer(check, ctx, student, stub=headline is not None)
+        cause = _cause_from_every_answer(check, ctx, student, moves, stub=headline is not None)
         if cause is not None:
             outcome = replace(outcome, mismatch=replace(outcome.mismatch, cause=cause))
+        no_winner = _no_winner_spelling(params, ctx, student, moves)
+        if no_winner is not None:
+            ctx.findings.spellings[check.id] = {"ongoing": no_winner[0]}
     return result_from_property(check, outcome, f"`{student.label}` agrees with the reference", headline=headline)
 
 
+def _no_winner_spelling(
+    params: Params, ctx: CheckContext, student: StudentFunction, moves: MoveCodec
+) -> tuple[Any] | None:
+    """How a winner or outcome function the assignment lets spell "no winner" several ways
+    (None, False, "", the empty cell) spells it, when every such answer spells it alike: what
+    the reference's version answers in its place (`grader.checks.reference_helpers`)."""
+    if params.expect not in ("winner", "outcome") or "ongoing" in params.codes:
+        return None
+    spelled = set()
+    for _, answer in student.answers():
+        if answer.ok:
+            try:
+                if read_answer(params, ctx, moves, answer.value) is None:
+                    spelled.add((type(answer.value), answer.value))
+            except (ShapeError, TypeError):  # TypeError: an unhashable answer
+                continue
+    return (next(iter(spelled))[1],) if len(spelled) == 1 else None
+
+
 def _cause_from_every_answer(
-    check: Check[Params], ctx: CheckContext, student: StudentFunction, *, stub: bool
+    check: Check[Params], ctx: CheckContext, student: StudentFunction, moves: MoveCodec, *, stub: bool
 ) -> str | None:
     params = check.params
     answers = [
@@ -362,15 +385,15 @@ def _cause_from_every_answer(
         student.label,
         params.expect,
         answers,
-        lambda raw: read_answer(params, ctx, raw),
+        lambda raw: read_answer(params, ctx, moves, raw),
         codes=params.codes,
         stub=stub,
     )
 
 
-def show(params: Params, ctx: CheckContext, value: Any) -> str:
+def show(params: Params, ctx: CheckContext, moves: MoveCodec, value: Any) -> str:
     if params.expect == "legal-moves" and isinstance(value, list):
-        return "[" + ", ".join(ctx.show_move(c, params.move) for c in value) + "]"
+        return "[" + ", ".join(moves.show(c) for c in value) + "]"
     if params.expect in ("winner", "outcome"):
         codes = {**_marks(ctx), "tie": "tie", **params.codes}
         if value is None:

@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from hypothesis import strategies as st
 
-from grader.checks.answers import SEARCH_SHAPES, Answer, ShapeError, format_value, read_search_result
+from grader.checks.answers import SEARCH_SHAPES, Answer, MoveCodec, ShapeError, format_value, read_search_result
 from grader.checks.causes.known_mistakes import is_full_window
 from grader.checks.causes.search import SearchAnswer, search_cause
 from grader.checks.context import CheckContext, StudentFunction
@@ -90,9 +90,11 @@ def judge_search_answer(
     answer: Answer,
     spec: SearchSpec,
     *,
+    moves: MoveCodec,
     judge_move: JudgeMove,
 ) -> Mismatch | None:
-    """Compare one (value, move) answer with the reference under ``spec``."""
+    """Compare one (value, move) answer, its moves read with ``moves``, with the reference
+    under ``spec``."""
     side = _side(ctx, params, board)
     ref = reference_answer(board, spec, side)
     wants_value = any(s != "move" for s in params.returns)
@@ -104,13 +106,13 @@ def judge_search_answer(
     if wants_move:
         allowed = best if judge_move == "any-optimal" else (ref.best_move,)
         expected_parts.append(
-            ("a move in " if len(allowed) > 1 else "move ") + ", ".join(ctx.show_move(c, params.move) for c in allowed)
+            ("a move in " if len(allowed) > 1 else "move ") + ", ".join(moves.show(c) for c in allowed)
         )
     expected = "; ".join(expected_parts)
     if not answer.ok:
         return Mismatch(answer.call_text, expected, answer.given(), _mutation_cause(answer))
     try:
-        value, move = read_search_result(answer.value, params.returns, ctx, params.move)
+        value, move = read_search_result(answer.value, params.returns, moves)
     except ShapeError as exc:
         return Mismatch(answer.call_text, expected, exc.given())
     problems = []
@@ -120,7 +122,7 @@ def judge_search_answer(
         if wants_value and value != ref.value:
             problems.append("value")
     if move is not None or wants_move:
-        actual_parts.append(f"move {ctx.show_move(move, params.move)}")
+        actual_parts.append(f"move {moves.show(move)}")
         allowed = best if judge_move == "any-optimal" else (ref.best_move,)
         if wants_move and move not in allowed:
             problems.append("move")
@@ -134,7 +136,7 @@ def judge_search_answer(
         else:
             worth = move_values(board, spec, to_move=side).get(move)
             cause = (
-                f"Move {ctx.show_move(move, params.move)} leads to a value of {format_value(worth)}, "
+                f"Move {moves.show(move)} leads to a value of {format_value(worth)}, "
                 f"while {format_value(ref.value)} is reachable: "
                 f"the best move must be the one with the best value for {side}."
             )
@@ -152,6 +154,7 @@ def _search_run(check: Check[SearchParams], ctx: CheckContext, *, depth_limits: 
     params = check.params
     cutoff_value = _cutoff(params)
     student = ctx.student_for(params)
+    moves = ctx.moves(params.move)
     limits: tuple[int | None, ...] = depth_limits or (None,)
 
     def spec_for(board: Board, limit: int | None) -> SearchSpec:
@@ -164,7 +167,8 @@ def _search_run(check: Check[SearchParams], ctx: CheckContext, *, depth_limits: 
         return ctx.placeholders(board, to_move=_side(ctx, params, board), depth_limit=limit)
 
     def judge(board: Board, limit: int | None, answer: Answer) -> Mismatch | None:
-        return judge_search_answer(ctx, params, board, answer, spec_for(board, limit), judge_move=params.judge_move)
+        spec = spec_for(board, limit)
+        return judge_search_answer(ctx, params, board, answer, spec, moves=moves, judge_move=params.judge_move)
 
     prop = PropertyCheck(
         _sampled(params, ctx),
@@ -176,7 +180,7 @@ def _search_run(check: Check[SearchParams], ctx: CheckContext, *, depth_limits: 
         coverage=_results(ctx),
     )
     outcome = run_property(check, ctx, student, prop)
-    outcome = _diagnosed(outcome, ctx, check.id, params, student, windows=False)
+    outcome = _diagnosed(outcome, ctx, check.id, params, student, moves, windows=False)
     judges_value = any(s != "move" for s in params.returns)
     judges_move = params.judge_move != "none" and any(s != "value" for s in params.returns)
     what = " and ".join(w for w, on in (("values", judges_value), ("moves", judges_move)) if on)
@@ -237,6 +241,7 @@ def _pruning_equivalence(check: Check[PruningParams], ctx: CheckContext) -> Chec
     """Alpha-beta gives the minimax value, and honours the bound rules on narrowed windows."""
     params = check.params
     student = ctx.student_for(params)
+    moves = ctx.moves(params.move)
     windows = params.windows
 
     def values(board: Board, window: tuple[float, float]) -> dict[str, Any]:
@@ -247,10 +252,10 @@ def _pruning_equivalence(check: Check[PruningParams], ctx: CheckContext) -> Chec
         alpha, beta = window
         spec = ctx.spec(board, to_move=_side(ctx, params, board), start_depth=params.start_depth)
         if is_full_window(spec, alpha, beta) or not answer.ok:
-            return judge_search_answer(ctx, params, board, answer, spec, judge_move=params.judge_move)
+            return judge_search_answer(ctx, params, board, answer, spec, moves=moves, judge_move=params.judge_move)
         true = reference_answer(board, spec, _side(ctx, params, board)).value
         try:
-            value, _ = read_search_result(answer.value, params.returns, ctx, params.move)
+            value, _ = read_search_result(answer.value, params.returns, moves)
         except ShapeError as exc:
             return Mismatch(answer.call_text, f"a result consistent with value {format_value(true)}", exc.given())
         problem = _bound_problem(value, true, alpha, beta, params.fail) if value is not None else None
@@ -272,7 +277,7 @@ def _pruning_equivalence(check: Check[PruningParams], ctx: CheckContext) -> Chec
         coverage=_results(ctx),
     )
     outcome = run_property(check, ctx, student, prop)
-    outcome = _diagnosed(outcome, ctx, check.id, params, student, windows=True)
+    outcome = _diagnosed(outcome, ctx, check.id, params, student, moves, windows=True)
     return result_from_property(
         check, outcome, f"`{student.label}` agrees with minimax", headline=_headline(outcome, student)
     )
@@ -299,6 +304,7 @@ def _diagnosed(
     check_id: str,
     params: SearchParams,
     student: StudentFunction,
+    moves: MoveCodec,
     *,
     windows: bool,
 ) -> PropertyOutcome:
@@ -311,7 +317,7 @@ def _diagnosed(
     mismatch = outcome.mismatch
     assert mismatch is not None
     if mismatch.cause != MUTATION_CAUSE:
-        answers, complete = _search_answers(ctx, params, student, windows=windows)
+        answers, complete = _search_answers(ctx, params, student, moves, windows=windows)
         failing_spec = ctx.spec(board, to_move=_side(ctx, params, board))
         failing_full = not windows or is_full_window(failing_spec, *extra)
         cause = search_cause(
@@ -320,7 +326,7 @@ def _diagnosed(
             answers,
             complete=complete,
             returns=params.returns,
-            move_format=params.move or ctx.assignment.move_format,
+            move_format=moves.format,
             judge_moves=params.judge_move != "none",
             windows=windows,
             failing_full=failing_full,
@@ -333,7 +339,7 @@ def _diagnosed(
 
 
 def _search_answers(
-    ctx: CheckContext, params: SearchParams, student: StudentFunction, *, windows: bool
+    ctx: CheckContext, params: SearchParams, student: StudentFunction, moves: MoveCodec, *, windows: bool
 ) -> tuple[list[SearchAnswer], bool]:
     """Every answer that returned, with its conventions and the reference; and whether every
     call returned an answer that reads."""
@@ -352,7 +358,7 @@ def _search_answers(
             full_value = reference_answer(board, spec, side).value
             spec = replace(spec, depth_limit=limit, cutoff_value=_cutoff(params))
         try:
-            value, move = read_search_result(answer.value, params.returns, ctx, params.move)
+            value, move = read_search_result(answer.value, params.returns, moves)
             readable = True
         except ShapeError:
             value, move, readable = None, None, False
