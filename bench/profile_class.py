@@ -105,14 +105,7 @@ def main() -> int:
                     for name in ("kernel_start", "execute", "checks"):
                         phases[name] += float(result.timings.get(name, 0.0))
                     for label, tally in (observed.tallies if observed else {}).items():
-                        into = tallies[(assignment.id, label)]
-                        into.calls += tally.calls
-                        into.made += tally.made
-                        into.served += tally.served
-                        into.repeats += tally.repeats
-                        into.seconds += tally.seconds
-                        into.saved += tally.saved
-                        into.differed |= tally.differed
+                        tallies[(assignment.id, label)].add(tally)
             if args.compare and verdicts(results[False]) != verdicts(results[True]):
                 changed.append(f"{assignment.id}/{path.name}")
             print(f"  {assignment.id}/{path.name}: {results[True].score:g}/{results[True].max_score:g}", flush=True)
@@ -142,12 +135,7 @@ def main() -> int:
         )
     total = FunctionTally()
     for tally in tallies.values():
-        total.calls += tally.calls
-        total.made += tally.made
-        total.repeats += tally.repeats
-        total.served += tally.served
-        total.seconds += tally.seconds
-        total.saved += tally.saved
+        total.add(tally)
     print(
         f"  all: {total.calls} calls asked, {total.made} made ({total.seconds:.1f} s in the kernel), "
         f"{total.repeats} repeats of a question, {total.served} answered by the memo ({total.saved:.1f} s saved)"

@@ -54,6 +54,16 @@ class FunctionTally:
     differed: bool = False
     """The function once answered one question two ways: it is never answered from the memo."""
 
+    def add(self, other: FunctionTally) -> None:
+        """Count ``other``'s calls in too (another submission's, for a profile of a class)."""
+        self.calls += other.calls
+        self.made += other.made
+        self.served += other.served
+        self.repeats += other.repeats
+        self.seconds += other.seconds
+        self.saved += other.saved
+        self.differed |= other.differed
+
 
 @dataclass
 class _Question:
