@@ -334,17 +334,23 @@ def board_text(marks: Sequence[Any]) -> Callable[[Any], str | None]:
                 key = tuple(value)
             elif len(value) == 3 and all(type(row) is list or type(row) is tuple for row in value):
                 key = (tuple(value[0]), tuple(value[1]), tuple(value[2]))
-            if key is not None:
-                try:
-                    return known[key]
-                except KeyError:
-                    if len(known) >= _KNOWN_BOARDS:
-                        known.clear()
-                    board = known[key] = read(value)
-                    return board
-                except TypeError:  # a cell that cannot be hashed (a nested list): never a mark
-                    pass
+            return remembered(key, value)
+        if kind.__name__ == "ndarray" and value.dtype.kind in "iubU":  # numbers or text: its bytes tell
+            return remembered((value.shape, value.dtype.str, value.tobytes()), value)
         return read(value)
+
+    def remembered(key: Any, value: Any) -> str | None:
+        if key is None:
+            return read(value)
+        try:
+            return known[key]
+        except KeyError:
+            if len(known) >= _KNOWN_BOARDS:
+                known.clear()
+            board = known[key] = read(value)
+            return board
+        except TypeError:  # a cell that cannot be hashed (a nested list): never a mark
+            return read(value)
 
     def read(value: Any) -> str | None:
         if isinstance(value, dict):
