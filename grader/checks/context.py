@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from grader.checks.answers import Answer, MoveCodec
 from grader.checks.call_budget import BudgetedCalls, CallsStopped, CallWindow, make_calls, where_it_ran_out
 from grader.checks.causes.findings import Findings
+from grader.execution.channel.call_data import StandIn
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus, Explore
 from grader.execution.hangs import HangMemory
 from grader.execution.records import ExecutionResult
@@ -73,6 +74,11 @@ class CheckContext:
     """What ran out of time so far (default: nothing, with the assignment's short limit)."""
     window: CallWindow | None = None
     """Set by the grading loop for each check (see :meth:`begin_check`); None: no limit."""
+    deadline: float | None = None
+    """The submission's deadline the last :meth:`begin_check` was given."""
+    stand_ins: tuple[StandIn, ...] = ()
+    """The reference's versions of wrong lower-level functions, standing in for them in every
+    call (`grader.checks.reference_helpers`)."""
 
     def __post_init__(self) -> None:
         if self.hangs is None:
@@ -86,6 +92,7 @@ class CheckContext:
     def begin_check(self, deadline: float | None = None) -> None:
         """A check starts now: it may start calls for its share of the time, and never past
         the submission's ``deadline`` (``time.monotonic()``)."""
+        self.deadline = deadline
         share = self.assignment.check_share_seconds
         window = CallWindow(time.monotonic() + share, f"the check's {share:g} s share of the grading time was spent")
         if deadline is not None and deadline < window.until:
@@ -287,6 +294,8 @@ class StudentFunction:
             timeout=timeout or self.timeout,
         )
         call = call if made is None else replace(call, made=made)
+        stand_ins = tuple(s for s in self.ctx.stand_ins if s.name not in (self.function, self.label))
+        call = call if not stand_ins else replace(call, stand_ins=stand_ins)
         return call if self.explore is None else replace(call, explore=self.explore)
 
     def describe(self, values: Mapping[str, Any]) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 from grader.checks.context import CallsStopped, CheckContext, NotDefined
 from grader.checks.kind import CheckKind
 from grader.checks.kinds import adapter, games, hygiene, node_counts, predicates, printed, search, state
+from grader.checks.reference_helpers import graded_on_reference_helpers, note_wrong_helper
 from grader.results import CheckResult, CheckStatus
 from grader.spec.model import Check
 
@@ -45,8 +46,17 @@ def run_check(check: Check[Any], ctx: CheckContext) -> CheckResult:
     NOT RUN, whatever its kind, and so do calls the context would not make (its time was spent,
     or they reach a function that kept running out of time) when the kind did not judge
     without them; anything else that goes wrong inside becomes an ERROR result, never an
-    exception."""
+    exception. A check whose failures may come from a lower-level function an earlier check
+    found wrong is run again with the reference's version of it in its place
+    (`grader.checks.reference_helpers`)."""
     started = time.monotonic()
+    result = graded_on_reference_helpers(check, ctx, _run_kind(check, ctx), needed_functions(check), _run_kind)
+    if check.kind == predicates.PREDICATE.name:
+        note_wrong_helper(check, ctx, result)
+    return replace(_not_twice(check, ctx, result), duration=round(time.monotonic() - started, 4))
+
+
+def _run_kind(check: Check[Any], ctx: CheckContext) -> CheckResult:
     try:
         result = CHECK_KINDS[check.kind].run(check, ctx)
     except NotDefined as exc:
@@ -57,7 +67,7 @@ def run_check(check: Check[Any], ctx: CheckContext) -> CheckResult:
         result = CheckResult.for_check(
             check, CheckStatus.ERROR, f"The check could not be completed: {type(exc).__name__}: {exc}"
         )
-    return replace(_not_twice(check, ctx, result), duration=round(time.monotonic() - started, 4))
+    return result
 
 
 def _not_twice(check: Check[Any], ctx: CheckContext, result: CheckResult) -> CheckResult:

@@ -132,6 +132,7 @@ def _parse(raw: Mapping[str, Any], path: Path) -> Assignment:
         adapter=_load_adapter(directory / "adapter.py"),
         hypothesis_examples=int(reader.opt(meta, "assignment.hypothesis_examples", int) or 60),
         check_budget_seconds=float(reader.opt(meta, "assignment.check_budget_seconds", (int, float)) or 20),
+        reference_helpers=reader.opt(meta, "assignment.reference_helpers", bool) is not False,
     )
 
 

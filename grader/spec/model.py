@@ -110,6 +110,9 @@ class Assignment:
     board: BoardLocation = BoardLocation()
     """Where the student's functions find the board: an argument, an object's attribute, a global."""
     check_budget_seconds: float = 20.0
+    reference_helpers: bool = True
+    """When a lower-level function is wrong, grade the checks built on it again with the
+    reference's version standing in for it (`grader.checks.reference_helpers`)."""
 
     @property
     def solution_path(self) -> Path:

@@ -15,7 +15,7 @@ from grader.checks.verdicts import result_from_property
 from grader.results import CheckResult, CheckStatus
 from grader.spec.loader import load_assignment
 from reference import Board, X
-from tests.checks.in_process import InProcessRunner
+from tests.checks.in_process import InProcessRunner, solution_definitions
 from tests.seed_sources import LAB05_SOLUTION
 
 LAB05 = load_assignment("lab05")
@@ -27,19 +27,49 @@ def _grade(source: str, check_id: str) -> CheckResult:
     return run_check(next(c for c in LAB05.checks if c.id == check_id), ctx)
 
 
+# Each built-in's win, draw (or full), winner and finished-game tests answering one thing
+# whatever the board, and search checks built on them (minimax-enhanced's minimax takes
+# seconds: it is tried on the winner function only).
+LAB05_SEARCHES = ["minimax-value", "alphabeta-value"]
+CONSTANT_ANSWERS = [
+    ("lab05", "check-win", "def check_win(board, player):\n    return {}", ["False", "True"], LAB05_SEARCHES),
+    ("lab05", "check-draw", "def check_draw(board):\n    return {}", ["False", "True"], LAB05_SEARCHES),
+    ("experiment04", "check-win", "def check_win(board, player):\n    return {}", ["False", "True"], ["minimax-value"]),
+    ("experiment04", "board-full", "def is_board_full(board):\n    return {}", ["False", "True"], ["minimax-value"]),
+    ("minimax-enhanced", "check-winner", "def check_winner(board):\n    return {}", ["None", "'X'"], ["minimax"]),
+    ("minimax-enhanced", "is-full", "def is_full(board):\n    return {}", ["False", "True"], []),
+    ("minimax-enhanced", "is-terminal", "def is_terminal(board):\n    return {}", ["False", "True"], []),
+    (
+        "alphabeta-challenges",
+        "is-end",
+        "def is_end():\n    return {}",
+        ["None", "'tie'", "'O'"],
+        ["max-value", "alphabeta-max"],
+    ),
+    ("depth-limits", "terminal-test", "State.terminal_test = lambda self: {}", ["0", "-1", "2"], ["minmax-full-depth"]),
+]
+
+
 @pytest.mark.parametrize(
-    "function, answer, check_id",
+    "assignment_id, check_id, function, searches",
     [
-        ("check_draw(board)", "False", "check-draw"),
-        ("check_draw(board)", "True", "check-draw"),
-        ("check_win(board, player)", "False", "check-win"),
-        ("check_win(board, player)", "True", "check-win"),
+        pytest.param(a, c, f.format(answer), searches, id=f"{a}-{c}-{answer}")
+        for a, c, f, answers, searches in CONSTANT_ANSWERS
+        for answer in answers
     ],
 )
-def test_a_predicate_that_always_gives_one_answer_fails(function: str, answer: str, check_id: str) -> None:
-    source = LAB05_SOLUTION + f"\n\ndef {function}:\n    return {answer}\n"
-    result = _grade(source, check_id)
-    assert result.status == CheckStatus.FAILED, result.message
+def test_a_predicate_that_always_gives_one_answer_fails_and_the_search_is_not_blamed(
+    assignment_id: str, check_id: str, function: str, searches: list[str]
+) -> None:
+    assignment = load_assignment(assignment_id)
+    solution = LAB05_SOLUTION if assignment_id == "lab05" else solution_definitions(assignment)
+    runner = InProcessRunner(f"{solution}\n\n{function}\n")
+    ctx = CheckContext(assignment, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(assignment))
+    results = {c.id: run_check(c, ctx) for c in assignment.checks if c.id in [check_id, *searches]}
+    assert results.pop(check_id).status == CheckStatus.FAILED
+    for search, result in results.items():
+        # graded with the reference's function in place of the constant one, the search is right
+        assert result.status == CheckStatus.PASSED, (search, result.message)
 
 
 def test_the_draw_test_is_tried_on_every_draw_and_says_so() -> None:

@@ -46,6 +46,10 @@ def test_minimal_spec_loads(tmp_path: Path) -> None:
     (check,) = assignment.checks
     assert check.params.call.function == "check_win"
     assert assignment.maximizer == "O" and assignment.first_player == "X"
+    assert assignment.reference_helpers  # a mistake costs once unless the spec says otherwise
+    off = MINIMAL.replace('encoding = "flat-space"', 'encoding = "flat-space"\nreference_helpers = false')
+    (tmp_path / "off").mkdir()
+    assert not load_assignment(write_spec(tmp_path / "off", off)).reference_helpers
 
 
 @pytest.mark.parametrize(
@@ -57,6 +61,11 @@ def test_minimal_spec_loads(tmp_path: Path) -> None:
         (('call = "check_win(board, player)"', 'call = "check_win(board, playr)"'), ".call", "unknown placeholder"),
         (('call = "check_win(board, player)"', 'call = "check_win(board"'), ".call", "not a Python call"),
         (("points = 10", 'points = "ten"'), ".points", "must be"),
+        (
+            ('encoding = "flat-space"', 'encoding = "flat-space"\nreference_helpers = "no"'),
+            ".reference_helpers",
+            "must be",
+        ),
         (('expect = "wins"', 'expect = "victory"'), ".expect", "must be one of"),
         (('id = "win"\n', ""), "checks[0].id", "is required"),
     ],

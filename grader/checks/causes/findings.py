@@ -17,9 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from grader.checks.causes.defects import Defect
 from grader.checks.causes.root_cause import Observation, follows_from
+from grader.execution.channel.call_data import StandIn
 
 __all__ = ["Findings", "RootCause"]
 
@@ -44,6 +46,13 @@ class Findings:
     suspects: list[tuple[str, Defect]] = field(default_factory=list)
     followed: dict[str, RootCause] = field(default_factory=dict)
     """For each check whose failures were explained by a defect: that explanation."""
+    spellings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """For a predicate check whose function may spell an answer several ways: how it spells
+    it (``{"ongoing": ""}``), for the reference's version to answer alike."""
+    wrong_helpers: list[tuple[str, StandIn]] = field(default_factory=list)
+    """For each predicate check that failed: the reference's version of its function, to
+    stand in for it when the checks built on it are graded again
+    (`grader.checks.reference_helpers`)."""
 
     def record(self, check_id: str, defect: Defect | None) -> None:
         """A defect read from ``check_id``'s own answers (``None``: nothing to record)."""

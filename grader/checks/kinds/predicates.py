@@ -347,7 +347,29 @@ def run(check: Check[Params], ctx: CheckContext) -> CheckResult:
         cause = _cause_from_every_answer(check, ctx, student, moves, stub=headline is not None)
         if cause is not None:
             outcome = replace(outcome, mismatch=replace(outcome.mismatch, cause=cause))
+        no_winner = _no_winner_spelling(params, ctx, student, moves)
+        if no_winner is not None:
+            ctx.findings.spellings[check.id] = {"ongoing": no_winner[0]}
     return result_from_property(check, outcome, f"`{student.label}` agrees with the reference", headline=headline)
+
+
+def _no_winner_spelling(
+    params: Params, ctx: CheckContext, student: StudentFunction, moves: MoveCodec
+) -> tuple[Any] | None:
+    """How a winner or outcome function the assignment lets spell "no winner" several ways
+    (None, False, "", the empty cell) spells it, when every such answer spells it alike: what
+    the reference's version answers in its place (`grader.checks.reference_helpers`)."""
+    if params.expect not in ("winner", "outcome") or "ongoing" in params.codes:
+        return None
+    spelled = set()
+    for _, answer in student.answers():
+        if answer.ok:
+            try:
+                if read_answer(params, ctx, moves, answer.value) is None:
+                    spelled.add((type(answer.value), answer.value))
+            except (ShapeError, TypeError):  # TypeError: an unhashable answer
+                continue
+    return (next(iter(spelled))[1],) if len(spelled) == 1 else None
 
 
 def _cause_from_every_answer(

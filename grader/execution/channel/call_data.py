@@ -24,6 +24,7 @@ from grader.execution.channel.protocol import (
     ExplorationData,
     ExploreRequest,
     MadeRequest,
+    StandInRequest,
 )
 from grader.execution.channel.wire_format import decode, encode
 
@@ -123,6 +124,42 @@ class MadeObject:
 
 
 @dataclass(frozen=True)
+class StandIn:
+    """The reference's version of a lower-level function, bound to ``name`` in the notebook's
+    namespace for one call (:mod:`grader.execution.channel.stand_ins`)."""
+
+    name: str
+    """Dotted name: ``check_win``, ``State.terminal_test``."""
+    role: str
+    """What it answers (a predicate check's ``expect``): wins, winner, outcome, draw, full,
+    terminal, score, legal-moves."""
+    marks: tuple[Any, Any, tuple[Any, ...]]
+    """How the assignment's encoding writes X, O and an empty cell."""
+    board_global: str | None = None
+    board_arg: int | None = None
+    """The board's position among the function's parameters; None (and no global): the first
+    argument, or attribute of one, that holds a board."""
+    player_arg: int | None = None
+    codes: Mapping[str, Any] = field(default_factory=dict)
+    """The answer for each outcome (X, O, tie, ongoing), for ``winner`` and ``outcome``."""
+    move_format: str = "index"
+    maximizer: str = "X"
+
+    def to_request(self) -> StandInRequest:
+        return {
+            "name": self.name,
+            "role": self.role,
+            "board_global": self.board_global,
+            "board_arg": self.board_arg,
+            "player_arg": self.player_arg,
+            "marks": [self.marks[0], self.marks[1], list(self.marks[2])],
+            "codes": [[outcome, code] for outcome, code in self.codes.items()],
+            "move_format": self.move_format,
+            "maximizer": self.maximizer,
+        }
+
+
+@dataclass(frozen=True)
 class Call:
     """One call of a student's function, as the grader wants it made."""
 
@@ -155,6 +192,8 @@ class Call:
     skip_after_timeout: bool = False
     """Not started once an earlier call of the same batch ran out of its time: the grader
     decides what the rest deserve (see `grader.execution.hangs`)."""
+    stand_ins: tuple[StandIn, ...] = ()
+    """Lower-level functions the reference's versions stand in for during this call."""
 
     def to_request(self) -> CallRequest:
         return {
@@ -176,6 +215,7 @@ class Call:
             "explore": None if self.explore is None else self.explore.to_request(),
             "start_within": self.start_within,
             "skip_after_timeout": self.skip_after_timeout,
+            "stand_ins": [stand_in.to_request() for stand_in in self.stand_ins],
         }
 
 

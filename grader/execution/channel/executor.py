@@ -9,8 +9,8 @@ nothing of IPython: inside the kernel :mod:`grader.execution.channel.shim` runs 
 notebook's namespace; tests run it on a dict in their own process.
 
 It is shipped into the kernel as source after the protocol, the wire format, the exploration
-recorder, :mod:`~grader.execution.channel.references` and :mod:`~grader.execution.channel.names`,
-executed in
+recorder, :mod:`~grader.execution.channel.references`, :mod:`~grader.execution.channel.names`
+and :mod:`~grader.execution.channel.stand_ins`, executed in
 the same private namespace, so it uses only the standard library and imports its neighbours
 only when loaded as a module. ``SIGALRM`` makes it Unix-only and main-thread-only.
 """
@@ -56,6 +56,7 @@ if __name__ != "__grader_shim__":  # in the kernel the sources shipped before th
         OutcomeData,
     )
     from grader.execution.channel.references import code_references
+    from grader.execution.channel.stand_ins import install_stand_ins
     from grader.execution.channel.wire_format import Unserializable, decode, encode
 
 
@@ -198,6 +199,9 @@ class CallExecutor:
         target = self._callable(call["target"])
         factory = None if made is None else self._callable(made["factory"])
         explore: ExploreRequest | None = call.get("explore")
+        # The reference's helpers stand in for the student's for this call only: put back in
+        # the ``finally`` below, whether the call returns, raises or runs out of time.
+        restore = install_stand_ins(self.namespace, call.get("stand_ins") or [])
         signal.setitimer(signal.ITIMER_REAL, call["timeout"])
         if explore is not None:
             snapshot = (
@@ -230,6 +234,7 @@ class CallExecutor:
                 )
         finally:
             self._in_student_code = False
+            restore()
             if explore is not None:
                 explored.append(self.recorder.stop())
             signal.setitimer(signal.ITIMER_REAL, 0)

@@ -35,6 +35,7 @@ __all__ = [
     "Exploration",
     "ExplorationRecorder",
     "board_reader",
+    "board_text",
     "is_notebook_code",
     "pack_boards",
     "unpack_boards",
@@ -275,34 +276,7 @@ def board_reader(
     is not a board. A board is nine cells or three rows of three in a list, tuple, numpy
     array or string, or a dict keyed 1-9.
     """
-    symbol = {marks[0]: "X", marks[1]: "O", **{cell: "." for cell in marks[2]}}
-    lookup = symbol.__getitem__
-    keys = range(1, 10)
-
-    def text(value: Any) -> str | None:
-        if isinstance(value, dict):
-            if len(value) != 9:
-                return None
-            try:
-                value = [value[key] for key in keys]
-            except KeyError:
-                return None
-        elif not isinstance(value, (list, tuple, str)):
-            if not hasattr(value, "tolist"):  # a numpy array
-                return None
-            value = value.tolist()
-            if not isinstance(value, list):
-                return None
-        if len(value) == 3:
-            if not all(isinstance(row, (list, tuple)) and len(row) == 3 for row in value):
-                return None
-            value = [cell for row in value for cell in row]
-        elif len(value) != 9:
-            return None
-        try:
-            return "".join(map(lookup, value))
-        except (KeyError, TypeError):  # a cell that is not a mark (unhashable: a nested list)
-            return None
+    text = board_text(marks)
 
     def held(value: Any) -> str | None:
         board = text(value)
@@ -338,6 +312,43 @@ def board_reader(
         return None
 
     return from_arguments
+
+
+def board_text(marks: Sequence[Any]) -> Callable[[Any], str | None]:
+    """A reader of one value as a board: nine characters (``X``, ``O``, ``.``) when the value
+    holds nine cells (or three rows of three) in a list, tuple, numpy array or string, or a
+    dict keyed 1-9, each one of ``marks`` (``[X's cell value, O's, [an empty cell's...]]``);
+    else None."""
+    symbol = {marks[0]: "X", marks[1]: "O", **{cell: "." for cell in marks[2]}}
+    lookup = symbol.__getitem__
+    keys = range(1, 10)
+
+    def text(value: Any) -> str | None:
+        if isinstance(value, dict):
+            if len(value) != 9:
+                return None
+            try:
+                value = [value[key] for key in keys]
+            except KeyError:
+                return None
+        elif not isinstance(value, (list, tuple, str)):
+            if not hasattr(value, "tolist"):  # a numpy array
+                return None
+            value = value.tolist()
+            if not isinstance(value, list):
+                return None
+        if len(value) == 3:
+            if not all(isinstance(row, (list, tuple)) and len(row) == 3 for row in value):
+                return None
+            value = [cell for row in value for cell in row]
+        elif len(value) != 9:
+            return None
+        try:
+            return "".join(map(lookup, value))
+        except (KeyError, TypeError):  # a cell that is not a mark (unhashable: a nested list)
+            return None
+
+    return text
 
 
 # -- positions across the channel: two bytes a board -----------------------------------------

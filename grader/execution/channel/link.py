@@ -19,7 +19,16 @@ from queue import Empty
 from types import ModuleType
 from typing import Any
 
-from grader.execution.channel import executor, exploration, names, protocol, references, shim, wire_format
+from grader.execution.channel import (
+    executor,
+    exploration,
+    names,
+    protocol,
+    references,
+    shim,
+    stand_ins,
+    wire_format,
+)
 from grader.execution.channel.protocol import KERNEL_NAMESPACE, REPLY_DONE, REPLY_ERROR, REPLY_OUTCOMES, REPLY_READY
 from grader.execution.runtime_dir import RuntimeDir
 from grader.execution.sandbox import BLOCKED_PACKAGES, RunningKernel
@@ -33,7 +42,7 @@ def _source(module: ModuleType) -> str:
 # The kernel side, in the order it is executed: each one uses the names the ones before it
 # defined (see shim.py).
 KERNEL_SOURCES = tuple(
-    _source(module) for module in (protocol, wire_format, exploration, references, names, executor, shim)
+    _source(module) for module in (protocol, wire_format, exploration, references, names, stand_ins, executor, shim)
 )
 _KERNEL_FILENAME = "<grader-shim>"
 _POLL_SECONDS = 0.2

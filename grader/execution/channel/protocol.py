@@ -123,6 +123,31 @@ class MadeRequest(TypedDict):
     """Positions, or keyword names, of the target's arguments that receive it."""
 
 
+class StandInRequest(TypedDict):
+    """The reference's version of a lower-level function, bound to ``name`` for one call
+    (see :mod:`grader.execution.channel.stand_ins`)."""
+
+    name: str
+    """Dotted name in the notebook's namespace: ``check_win``, ``State.terminal_test``."""
+    role: str
+    """What it answers: wins, winner, outcome, draw, full, terminal, score, legal-moves."""
+    board_global: str | None
+    """The notebook global the board is read from; None: the arguments."""
+    board_arg: int | None
+    """The position of the board among the function's parameters; None: the first argument
+    (or attribute of one) that holds a board."""
+    player_arg: int | None
+    """The position of the player among the function's parameters (for ``wins``)."""
+    marks: list[Any]
+    """How the board holds ``[X, O, [empty values...]]``."""
+    codes: list[list[Any]]
+    """``[outcome, code]`` pairs (X, O, tie, ongoing) for ``winner`` and ``outcome``."""
+    move_format: str
+    """index, position, rowcol or rowcol1, for ``legal-moves``."""
+    maximizer: str
+    """X or O, for ``score``."""
+
+
 class CallRequest(TypedDict):
     """One call as sent to the kernel; values are in the wire format."""
 
@@ -146,6 +171,8 @@ class CallRequest(TypedDict):
     """Seconds after the batch started past which this call is not started (skipped)."""
     skip_after_timeout: bool
     """Not started once an earlier call of the same batch ran out of its time."""
+    stand_ins: list[StandInRequest]
+    """Lower-level functions the reference's versions stand in for during the call."""
 
 
 class OutcomeData(TypedDict):

@@ -1,0 +1,165 @@
+"""A mistake costs once: the checks built on a wrong lower-level function graded again with
+the reference's version in its place.
+
+A ``check_win`` that misses the anti-diagonal makes minimax, alpha-beta, the best move and
+the games wrong too, though their own code may be right. When a predicate check (a win,
+winner, draw, full, finished-game, score or moves function) fails, the reference's version
+of that function is noted as a :class:`StandIn`: the same name, the board read where the
+assignment's call puts it (an argument, a global, an attribute of ``self``), the answers
+spelled as that check reads them. Every later check that fails, and whose functions reach
+the wrong one through a name (as the kernel read their code), is run again with the
+stand-in bound in the student's namespace for its calls only
+(:mod:`grader.execution.channel.stand_ins`). When that scores better, the check keeps that
+result and says so: "`minimax` is right once `check_win` is: graded with the reference
+`check_win`." When it does not (the search is wrong as well), the first result stands, with
+whatever cause it named.
+
+A function whose place the reference cannot take keeps today's behaviour: a check through an
+adapter's own board encoding, a call chain longer than one method, a win test whose player
+the call does not pass.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from grader.checks.causes.findings import Findings
+from grader.checks.context import CheckContext, NotDefined
+from grader.checks.kinds.predicates import Params as PredicateParams
+from grader.execution.channel.call_data import StandIn
+from grader.results import CheckResult, CheckStatus
+from grader.spec.call_template import CallTemplate, Placeholder
+from grader.spec.model import Check
+from reference import O, X
+
+__all__ = ["graded_on_reference_helpers", "note_wrong_helper", "stand_in_for"]
+
+_ROLES = frozenset({"wins", "winner", "outcome", "draw", "full", "terminal", "score", "legal-moves"})
+_PLAYER = (Placeholder("player"), Placeholder("to_move"))
+
+
+def stand_in_for(check: Check[Any], ctx: CheckContext) -> StandIn | None:
+    """The reference's version of the function a predicate check tests, speaking the
+    assignment's encoding and that check's answer convention; None where it cannot stand in."""
+    params = check.params
+    adapter = ctx.assignment.adapter
+    if not isinstance(params, PredicateParams) or params.expect not in _ROLES:
+        return None
+    if adapter is not None and hasattr(adapter, "encode_board"):
+        return None
+    template = ctx.assignment.board.on_object(params.call)
+    if len(template.chain) > 1:
+        return None
+    try:
+        function = ctx.resolve(template.function)
+    except NotDefined:
+        return None
+    # A method is called with ``self`` first; the board is then one of its attributes.
+    step, offset = (template.chain[0], 1) if template.chain else (template.target, 0)
+    name = f"{function}.{step.name}" if template.chain else function
+    board_global = next((g for g, p in params.globals.items() if p == "board"), ctx.assignment.board.board_global)
+    board_arg = _position(step.args, (Placeholder("board"),))
+    player_arg = _position(step.args, _PLAYER)
+    if params.expect == "wins" and player_arg is None:
+        return None
+    maximizer = ctx.assignment.maximizer
+    if params.expect == "score" and maximizer == "to-move":  # whose score depends on the board
+        return None
+    codes: dict[str, Any] = {X: ctx.encode_player(X), O: ctx.encode_player(O), "tie": "tie", "ongoing": None}
+    codes.update(ctx.findings.spellings.get(check.id, {}))  # "no winner" as the student's function says it
+    codes.update(params.codes)
+    return StandIn(
+        name=name,
+        role=params.expect,
+        marks=ctx.assignment.encoding.marks,
+        board_global=board_global,
+        board_arg=None if board_global is not None or board_arg is None else board_arg + offset,
+        player_arg=None if player_arg is None else player_arg + offset,
+        codes=codes,
+        move_format=params.move or ctx.assignment.move_format,
+        maximizer=X if maximizer == "to-move" else maximizer,
+    )
+
+
+def _position(args: Sequence[Any], placeholders: Sequence[Placeholder]) -> int | None:
+    return next((n for n, arg in enumerate(args) if arg in placeholders), None)
+
+
+def note_wrong_helper(check: Check[Any], ctx: CheckContext, result: CheckResult) -> None:
+    """A predicate check that failed: its function's reference version, for the checks after it."""
+    if result.status is CheckStatus.FAILED and ctx.assignment.reference_helpers:
+        stand_in = stand_in_for(check, ctx)
+        if stand_in is not None:
+            ctx.findings.wrong_helpers.append((check.id, stand_in))
+
+
+def graded_on_reference_helpers(
+    check: Check[Any],
+    ctx: CheckContext,
+    result: CheckResult,
+    functions: Sequence[str],
+    run: Callable[[Check[Any], CheckContext], CheckResult],
+) -> CheckResult:
+    """``result``, or the result of running ``check`` again (``run``) with the reference's
+    versions of the wrong functions its ``functions`` reach standing in, when that scores more."""
+    if not ctx.assignment.reference_helpers or result.status not in (CheckStatus.FAILED, CheckStatus.PARTIAL):
+        return result
+    own = _labels(check, ctx) or _resolved(ctx, functions)
+    reach = ctx.hang_memory.reach(name.split(".")[0] for name in own)
+    by_name = {
+        stand_in.name: stand_in
+        for source, stand_in in reversed(ctx.findings.wrong_helpers)  # the first check of a name wins
+        if source != check.id and stand_in.name.split(".")[0] in reach
+    }
+    stand_ins = tuple(reversed(by_name.values()))
+    if not stand_ins:
+        return result
+    again_ctx = replace(ctx, findings=Findings(), stand_ins=stand_ins)
+    if ctx.window is not None:
+        again_ctx.begin_check(ctx.deadline)
+    again = run(check, again_ctx)
+    if again.status is not CheckStatus.PASSED and again.score <= result.score:
+        return result
+    helpers = _words([stand_in.name for stand_in in stand_ins])
+    graded = f"graded with the reference {helpers} in place of yours."
+    if again.status is CheckStatus.PASSED:
+        built = list(dict.fromkeys(f for f in own if f not in {s.name for s in stand_ins})) or own
+        are = "is" if len(built) == 1 else "are"
+        lead = f"{_words(built)} {are} right once {helpers} {'is' if len(stand_ins) == 1 else 'are'}: {graded}"
+    else:
+        lead = f"Graded with the reference {helpers} in place of yours."
+    return replace(again, message=f"{lead} {again.message}")
+
+
+def _labels(check: Check[Any], ctx: CheckContext) -> list[str]:
+    """How feedback names the functions the check's calls make: `minimax`, `State.minmax`."""
+    labels = []
+    if dataclasses.is_dataclass(check.params):
+        for field in dataclasses.fields(check.params):
+            template = getattr(check.params, field.name)
+            if isinstance(template, CallTemplate):
+                template = ctx.assignment.board.on_object(template)
+                try:
+                    function = ctx.resolve(template.function)
+                except NotDefined:
+                    continue
+                labels.append(f"{function}.{template.chain[-1].name}" if template.chain else function)
+    return list(dict.fromkeys(labels))
+
+
+def _resolved(ctx: CheckContext, functions: Sequence[str]) -> list[str]:
+    names = []
+    for function in functions:
+        try:
+            names.append(ctx.resolve(function))
+        except NotDefined:
+            continue
+    return names
+
+
+def _words(names: Sequence[str]) -> str:
+    quoted = [f"`{name}`" for name in dict.fromkeys(names)]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]

@@ -1,0 +1,203 @@
+"""The reference's version of a student's lower-level function, standing in for it during a call.
+
+When a student's win test is wrong, the search built on it can still be graded on its own
+merits: for the calls of that check the name the search reaches (``check_win``, or a method
+such as ``State.terminal_test``) is bound to a *stand-in* that answers as the reference does,
+in the student's board encoding and the answer convention the assignment's check of that
+function reads (True/False, the winner's mark or an outcome code, a list of moves in the
+assignment's move format). The original is put back when the call ends, however it ends.
+
+The stand-in takes whatever arguments the student's function takes: it finds the board in a
+notebook global, in the argument at a given position, or else in the first argument (or
+attribute of an argument: ``self.gameplan`` for a method) that reads as a board, and the
+player in the argument at a given position.
+
+Shipped into the kernel as source after the exploration recorder (whose board reader it
+uses) and before the call executor: standard library only.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any
+
+if __name__ != "__grader_shim__":  # in the kernel the sources shipped before this one define these
+    from grader.execution.channel.exploration import board_text
+    from grader.execution.channel.names import CallRefused, resolve
+    from grader.execution.channel.protocol import STATUS_MISSING, StandInRequest
+
+_STAND_IN_LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+
+
+def install_stand_ins(namespace: dict[str, Any], requests: Sequence[StandInRequest]) -> Callable[[], None]:
+    """Bind each request's name to its stand-in; returns what puts every original back."""
+    undo: list[Callable[[], None]] = []
+    try:
+        for request in requests:
+            undo.append(_install(namespace, request))
+    except BaseException:
+        for step in reversed(undo):
+            step()
+        raise
+
+    def restore() -> None:
+        for step in reversed(undo):
+            step()
+
+    return restore
+
+
+def _install(namespace: dict[str, Any], request: StandInRequest) -> Callable[[], None]:
+    dotted = request["name"]
+    owner_name, _, attribute = dotted.rpartition(".")
+    original = resolve(namespace, dotted)
+    if not callable(original):
+        raise CallRefused(STATUS_MISSING, f"{dotted!r} is not a function the reference can stand in for")
+    if not _takes_the_arguments(original, request):
+        raise CallRefused(
+            STATUS_MISSING,
+            f"the reference cannot stand in for {dotted!r}: it takes other parameters than the call passes",
+        )
+    stand_in = reference_stand_in(namespace, request, original)
+    if not owner_name:
+        namespace[attribute] = stand_in
+
+        def put_back() -> None:
+            namespace[attribute] = original
+
+        return put_back
+    owner = resolve(namespace, owner_name)
+    own = vars(owner).get(attribute, _NOT_OWN) if hasattr(owner, "__dict__") else _NOT_OWN
+    setattr(owner, attribute, stand_in)
+
+    def put_back_attribute() -> None:
+        if own is _NOT_OWN:  # it was inherited: the class's own entry goes again
+            delattr(owner, attribute)
+        else:
+            setattr(owner, attribute, own)
+
+    return put_back_attribute
+
+
+_NOT_OWN = object()
+
+
+def _takes_the_arguments(original: Any, request: StandInRequest) -> bool:
+    """Whether ``original`` has a parameter at the board's and the player's positions (a win
+    test written ``check_winner(board)`` where the assignment calls ``check_win(board, player)``
+    has none for the player: the reference's version would not be called as it expects)."""
+    positions = [p for p in (request["board_arg"], request["player_arg"]) if p is not None]
+    if not positions:
+        return True
+    try:
+        inspect.signature(original).bind_partial(*[None] * (max(positions) + 1))
+    except TypeError:
+        return False
+    except ValueError:  # no signature to read (a builtin): let the calls tell
+        return True
+    return True
+
+
+def reference_stand_in(namespace: dict[str, Any], request: StandInRequest, original: Any) -> Callable[..., Any]:
+    """A plain function (so that it binds as a method too) answering ``request["role"]`` as the
+    reference does, for the calls the student's code makes of ``original``."""
+    text = board_text(request["marks"])
+    player_of = {request["marks"][0]: "X", request["marks"][1]: "O"}
+    board_global, board_at, player_at = request["board_global"], request["board_arg"], request["player_arg"]
+    answer = _answerer(request)
+    try:
+        signature: inspect.Signature | None = inspect.signature(original)
+    except (TypeError, ValueError):
+        signature = None
+    found: list[str] = []  # the attribute of an argument that held the board last time
+
+    def arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+        if not kwargs or signature is None:
+            return args
+        bound = signature.bind(*args, **kwargs)  # a TypeError as the student's function would give
+        return tuple(bound.arguments.values())
+
+    def board_of(given: tuple[Any, ...]) -> str:
+        if board_global is not None:
+            board = text(namespace.get(board_global))
+        elif board_at is not None:
+            board = text(given[board_at]) if board_at < len(given) else None
+        else:
+            board = _held(given, text, found)
+        if board is None:
+            raise TypeError("the reference's stand-in found no board in the arguments")
+        return board
+
+    def stand_in(*args: Any, **kwargs: Any) -> Any:
+        given = arguments(args, kwargs)
+        board = board_of(given)
+        player = None
+        if player_at is not None:
+            if player_at >= len(given) or given[player_at] not in player_of:
+                raise TypeError("the reference's stand-in found no player in the arguments")
+            player = player_of[given[player_at]]
+        return answer(board, player)
+
+    stand_in.__name__ = stand_in.__qualname__ = getattr(original, "__name__", "stand_in")
+    return stand_in
+
+
+def _held(given: tuple[Any, ...], text: Callable[[Any], str | None], found: list[str]) -> str | None:
+    """The first argument that reads as a board, or attribute of an argument (``self.gameplan``):
+    the attribute that held it last time (``found``) is tried first."""
+    for value in given:
+        board = text(value)
+        if board is not None:
+            return board
+        attributes = getattr(value, "__dict__", None)
+        if not isinstance(attributes, dict):
+            continue
+        for name in [*found, *attributes]:
+            board = text(attributes.get(name))
+            if board is not None:
+                found[:] = [name]
+                return board
+    return None
+
+
+def _answerer(request: StandInRequest) -> Callable[[str, str | None], Any]:
+    role = request["role"]
+    codes = {outcome: code for outcome, code in request["codes"]}
+    move_format = request["move_format"]
+    maximizer = request["maximizer"]
+
+    def winners(board: str) -> set[str]:
+        return {board[a] for a, b, c in _STAND_IN_LINES if board[a] != "." and board[a] == board[b] == board[c]}
+
+    def answer(board: str, player: str | None) -> Any:
+        won = winners(board)
+        full = "." not in board
+        if role == "wins":
+            return player in won
+        if role == "full":
+            return full
+        if role == "draw":
+            return full and not won
+        if role == "terminal":
+            return bool(won) or full
+        if role in ("winner", "outcome"):
+            if won:
+                return codes[sorted(won)[0]]
+            return codes["tie"] if full and role == "outcome" else codes["ongoing"]
+        if role == "score":
+            return 0 if len(won) != 1 else (1 if maximizer in won else -1)
+        if role == "legal-moves":
+            return [_move(cell, move_format) for cell in range(9) if board[cell] == "."]
+        raise ValueError(f"no stand-in for the role {role!r}")
+
+    return answer
+
+
+def _move(cell: int, move_format: str) -> Any:
+    if move_format == "index":
+        return cell
+    if move_format == "position":
+        return cell + 1
+    base = 1 if move_format == "rowcol1" else 0
+    return (cell // 3 + base, cell % 3 + base)

@@ -1,0 +1,147 @@
+"""The reference's stand-ins on a plain namespace: bound for one call, answering in the
+student's encoding and convention, and put back however the call ends."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+
+from grader.execution.channel.call_data import StandIn
+from grader.execution.channel.calls import Call, CallOutcome, CallStatus, outcome_from
+from grader.execution.channel.executor import CallExecutor
+from grader.execution.channel.protocol import OutcomeData
+
+SOURCE = """
+def check_win(board, player):
+    return False  # wrong: never a win
+
+def wins_for(player, board):
+    return check_win(board, player)
+
+def wins_by_keyword(board):
+    return check_win(player="O", board=board)
+
+def spin_after_check(board):
+    check_win(board, "X")
+    while True:
+        pass
+
+def fail_after_check(board):
+    check_win(board, "X")
+    return 1 / 0
+
+def check_winner(board):
+    return None  # wrong, and not the assignment's check_win(board, player)
+
+def winner_is_o(board):
+    return check_winner(board) == "O"
+
+def is_end():
+    return None  # wrong: the game never ends
+
+def ask_is_end():
+    return is_end()
+
+class State:
+    def __init__(self, gameplan):
+        self.gameplan = gameplan
+
+    def possible_actions(self):
+        return []  # wrong: no moves
+
+    def moves(self):
+        return self.possible_actions()
+"""
+
+WIN = StandIn("check_win", "wins", ("X", "O", (" ",)), board_arg=0, player_arg=1)
+FLAT_O_WINS = ["O", "O", "O", "X", "X", " ", " ", " ", " "]
+
+
+def executor() -> tuple[CallExecutor, dict[str, Any]]:
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    exec(compile(SOURCE, "<notebook>", "exec"), namespace)
+    return CallExecutor(namespace, output_chars=1000), namespace
+
+
+def run(executor: CallExecutor, *calls: Call) -> list[CallOutcome]:
+    reported: list[OutcomeData] = []
+    executor.run_batch([call.to_request() for call in calls], lambda _, outcome: reported.append(outcome))
+    return [outcome_from(outcome) for outcome in reported]
+
+
+def test_the_stand_in_answers_for_the_call_only_and_the_original_is_put_back() -> None:
+    calls, namespace = executor()
+    original = namespace["check_win"]
+    with_it, without = run(
+        calls,
+        Call("wins_for", ("O", FLAT_O_WINS), stand_ins=(WIN,)),
+        Call("wins_for", ("O", FLAT_O_WINS)),
+    )
+    assert with_it.value is True and without.value is False
+    assert namespace["check_win"] is original
+
+
+def test_keyword_arguments_are_read_by_the_students_parameter_names() -> None:
+    calls, _ = executor()
+    (outcome,) = run(calls, Call("wins_by_keyword", (FLAT_O_WINS,), stand_ins=(WIN,)))
+    assert outcome.value is True
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGALRM")
+def test_the_original_is_put_back_after_a_raise_and_a_time_out() -> None:
+    calls, namespace = executor()
+    original = namespace["check_win"]
+    raised, slow = run(
+        calls,
+        Call("fail_after_check", (FLAT_O_WINS,), stand_ins=(WIN,)),
+        Call("spin_after_check", (FLAT_O_WINS,), stand_ins=(WIN,), timeout=0.2),
+    )
+    assert raised.status is CallStatus.RAISED and slow.status is CallStatus.TIMEOUT
+    assert namespace["check_win"] is original
+
+
+def test_an_outcome_read_from_a_global_is_spelled_with_the_assignments_codes() -> None:
+    calls, namespace = executor()
+    digits = ("X", "O", tuple(str(n) for n in range(1, 10)))
+    is_end = StandIn(
+        "is_end", "outcome", digits, board_global="current_state", codes={"X": "X", "O": "O", "tie": "tie"}
+    )
+    tie = [["X", "O", "X"], ["X", "O", "O"], ["O", "X", "X"]]
+    going = [["X", "2", "3"], ["4", "5", "6"], ["7", "8", "9"]]
+    won, drawn, ongoing = run(
+        calls,
+        *(
+            Call("ask_is_end", set_globals={"current_state": board}, stand_ins=(is_end,))
+            for board in ([["X", "X", "X"], ["O", "O", "6"], ["7", "8", "9"]], tie, going)
+        ),
+    )
+    assert (won.value, drawn.value, ongoing.value) == ("X", "tie", None)
+    assert namespace["is_end"].__code__.co_filename == "<notebook>"
+
+
+def test_a_method_finds_the_board_among_the_objects_attributes_and_the_class_gets_its_own_back() -> None:
+    calls, namespace = executor()
+    original = vars(namespace["State"])["possible_actions"]
+    actions = StandIn("State.possible_actions", "legal-moves", (1, 2, (0,)), move_format="rowcol")
+    board = np.array([[1, 0, 2], [0, 1, 2], [0, 0, 0]])
+    (outcome,) = run(calls, Call("State", (board,), then=(("moves", (), {}),), stand_ins=(actions,)))
+    assert outcome.value == [(0, 1), (1, 0), (2, 0), (2, 1), (2, 2)]
+    assert vars(namespace["State"])["possible_actions"] is original
+
+
+def test_no_board_in_the_arguments_is_a_type_error_like_a_wrong_call() -> None:
+    calls, _ = executor()
+    (outcome,) = run(calls, Call("wins_for", ("O", "not a board"), stand_ins=(WIN,)))
+    assert outcome.status is CallStatus.RAISED and "found no board" in (outcome.error or "")
+
+
+def test_a_function_without_the_parameters_the_call_passes_is_not_stood_in_for() -> None:
+    calls, namespace = executor()
+    original = namespace["check_winner"]
+    one_argument = StandIn("check_winner", "wins", ("X", "O", (" ",)), board_arg=0, player_arg=1)
+    (outcome,) = run(calls, Call("winner_is_o", (FLAT_O_WINS,), stand_ins=(one_argument,)))
+    assert outcome.status is CallStatus.MISSING and "takes other parameters" in (outcome.error or "")
+    assert namespace["check_winner"] is original
