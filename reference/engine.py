@@ -45,6 +45,7 @@ __all__ = [
     "Positions",
     "Returned",
     "Rules",
+    "Scope",
     "Search",
     "Style",
     "Weighed",
@@ -58,14 +59,16 @@ Style = Literal["best", "bounds"]
 to it. ``bounds`` (seed 004): move the bound to the child's value, then cut when the window
 closes."""
 Bound = Literal["alpha", "beta"]
-Cut = Literal["reached", "passed", "inverted"]
+Cut = Literal["reached", "passed", "inverted", "never"]
 """When a value cuts off against its bound: on reaching it (MAX ``>=``, MIN ``<=``: right),
-only past it (``>``, ``<``), or with the comparison turned round (MAX ``<=``, MIN ``>=``). In
-style ``bounds`` the value is alpha and the bound beta (``beta <= alpha``, ``<``, ``>=``)."""
+only past it (``>``, ``<``), with the comparison turned round (MAX ``<=``, MIN ``>=``), or
+never (the side has no cut-off test at all). In style ``bounds`` the value is alpha and the
+bound beta (``beta <= alpha``, ``<``, ``>=``)."""
 BoundMove = Literal["raise-alpha", "lower-beta", "raise-beta", "lower-alpha", "none"]
 """What a node does to its window with the value it saw: ``raise-alpha`` is
 ``alpha = max(alpha, v)`` (right in MAX nodes), ``lower-beta`` is ``beta = min(beta, v)``
 (right in MIN nodes), ``none`` leaves the window alone."""
+Scope = Literal["everywhere", "below-root", "after-first-child"]
 MoveOrder = Sequence[int] | Callable[[Cells], Sequence[int]]
 """The cells tried at a node, in order: one sequence for every node, or a function of the
 node's cells (a heuristic sort, or the order a student's trace shows at that position)."""
@@ -97,6 +100,16 @@ class Rules:
     pass_alpha: bool = True
     """False: children receive the root's alpha, not the node's current one."""
     pass_beta: bool = True
+    handed: Literal["root", "full"] = "root"
+    """What a child receives for a bound not passed down: the root's (the search's initial
+    window) or the full window's (``-inf``, ``inf``)."""
+    max_swaps: bool = False
+    """True: a MAX node hands its children ``(beta, alpha)`` instead of ``(alpha, beta)``."""
+    min_swaps: bool = False
+    scope: Scope = "everywhere"
+    """Where a node follows these rules; elsewhere it prunes correctly: ``below-root``, every
+    node but the root; ``after-first-child``, each node from its second child on (its first
+    child is handed the window and weighed correctly)."""
     order: tuple[int, ...] | None = None
     """Move order of the children (``None``: the search's own)."""
     style: Style = "best"
@@ -150,6 +163,8 @@ def _mover(how: BoundMove) -> Callable[[float, float, float], tuple[float, float
 
 def _reaches(cut: Cut, maximizing: bool) -> Callable[[float, float], bool]:
     """Whether a value cuts off against a bound, as ``cut`` has it for a MAX or MIN node."""
+    if cut == "never":
+        return lambda v, bound: False
     upward = maximizing if cut != "inverted" else not maximizing
     if upward:
         return (lambda v, bound: v > bound) if cut == "passed" else (lambda v, bound: v >= bound)
@@ -182,6 +197,19 @@ def _step(rules: Rules, maximizing: bool) -> _Step:
     return best_first
 
 
+_NodeRules = tuple[_Step, bool, bool, bool]
+"""What a MAX or MIN node does: its step after each child, whether it passes alpha and beta
+down, whether it hands them swapped."""
+
+
+def _node_rules(rules: Rules, maximizing: bool) -> _NodeRules:
+    swaps = rules.max_swaps if maximizing else rules.min_swaps
+    return _step(rules, maximizing), rules.pass_alpha, rules.pass_beta, swaps
+
+
+_CORRECT_NODE = {maximizing: _node_rules(CORRECT, maximizing) for maximizing in (True, False)}
+
+
 class Search:
     """One search: positions, rules, move order and hooks, plus the node counter.
 
@@ -212,12 +240,11 @@ class Search:
         self.fixed_order: Sequence[int] | None = None if callable(chosen) else tuple(chosen)
         self.order_at: Callable[[Cells], Sequence[int]] | None = chosen if callable(chosen) else None
         self.hard = fail == "hard"
-        self.root_alpha, self.root_beta = window
+        self.root_alpha, self.root_beta = window if rules.handed == "root" else (-math.inf, math.inf)
         self.on_enter = on_enter
         self.on_weigh = on_weigh
         self.on_return = on_return
-        self.max_step = _step(rules, True)
-        self.min_step = _step(rules, False)
+        self.node_rules = {maximizing: _node_rules(rules, maximizing) for maximizing in (True, False)}
         self.nodes = 0
         self._values: dict[tuple[Cells, str, int], float] = {}
         self._sizes: dict[tuple[Cells, str, int], int] = {}
@@ -254,7 +281,7 @@ class Search:
         else:
             if mover is None:
                 raise ValueError(f"the side to move is needed to search {''.join(cells)}")
-            value, best_move = self.expand(cells, mover, depth, alpha, beta)
+            value, best_move = self.expand(cells, mover, depth, alpha, beta, root=True)
         if self.on_return is not None:
             self.on_return(value)
         return value, best_move
@@ -273,26 +300,26 @@ class Search:
             self.on_return(value)
         return value
 
-    def expand(self, cells: Cells, mover: str, depth: int, alpha: float, beta: float) -> tuple[float, int | None]:
-        """(value, first best move) of a node that is not a leaf: its children, under the rules."""
+    def expand(
+        self, cells: Cells, mover: str, depth: int, alpha: float, beta: float, root: bool = False
+    ) -> tuple[float, int | None]:
+        """(value, first best move) of a node that is not a leaf: its children, under the rules
+        (or the correct ones, outside the rules' scope)."""
         entry_alpha, entry_beta = alpha, beta
         maximizing = mover == self.maximizer
-        step = self.max_step if maximizing else self.min_step
-        pass_alpha, pass_beta = self.rules.pass_alpha, self.rules.pass_beta
+        scope = self.rules.scope
+        here = _CORRECT_NODE[maximizing] if scope == "below-root" and root else self.node_rules[maximizing]
+        first = _CORRECT_NODE[maximizing] if scope == "after-first-child" else here
         following = _FOLLOWING[mover]
         on_weigh = self.on_weigh
         order = self.fixed_order if self.fixed_order is not None else self.order(cells)
         best = -math.inf if maximizing else math.inf
         best_move = None
+        step, pass_alpha, pass_beta, swaps = first
         for move, child in self.positions.children(cells, mover, order):
-            value = self.node(
-                child,
-                move,
-                following,
-                depth + 1,
-                alpha if pass_alpha else self.root_alpha,
-                beta if pass_beta else self.root_beta,
-            )
+            low = alpha if pass_alpha else self.root_alpha
+            high = beta if pass_beta else self.root_beta
+            value = self.node(child, move, following, depth + 1, *((high, low) if swaps else (low, high)))
             if value > best if maximizing else value < best:
                 best, best_move = value, move
             alpha, beta, cut = step(value, best, alpha, beta)
@@ -300,6 +327,7 @@ class Search:
                 on_weigh(value, best, alpha, beta, cut)
             if cut:
                 break
+            step, pass_alpha, pass_beta, swaps = here
         return self.clamp(best, entry_alpha, entry_beta), best_move
 
     # -- plain minimax, memoized: values and subtree sizes -----------------------------

@@ -2,7 +2,7 @@
 
 A mistake is the loop that makes it, run by the one engine; it is named from a student's
 search only when that loop reproduces the whole evidence: every position the search entered
-(``reference.trace.name_cause``), or every value it returned on the boards tried
+(``reference.trace.fitting_mistakes``), or every value it returned on the boards tried
 (``grader.checks.causes.known_mistakes``). Each mistake carries the words for the evidence
 it is named from; one without words for a kind of evidence is not looked for there.
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from reference.engine import Rules
+from reference.engine import Rules, Scope
 
-__all__ = ["COLUMN_MAJOR", "MISTAKES", "REVERSED", "Mistake", "explored_mistakes", "valued_mistakes"]
+__all__ = ["COLUMN_MAJOR", "MISTAKES", "REVERSED", "SCOPED", "Mistake", "explored_mistakes", "valued_mistakes"]
 
 COLUMN_MAJOR = (0, 3, 6, 1, 4, 7, 2, 5, 8)
 REVERSED = tuple(range(8, -1, -1))
@@ -68,6 +68,8 @@ MISTAKES: tuple[Mistake, ...] = (
         "min-tests-beta",
         (Rules(min_tests="beta"),),
         "MIN nodes compare their value with beta (`value <= beta`) where they should compare it with alpha",
+        "A MIN node compares its value with beta (`value <= beta`) where it should compare it with alpha, "
+        "so it cuts off moves that matter.",
     ),
     Mistake(
         "max-tests-alpha",
@@ -88,6 +90,31 @@ MISTAKES: tuple[Mistake, ...] = (
         "beta-not-passed",
         (Rules(pass_beta=False),),
         "the recursive calls receive the initial beta instead of the node's current beta",
+    ),
+    Mistake(
+        "children-full-window",
+        _both_styles(Rules(pass_alpha=False, pass_beta=False, handed="full")),
+        "every recursive call is handed the full window (`-inf, inf`) instead of the node's alpha and beta",
+    ),
+    Mistake(
+        "only-max-prunes",
+        _both_styles(Rules(min_cut="never")),
+        "only MAX nodes cut off: a MIN node goes on after its value reaches alpha (it has no cut-off test)",
+    ),
+    Mistake(
+        "only-min-prunes",
+        _both_styles(Rules(max_cut="never")),
+        "only MIN nodes cut off: a MAX node goes on after its value reaches beta (it has no cut-off test)",
+    ),
+    Mistake(
+        "swapped-window-from-max",
+        _both_styles(Rules(max_swaps=True)),
+        "MAX nodes hand their children the window with alpha and beta swapped (`beta, alpha`)",
+    ),
+    Mistake(
+        "swapped-window-from-min",
+        _both_styles(Rules(min_swaps=True)),
+        "MIN nodes hand their children the window with alpha and beta swapped (`beta, alpha`)",
     ),
     Mistake(
         "alpha-in-min",
@@ -122,6 +149,31 @@ MISTAKES: tuple[Mistake, ...] = (
         "children are tried column by column instead of in the assignment's order",
     ),
 )
+
+
+_SCOPES: dict[Scope, str] = {
+    "below-root": "everywhere but at the root (the root prunes correctly)",
+    "after-first-child": "from each node's second child on (every node's first child is handed the window and "
+    "weighed correctly)",
+}
+
+
+def _scoped(mistake: Mistake, scope: Scope) -> Mistake:
+    return Mistake(
+        f"{mistake.name}, {scope}",
+        tuple(replace(rules, scope=scope) for rules in mistake.rules),
+        f"{mistake.clause}, {_SCOPES[scope]}",
+    )
+
+
+SCOPED: tuple[Mistake, ...] = tuple(
+    _scoped(m, scope)
+    for m in MISTAKES
+    if m.clause is not None and all(r.order is None for r in m.rules)
+    for scope in _SCOPES
+)
+"""Each pruning mistake named from an exploration, in a part of the tree only: tried when no
+mistake everywhere reproduces the exploration (the simpler rule is named first)."""
 
 
 def explored_mistakes() -> tuple[Mistake, ...]:

@@ -15,14 +15,14 @@ change the replay.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from reference.engine import ROW_MAJOR, Cells
 from reference.search import SearchSpec
 from reference.tictactoe import Board
 from reference.trace import MAX_STEPS, Trace, rules_trace
 
-__all__ = ["StudentOrder", "orders_tried", "replayed_trace"]
+__all__ = ["StudentOrder", "one_order", "orders_tried", "replayed_trace"]
 
 
 def _move_between(parent: str, child: str) -> int | None:
@@ -57,6 +57,28 @@ def orders_tried(steps: Sequence[str]) -> dict[str, tuple[int, ...]]:
         if len(moves) > len(orders.get(position, ())):
             orders[position] = tuple(moves)
     return orders
+
+
+def one_order(tried: Iterable[Sequence[int]]) -> tuple[int, ...] | None:
+    """The one order of the cells tried that every node's moves follow (cells no node tells
+    apart in row-major order), or ``None`` when the order changes from node to node (a sort
+    by an evaluation of the position, say). Cells no node tried are left out."""
+    after: dict[int, set[int]] = {}
+    for moves in tried:
+        for cell in moves:
+            after.setdefault(cell, set())
+        for first, then in zip(moves, moves[1:]):
+            after[first].add(then)
+    waiting = {cell: sum(cell in later for later in after.values()) for cell in after}
+    order: list[int] = []
+    while len(order) < len(after):
+        ready = [cell for cell in sorted(after) if cell not in order and waiting[cell] == 0]
+        if not ready:
+            return None  # two nodes try two cells in opposite orders
+        order.append(ready[0])
+        for then in after[ready[0]]:
+            waiting[then] -= 1
+    return tuple(order)
 
 
 class StudentOrder:

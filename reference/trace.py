@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reference.engine import CORRECT, NO_PRUNING, Cells, FailMode, MoveOrder, Rules
-from reference.mistakes import Mistake, explored_mistakes
+from reference.mistakes import SCOPED, Mistake, explored_mistakes
 from reference.search import SearchSpec, root_mover, spec_search
 from reference.tictactoe import Board
 
@@ -30,9 +30,10 @@ __all__ = [
     "Trace",
     "TraceEnds",
     "alphabeta_trace",
+    "cause_sentence",
     "first_divergence",
+    "fitting_mistakes",
     "minimax_trace",
-    "name_cause",
     "rules_trace",
 ]
 
@@ -172,7 +173,7 @@ def first_divergence(student: Sequence[str], reference: Sequence[str]) -> Diverg
     )
 
 
-def name_cause(
+def fitting_mistakes(
     student: Sequence[str],
     board: Board,
     spec: SearchSpec = SearchSpec(),
@@ -183,30 +184,53 @@ def name_cause(
     to_move: str | None = None,
     cap: int = MAX_STEPS,
     mistakes: Sequence[Mistake] | None = None,
-) -> str | None:
-    """A sentence naming the mistakes whose whole exploration is the student's, if any.
+    order: MoveOrder | None = None,
+) -> tuple[Mistake, ...]:
+    """The mistakes whose whole exploration is the student's, in catalogue order.
 
-    ``None`` when the student's exploration is the correct one, reached the cap (so is not
-    whole), or no known mistake reproduces it. Several mistakes can explore alike (with the
-    full window, children called with the initial window prune nothing); all are named then.
+    Empty when the student's exploration is the correct one, reached the cap (so is not
+    whole), or no mistake reproduces it. Without ``mistakes``: the catalogue's, or where none
+    fits, each of them in a part of the tree only (``reference.mistakes.SCOPED``). With
+    ``order`` (the student's own, read from the trace), every mistake is replayed in that
+    order and the order variants of the catalogue are not tried: the order is then the
+    student's to choose.
     """
     if not student or len(student) >= cap:
-        return None
+        return ()
 
     def fits(rules: Rules) -> bool:
         trace = rules_trace(
-            board, spec, rules, alpha=alpha, beta=beta, fail=fail, to_move=to_move, cap=cap, expected=student
+            board,
+            spec,
+            rules,
+            alpha=alpha,
+            beta=beta,
+            fail=fail,
+            to_move=to_move,
+            cap=cap,
+            expected=student,
+            order=order,
         )
         return trace is not None
 
+    def tried(rules: Rules) -> bool:
+        # An order variant that is the assignment's own order would only repeat the correct search.
+        return rules.order is None if order is not None else rules.order != spec.move_order
+
     if fits(CORRECT):
-        return None
-    # An order variant that is the assignment's own order would only repeat the correct search.
-    clauses = [
-        m.clause
-        for m in (explored_mistakes() if mistakes is None else mistakes)
-        if m.clause is not None and any(r.order != spec.move_order and fits(r) for r in m.rules)
-    ]
+        return ()
+
+    def fitting(candidates: Sequence[Mistake]) -> tuple[Mistake, ...]:
+        return tuple(m for m in candidates if m.clause is not None and any(tried(r) and fits(r) for r in m.rules))
+
+    if mistakes is not None:
+        return fitting(mistakes)
+    return fitting(explored_mistakes()) or fitting(SCOPED)
+
+
+def cause_sentence(mistakes: Sequence[Mistake]) -> str | None:
+    """The words naming the mistakes that reproduce an exploration (all of them, when several do)."""
+    clauses = [m.clause for m in mistakes if m.clause is not None]
     if not clauses:
         return None
     return (

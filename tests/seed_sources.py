@@ -3,9 +3,23 @@ as a student would reads them from here, and derives a mistake by editing the te
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
 
-__all__ = ["LAB05_RECORDS_VISITS", "LAB05_SOLUTION", "SEED_003_ALPHABETA", "edited", "variant"]
+from reference.tictactoe import Board, O
+
+__all__ = [
+    "LAB05_RECORDS_VISITS",
+    "LAB05_SOLUTION",
+    "SEED_003_ALPHABETA",
+    "NotebookSearch",
+    "edited",
+    "lab05_notebook_search",
+    "variant",
+]
 
 SEED_003_ALPHABETA = """
 def is_end():
@@ -213,3 +227,41 @@ def variant(old: str, new: str, count: int = 1) -> str:
     """The lab05 solution with one plausible bug; fails loudly if the line to change moved."""
     assert LAB05_SOLUTION.count(old) >= count, old
     return LAB05_SOLUTION.replace(old, new, count)
+
+
+class NotebookSearch(Protocol):
+    """A notebook's alpha-beta called from ``board`` with a root window: the boards it entered."""
+
+    def __call__(self, board: Board, alpha: float = ..., beta: float = ...) -> list[str]: ...
+
+
+def lab05_notebook_search(notebook: Path, edits: Sequence[tuple[str, str]] = ()) -> NotebookSearch:
+    """The ``minimaxAB`` of a lab05 notebook (its board tests and its alpha-beta cell, up to the
+    cell's own demo), run in process: it explores from a board with a root window and returns
+    the board of every call, as the kernel's recorder reads them. ``edits`` change the
+    alpha-beta cell's source first (each must apply)."""
+    namespace: dict = {"math": math}
+    for cell in json.loads(notebook.read_text())["cells"]:
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "code" and any(f"def {name}(" in source for name in LAB05_SEARCH_CELLS):
+            source = edited(source, edits) if "def minimaxAB(" in source else source
+            exec(compile(source.split("\n# Same value as plain minimax")[0], str(notebook), "exec"), namespace)
+    search = namespace["minimaxAB"]
+    visited: list[str] = []
+
+    def recorded(board: list[str], *args: object) -> object:
+        visited.append("".join("." if c == " " else c for c in board))
+        return search(board, *args)
+
+    namespace["minimaxAB"] = recorded  # the recursion looks the name up: every call is recorded
+
+    def explore(board: Board, alpha: float = -math.inf, beta: float = math.inf) -> list[str]:
+        visited.clear()
+        recorded([" " if c == "." else c for c in board.cells], 0, board.to_move() == O, alpha, beta)
+        return list(visited)
+
+    return explore
+
+
+LAB05_SEARCH_CELLS = ("check_win", "check_draw", "minimaxAB")
+"""The functions whose cells a lab05 notebook's alpha-beta needs."""

@@ -5,17 +5,19 @@ grader reports is the first index at which the two lists of positions differ."""
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from grader.checks.causes.explorations import compare
+from grader.checks.causes.explorations import Comparison, compare, separate
 from grader.execution.channel.calls import CallExploration
 from grader.grading import grade_submission
 from grader.results import CheckResult, CheckStatus
 from grader.spec.loader import load_assignment
 from reference import Board, SearchSpec
+from tests.seed_sources import lab05_notebook_search
 
 SUBMISSIONS = Path(__file__).resolve().parent.parent / "submissions"
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
@@ -173,3 +175,89 @@ def test_graded_fixtures_report_the_exact_step_of_the_first_divergence(name: str
     assert CheckResult.from_dict(result.to_dict()) == result
     # values right: half the points for pruning; wrong values (the wrong bound): none
     assert result.status == (CheckStatus.PARTIAL if name == "ab-cut-strict-both" else CheckStatus.FAILED)
+
+
+# -- lab05: any move order, the rule at the divergence ------------------------------------------
+
+LAB05 = SUBMISSIONS / "lab05"
+FROM_ONE_MARK = Board.from_string("X........")
+
+
+def _lab05(name: str, any_order: bool = True, keep: slice = slice(None)) -> Comparison:
+    """The comparison of a lab05 fixture's exploration from X........ (``keep``: of a part of it)."""
+    steps = lab05_notebook_search(LAB05 / f"{name}.ipynb")(FROM_ONE_MARK)[keep]
+    comparison = compare(
+        _exploration(steps),
+        FROM_ONE_MARK,
+        SearchSpec(),
+        to_move="O",
+        alpha=-math.inf,
+        beta=math.inf,
+        any_order=any_order,
+    )
+    assert comparison is not None
+    return comparison
+
+
+def test_a_correct_alphabeta_in_its_own_move_order_explores_as_the_reference_replayed_in_it() -> None:
+    centre = _lab05("alphabeta-centre-first")
+    assert centre.same and centre.nodes == 1_521
+    assert centre.order == "centre first, then corners, then edges"
+    assert not _lab05("alphabeta-centre-first", any_order=False).same  # row-major parts from it
+    sorted_moves = _lab05("alphabeta-sorted-moves")
+    assert (
+        sorted_moves.same
+        and sorted_moves.order is not None
+        and "changes from position to position" in sorted_moves.order
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "reading"),
+    [
+        ("alphabeta-only-max-prunes", "only-max-prunes"),
+        ("alphabeta-only-min-prunes", "only-min-prunes"),
+        ("alphabeta-window-swapped", "swapped-window-from-max"),
+    ],
+)
+def test_the_rule_that_reproduces_the_whole_exploration_is_named_with_its_step(name: str, reading: str) -> None:
+    comparison = _lab05(name)
+    assert [m.name for m in comparison.readings] == [reading]
+    assert comparison.divergence is not None and comparison.cause is not None
+    assert "; or in which" not in comparison.cause
+    assert f"It first shows at step {comparison.divergence.step:,}: the reference's" in comparison.cause
+    # the local fact is the reference's own state at the node the excerpt draws
+    excerpt = comparison.excerpt
+    assert excerpt is not None
+    node = excerpt.path[-1]
+    window = ", ".join(
+        "inf" if v == math.inf else "-inf" if v == -math.inf else str(int(v)) for v in (node.alpha, node.beta)
+    )
+    assert f"node `{node.board}` was entered with the window ({window})" in comparison.cause
+
+
+def test_a_local_fact_stands_alone_where_no_rule_reproduces_the_exploration() -> None:
+    # no rule explores this: the search stops 40 positions early
+    comparison = _lab05("alphabeta-only-max-prunes", keep=slice(None, -40))
+    assert comparison is not None and comparison.readings == ()
+    assert comparison.cause is not None and comparison.cause.startswith("At step 29: the reference's MIN node")
+
+
+def test_readings_one_window_cannot_tell_apart_are_settled_by_a_call_with_a_narrow_one() -> None:
+    search = lab05_notebook_search(LAB05 / "alphabeta-children-full-window.ipynb")
+    comparison = _lab05("alphabeta-children-full-window")
+    assert len(comparison.readings) > 1 and comparison.cause is not None and "; or in which" in comparison.cause
+    asked: list[tuple[float, float]] = []
+
+    def ask(window: tuple[float, float]) -> list[str]:
+        asked.append(window)
+        return search(FROM_ONE_MARK, *window)
+
+    settled = separate(comparison, FROM_ONE_MARK, SearchSpec(), to_move="O", ask=ask)
+    assert [m.name for m in settled.readings] == ["children-full-window"]
+    assert len(asked) == 1 and asked[0][0] > -math.inf and asked[0][1] < math.inf
+    assert settled.cause is not None and "; or in which" not in settled.cause
+    alpha, beta = (int(v) for v in asked[0])
+    assert f"called again on X........ with the window ({alpha}, {beta})" in settled.cause
+    # an answer the grader cannot read leaves the alternatives standing
+    assert separate(comparison, FROM_ONE_MARK, SearchSpec(), to_move="O", ask=lambda window: None) == comparison

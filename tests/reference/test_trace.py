@@ -9,7 +9,7 @@ student would. They record the board at each call and share no code with referen
 from __future__ import annotations
 
 import math
-from typing import Protocol
+from typing import Any, Protocol
 
 import pytest
 from hypothesis import given, settings
@@ -23,14 +23,21 @@ from reference.trace import (
     MAX_STEPS,
     Trace,
     alphabeta_trace,
+    cause_sentence,
     first_divergence,
+    fitting_mistakes,
     minimax_trace,
-    name_cause,
     rules_trace,
 )
 from tests.seed_sources import LAB05_RECORDS_VISITS, LAB05_SOLUTION, SEED_003_ALPHABETA, edited
 
 SEED003 = SearchSpec()
+
+
+def name_cause(student: list[str], board: Board, spec: SearchSpec, **options: Any) -> str | None:
+    """The words that name the mistakes reproducing ``student``'s exploration, if any."""
+    return cause_sentence(fitting_mistakes(student, board, spec, **options))
+
 
 # The seeds' searches, each keeping the board of every call in ``visited``.
 SEED_003 = "visited = []\n" + edited(

@@ -10,33 +10,95 @@ the root itself: it explores the reference's positions minus the first, and is j
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 
 from grader.check_details import SearchTreeExcerpt, TreeNode
 from grader.execution.channel.calls import CallExploration
 from reference import Board, SearchSpec
-from reference.trace import MAX_STEPS, Divergence, alphabeta_trace, first_divergence, name_cause
+from reference.mistakes import Mistake
+from reference.replay import StudentOrder, one_order, replayed_trace
+from reference.search import root_mover
+from reference.separate import confirmed, separating_window
+from reference.tictactoe import opponent
+from reference.trace import MAX_STEPS, Divergence, alphabeta_trace, cause_sentence, first_divergence, fitting_mistakes
 from reference.trace_windows import Visit, visits
 
 EXCERPT_ANCESTORS = 4
 """Ancestors of the node where the searches part that the excerpt shows (the root always)."""
 
+Window = tuple[float, float]
+
 
 @dataclass(frozen=True)
 class Comparison:
-    """How a traced alpha-beta call explored, against the reference from the same position."""
+    """How a traced alpha-beta call explored, against the reference from the same position
+    (in the student's own move order when the assignment fixes none)."""
 
     nodes: int
     """The student's nodes, counted as the reference counts them (a wrapper's root added)."""
     divergence: Divergence | None
     """None: the same exploration as the reference's."""
-    cause: str | None = None
+    readings: tuple[Mistake, ...] = ()
+    """The rule sets (known mistakes and general readings) that reproduce the whole exploration."""
+    at_divergence: str | None = None
+    """What the reference did at the node where the searches part, in words."""
     excerpt: SearchTreeExcerpt | None = None
+    order: str | None = None
+    """The student's move order in words, when it is not the assignment's and counts as right."""
+    separated_by: Window | None = None
+    """The window of the call that told apart readings the first call could not."""
+    alike: int = 0
+    """How many readings reproduced the first call's exploration (before a second call)."""
+    student_order: StudentOrder | None = field(default=None, compare=False, repr=False)
+    replayed_nodes: int | None = None
+    """The nodes of the reference replayed in the student's order (None: not replayed)."""
 
     @property
     def same(self) -> bool:
         return self.divergence is None
+
+    @property
+    def cause(self) -> str | None:
+        """The general rule, when one reproduces the whole exploration (those that do, when the
+        evidence cannot tell them apart); otherwise the local fact at the divergence."""
+        if self.divergence is None:
+            return None
+        named = cause_sentence(self.readings)
+        if named is None:
+            return None if self.at_divergence is None else f"{self.at_divergence[0].upper()}{self.at_divergence[1:]}."
+        if self.separated_by is not None:
+            alpha, beta = self.separated_by
+            others = self.alike - len(self.readings)
+            named += (
+                f" {others} other rule{'s' if others > 1 else ''} explore{'' if others > 1 else 's'} the same "
+                f"positions from the first call's window; called again on {self.divergence.position} with the window "
+                f"({_num(alpha)}, {_num(beta)}), where they part, your search explored as this one does."
+            )
+        if self.at_divergence is not None:
+            named += f" It first shows {self.at_divergence}."
+        return named
+
+
+def _with_root(steps: Sequence[str], root: str) -> list[str]:
+    """A wrapper that loops over the root's moves itself never enters the root: add it."""
+    student = list(steps)
+    if student and student[0] != root and _is_child(student[0], root):
+        student = [root, *student]
+    return student
+
+
+def recorded_steps(exploration: CallExploration | None) -> list[str] | None:
+    """The positions a traced call entered, or None when they cannot be compared step by step
+    (not traced, past the cap, or a position the recorder could not read)."""
+    if exploration is None or exploration.steps is None or not exploration.complete:
+        return None
+    steps = exploration.steps
+    if not steps or len(steps) >= MAX_STEPS:
+        return None
+    read = [step for step in steps if step is not None]
+    return read if len(read) == len(steps) else None
 
 
 def compare(
@@ -47,28 +109,138 @@ def compare(
     to_move: str,
     alpha: float,
     beta: float,
+    any_order: bool = False,
 ) -> Comparison | None:
-    """The comparison, or None when the exploration cannot be compared step by step (not
-    traced, past the cap, or a position the recorder could not read): then counts decide."""
-    if exploration is None or exploration.steps is None or not exploration.complete:
+    """The comparison, or None when the exploration cannot be compared step by step: then
+    counts decide. With ``any_order`` the reference is replayed in the order the student's
+    search tried the moves at each node, and every rule is judged in that order."""
+    steps = recorded_steps(exploration)
+    if steps is None:
         return None
-    steps = exploration.steps
-    if not steps or any(step is None for step in steps) or len(steps) >= MAX_STEPS:
-        return None
-    student = [step for step in steps if step is not None]
-    reference = list(alphabeta_trace(board, spec, alpha=alpha, beta=beta, to_move=to_move).steps)
+    root = str(board)
+    student = _with_root(steps, root)
+    order = StudentOrder(student) if any_order else None
+    if order is None:
+        reference = list(alphabeta_trace(board, spec, alpha=alpha, beta=beta, to_move=to_move).steps)
+    else:
+        reference = list(replayed_trace(student, board, spec, alpha=alpha, beta=beta, to_move=to_move).steps)
     if not reference or len(reference) >= MAX_STEPS:
         return None
-    skipped_root = student[0] != reference[0] and len(reference) > 1 and student[0] == reference[1]
-    if skipped_root:
-        student = [reference[0], *student]
     divergence = first_divergence(student, reference)
-    nodes = len(student)
+    replayed_nodes = None if order is None else len(reference)
     if divergence is None:
-        return Comparison(nodes, None)
-    cause = name_cause(student, board, spec, alpha=alpha, beta=beta, to_move=to_move)
-    walk = visits(board, spec, alpha=alpha, beta=beta, to_move=to_move, cap=divergence.step + 1)
-    return Comparison(nodes, divergence, cause, excerpt(student, walk, divergence))
+        return Comparison(
+            len(student), None, order=_order_words(order, spec), student_order=order, replayed_nodes=replayed_nodes
+        )
+    readings = fitting_mistakes(student, board, spec, alpha=alpha, beta=beta, to_move=to_move, order=order)
+    walk = visits(board, spec, alpha=alpha, beta=beta, to_move=to_move, cap=divergence.step + 1, order=order)
+    focus = _focus(walk, divergence)
+    side = root_mover(board, spec, to_move)
+    return Comparison(
+        len(student),
+        divergence,
+        readings,
+        None if focus is None or side is None else _at_divergence(walk, divergence, focus, side, spec, board),
+        None if focus is None else excerpt(student, walk, divergence),
+        student_order=order,
+        replayed_nodes=replayed_nodes,
+    )
+
+
+def separate(
+    comparison: Comparison,
+    board: Board,
+    spec: SearchSpec,
+    *,
+    to_move: str,
+    ask: Callable[[Window], Sequence[str] | None],
+) -> Comparison:
+    """Where several readings reproduce the exploration, ask the search again (``ask``: the
+    positions it enters from ``board`` with a root window) with a window under which their
+    explorations part, and keep the ones that reproduce that exploration too. Unchanged when
+    one reading or none fits, no window parts them, or the second exploration cannot be read."""
+    if len(comparison.readings) < 2:
+        return comparison
+    window = separating_window(board, spec, comparison.readings, to_move=to_move, order=comparison.student_order)
+    if window is None:
+        return comparison
+    steps = ask(window)
+    if steps is None:
+        return comparison
+    student = _with_root(steps, str(board))
+    order = StudentOrder(student) if comparison.student_order is not None else None
+    kept = confirmed(student, board, spec, comparison.readings, window, to_move=to_move, order=order)
+    if not kept or len(kept) == len(comparison.readings):
+        return comparison
+    return replace(comparison, readings=kept, separated_by=window, alike=len(comparison.readings))
+
+
+_CENTRE, _CORNERS = {4}, {0, 2, 6, 8}
+
+
+def _order_words(order: StudentOrder | None, spec: SearchSpec) -> str | None:
+    """The student's move order in words, when it is not the assignment's."""
+    if order is None:
+        return None
+    cells = one_order(order.tried.values())
+    if cells is not None and list(cells) == [c for c in spec.move_order if c in cells]:
+        return None
+    if cells is None:
+        return "in an order that changes from position to position (sorted by an evaluation, say)"
+    groups: list[str] = []
+    for cell in cells:
+        kind = "centre" if cell in _CENTRE else "corners" if cell in _CORNERS else "edges"
+        if not groups or groups[-1] != kind:
+            groups.append(kind)
+    if len(groups) == len(set(groups)):
+        return f"{groups[0]} first, then " + ", then ".join(groups[1:]) if len(groups) > 1 else f"{groups[0]} only"
+    return "in the order " + ", ".join(str(cell) for cell in cells)
+
+
+def _num(value: float) -> str:
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return str(int(value)) if value == int(value) else str(value)
+
+
+def _at_divergence(
+    walk: Sequence[Visit], divergence: Divergence, focus: int, root_side: str, spec: SearchSpec, board: Board
+) -> str:
+    """What the reference did at the node where the searches part, from its own state: the
+    window it was entered with, the value that reached a bound and cut off there (or did not),
+    the window it handed the next child, the value it returned."""
+    node = walk[focus]
+    side = root_side if (_pieces(node.board) - _pieces(str(board))) % 2 == 0 else opponent(root_side)
+    maximizing = side == spec.maximizer
+    kind, bound = ("MAX", "beta") if maximizing else ("MIN", "alpha")
+    step = divergence.step
+    seen = [w for w in node.weighings if w.entered <= step]
+    head = (
+        f"at step {step:,}: the reference's {kind} node `{node.board}` was entered with the window "
+        f"({_num(node.alpha)}, {_num(node.beta)})"
+    )
+    if seen and seen[-1].cut:
+        last = seen[-1]
+        limit = last.beta if maximizing else last.alpha
+        returned = "" if node.value is None else f" and returned {_num(node.value)}"
+        went = f"; your search went on to `{divergence.student}`" if divergence.student else ""
+        return (
+            f"{head}; its value {_num(last.best)} reached {bound} = {_num(limit)}, so it cut off there{returned}{went}"
+        )
+    held = (
+        f"; it held ({_num(seen[-1].alpha)}, {_num(seen[-1].beta)}) with the value {_num(seen[-1].best)}"
+        if seen
+        else ""
+    )
+    not_reached = f", which does not reach {bound}," if seen else ""
+    nxt = walk[step] if step < len(walk) and divergence.reference else None
+    if nxt is None:
+        return f"{head}{held}{not_reached} and it ended there; your search went on to `{divergence.student}`"
+    instead = f"your search entered `{divergence.student}`" if divergence.student else "your search had ended"
+    return (
+        f"{head}{held}{not_reached} so it went on to `{nxt.board}`, handing it the window "
+        f"({_num(nxt.alpha)}, {_num(nxt.beta)}); {instead}"
+    )
 
 
 def _pieces(board: str) -> int:
@@ -104,15 +276,11 @@ def _node(visit: Visit, finished: bool) -> TreeNode:
     return TreeNode(visit.board, visit.alpha, visit.beta, visit.value if finished else None)
 
 
-def excerpt(student: Sequence[str], walk: Sequence[Visit], divergence: Divergence) -> SearchTreeExcerpt | None:
-    """The tree around the first divergence: the path from the root to the node whose children
-    the two searches disagree on, that node's window in the reference search, the children
-    both explored there, and the child each search went to next.
-
-    The node is the parent of the student's extra position when the student went deeper
-    than the reference (the reference cut off there), otherwise the parent of the position
-    the reference explores next (the student cut off, or ended, too early).
-    """
+def _focus(walk: Sequence[Visit], divergence: Divergence) -> int | None:
+    """The step of the node whose children the two searches disagree on: the parent of the
+    student's extra position when the student went deeper than the reference (the reference
+    cut off there), otherwise the parent of the position the reference explores next (the
+    student cut off, or ended, too early); the deeper of the two."""
     step = divergence.step
     prefix = [visit.board for visit in walk[:step]]
     if len(prefix) != step or step == 0:
@@ -122,8 +290,20 @@ def excerpt(student: Sequence[str], walk: Sequence[Visit], divergence: Divergenc
     candidates = [i for i in (mine, theirs) if i is not None]
     if not candidates:
         return None
-    # The deeper of the two parents is where the searches part.
-    focus = max(candidates, key=lambda i: (_pieces(prefix[i]), i))
+    return max(candidates, key=lambda i: (_pieces(prefix[i]), i))
+
+
+def excerpt(student: Sequence[str], walk: Sequence[Visit], divergence: Divergence) -> SearchTreeExcerpt | None:
+    """The tree around the first divergence (:func:`_focus`): the path from the root to the
+    node whose children the two searches disagree on, that node's window in the reference
+    search, the children both explored there, and the child each search went to next."""
+    focus = _focus(walk, divergence)
+    if focus is None:
+        return None
+    step = divergence.step
+    prefix = [visit.board for visit in walk[:step]]
+    theirs = _parent_index(prefix, step, divergence.reference) if divergence.reference else None
+    mine = _parent_index(prefix, step, divergence.student) if divergence.student else None
     chain = _ancestors(prefix, focus)
     shown = chain if len(chain) <= EXCERPT_ANCESTORS + 1 else [chain[0], *chain[-EXCERPT_ANCESTORS:]]
     explored = tuple(prefix[i] for i in range(focus + 1, step) if _parent_index(prefix, i, prefix[i]) == focus)

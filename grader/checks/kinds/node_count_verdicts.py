@@ -47,13 +47,27 @@ class _AlphaBetaCounts:
     reference_minimax: int
     alphabeta: int
     reference_alphabeta: int
+    """The reference's count in the assignment's move order."""
+    expected: int
+    """What a correct alpha-beta visits here: the reference's count, or, where it was replayed in
+    the student's move order, the replay's."""
 
     @classmethod
-    def of(cls, row: NodeCountRow) -> _AlphaBetaCounts:
+    def of(cls, measured: Measured) -> _AlphaBetaCounts:
+        row = measured.row
         assert row.minimax is not None and row.alphabeta is not None and row.reference_alphabeta is not None
         assert row.alphabeta_call is not None
+        comparison = measured.comparison
         return cls(
-            row.board, row.alphabeta_call, row.minimax, row.reference_minimax, row.alphabeta, row.reference_alphabeta
+            row.board,
+            row.alphabeta_call,
+            row.minimax,
+            row.reference_minimax,
+            row.alphabeta,
+            row.reference_alphabeta,
+            row.reference_alphabeta
+            if comparison is None or comparison.replayed_nodes is None
+            else comparison.replayed_nodes,
         )
 
 
@@ -70,7 +84,7 @@ class _Finding:
 
 def judge_alphabeta(measured: Sequence[Measured]) -> _Finding:
     """Which outcome the alpha-beta's counts, explorations and values show, and where."""
-    counts = [_AlphaBetaCounts.of(m.row) for m in measured]
+    counts = [_AlphaBetaCounts.of(m) for m in measured]
     same = [
         m.comparison.same if m.comparison is not None else c.alphabeta == c.reference_alphabeta
         for c, m in zip(counts, measured)
@@ -111,20 +125,39 @@ class _Apart:
 
 
 def alphabeta_result(
-    check: Check[Any], measured: Sequence[Measured], finding: _Finding, root_cause: str | None, partial_credit: float
+    check: Check[Any],
+    measured: Sequence[Measured],
+    finding: _Finding,
+    root_cause: str | None,
+    partial_credit: float,
+    any_order: bool = False,
 ) -> CheckResult:
     """The finding in words. ``root_cause``, when every count follows from a lower-level
-    function, replaces the cause a count alone suggests."""
-    counts = [_AlphaBetaCounts.of(m.row) for m in measured]
+    function, replaces the cause a count alone suggests. ``any_order``: the assignment fixes
+    no move order, and the reference was replayed in the student's."""
+    counts = [_AlphaBetaCounts.of(m) for m in measured]
     summary = "; ".join(f"alpha-beta {c.alphabeta:,} vs minimax {c.reference_minimax:,}" for c in counts)
     off_minimax = next((c for c in counts if c.minimax != c.reference_minimax), None)
     note = (
         ""
         if off_minimax is None
         else f" Your minimax visited {off_minimax.minimax:,} nodes where the reference visits "
-        f"{off_minimax.reference_minimax:,} (row-major order, every call counted, the root included)."
+        f"{off_minimax.reference_minimax:,} (every call counted, the root included; plain minimax visits "
+        "the same nodes in any move order)."
     )
     if finding.outcome is _Outcome.SAME:
+        order = next((m.comparison.order for m in measured if m.comparison is not None and m.comparison.order), None)
+        if order is not None:
+            counts_text = "; ".join(
+                f"{c.alphabeta:,} nodes from {c.board} where row-major takes {c.reference_alphabeta:,}" for c in counts
+            )
+            return CheckResult.for_check(
+                check,
+                CheckStatus.PASSED,
+                f"A correct alpha-beta; moves tried {order}: {counts_text} (plain minimax: "
+                + " and ".join(f"{c.reference_minimax:,}" for c in counts)
+                + f" nodes, the same in any order).{note}",
+            )
         how = (
             "explored exactly the reference's positions, in its order"
             if finding.traced
@@ -150,7 +183,7 @@ def alphabeta_result(
     if finding.outcome is _Outcome.NO_FEWER:
         assert finding.no_fewer is not None
         return _no_fewer_result(check, counts[finding.no_fewer], apart, note)
-    return _prunes_otherwise_result(check, apart, summary, note, partial_credit)
+    return _prunes_otherwise_result(check, apart, summary, note, partial_credit, any_order)
 
 
 def _no_fewer_result(check: Check[Any], k: _AlphaBetaCounts, apart: _Apart, note: str) -> CheckResult:
@@ -162,7 +195,7 @@ def _no_fewer_result(check: Check[Any], k: _AlphaBetaCounts, apart: _Apart, note
         counterexample=Counterexample(
             k.board,
             k.call,
-            f"{k.reference_alphabeta:,} nodes (fewer than {k.reference_minimax:,})",
+            f"{k.expected:,} nodes (fewer than {k.reference_minimax:,})",
             f"{k.alphabeta:,} nodes",
             apart.cause
             or "No branch is ever cut off: check the cut-off condition and that alpha and beta are passed "
@@ -173,27 +206,29 @@ def _no_fewer_result(check: Check[Any], k: _AlphaBetaCounts, apart: _Apart, note
 
 
 def _prunes_otherwise_result(
-    check: Check[Any], apart: _Apart, summary: str, note: str, partial_credit: float
+    check: Check[Any], apart: _Apart, summary: str, note: str, partial_credit: float, any_order: bool
 ) -> CheckResult:
     c = apart.counts
     cause = apart.cause or (
         "Alpha-beta prunes less than it could: a cut-off on > instead of >= (or < instead of <=), "
         "or a bound not updated."
-        if c.alphabeta > c.reference_alphabeta
+        if c.alphabeta > c.expected
         else "Alpha-beta prunes more than it should, or explores the moves in another order."
-        if c.alphabeta < c.reference_alphabeta
+        if c.alphabeta < c.expected
         else "Alpha-beta visits as many nodes as the reference but not the same ones: check the move order "
         "(row-major) and which bound each node tests."
+    )
+    reference = (
+        "a correct alpha-beta explores trying the moves in your search's order"
+        if any_order and apart.where
+        else "the reference explores with row-major move order"
     )
     return CheckResult.for_check(
         check,
         CheckStatus.PARTIAL,
-        f"Alpha-beta prunes ({summary}), but does not explore what the reference explores with row-major move "
-        f"order.{apart.where}{note}",
+        f"Alpha-beta prunes ({summary}), but does not explore what {reference}.{apart.where}{note}",
         score=check.points * partial_credit,
-        counterexample=Counterexample(
-            c.board, c.call, f"{c.reference_alphabeta:,} nodes", f"{c.alphabeta:,} nodes", cause
-        ),
+        counterexample=Counterexample(c.board, c.call, f"{c.expected:,} nodes", f"{c.alphabeta:,} nodes", cause),
         detail=apart.detail,
     )
 
@@ -224,7 +259,8 @@ def single_search_result(
     return CheckResult.for_check(
         check,
         CheckStatus.FAILED,
-        f"Node count differs from the reference ({summary}).",
+        f"Node count differs from the reference ({summary}); plain minimax visits the same nodes in any move "
+        "order, so the order is not the cause.",
         counterexample=Counterexample(
             r.board, r.minimax_call, f"{r.reference_minimax:,} nodes", f"{r.minimax:,} nodes", cause
         ),

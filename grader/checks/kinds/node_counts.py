@@ -24,7 +24,7 @@ from typing import Literal
 
 from grader.check_details import NodeCountRow, NodeCounts
 from grader.checks.answers import Answer, ShapeError, format_value, read_search_result
-from grader.checks.causes.explorations import compare
+from grader.checks.causes.explorations import Comparison, compare, recorded_steps, separate
 from grader.checks.causes.root_cause import NodeCountObservation
 from grader.checks.context import CheckContext, Explore, StudentFunction
 from grader.checks.kind import CheckKind
@@ -58,6 +58,9 @@ class Params:
     partial_credit: float = 0.5
     returns: tuple[str, ...] = shapes_field(("value", "value,move", "value,row,col", "move,value"))
     """How the alpha-beta call's result holds the value (the first shape that reads wins)."""
+    move_order: Literal["row-major", "any"] = "row-major"
+    """row-major: the alpha-beta explores what the reference does trying the cells row by row;
+    any: what the reference does in the order the student's search tried the moves at each node."""
 
 
 @dataclass(frozen=True)
@@ -156,6 +159,7 @@ class _Answers:
     minimax_counter: NodeCounter
     alphabeta: Sequence[Answer] | None
     alphabeta_counter: NodeCounter
+    alphabeta_search: StudentFunction | None = None
 
 
 def _ask(ctx: CheckContext, params: Params, positions: Sequence[_Position]) -> _Answers | tuple[Board, Answer]:
@@ -183,7 +187,7 @@ def _ask(ctx: CheckContext, params: Params, positions: Sequence[_Position]) -> _
     alphabeta_answers = alphabeta[0].ask_many(requests)
     if (failed := _first_failure(positions, alphabeta_answers)) is not None:
         return failed
-    return _Answers(minimax_answers, minimax_counter, alphabeta_answers, alphabeta[1])
+    return _Answers(minimax_answers, minimax_counter, alphabeta_answers, alphabeta[1], alphabeta[0])
 
 
 def _first_failure(positions: Sequence[_Position], answers: Sequence[Answer]) -> tuple[Board, Answer] | None:
@@ -192,6 +196,7 @@ def _first_failure(positions: Sequence[_Position], answers: Sequence[Answer]) ->
 
 def _measure(ctx: CheckContext, params: Params, positions: Sequence[_Position], answers: _Answers) -> list[Measured]:
     measured = []
+    separated = False  # one call tells readings apart: on the first position that needs it
     for i, position in enumerate(positions):
         mm_answer = answers.minimax[i]
         row = NodeCountRow(
@@ -211,8 +216,17 @@ def _measure(ctx: CheckContext, params: Params, positions: Sequence[_Position], 
             alpha, beta = params.window
             exploration = ab_answer.outcome.exploration
             comparison = compare(
-                exploration, position.board, position.spec, to_move=position.side, alpha=alpha, beta=beta
+                exploration,
+                position.board,
+                position.spec,
+                to_move=position.side,
+                alpha=alpha,
+                beta=beta,
+                any_order=params.move_order == "any",
             )
+            if comparison is not None and not separated and len(comparison.readings) > 1:
+                separated = True
+                comparison = _separate(ctx, params, position, answers.alphabeta_search, comparison)
         counted = counter.nodes(ab_answer)
         row = replace(
             row,
@@ -222,6 +236,29 @@ def _measure(ctx: CheckContext, params: Params, positions: Sequence[_Position], 
         )
         measured.append(Measured(row, comparison, _wrong_value(ctx, params, position, ab_answer)))
     return measured
+
+
+def _separate(
+    ctx: CheckContext,
+    params: Params,
+    position: _Position,
+    search: StudentFunction | None,
+    comparison: Comparison,
+) -> Comparison:
+    """Readings that explore alike from the check's window, told apart by calling the search on
+    the same position with a window under which they part (when the call takes its window from
+    the ``alpha`` and ``beta`` placeholders)."""
+    assert params.alphabeta_call is not None
+    if search is None or not {"alpha", "beta"} <= params.alphabeta_call.placeholders:
+        return comparison
+
+    def ask(window: tuple[float, float]) -> list[str] | None:
+        values = ctx.placeholders(position.board, to_move=position.side, alpha=window[0], beta=window[1])
+        # a call the check's time no longer allows is skipped: the alternatives then stand
+        answer = search.ask_many([((str(position.board), window), values)], partial=True)[0]
+        return recorded_steps(answer.outcome.exploration) if answer.ok else None
+
+    return separate(comparison, position.board, position.spec, to_move=position.side, ask=ask)
 
 
 def run(check: Check[Params], ctx: CheckContext) -> CheckResult:
@@ -245,7 +282,9 @@ def run(check: Check[Params], ctx: CheckContext) -> CheckResult:
     elif params.alphabeta_call is None:
         verdict = single_search_result(check, rows, root_cause, params.counter)
     else:
-        verdict = alphabeta_result(check, measured, judge_alphabeta(measured), root_cause, params.partial_credit)
+        verdict = alphabeta_result(
+            check, measured, judge_alphabeta(measured), root_cause, params.partial_credit, params.move_order == "any"
+        )
     source = f"the global `{params.counter}`" if params.counter else "calls counted by the grader"
     detail = verdict.detail_as(NodeCounts) or NodeCounts(())
     return replace(verdict, detail=replace(detail, rows=rows), figures={**verdict.figures, "source": source})
