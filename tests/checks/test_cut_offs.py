@@ -56,14 +56,15 @@ def test_a_search_that_never_cuts_off_fails_only_its_challenge(
     assert results[passed].status == CheckStatus.PASSED, results[passed].message
     result = results[failed]
     assert result.status == CheckStatus.FAILED and result.score == 0
+    counterexample = result.counterexample
+    assert counterexample is not None and counterexample.board == "X...O...X"
     counts = result.figures["cut_offs"]["X...O...X"]
     assert counts["nodes"] == counts["minimax_nodes"] > 5 * counts["reference_alphabeta_nodes"]
     assert (
-        f"agrees with minimax but never cuts off: from X...O...X `{result.counterexample.call}` entered "
+        f"agrees with minimax but never cuts off: from X...O...X `{counterexample.call}` entered "
         f"{counts['nodes']} positions, as many as minimax ({counts['minimax_nodes']}); "
         f"a correct alpha-beta enters {counts['reference_alphabeta_nodes']}."
     ) in result.message
-    assert result.counterexample.board == "X...O...X"
 
 
 def test_the_handout_without_either_cut_off_fails_both() -> None:
