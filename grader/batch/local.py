@@ -99,12 +99,18 @@ class LocalPool:
                 busy = [w for w in workers if w.task is not None]
                 waitables = [w.channel for w in busy if w.message is None] + [w.process.sentinel for w in busy]
                 multiprocessing.connection.wait(waitables, timeout=0.5)
+                done: list[tuple[GradingTask, GradingRecord]] = []
                 for worker in busy:
                     record = self._poll(worker)
                     if record is None:
                         continue
                     task, worker.task = worker.task, None
                     assert task is not None
+                    done.append((task, record))
+                    if not worker.dead and pending:
+                        # The next notebook runs while this one's outputs are written.
+                        self._assign(worker, pending.popleft())
+                for task, record in done:
                     finished(task, record)
                 workers = [w for w in workers if not w.dead]
         except KeyboardInterrupt:
