@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from grader.checks.answer_memo import AnswerMemo
 from grader.checks.context import CheckContext
 from grader.checks.registry import needed_functions, run_check
 from grader.execution.channel.calls import DefinedNames
@@ -38,6 +39,9 @@ class GradingOptions:
     deadline_seconds: float | None = None
     """After this long no check starts and no call is made (default: the assignment's
     ``grading_deadline``)."""
+    memo_answers: bool = True
+    """Answer a question a function was already asked twice, identically, from what it said
+    (`grader.checks.answer_memo`); False: every call is made."""
 
 
 def grade_submission(
@@ -74,7 +78,9 @@ def grade_submission(
             timings["execute"] = round(execution.total_duration, 4)
             timings["kernel_start"] = round(execution.kernel_start_seconds, 4)
             checks_started = time.monotonic()
-            ctx, results = run_checks(session, execution, assignment, deadline, allowed, on_check=on_check)
+            ctx, results = run_checks(
+                session, execution, assignment, deadline, allowed, on_check=on_check, memo_answers=options.memo_answers
+            )
             timings["checks"] = round(time.monotonic() - checks_started, 4)
     except Exception as exc:  # a kernel that cannot be started or talked to at all
         return not_graded_result(
@@ -99,13 +105,16 @@ def run_checks(
     allowed: float,
     *,
     on_check: Callable[[CheckResult], None] | None = None,
+    memo_answers: bool = True,
 ) -> tuple[CheckContext, list[CheckResult]]:
     """Run the assignment's checks against a session that has executed its notebook; past
-    ``deadline`` (``time.monotonic()``, ``allowed`` seconds after the start) no check starts."""
+    ``deadline`` (``time.monotonic()``, ``allowed`` seconds after the start) no check starts.
+    The checks share one `AnswerMemo` (``ctx.runner``): a question asked again is answered
+    from it once the function was seen to answer it the same way twice."""
     names = session.calls.defined_names()
     ctx = CheckContext(
         assignment=assignment,
-        runner=session.calls,
+        runner=AnswerMemo(session.calls, enabled=memo_answers),
         defined_names=_flatten(names),
         execution=execution,
         hangs=HangMemory(assignment.short_limit, names.references),

@@ -32,7 +32,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,7 @@ from grader.batch.pool import (
     Finished,
     GradeFunction,
     GradingTask,
+    WorkerReport,
     WorkOrder,
     grade_order,
     record_for,
@@ -112,8 +113,9 @@ _ASSIGNMENT_FOLDERS: dict[str, Path] = {}
 _PARSED_ASSIGNMENTS: dict[Path, Assignment] = {}
 
 
-def grade_on_worker(order: RemoteOrder) -> dict[str, Any]:
-    """Runs on a Dask worker: the message a local worker process would send back."""
+def grade_on_worker(order: RemoteOrder) -> WorkerReport:
+    """Runs on a Dask worker: the report a local worker process would send back, with the
+    worker's grader version and its own time."""
     started = time.monotonic()
     worker = _current_worker()
     if worker is not None:
@@ -126,10 +128,10 @@ def grade_on_worker(order: RemoteOrder) -> dict[str, Any]:
         path = Path(scratch) / Path(order.file_name).name
         path.write_bytes(order.content)
         work = WorkOrder(path, order.source, folder, order.options, order.grade)
-        message = grade_order(work, _PARSED_ASSIGNMENTS, spare_kernel_for_this_thread())
-    if "error" in message:
-        raise GradingFailed(message["error"], message.get("traceback", ""))
-    return {**message, "grader_version": grader_version(), "seconds": time.monotonic() - started}
+        report = grade_order(work, _PARSED_ASSIGNMENTS, spare_kernel_for_this_thread())
+    if report.error is not None:
+        raise GradingFailed(report.error, report.traceback)
+    return replace(report, grader_version=grader_version(), seconds=time.monotonic() - started)
 
 
 def _current_worker() -> Any:
@@ -247,7 +249,7 @@ class DaskPool:
                     future.cancel()
                     workers.add(worker)
                     stopped = entry.task.stopped_reason(self.options)
-                    finished(entry.task, record_for(entry.task, now - started, {}, stop_reason=stopped))
+                    finished(entry.task, record_for(entry.task, now - started, WorkerReport(), stop_reason=stopped))
             if workers:
                 _restart(client, sorted(workers))
 
@@ -255,16 +257,22 @@ class DaskPool:
         seconds = time.monotonic() - (running[0] if running else entry.submitted)
         error = future.exception()
         if error is None:
-            message: Mapping[str, Any] = future.result()
-            if message.get("grader_version") != grader_version():
-                message = {
-                    "error": f"the worker runs grader {message.get('grader_version')}, "
-                    f"this machine {grader_version()}: install the same version on both"
-                }
-            return record_for(entry.task, float(message.get("seconds", seconds)), message)
+            report = _same_version(future.result())
+            return record_for(entry.task, seconds if report.seconds is None else report.seconds, report)
         if isinstance(error, GradingFailed):
-            return record_for(entry.task, seconds, {"error": error.error, "traceback": error.traceback})
-        return record_for(entry.task, seconds, {}, death=f"{type(error).__name__}: {error}")
+            return record_for(entry.task, seconds, WorkerReport(error=error.error, traceback=error.traceback))
+        return record_for(entry.task, seconds, WorkerReport(), death=f"{type(error).__name__}: {error}")
+
+
+def _same_version(sent: Any) -> WorkerReport:
+    """The worker's report, or an error when another version of the grader made it (an older
+    one sends a plain dict)."""
+    version = sent.get("grader_version") if isinstance(sent, Mapping) else getattr(sent, "grader_version", None)
+    if isinstance(sent, WorkerReport) and version == grader_version():
+        return sent
+    return WorkerReport(
+        error=f"the worker runs grader {version}, this machine {grader_version()}: install the same version on both"
+    )
 
 
 def _restart(client: Any, workers: list[str]) -> None:

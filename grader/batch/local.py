@@ -16,12 +16,21 @@ import multiprocessing.connection
 import signal
 import time
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
-from grader.batch.pool import BatchOptions, Finished, GradeFunction, GradingTask, WorkOrder, grade_order, record_for
+from grader.batch.pool import (
+    BatchOptions,
+    Finished,
+    GradeFunction,
+    GradingTask,
+    WorkerReport,
+    WorkOrder,
+    grade_order,
+    record_for,
+)
 from grader.batch.progress import log_line
 from grader.batch.records import GradingRecord
 from grader.execution.exit_status import describe_exit
@@ -67,7 +76,8 @@ class _Worker:
     channel: multiprocessing.connection.Connection
     task: GradingTask | None = None
     started: float = 0.0
-    message: Mapping[str, Any] | None = None
+    message: WorkerReport | None = None
+    """None until the worker's report (or its death: an empty report) is in."""
     terminating_since: float | None = None
     stop_reason: str | None = None
     dead: bool = False
@@ -99,12 +109,18 @@ class LocalPool:
                 busy = [w for w in workers if w.task is not None]
                 waitables = [w.channel for w in busy if w.message is None] + [w.process.sentinel for w in busy]
                 multiprocessing.connection.wait(waitables, timeout=0.5)
+                done: list[tuple[GradingTask, GradingRecord]] = []
                 for worker in busy:
                     record = self._poll(worker)
                     if record is None:
                         continue
                     task, worker.task = worker.task, None
                     assert task is not None
+                    done.append((task, record))
+                    if not worker.dead and pending:
+                        # The next notebook runs while this one's outputs are written.
+                        self._assign(worker, pending.popleft())
+                for task, record in done:
                     finished(task, record)
                 workers = [w for w in workers if not w.dead]
         except KeyboardInterrupt:
@@ -135,7 +151,7 @@ class LocalPool:
         try:
             worker.channel.send(order)
         except OSError:
-            worker.message = {}  # died while idle: _poll records the death
+            worker.message = WorkerReport()  # died while idle: _poll records the death
         return worker
 
     def _poll(self, worker: _Worker) -> GradingRecord | None:
@@ -147,9 +163,9 @@ class LocalPool:
             try:
                 worker.message = worker.channel.recv()
             except (EOFError, OSError):
-                worker.message = {}
+                worker.message = WorkerReport()
         now = time.monotonic()
-        if worker.message and worker.stop_reason is None:
+        if worker.message is not None and not worker.message.empty and worker.stop_reason is None:
             return record_for(worker.task, now - worker.started, worker.message)
         if alive and worker.message is None:
             deadline = worker.task.hard_deadline(self.options)
@@ -162,7 +178,7 @@ class LocalPool:
         return record_for(
             worker.task,
             now - worker.started,
-            worker.message or {},
+            worker.message or WorkerReport(),
             stop_reason=worker.stop_reason,
             death=describe_exit(worker.process.exitcode),
         )

@@ -4,7 +4,8 @@ A batch plans the class (``grader.batch.plan``) and gives a pool its tasks; the 
 them somewhere (local worker processes, ``grader.batch.local``; a Dask cluster,
 ``grader.batch.cluster``) and hands each task's record to ``finished`` in the batch's own
 process, which writes the outputs. Both pools send the same ``WorkOrder`` to the code that
-grades, ``grade_order``, and turn what comes back into a record with ``record_for``.
+grades, ``grade_order``, and turn the `WorkerReport` that comes back into a record with
+``record_for``.
 """
 
 from __future__ import annotations
@@ -122,41 +123,58 @@ class WorkOrder:
     grade: GradeFunction
 
 
-def grade_order(order: WorkOrder, assignments: dict[Path, Assignment], spare: SpareKernel | None) -> dict[str, Any]:
-    """Grade one file in this process: the message for the pool (result or error)."""
+@dataclass(frozen=True)
+class WorkerReport:
+    """What the code that grades sends back to the pool for one order (picklable: the result
+    travels as plain data). Empty: nothing came back (the process died, or was stopped)."""
+
+    result: Mapping[str, Any] | None = None
+    """`SubmissionResult.to_dict()`, when grading finished."""
+    error: str | None = None
+    """``Type: message`` when the grader itself raised, with its ``traceback``."""
+    traceback: str = ""
+    seconds: float | None = None
+    """How long grading took where it ran (a Dask task: the client cannot see it start)."""
+    grader_version: str | None = None
+    """The version of the grader that graded it (a Dask worker may run another one)."""
+
+    @property
+    def empty(self) -> bool:
+        return self.result is None and self.error is None
+
+
+def grade_order(order: WorkOrder, assignments: dict[Path, Assignment], spare: SpareKernel | None) -> WorkerReport:
+    """Grade one file in this process: the report for the pool (result or error)."""
     try:
         assignment = assignments.get(order.assignment_dir)
         if assignment is None:
             assignment = assignments[order.assignment_dir] = load_assignment(order.assignment_dir)
         result = order.grade(order.path, assignment, replace(order.options, spare_kernel=spare))
-        return {"result": replace(result, submission=order.source).to_dict()}
+        return WorkerReport(result=replace(result, submission=order.source).to_dict())
     except Exception as exc:  # noqa: BLE001 - everything must reach the parent as text
-        return {"error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()}
+        return WorkerReport(error=f"{type(exc).__name__}: {exc}", traceback=traceback.format_exc())
 
 
 def record_for(
     task: GradingTask,
     seconds: float,
-    message: Mapping[str, Any],
+    report: WorkerReport,
     *,
     stop_reason: str | None = None,
     death: str | None = None,
 ) -> GradingRecord:
-    """What a pool learned about one task, as the record to store.
-
-    ``message``: ``{"result": SubmissionResult.to_dict()}`` when grading finished, or
-    ``{"error": ..., "traceback": ...}`` when the grader raised; ``stop_reason``: why the
-    pool stopped it (its deadline); ``death``: how the process grading it died.
-    """
+    """What a pool learned about one task, as the record to store: the ``report`` that came
+    back (empty when none did), ``stop_reason``: why the pool stopped it (its deadline);
+    ``death``: how the process grading it died."""
     submission = task.submission
-    if "result" in message and stop_reason is None:
-        result = SubmissionResult.from_dict(message["result"])
+    if report.result is not None and stop_reason is None:
+        result = SubmissionResult.from_dict(report.result)
         return GradingRecord(submission, result, task.fingerprint, result.not_graded_reason, False, seconds)
     if stop_reason:
         reason, fault = f"Not graded: {stop_reason}.", False
-    elif "error" in message:
-        reason, fault = f"The grader failed on this submission ({message['error']}).", True
-        log_line(f"grader: {submission.student_id}: {message['error']}\n{message.get('traceback', '')}")
+    elif report.error is not None:
+        reason, fault = f"The grader failed on this submission ({report.error}).", True
+        log_line(f"grader: {submission.student_id}: {report.error}\n{report.traceback}")
     else:
         reason, fault = f"The grading process died ({death or 'no exit status'}).", True
     result = not_graded_result(submission.original_name, task.assignment, reason)

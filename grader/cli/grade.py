@@ -12,7 +12,7 @@ import json
 import sys
 import webbrowser
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grader.cli.options import (
     AUTOGRADER_RESULTS_PATH,
@@ -22,6 +22,11 @@ from grader.cli.options import (
     add_sandbox_option,
 )
 from grader.spec.loader import load_assignment
+
+if TYPE_CHECKING:
+    from grader.overrides.apply import FittedDecisions
+    from grader.results import SubmissionResult
+    from grader.spec.model import Assignment
 
 
 def add_grade_parsers(subparsers: Any) -> None:
@@ -80,8 +85,6 @@ def cmd_grade(args: argparse.Namespace) -> int:
     `check` then exits with status 2, as `grader run` does; `grade` still writes its result
     (an ungradable upload is a result, scoring 0) and exits 0.
     """
-    from grader.feedback.html import render_student_report
-    from grader.feedback.text import format_submission
     from grader.grading import GradingOptions, grade_submission
 
     command = "check" if args.public_only else "grade"
@@ -91,14 +94,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
         return USAGE_ERROR
     decisions = None
     if args.overrides is not None:  # read first: a file that cannot be read stops before grading
-        from grader.overrides.apply import fit_decisions
-        from grader.overrides.model import MalformedOverrides
-        from grader.overrides.store import read_decisions
-
-        try:
-            decisions = fit_decisions(read_decisions(args.overrides), assignment)
-        except MalformedOverrides as exc:
-            print(f"grader {command}: {exc}", file=sys.stderr)
+        decisions = _read_decisions(args.overrides, assignment, command)
+        if decisions is None:
             return USAGE_ERROR
     options = GradingOptions(sandbox=args.sandbox, public_only=args.public_only)
     result = grade_submission(args.notebook, assignment, options)
@@ -110,16 +107,46 @@ def cmd_grade(args: argparse.Namespace) -> int:
             print(f"grader {command}: not applied: {problem}", file=sys.stderr)
     if args.json:
         args.json.write_text(json.dumps(result.to_dict(), indent=2))
+    return _student_feedback(args, assignment, result) if args.public_only else _print_grade(result)
+
+
+def _read_decisions(path: Path, assignment: Assignment, command: str) -> FittedDecisions | None:
+    """The decisions of an overrides.toml that fit ``assignment``; None (said on stderr) when
+    the file cannot be read."""
+    from grader.overrides.apply import fit_decisions
+    from grader.overrides.model import MalformedOverrides
+    from grader.overrides.store import read_decisions
+
+    try:
+        return fit_decisions(read_decisions(path), assignment)
+    except MalformedOverrides as exc:
+        print(f"grader {command}: {exc}", file=sys.stderr)
+        return None
+
+
+def _print_grade(result: SubmissionResult) -> int:
+    """`grader grade`'s lines: one when nothing ran (every check would say the same "not
+    run"), else every check."""
+    from grader.feedback.text import format_submission
+
     reason = result.not_graded_reason
-    if reason is not None:  # nothing ran: every check would say the same "not run"
-        if args.public_only:
-            print(f"grader check: {reason}", file=sys.stderr)
-            return USAGE_ERROR
+    if reason is not None:
         print(f"Not graded ({result.score:g} / {result.max_score:g}): {reason}")
-        return 0
+    else:
+        print(format_submission(result))
+    return 0
+
+
+def _student_feedback(args: argparse.Namespace, assignment: Assignment, result: SubmissionResult) -> int:
+    """`grader check`'s lines and report; exit 2 when nothing could run."""
+    from grader.feedback.html import render_student_report
+    from grader.feedback.text import format_submission
+
+    reason = result.not_graded_reason
+    if reason is not None:
+        print(f"grader check: {reason}", file=sys.stderr)
+        return USAGE_ERROR
     print(format_submission(result))
-    if not args.public_only:
-        return 0
     hidden = [c for c in assignment.checks if c.hidden]
     if hidden:
         points = sum(c.points for c in hidden)

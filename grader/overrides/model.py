@@ -32,9 +32,10 @@ class EntryProblem:
 
 @dataclass(frozen=True)
 class CheckDecision:
-    """The instructor's points and/or comment on one check of one student."""
+    """The instructor's points and/or comment on one check of one student, as the file says
+    (keyed by the check's id in `StudentDecisions.checks`). Applied to a result it becomes a
+    `grader.results.InstructorMark`, which also keeps the automatic score it replaced."""
 
-    check_id: str
     points: float | None
     """None: a comment only, the automatic points stand."""
     comment: str = ""
@@ -95,7 +96,7 @@ def _student(student_id: str, raw: Mapping[str, Any], where: str, problems: list
     for check_id, entry in raw_checks.items():
         entry_where = f"{where}.checks.{_key(check_id)}"
         try:
-            checks[check_id] = _check_decision(check_id, entry)
+            checks[check_id] = _check_decision(entry)
         except ValueError as exc:
             problems.append(EntryProblem(entry_where, str(exc)))
     adjustment = None
@@ -107,13 +108,13 @@ def _student(student_id: str, raw: Mapping[str, Any], where: str, problems: list
     return StudentDecisions(student_id, checks, adjustment)
 
 
-def _check_decision(check_id: str, entry: Any) -> CheckDecision:
+def _check_decision(entry: Any) -> CheckDecision:
     fields = _table(entry, {"points", "comment", "by", "at"})
     points = _number(fields["points"]) if "points" in fields else None
     comment = _string(fields, "comment")
     if points is None and not comment:
         raise ValueError("has neither points nor a comment")
-    return CheckDecision(check_id, points, comment, _string(fields, "by"), _moment(fields.get("at")))
+    return CheckDecision(points, comment, _string(fields, "by"), _moment(fields.get("at")))
 
 
 def _adjustment(entry: Any) -> ScoreAdjustment:

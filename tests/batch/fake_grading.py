@@ -8,6 +8,7 @@ file's text, which lets one folder of tiny files exercise every path of the batc
 - ``HANG``: never returns (the batch's deadline must stop it), after leaving a file
   ``<submission>.started`` next to the submission, so that a test knows it is being graded;
 - ``SLOW``: takes two seconds;
+- ``STARTED``: leaves ``<submission>.started`` next to the submission, then grades as below;
 - ``UNREADABLE``: a result where nothing ran, as for a file that is not a notebook;
 - otherwise each check passes when its id appears in the text, fails when not.
 """
@@ -36,6 +37,8 @@ def grade_by_content(path: Path, assignment: Assignment, options: GradingOptions
         time.sleep(600)
     if "SLOW" in text:
         time.sleep(2)
+    if "STARTED" in text:
+        Path(f"{path}.started").touch()
     if "UNREADABLE" in text:
         checks = tuple(CheckResult.not_run(c, "not a notebook") for c in assignment.checks)
         return SubmissionResult(str(path), assignment.id, checks, None, problems=("not a notebook (invalid JSON)",))

@@ -9,7 +9,7 @@ from typing import Any
 
 from hypothesis import given
 
-from grader.execution.channel.exploration import board_reader
+from grader.execution.channel.exploration import board_reader, board_text
 from reference.codecs import BoardEncoding
 from reference.strategies import arbitrary_boards, board_encodings
 from reference.tictactoe import Board
@@ -44,3 +44,32 @@ def test_values_that_are_not_boards_are_not_read() -> None:
     read = board_reader(None, BoardEncoding("flat", "list", None, "X", "O").marks, "board")
     for value in ([1, 2, 3], "X", {"a": 1}, [None] * 8, [[None] * 3] * 2, SimpleNamespace(board=7), None):
         assert read(_node(value, 0)) is None
+
+
+@given(encoding=board_encodings(), board=arbitrary_boards(), other=arbitrary_boards())
+def test_a_board_read_before_is_read_anew_once_its_cells_change(
+    encoding: BoardEncoding, board: Board, other: Board
+) -> None:
+    """The reader remembers boards by their cells: the same list changed in place, or another
+    board of the same shape, reads as what it holds now."""
+    text = board_text(encoding.marks)
+    encoded: Any = encoding.encode(board)
+    assert text(encoded) == str(board)
+    replacement = encoding.encode(other)
+    assert text(replacement) == str(other)
+    changed = False
+    if isinstance(encoded, list) and isinstance(replacement, list):
+        encoded[:] = replacement
+        changed = True
+    elif hasattr(encoded, "shape") and getattr(replacement, "shape", None) == encoded.shape:
+        encoded[...] = replacement  # a numpy array, changed in place
+        changed = True
+    assert text(encoded) == str(other if changed else board)
+
+
+def test_rows_that_cannot_be_remembered_are_still_read() -> None:
+    text = board_text(["X", "O", [" "]])
+    assert text([["X", "O", " "], ["X", " ", " "], [" ", " ", "O"]]) == "XO.X....O"
+    assert text(["X", "O", " ", "X", [" "], " ", " ", " ", "O"]) is None  # a list as a cell: no mark
+    assert text((("X", "O", " "), ("X", " ", " "), (" ", " ", "O"))) == "XO.X....O"
+    assert text(["XO ", "X  ", "  O"]) is None  # rows as text are no board

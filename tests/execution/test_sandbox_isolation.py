@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -60,7 +61,10 @@ def test_instructor_files_are_invisible_and_only_private_places_are_writable(ope
         assert outcome.status is CallStatus.RAISED and "Error" in outcome.error, (path, outcome)
     private, repo_listing, workdir_listing = outcomes[-3:]
     assert private.value == "written" and not Path("/tmp/private.txt").exists()
-    assert set(repo_listing.value) <= {".venv"}  # only the interpreter's own directory shows
+    if REPO in Path(sys.prefix).parents:  # only the interpreter's own directory shows
+        assert set(repo_listing.value) <= {".venv"}
+    else:  # an interpreter kept elsewhere: nothing of the checkout is bound at all
+        assert repo_listing.status is CallStatus.RAISED and repo_listing.error.startswith("FileNotFoundError")
     assert workdir_listing.value == ["notes.txt"]
     assert not written_by_student.exists()
 

@@ -30,6 +30,7 @@ from grader.checks.context import CheckContext, Explore, StudentFunction
 from grader.checks.kind import CheckKind
 from grader.checks.kinds.node_count_verdicts import Measured, alphabeta_result, judge_alphabeta, single_search_result
 from grader.checks.kinds.search import shapes_field
+from grader.checks.node_counter import NodeCounter
 from grader.checks.params import boards_field, call_field
 from grader.checks.reference_answers import reference_alphabeta, reference_answer, reference_minimax_nodes
 from grader.results import CheckResult, CheckStatus, Counterexample
@@ -61,32 +62,6 @@ class Params:
     move_order: Literal["row-major", "any"] = "row-major"
     """row-major: the alpha-beta explores what the reference does trying the cells row by row;
     any: what the reference does in the order the student's search tried the moves at each node."""
-
-
-@dataclass(frozen=True)
-class NodeCounter:
-    """How the nodes of one search call are counted: the student's own counter (a global),
-    the calls of the functions named (resolved to what the notebook defines), or, with no
-    names, the search the recorder found wherever its recursion lives."""
-
-    names: tuple[str, ...] = ()
-    counter: str | None = None
-
-    def nodes(self, answer: Answer) -> int | None:
-        """The count, or None when the call failed or the counter holds no whole number."""
-        if not answer.ok:
-            return None
-        if self.counter:
-            value = answer.outcome.globals_after.get(self.counter)
-            return value if isinstance(value, int) and not isinstance(value, bool) else None
-        if self.names:
-            return sum(answer.outcome.counts.get(n, 0) for n in self.names)
-        exploration = answer.outcome.exploration
-        return None if exploration is None else exploration.nodes
-
-    def calls(self, answer: Answer) -> int | None:
-        """The grader's own count, whatever the student's counter says."""
-        return replace(self, counter=None).nodes(answer)
 
 
 def _called_name(template: CallTemplate) -> tuple[str, ...]:

@@ -14,13 +14,14 @@ from grader.checks.causes.known_mistakes import is_full_window
 from grader.checks.causes.search import SearchAnswer, search_cause
 from grader.checks.context import CheckContext, StudentFunction
 from grader.checks.kind import CheckKind
+from grader.checks.kinds.cut_offs import CutOffs, PrunePosition, judge_cut_offs
 from grader.checks.params import boards_field, call_field
 from grader.checks.positions import Sampling, game_result, results_summary
 from grader.checks.properties import Mismatch, PropertyOutcome
 from grader.checks.recipe import Coverage, PropertyCheck, run_property
 from grader.checks.reference_answers import reference_answer
 from grader.checks.verdicts import result_from_property, shape_of
-from grader.results import CheckResult
+from grader.results import CheckResult, CheckStatus
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check, MoveFormat, Side
 from reference import Board, SearchSpec, move_values
@@ -221,6 +222,19 @@ class PruningParams(SearchParams):
     one must respect the bound rules: exact inside, and on the right side of the bound outside."""
     fail: Literal["soft", "hard", "either"] = "either"
     judge_move: JudgeMove = "none"
+    must_prune: bool = False
+    """Values alone cannot tell alpha-beta from a search that never cuts off (it gives the
+    exact value on every window): with this on, once the values agree the search is also
+    recorded from each of ``prune_positions`` with ``prune_window``, and must enter at most
+    ``prune_ratio`` of the positions minimax enters there."""
+    prune_positions: tuple[Board, ...] = boards_field(default=(Board.from_string("X...O...X"),))
+    """Small positions (a full minimax is cheap there, and a correct alpha-beta enters a
+    fraction of it)."""
+    prune_window: tuple[float, float] = (-math.inf, math.inf)
+    """The window the recorded call starts with. One bound beyond every value isolates one
+    side's cut-off: (-2, 0) on unit scores prunes only where MAX nodes reach beta."""
+    prune_ratio: float = 0.9
+    """Counting conventions differ by a node or so; a search that never cuts off enters all."""
 
 
 def _bound_problem(value: float, true: float, alpha: float, beta: float, fail: str) -> str | None:
@@ -278,9 +292,17 @@ def _pruning_equivalence(check: Check[PruningParams], ctx: CheckContext) -> Chec
     )
     outcome = run_property(check, ctx, student, prop)
     outcome = _diagnosed(outcome, ctx, check.id, params, student, moves, windows=True)
-    return result_from_property(
+    result = result_from_property(
         check, outcome, f"`{student.label}` agrees with minimax", headline=_headline(outcome, student)
     )
+    if not params.must_prune or result.status is not CheckStatus.PASSED:
+        return result
+    positions = []
+    for board in params.prune_positions:
+        side = _side(ctx, params, board)
+        positions.append(PrunePosition(board, side, ctx.spec(board, to_move=side, start_depth=params.start_depth)))
+    recorded = ctx.student_for(params, explore=ctx.explore())
+    return judge_cut_offs(check, ctx, recorded, CutOffs(positions, params.prune_window, params.prune_ratio), result)
 
 
 PRUNING_EQUIVALENCE = CheckKind("pruning-equivalence", PruningParams, _pruning_equivalence)

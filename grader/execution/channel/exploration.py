@@ -322,8 +322,37 @@ def board_text(marks: Sequence[Any]) -> Callable[[Any], str | None]:
     symbol = {marks[0]: "X", marks[1]: "O", **{cell: "." for cell in marks[2]}}
     lookup = symbol.__getitem__
     keys = range(1, 10)
+    # A search reads the same few thousand boards over and over: a list or tuple of nine
+    # cells, or three rows of three, is read once (the reading depends on its cells alone).
+    known: dict[Any, str | None] = {}
 
     def text(value: Any) -> str | None:
+        kind = type(value)
+        if kind is list or kind is tuple:
+            key: Any = None
+            if len(value) == 9:
+                key = tuple(value)
+            elif len(value) == 3 and all(type(row) is list or type(row) is tuple for row in value):
+                key = (tuple(value[0]), tuple(value[1]), tuple(value[2]))
+            return remembered(key, value)
+        if kind.__name__ == "ndarray" and value.dtype.kind in "iubU":  # numbers or text: its bytes tell
+            return remembered((value.shape, value.dtype.str, value.tobytes()), value)
+        return read(value)
+
+    def remembered(key: Any, value: Any) -> str | None:
+        if key is None:
+            return read(value)
+        try:
+            return known[key]
+        except KeyError:
+            if len(known) >= _KNOWN_BOARDS:
+                known.clear()
+            board = known[key] = read(value)
+            return board
+        except TypeError:  # a cell that cannot be hashed (a nested list): never a mark
+            return read(value)
+
+    def read(value: Any) -> str | None:
         if isinstance(value, dict):
             if len(value) != 9:
                 return None
@@ -349,6 +378,10 @@ def board_text(marks: Sequence[Any]) -> Callable[[Any], str | None]:
             return None
 
     return text
+
+
+_KNOWN_BOARDS = 20_000
+"""Boards a reader remembers (5,478 positions are reachable; beyond these it starts again)."""
 
 
 # -- positions across the channel: two bytes a board -----------------------------------------
