@@ -65,7 +65,7 @@ def read_board_test(
 ) -> BoardTest | NearMiss | None:
     """The board test ``signature`` is under ``conventions``' encoding, if its answers say so.
     ``call_timeout``: a screening limit (`Prober.ask`)."""
-    rest = tuple(s for s in signature.slots if s != "board")
+    rest = signature.inputs
     if rest == ("player",):
         return _win_test(prober, signature, conventions, boards, call_timeout)
     if rest:
@@ -102,7 +102,8 @@ def read_board_test(
     moves = _legal_moves(prober.context(conventions), signature, answers, boards)
     if moves is not None:
         return moves
-    turn = _turn(signature, answers, boards, conventions)
+    # A function told the side to move cannot say who moves first.
+    turn = None if signature.has("to_move") else _turn(signature, answers, boards, conventions)
     if turn is not None:
         return turn
     winner = _winner(signature, answers, boards)

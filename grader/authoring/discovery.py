@@ -20,6 +20,10 @@ from grader.execution.channel.calls import DefinedNames
 class Parameter:
     name: str
     has_default: bool
+    default: str | None = None
+    """The default's source text, when it has one."""
+    compared_with: tuple[str, ...] = ()
+    """The strings the function's body compares it with (``strategy == "max"``)."""
 
 
 @dataclass(frozen=True)
@@ -79,13 +83,40 @@ class Discovered:
 def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef, *, method: bool) -> tuple[Parameter, ...]:
     args = node.args
     positional = [*args.posonlyargs, *args.args]
-    defaults_from = len(positional) - len(args.defaults)
-    params = [Parameter(a.arg, i >= defaults_from) for i, a in enumerate(positional)]
-    params += [Parameter(a.arg, d is not None) for a, d in zip(args.kwonlyargs, args.kw_defaults)]
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    compared = _compared_strings(node)
+    params = [
+        Parameter(a.arg, d is not None, _source(d), compared.get(a.arg, ())) for a, d in zip(positional, defaults)
+    ]
+    params += [
+        Parameter(a.arg, d is not None, _source(d), compared.get(a.arg, ()))
+        for a, d in zip(args.kwonlyargs, args.kw_defaults)
+    ]
     is_static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
     if method and not is_static and params:
         params = params[1:]
     return tuple(params)
+
+
+def _source(node: ast.expr | None) -> str | None:
+    return None if node is None else ast.unparse(node)
+
+
+def _compared_strings(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, tuple[str, ...]]:
+    """Name -> the string constants it is compared with (``==``, ``!=``, ``in``) in the body."""
+    found: dict[str, dict[str, None]] = {}
+    for sub in ast.walk(node):
+        if not isinstance(sub, ast.Compare):
+            continue
+        operands = [sub.left, *sub.comparators]
+        names = [o.id for o in operands if isinstance(o, ast.Name)]
+        strings: list[str] = []
+        for operand in operands:
+            items = operand.elts if isinstance(operand, (ast.Tuple, ast.List, ast.Set)) else [operand]
+            strings += [i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)]
+        for name in names:
+            found.setdefault(name, {}).update(dict.fromkeys(strings))
+    return {name: tuple(strings) for name, strings in found.items() if strings}
 
 
 def _free_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:

@@ -106,7 +106,8 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", re.sub(r"([a-z])([A-Z])", r"\1-\2", name).lower()).strip("-")
 
 
-_PLAIN_CALL = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\(")
+_PLAIN_CALL = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\([^()]*\)$")
+"""A call of a plain function, not a method of an object it makes (``State(board).minmax()``)."""
 
 
 NEAR_MISS = 0.75

@@ -29,7 +29,7 @@ from grader.authoring.probes import (
 )
 from grader.authoring.search_checks import search_checks
 from grader.authoring.search_readings import SearchFunction, read_search
-from grader.authoring.signatures import Signature, read_signature
+from grader.authoring.signatures import Signature, read_constructor, read_signatures
 from grader.spec.board import BoardLocation, board_fields, preset_name
 from reference import Board
 from reference.codecs import BoardEncoding
@@ -71,17 +71,15 @@ SHORTLIST = 6
 _SEARCH_SLOTS = frozenset({"is_max", "depth", "alpha", "beta", "depth_limit", "player"})
 
 
-def _without_board(signature: Signature) -> tuple[str, ...]:
-    return tuple(s for s in signature.slots if s != "board")
-
-
 def _board_tests(
     prober: Prober, signatures: Sequence[Signature], conventions: Conventions, boards: Sequence[Board]
 ) -> EncodingChoice:
     tests: list[BoardTest] = []
     misses: list[NearMiss] = []
-    for signature in signatures:
-        if _without_board(signature) in ((), ("player",)):
+    for signature in dict.fromkeys(s.without_keywords() for s in signatures):
+        if signature.function.name in {t.function for t in tests}:
+            continue  # another candidate argument of a function already read
+        if signature.inputs in ((), ("player",)):
             # A few decisive boards first: a function that is no board test under this
             # encoding (a game loop, a search) is not asked about all of them.
             screened = read_board_test(prober, signature, conventions, screening_positions(), SCREEN_CALL_TIMEOUT)
@@ -95,24 +93,33 @@ def _board_tests(
     return EncodingChoice(conventions, tuple(tests), (), tuple(misses))
 
 
+def _read_search(prober: Prober, signature: Signature, conventions: Conventions) -> SearchFunction | NearMiss | None:
+    found = read_search(prober, signature, conventions)
+    if not isinstance(found, SearchFunction) and signature.has("depth") and not signature.has("depth_limit"):
+        # The depth may count down: the plies left to search, a depth limit.
+        as_limit = replace(signature, slots=tuple("depth_limit" if s == "depth" else s for s in signature.slots))
+        found = read_search(prober, as_limit, conventions) or found
+    return found
+
+
 def _with_searches(prober: Prober, signatures: Sequence[Signature], choice: EncodingChoice) -> EncodingChoice:
+    """The searches among ``signatures``: of a function's candidate string arguments, the
+    first whose answers are the reference's (where several are, the argument changes no
+    answer); a near miss only when none is."""
     tested = {t.function for t in choice.board_tests} | {m.function for m in choice.near_misses}
     searches: list[SearchFunction] = []
     misses = list(choice.near_misses)
+    variants: dict[str, list[Signature]] = {}
     for signature in signatures:
-        if signature.function.name in tested or not set(_without_board(signature)) <= _SEARCH_SLOTS:
-            continue
-        found = read_search(prober, signature, choice.conventions)
-        if not isinstance(found, SearchFunction) and signature.has("depth") and not signature.has("depth_limit"):
-            # The depth may count down: the plies left to search, a depth limit.
-            as_limit = Signature(
-                signature.function, tuple("depth_limit" if s == "depth" else s for s in signature.slots)
-            )
-            found = read_search(prober, as_limit, choice.conventions) or found
-        if isinstance(found, SearchFunction):
-            searches.append(found)
-        elif found is not None:
-            misses.append(found)
+        if signature.function.name not in tested and set(signature.inputs) <= _SEARCH_SLOTS:
+            variants.setdefault(signature.function.name, []).append(signature)
+    for candidates in variants.values():
+        found = [_read_search(prober, signature, choice.conventions) for signature in candidates]
+        fitting = [f for f in found if isinstance(f, SearchFunction)]
+        if fitting:
+            searches.append(fitting[0])
+        else:
+            misses += [f for f in found if isinstance(f, NearMiss)][:1]
     return EncodingChoice(choice.conventions, choice.board_tests, tuple(searches), tuple(misses))
 
 
@@ -124,7 +131,7 @@ def _signatures_at(
     board does not, and is not played once per candidate encoding), the object's methods
     (an attribute)."""
     if location.where == "argument":
-        return [s for s in signatures if s.takes_board and s.function.owner is None]
+        return [s for s in signatures if s.takes_board and (s.function.owner is None or s.constructor is not None)]
     if location.where == "global":
         plain = [s for s in signatures if not s.takes_board and s.function.owner is None]
         if discovered is None:
@@ -225,16 +232,7 @@ def infer(
 ) -> tuple[Draft, EncodingChoice | None]:
     """The draft assignment: fields with evidence, checks, what is undecided and why."""
     draft = Draft()
-    signatures = []
-    for function in discovered.functions:
-        signature = read_signature(function)
-        if signature is None:
-            draft.notes.append(
-                f"`{function.name}({', '.join(p.name for p in function.parameters)})`: "
-                "parameters init cannot fill; not probed."
-            )
-        else:
-            signatures.append(signature)
+    signatures = _signatures(draft, discovered)
     choice = choose_encoding(prober, signatures, encodings, candidate_locations(discovered), discovered)
     if choice is None:
         return draft, None
@@ -260,6 +258,23 @@ def infer(
         fmt = max(set(moves), key=moves.count)
         draft.fields.append(Field("move", fmt, f"{moves.count(fmt)} function(s) number moves this way"))
     return draft, choice
+
+
+def _signatures(draft: Draft, discovered: Discovered) -> list[Signature]:
+    """Each function's readings; a method of a class whose constructor takes the board is
+    read as called through it, the others (noted) are not probed."""
+    constructors = {name: read_constructor(name, params) for name, params in discovered.classes.items()}
+    signatures: list[Signature] = []
+    for function in discovered.functions:
+        constructor = constructors.get(function.owner) if function.owner else None
+        found = read_signatures(function, constructor)
+        if not found:
+            draft.notes.append(
+                f"`{function.name}({', '.join(p.name for p in function.parameters)})`: "
+                "parameters init cannot fill; not probed."
+            )
+        signatures += found
+    return signatures
 
 
 def _board_fields(draft: Draft, choice: EncodingChoice) -> None:

@@ -189,6 +189,8 @@ class Prober:
                 "player": ctx.encode_player(case.get("player", X)),
                 **{k: v for k, v in case.items() if k not in ("board", "player")},
             }
+            if signature.has("to_move"):
+                values["to_move"] = ctx.encode_player(board.to_move(conventions.first_player))
             requests.append((n, values))
         outcomes = [answer.outcome for answer in student.ask_many(requests, partial=True)]
         if call_timeout is not None:

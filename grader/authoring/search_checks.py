@@ -57,7 +57,15 @@ class ReadSearch:
         side = f", always for {reading.to_move}" if reading.to_move else ""
         fmt = f" with {reading.move} moves" if reading.move else ""
         calls = self.search.answers
-        return f"{self.function} returns {returned}{fmt}{side}, as the reference does on all {calls} calls"
+        said = [f"{self.function} returns {returned}{fmt}{side}, as the reference does on all {calls} calls"]
+        signature = self.search.signature
+        if signature.literal is not None:
+            said.append(
+                f"called with {signature.literal_text}, the string of those its code compares it with that does"
+            )
+        if signature.constructor is not None and signature.constructor.keywords:
+            said.append(signature.constructor.evidence())
+        return "; ".join(said)
 
 
 def read_searches(searches: Sequence[SearchFunction], chosen: ChosenConventions) -> tuple[list[ReadSearch], list[str]]:
@@ -115,7 +123,7 @@ def _role_checks(found: ReadSearch, chosen: ChosenConventions) -> list[DraftChec
         params["depth_limits"] = [1, 2, 3]
         params["max_empty"] = 7
         title = f"{name} stops at its depth limit"
-        why = f"{name} takes a depth limit ({signature.function.parameters[-1].name})"
+        why = f"{name} takes a depth limit ({signature.depth_limit_name})"
         checks.append(DraftCheck(f"{slug(name)}-depth-limit", "depth-limit", title, "depth-limited", params, why))
     return checks
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from grader.authoring.aliases import aliases_for
@@ -15,12 +16,14 @@ from grader.authoring.encodings import candidate_encodings, source_literals
 from grader.authoring.handout import stub_source
 from grader.authoring.inference import EncodingChoice, infer
 from grader.authoring.probes import Prober, predicate_positions, screening_positions
-from grader.authoring.signatures import read_signature
+from grader.authoring.signatures import read_constructor, read_signature, read_signatures
 from grader.authoring.toml_writer import render_toml
 from grader.execution.channel.calls import DefinedNames
 from grader.spec.loader import load_assignment
 from grader.submission.reader import notebook_from_script
 from tests.checks.in_process import InProcessRunner
+
+DEPTH_LIMITS = Path(__file__).resolve().parents[2] / "assignments" / "depth-limits"
 
 FLAT_UNDERSCORE = """
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
@@ -256,3 +259,80 @@ def test_a_function_naming_the_side_to_move_decides_who_moves_first(turn: str, f
 def test_who_moves_first_stays_open_when_the_turn_function_ignores_the_marks() -> None:
     draft, _ = _infer(FLAT_UNDERSCORE + '\ndef player(board):\n    return "X"\n')
     assert "first_player" in {u.name for u in draft.undecided}
+
+
+def _state_class_source() -> str:
+    """The depth-limits solution's imports and its State class: a board built into an object."""
+    notebook = nbformat.read(DEPTH_LIMITS / "solution.ipynb", as_version=4)
+    cells = [c.source for c in notebook.cells if c.cell_type == "code"]
+    return "\n\n".join(c for c in cells if c.startswith(("import", "class State")))
+
+
+@pytest.fixture(scope="module")
+def state_class() -> tuple[Draft, EncodingChoice | None]:
+    return _infer(_state_class_source())
+
+
+def test_a_class_made_from_the_board_is_called_through_its_constructor(
+    state_class: tuple[Draft, EncodingChoice | None],
+) -> None:
+    draft, choice = state_class
+    assert choice is not None and choice.conventions.location.where == "argument"
+    calls = {c.kind + ":" + c.params.get("expect", ""): c.params["call"] for c in draft.checks if "call" in c.params}
+    assert calls["predicate:outcome"] == "State(board, to_move).terminal_test()"
+    assert calls["predicate:legal-moves"] == "State(board, to_move).possible_actions()"
+    assert calls["search-value:"] == "State(board, to_move, max_depth=9).minmax('max')"
+    assert calls["depth-limited:"] == "State(board, to_move, max_depth=depth_limit).minmax('max')"
+    outcome = next(c for c in draft.checks if c.params.get("expect") == "outcome")
+    assert outcome.params["codes"] == {"X": 1, "O": 2, "tie": -1, "ongoing": 0}
+    assert {f.name: f.value for f in draft.fields}["maximizer"] == "to-move"
+    assert "State" not in draft.aliases  # a class is not a plain function with a job
+
+
+def test_the_depth_limit_is_raised_to_a_full_game_with_its_evidence(
+    state_class: tuple[Draft, EncodingChoice | None],
+) -> None:
+    draft, _ = state_class
+    search = next(c for c in draft.checks if c.kind == "search-value")
+    assert "max_depth (default 3)" in search.evidence and "given 9" in search.evidence
+    assert "strategy = 'max'" in search.evidence
+    limited = next(c for c in draft.checks if c.kind == "depth-limited")
+    assert "(max_depth)" in limited.evidence
+    # The turn each object is told cannot say who began the game.
+    assert not any("who moves first" in n for n in draft.notes)
+
+
+def test_a_string_argument_is_the_candidate_that_reproduces_the_reference() -> None:
+    # No default, and the code names both strategies: only "max" makes the side to move maximize.
+    source = _state_class_source().replace(
+        'def minmax(self, strategy="max"):', 'def minmax(self, strategy):\n        assert strategy in ("min", "max")'
+    )
+    draft, choice = _infer(source)
+    assert choice is not None
+    search = next(c for c in draft.checks if c.kind == "search-value")
+    assert search.params["call"] == "State(board, to_move, max_depth=9).minmax('max')"
+
+
+def test_a_constructor_is_read_as_a_maker_of_boards() -> None:
+    source = (
+        "class S:\n"
+        "    def __init__(self, gameplan, player, current_player=None, depth=0, max_depth=3):\n"
+        "        self.gameplan = gameplan\n"
+        "    def search(self, mode, alpha, beta):\n"
+        "        return 0 if mode == 'max' or mode != 'min' else 1\n"
+        "class T:\n"
+        "    def __init__(self, callback, board):\n"
+        "        pass\n"
+    )
+    found = discover(notebook_from_script(source), DefinedNames((), {"S": ("search",), "T": ()}, ()))
+    constructor = read_constructor("S", found.classes["S"])
+    assert constructor is not None
+    assert constructor.slots == ("board", "to_move")
+    assert constructor.keywords == (("max_depth", "depth_limit"),) and constructor.defaults == ("3",)
+    assert read_constructor("T", found.classes["T"]) is None  # a first argument that is no board
+    (method,) = found.functions
+    texts = [s.call_text(depth_limit=False) for s in read_signatures(method, constructor)]
+    assert texts == [
+        "S(board, to_move, max_depth=9).search('max', alpha, beta)",
+        "S(board, to_move, max_depth=9).search('min', alpha, beta)",
+    ]
