@@ -60,9 +60,7 @@ class ReadSearch:
         said = [f"{self.function} returns {returned}{fmt}{side}, as the reference does on all {calls} calls"]
         signature = self.search.signature
         if signature.literal is not None:
-            said.append(
-                f"called with {signature.literal_text}, the string of those its code compares it with that does"
-            )
+            said.append(f"called with {signature.literal_text}: of the strings its code compares it with, this one")
         if signature.constructor is not None and signature.constructor.keywords:
             said.append(signature.constructor.evidence())
         return "; ".join(said)
@@ -123,7 +121,7 @@ def _role_checks(found: ReadSearch, chosen: ChosenConventions) -> list[DraftChec
         params["depth_limits"] = [1, 2, 3]
         params["max_empty"] = 7
         title = f"{name} stops at its depth limit"
-        why = f"{name} takes a depth limit ({signature.depth_limit_name})"
+        why = f"{signature.receiver} takes a depth limit ({signature.depth_limit_name})"
         checks.append(DraftCheck(f"{slug(name)}-depth-limit", "depth-limit", title, "depth-limited", params, why))
     return checks
 
@@ -137,7 +135,7 @@ def _pair_checks(found: Sequence[ReadSearch], counter: str | None) -> list[Draft
     if minimaxes:
         mm = minimaxes[0]
         title = f"{mm.function} leaves the board as it found it"
-        why = f"{mm.function} takes the board as an argument"
+        why = f"{mm.search.signature.receiver} takes the board as an argument"
         call = {"call": mm.params()["call"]}
         checks.append(DraftCheck(f"{slug(mm.function)}-no-mutation", "no-mutation", title, "no-mutation", call, why))
     if alphabetas:

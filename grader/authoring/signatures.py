@@ -102,6 +102,11 @@ class Signature:
         return replace(self, constructor=replace(self.constructor, keywords=(), defaults=()))
 
     @property
+    def receiver(self) -> str:
+        """What is given the board and the depth limit: the function, or its class's constructor."""
+        return f"{self.constructor.name}'s constructor" if self.constructor else self.function.name
+
+    @property
     def depth_limit_name(self) -> str:
         """The parameter taking the depth limit."""
         if self.constructor is not None:
