@@ -146,7 +146,8 @@ def _legal_moves(
     fitting: list[tuple[MoveFormat, bool]] = []
     for move_format in MOVE_FORMATS:
         try:
-            read = [[ctx.decode_move(m, move_format) for m in a] for a in answers]
+            codec = ctx.moves(move_format)
+            read = [[codec.decode(m) for m in a] for a in answers]
         except ShapeError:
             continue
         if all(sorted(cells) == sorted(b.empty_cells()) for cells, b in zip(read, boards)):

@@ -124,7 +124,7 @@ class _Reads:
         if key not in self.cache:
             try:
                 self.cache[key] = (
-                    read_search_result(a.outcome.value, (returns,), self.ctx, move) if a.outcome.ok else None
+                    read_search_result(a.outcome.value, (returns,), self.ctx.moves(move)) if a.outcome.ok else None
                 )
             except ShapeError:
                 self.cache[key] = None

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from grader.execution.channel.calls import CallOutcome, CallStatus
 from grader.spec.model import MoveFormat
@@ -111,27 +111,17 @@ class MoveCodec:
         return MoveCodec("rowcol1" if self.format == "rowcol1" else "rowcol")
 
 
-class MoveSource(Protocol):
-    """Where a codec comes from when only the context is at hand (a `CheckContext`)."""
-
-    def moves(self, move_format: MoveFormat | None = None) -> MoveCodec: ...
-
-
 # -- reading what search functions return ------------------------------------
 
 SEARCH_SHAPES = ("value", "value,move", "value,row,col", "row,col,value", "move", "move,value")
 
 
-def read_search_result(
-    raw: Any, shapes: Sequence[str], moves: MoveCodec | MoveSource, move_format: MoveFormat | None = None
-) -> tuple[float | None, int | None]:
+def read_search_result(raw: Any, shapes: Sequence[str], moves: MoveCodec) -> tuple[float | None, int | None]:
     """(value, move) from what the student returned, trying each accepted shape in turn; its
-    moves read with ``moves`` (a check's codec; or, given a context, the codec of
-    ``move_format``, the assignment's when None)."""
-    codec = moves if isinstance(moves, MoveCodec) else moves.moves(move_format)
+    moves read with the check's codec ``moves``."""
     for shape in shapes:
         try:
-            return _read_shape(raw, shape, codec)
+            return _read_shape(raw, shape, moves)
         except ShapeError:
             continue
     expected = " or ".join(_shape_words(s) for s in shapes)

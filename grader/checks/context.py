@@ -176,11 +176,6 @@ class CheckContext:
         gets it once and reads and shows every move through it."""
         return MoveCodec(move_format or self.assignment.move_format)
 
-    def decode_move(self, raw: Any, move_format: MoveFormat | None = None) -> int:
-        """``raw`` read as a move in ``move_format`` (the assignment's when None), for code
-        that tries one format after another (`grader init`)."""
-        return self.moves(move_format).decode(raw)
-
     # -- reference conventions ----------------------------------------------
     def maximizer_for(self, board: Board, to_move: str | None = None) -> str:
         if self.assignment.maximizer == "to-move":

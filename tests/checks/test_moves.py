@@ -70,6 +70,5 @@ def test_a_check_format_wins_over_the_assignment() -> None:
     ctx = CheckContext(lab05, runner, frozenset())
     assert ctx.moves() == MoveCodec("index")
     assert ctx.moves("rowcol") == MoveCodec("rowcol")
-    # An adapter may still read with the context: the assignment's format.
-    assert read_search_result((0, 6), ("value,move",), ctx) == (0, 6)
-    assert read_search_result((0, 7), ("value,move",), ctx, "position") == (0, 6)
+    assert read_search_result((0, 6), ("value,move",), ctx.moves()) == (0, 6)
+    assert read_search_result((0, 7), ("value,move",), ctx.moves("position")) == (0, 6)

@@ -303,7 +303,7 @@ def _wrong_value(ctx: CheckContext, params: Params, position: _Position, answer:
     alpha, beta = params.window
     expected = format_value(exact)
     try:
-        value, _ = read_search_result(answer.value, params.returns, ctx)
+        value, _ = read_search_result(answer.value, params.returns, ctx.moves())
     except ShapeError as error:
         return Counterexample(board, answer.call_text, expected, error.given())
     if value is None:
