@@ -78,10 +78,12 @@ def grade_submission(
             timings["execute"] = round(execution.total_duration, 4)
             timings["kernel_start"] = round(execution.kernel_start_seconds, 4)
             checks_started = time.monotonic()
-            ctx, results = run_checks(
-                session, execution, assignment, deadline, allowed, on_check=on_check, memo_answers=options.memo_answers
-            )
+            memo = AnswerMemo(session.calls, enabled=options.memo_answers)
+            ctx, results = run_checks(session, execution, assignment, deadline, allowed, memo=memo, on_check=on_check)
             timings["checks"] = round(time.monotonic() - checks_started, 4)
+            # Of the checks' time, what the student's own functions took in the kernel: the
+            # rest is the grader's (references, hypothesis, the channel).
+            timings["student_code"] = round(memo.kernel_seconds, 4)
     except Exception as exc:  # a kernel that cannot be started or talked to at all
         return not_graded_result(
             str(path), assignment, f"The notebook could not be run: {type(exc).__name__}: {exc}", timings
@@ -104,17 +106,18 @@ def run_checks(
     deadline: float,
     allowed: float,
     *,
+    memo: AnswerMemo | None = None,
     on_check: Callable[[CheckResult], None] | None = None,
-    memo_answers: bool = True,
 ) -> tuple[CheckContext, list[CheckResult]]:
     """Run the assignment's checks against a session that has executed its notebook; past
     ``deadline`` (``time.monotonic()``, ``allowed`` seconds after the start) no check starts.
-    The checks share one `AnswerMemo` (``ctx.runner``): a question asked again is answered
-    from it once the function was seen to answer it the same way twice."""
+    The checks share one `AnswerMemo` over ``session.calls`` (``ctx.runner``): a question
+    asked again is answered from it once the function was seen to answer it the same way twice."""
+    memo = memo or AnswerMemo(session.calls)
     names = session.calls.defined_names()
     ctx = CheckContext(
         assignment=assignment,
-        runner=AnswerMemo(session.calls, enabled=memo_answers),
+        runner=memo,
         defined_names=_flatten(names),
         execution=execution,
         hangs=HangMemory(assignment.short_limit, names.references),

@@ -81,6 +81,11 @@ class AnswerMemo:
         self._questions: dict[str, _Question] = {}
         self.tallies: dict[str, FunctionTally] = {}
 
+    @property
+    def kernel_seconds(self) -> float:
+        """Time the calls really made spent in the student's code, by the kernel's clock."""
+        return sum(tally.seconds for tally in self.tallies.values())
+
     def call_many(self, calls: Sequence[Call]) -> list[CallOutcome]:
         keys = [question_key(call) for call in calls]
         outcomes: list[CallOutcome | None] = [None] * len(calls)

@@ -53,6 +53,8 @@ def test_seed_notebook_as_written_gets_what_it_deserves(assignment_id: str) -> N
     expected.update(SEED_DESERVES[assignment_id])
     assert {c.check_id: c.status for c in result.checks} == expected
     assert result.score == result.max_score
+    # The checks' time, and the share of it the student's own functions took in the kernel.
+    assert 0 < result.timings["student_code"] <= result.timings["checks"]
     if assignment_id == "depth-limits":  # the numpy seed takes tens of seconds and still gets the figures
         table = result.check("selfplay-table").detail_as(SelfPlayTable)
         assert table is not None

@@ -126,3 +126,38 @@ def test_call_syntax() -> None:
 def test_call_syntax_rejects(text: str) -> None:
     with pytest.raises(CallTemplateError):
         parse_call(text)
+
+
+PRUNING = """
+[assignment]
+id = "demo"
+title = "Demo"
+encoding = "flat-space"
+
+[[checks]]
+id = "alphabeta"
+kind = "pruning-equivalence"
+points = 10
+call = "alphabeta(board, alpha, beta, is_max)"
+"""
+
+
+@pytest.mark.parametrize(
+    "fields, refused",
+    [
+        ("must_prune = true\nprune_window = [-2, 0]\nprune_ratio = 0.5", []),
+        ("prune_window = [-2, 0]", ["prune_window"]),
+        ('prune_positions = ["X...O...."]\nprune_ratio = 0.5', ["prune_positions", "prune_ratio"]),
+    ],
+)
+def test_pruning_fields_need_must_prune(tmp_path: Path, fields: str, refused: list[str]) -> None:
+    """Without must_prune nothing is recorded: the fields that say how are refused, not ignored."""
+    text = PRUNING + fields + "\n"
+    if not refused:
+        (check,) = load_assignment(write_spec(tmp_path, text)).checks
+        assert check.params.must_prune and check.params.prune_window == (-2, 0) and check.params.prune_ratio == 0.5
+        return
+    with pytest.raises(AssignmentError) as info:
+        load_assignment(write_spec(tmp_path, text))
+    assert info.value.field.startswith("checks[0] (alphabeta)")
+    assert f"{', '.join(refused)} only apply with must_prune = true" in info.value.problem
