@@ -199,6 +199,16 @@ def _infer_draft(notebook: nbformat.NotebookNode, session: NotebookSession) -> D
     return draft
 
 
+def generous_limit(seconds: float, least: float) -> float:
+    """``least`` doubled until it covers ``seconds``: a time limit that a busier or quieter
+    machine leaves the same from one run of init to the next, so that the TOML it writes
+    only changes where the solution did."""
+    limit = least
+    while limit < seconds:
+        limit *= 2
+    return limit
+
+
 def _write_folder(
     request: InitRequest,
     notebook: nbformat.NotebookNode,
@@ -211,8 +221,8 @@ def _write_folder(
     checks it fails), then rename it into place; nothing is left on failure."""
     slowest = max((c.duration for c in execution.cells), default=1.0)
     timeouts = {
-        "cell_timeout": float(max(30, round(5 * slowest))),
-        "notebook_timeout": float(max(300, round(5 * execution.total_duration))),
+        "cell_timeout": generous_limit(5 * slowest, 30.0),
+        "notebook_timeout": generous_limit(5 * execution.total_duration, 300.0),
         "call_timeout": CALL_TIMEOUT,
     }
     assignment_id = request.assignment_id or re.sub(r"[^a-z0-9-]+", "-", request.out.name.lower()).strip("-")

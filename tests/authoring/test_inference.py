@@ -10,6 +10,7 @@ import nbformat
 import pytest
 
 from grader.authoring.aliases import aliases_for
+from grader.authoring.create import generous_limit
 from grader.authoring.discovery import discover
 from grader.authoring.draft import Draft
 from grader.authoring.encodings import candidate_encodings, source_literals
@@ -336,3 +337,16 @@ def test_a_constructor_is_read_as_a_maker_of_boards() -> None:
         "S(board, to_move, max_depth=9).search('max', alpha, beta)",
         "S(board, to_move, max_depth=9).search('min', alpha, beta)",
     ]
+
+
+@pytest.mark.parametrize(
+    "seconds, least, limit",
+    [(0.4, 30.0, 30.0), (30.0, 30.0, 30.0), (30.5, 30.0, 60.0), (62.5, 30.0, 120.0), (3500.0, 300.0, 4800.0)],
+)
+def test_a_time_limit_covers_what_the_solution_took(seconds: float, least: float, limit: float) -> None:
+    assert generous_limit(seconds, least) == limit
+
+
+def test_a_time_limit_stays_put_when_the_machine_is_busier() -> None:
+    # The same solution timed on a quiet and on a loaded machine: 7.1 s and 8.3 s for its slowest cell.
+    assert generous_limit(5 * 7.1, 30.0) == generous_limit(5 * 8.3, 30.0) == 60.0
