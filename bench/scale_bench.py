@@ -24,7 +24,10 @@ different runs do not compare):
    ``assignments/<id>/solution.ipynb``) of the assignments in ``--generated-from`` (default:
    lab05), each with a comment of its own so that every file has its own content hash: a
    class of mixed correctness. It is measured in the same rounds, the same way, plain
-   nbclient on every copy.
+   nbclient on every copy. Its wrong submissions include one whose minimax never returns:
+   plain nbclient pays the cell time-out at every cell that calls it, the grader at the
+   first, so each round also prints the ratio without the notebooks plain nbclient timed
+   out on.
 
 Each set is measured in ``--rounds`` rounds (default 3), every other one in reverse order
 (2 workers, 1 worker, plain nbclient): a machine that speeds up or slows down during a run
@@ -206,6 +209,9 @@ class RoundFigures:
     """2 workers' wall clock over 1 worker's."""
     floor: float
     """Execution plus the students' code the checks call, over plain nbclient."""
+    finished: float
+    """1 worker over plain nbclient, summed per notebook over those plain nbclient ran
+    without a cell time-out."""
 
 
 def print_round(
@@ -251,6 +257,18 @@ def print_round(
         f"{'whole batch, wall clock':26} {'':>15} {'':>16} {one.wall:>16.1f}s {ratio:>6.2f}"
         f"   (goal <= {RATIO_GOAL}: {'met' if ratio <= RATIO_GOAL else 'MISSED'})"
     )
+    # A cell that loops costs plain nbclient its time-out, and every later cell that calls the
+    # same code costs it again; the grader stops at the first. Without those notebooks:
+    timed_out = [(a.id, p) for _, a, ns in classes for p in ns if plain[p].outcome != "ok"]
+    kept = [(a.id, p) for _, a, ns in classes for p in ns if plain[p].outcome == "ok"]
+    kept_plain = sum(plain[p].seconds for _, p in kept)
+    kept_graded = sum(one.per_submission((a, p.stem)) for a, p in kept)
+    if timed_out:
+        print(
+            f"{f'without {len(timed_out)} timed out':26} {kept_plain:>14.1f}s {'':>16} {kept_graded:>16.1f}s "
+            f"{kept_graded / kept_plain:>6.2f}   (sum per notebook, leaving out "
+            f"{', '.join(p.stem for _, p in timed_out)}: plain nbclient hit a cell time-out there)"
+        )
     records = list(one.records.values())
     phases = {name: sum(_phase(r, name) for r in records) for name in PHASES}
     executing = sum(_phase(r, "kernel_start") + _phase(r, "execute") for r in records)
@@ -272,7 +290,7 @@ def print_round(
     outcomes = Counter(run.outcome for run in plain.values())
     print(f"plain nbclient outcomes: {dict(outcomes)}")
     _check_same_scores(one, two)
-    return RoundFigures(ratio, workers, floor_ratio)
+    return RoundFigures(ratio, workers, floor_ratio, kept_graded / kept_plain)
 
 
 def _check_same_scores(*runs: GradedRun) -> None:
@@ -332,10 +350,12 @@ def summarize(name: str, figures: Sequence[RoundFigures]) -> bool:
     ratio = statistics.median(f.ratio for f in figures)
     workers = statistics.median(f.workers for f in figures)
     floor = statistics.median(f.floor for f in figures)
+    finished = statistics.median(f.finished for f in figures)
     print(
         f"{name}, over {len(figures)} round(s): 1 worker {', '.join(f'{f.ratio:.2f}' for f in figures)} times plain "
         f"nbclient (median {ratio:.2f}, goal <= {RATIO_GOAL}: {'met' if ratio <= RATIO_GOAL else 'MISSED'}; "
-        f"the floor without a grader around the students' calls {floor:.2f}); 2 workers "
+        f"the floor without a grader around the students' calls {floor:.2f}; summed over the notebooks plain "
+        f"nbclient ran without a cell time-out {finished:.2f}); 2 workers "
         f"{', '.join(f'{f.workers:.2f}' for f in figures)} of 1 worker (median {workers:.2f}, goal <= {WORKERS_GOAL}: "
         f"{'met' if workers <= WORKERS_GOAL else 'MISSED'})"
     )
