@@ -113,7 +113,7 @@ def run_checks(
     ``deadline`` (``time.monotonic()``, ``allowed`` seconds after the start) no check starts.
     The checks share one `AnswerMemo` over ``session.calls`` (``ctx.runner``): a question
     asked again is answered from it once the function was seen to answer it the same way twice."""
-    memo = memo or AnswerMemo(session.calls)
+    memo = memo if memo is not None else AnswerMemo(session.calls)
     names = session.calls.defined_names()
     ctx = CheckContext(
         assignment=assignment,
