@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import os
 import re
 import shutil
@@ -260,13 +261,14 @@ def print_round(
     # A cell that loops costs plain nbclient its time-out, and every later cell that calls the
     # same code costs it again; the grader stops at the first. Without those notebooks:
     timed_out = [(a.id, p) for _, a, ns in classes for p in ns if plain[p].outcome != "ok"]
-    kept = [(a.id, p) for _, a, ns in classes for p in ns if plain[p].outcome == "ok"]
+    kept = [(a.id, p) for _, a, ns in classes for p in ns if (a.id, p) not in timed_out]
     kept_plain = sum(plain[p].seconds for _, p in kept)
     kept_graded = sum(one.per_submission((a, p.stem)) for a, p in kept)
-    if timed_out:
+    finished = kept_graded / kept_plain if kept_plain else math.nan  # every notebook timed out
+    if timed_out and kept:
         print(
             f"{f'without {len(timed_out)} timed out':26} {kept_plain:>14.1f}s {'':>16} {kept_graded:>16.1f}s "
-            f"{kept_graded / kept_plain:>6.2f}   (sum per notebook, leaving out "
+            f"{finished:>6.2f}   (sum per notebook, leaving out "
             f"{', '.join(p.stem for _, p in timed_out)}: plain nbclient hit a cell time-out there)"
         )
     records = list(one.records.values())
@@ -290,7 +292,7 @@ def print_round(
     outcomes = Counter(run.outcome for run in plain.values())
     print(f"plain nbclient outcomes: {dict(outcomes)}")
     _check_same_scores(one, two)
-    return RoundFigures(ratio, workers, floor_ratio, kept_graded / kept_plain)
+    return RoundFigures(ratio, workers, floor_ratio, finished)
 
 
 def _check_same_scores(*runs: GradedRun) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
 from hypothesis import strategies as st
@@ -215,11 +215,6 @@ def _depth_limited(check: Check[DepthParams], ctx: CheckContext) -> CheckResult:
 DEPTH_LIMITED = CheckKind("depth-limited", DepthParams, _depth_limited)
 
 
-_PRUNE_POSITIONS = (Board.from_string("X...O...X"),)
-_PRUNE_WINDOW = (-math.inf, math.inf)
-_PRUNE_RATIO = 0.9
-
-
 @dataclass(frozen=True)
 class PruningParams(SearchParams):
     windows: tuple[tuple[float, float], ...] = ((-math.inf, math.inf),)
@@ -232,20 +227,19 @@ class PruningParams(SearchParams):
     exact value on every window): with this on, once the values agree the search is also
     recorded from each of ``prune_positions`` with ``prune_window``, and must enter at most
     ``prune_ratio`` of the positions minimax enters there."""
-    prune_positions: tuple[Board, ...] = boards_field(default=_PRUNE_POSITIONS)
+    prune_positions: tuple[Board, ...] = boards_field(default=(Board.from_string("X...O...X"),))
     """Small positions (a full minimax is cheap there, and a correct alpha-beta enters a
     fraction of it)."""
-    prune_window: tuple[float, float] = _PRUNE_WINDOW
+    prune_window: tuple[float, float] = (-math.inf, math.inf)
     """The window the recorded call starts with. One bound beyond every value isolates one
     side's cut-off: (-2, 0) on unit scores prunes only where MAX nodes reach beta."""
-    prune_ratio: float = _PRUNE_RATIO
+    prune_ratio: float = 0.9
     """Counting conventions differ by a node or so; a search that never cuts off enters all."""
 
     def __post_init__(self) -> None:
         # Without must_prune nothing is recorded: a window or positions given for it would be
         # silently ignored, and the author would believe the check judges the pruning.
-        defaults = {"prune_positions": _PRUNE_POSITIONS, "prune_window": _PRUNE_WINDOW, "prune_ratio": _PRUNE_RATIO}
-        given = [name for name, default in defaults.items() if getattr(self, name) != default]
+        given = [f.name for f in fields(self) if f.name.startswith("prune_") and getattr(self, f.name) != f.default]
         if given and not self.must_prune:
             raise ValueError(f"{', '.join(given)} only apply with must_prune = true, which this check does not set")
 
