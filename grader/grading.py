@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from grader.checks.answer_memo import AnswerMemo
+from grader.checks.call_tally import CallTally
 from grader.checks.context import CheckContext
 from grader.checks.registry import needed_functions, run_check
 from grader.execution.channel.calls import DefinedNames
@@ -39,9 +39,6 @@ class GradingOptions:
     deadline_seconds: float | None = None
     """After this long no check starts and no call is made (default: the assignment's
     ``grading_deadline``)."""
-    memo_answers: bool = True
-    """Answer a question a function was already asked twice, identically, from what it said
-    (`grader.checks.answer_memo`); False: every call is made."""
 
 
 def grade_submission(
@@ -78,12 +75,12 @@ def grade_submission(
             timings["execute"] = round(execution.total_duration, 4)
             timings["kernel_start"] = round(execution.kernel_start_seconds, 4)
             checks_started = time.monotonic()
-            memo = AnswerMemo(session.calls, enabled=options.memo_answers)
-            ctx, results = run_checks(session, execution, assignment, deadline, allowed, memo=memo, on_check=on_check)
+            tally = CallTally(session.calls)
+            ctx, results = run_checks(session, execution, assignment, deadline, allowed, tally=tally, on_check=on_check)
             timings["checks"] = round(time.monotonic() - checks_started, 4)
             # Of the checks' time, what the student's own functions took in the kernel: the
             # rest is the grader's (references, hypothesis, the channel).
-            timings["student_code"] = round(memo.kernel_seconds, 4)
+            timings["student_code"] = round(tally.kernel_seconds, 4)
     except Exception as exc:  # a kernel that cannot be started or talked to at all
         return not_graded_result(
             str(path), assignment, f"The notebook could not be run: {type(exc).__name__}: {exc}", timings
@@ -106,18 +103,18 @@ def run_checks(
     deadline: float,
     allowed: float,
     *,
-    memo: AnswerMemo | None = None,
+    tally: CallTally | None = None,
     on_check: Callable[[CheckResult], None] | None = None,
 ) -> tuple[CheckContext, list[CheckResult]]:
     """Run the assignment's checks against a session that has executed its notebook; past
     ``deadline`` (``time.monotonic()``, ``allowed`` seconds after the start) no check starts.
-    The checks share one `AnswerMemo` over ``session.calls`` (``ctx.runner``): a question
-    asked again is answered from it once the function was seen to answer it the same way twice."""
-    memo = memo if memo is not None else AnswerMemo(session.calls)
+    Every call the checks make goes through one `CallTally` over ``session.calls``
+    (``ctx.runner``), which adds up the kernel time of the student's functions."""
+    tally = tally if tally is not None else CallTally(session.calls)
     names = session.calls.defined_names()
     ctx = CheckContext(
         assignment=assignment,
-        runner=memo,
+        runner=tally,
         defined_names=_flatten(names),
         execution=execution,
         hangs=HangMemory(assignment.short_limit, names.references),
