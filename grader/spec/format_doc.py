@@ -54,9 +54,15 @@ class SpecKey:
 
 
 ASSIGNMENT_KEYS: tuple[SpecKey, ...] = (
-    SpecKey("id", "id", "The assignment's id: `grader batch -a ID` names it by this.", "lab06"),
+    SpecKey(
+        "id",
+        "id",
+        "Stored with every result; with a check's id it seeds the positions the check draws, and a file whose name "
+        "mentions it wins when a student handed in several.",
+        "lab06",
+    ),
     SpecKey("title", "title", "Shown at the top of every report.", "Laboratory 06"),
-    SpecKey("description", "description", "A longer description (optional).", "Minimax and alpha-beta."),
+    SpecKey("description", "description", "A longer description, kept with the spec (no output shows it).", "Notes."),
     SpecKey(
         "encoding",
         None,
@@ -119,7 +125,7 @@ CHECK_KEY_DOCS: dict[str, str] = {
     "title": "What the report calls the check.",
     "points": "What the check is worth.",
     "visibility": "`hidden`: students see the check's name, status and points, never its inputs.",
-    "description": "A longer description, shown in the report.",
+    "description": "A longer description, kept with the spec (no output shows it).",
 }
 """The common keys of a ``[[checks]]`` entry whose `Check` field has no docstring of its own."""
 
@@ -173,8 +179,8 @@ def _assignment_section() -> Iterator[str]:
         yield f"- **`{key.name}`** ({type_text}; {default}): {key.doc}"
     yield (
         "\n`[aliases]` maps a function's name to the other names students give it, "
-        '`check_win = ["checkWin", "is_winner"]`: a check that calls `check_win` calls the first of '
-        "them the notebook defines.\n"
+        '`check_win = ["checkWin", "is_winner"]`: a check calls `check_win` when the notebook defines it, '
+        "else the first of the others it defines.\n"
     )
 
 
