@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test test-fast test-unit lint bench system-deps bubblewrap chromium clean
+.PHONY: demo test test-fast test-unit lint docs bench system-deps bubblewrap chromium clean
 
 # The grader and what it runs on: all `make demo` needs.
 $(STAMP): pyproject.toml
@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e .
 	touch $(STAMP)
 
-# The test tools on top (pytest, jsonschema, playwright, Dask): only for the tests.
+# The test tools on top (pytest, jsonschema, playwright, Dask, MkDocs): only for the tests and docs.
 $(DEV_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(DEV_STAMP)
@@ -41,15 +41,21 @@ system-deps: bubblewrap chromium
 demo: $(STAMP) bubblewrap
 	$(PY) -m grader demo
 
-# Style and types first (seconds), then the suite on every core: most of its time is spent
-# waiting on student kernels.
-test: lint system-deps
+# Style and types first (seconds), then the manual, then the suite on every core: most of its
+# time is spent waiting on student kernels.
+test: lint docs system-deps
 	$(PY) -m pytest -n auto
 
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m mypy
+
+# The manual (docs/) as a static site in site/. Strict mode (also set in mkdocs.yml): a broken
+# link or anchor, or a page left out of the nav, fails the build. Not --quiet: it hides the
+# warnings from strict mode's count, and the build then passes whatever they say.
+docs: $(DEV_STAMP)
+	$(VENV)/bin/mkdocs build --strict
 
 test-fast: $(DEV_STAMP)
 	$(PY) -m pytest -n auto -m 'not slow'
@@ -59,4 +65,4 @@ test-unit: $(DEV_STAMP)
 	$(PY) -m pytest -m 'not kernel'
 
 clean:
-	rm -rf $(VENV) build *.egg-info demo-out
+	rm -rf $(VENV) build *.egg-info demo-out site

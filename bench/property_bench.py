@@ -9,7 +9,7 @@ property check (predicate, search-value, depth-limited, pruning-equivalence, suc
 no-mutation) against the live kernel, after one warm-up run (which generates the hypothesis
 examples and reference answers), and prints, per failing check, the median wall time and the
 round trips. (This script's first version, commit 36aa93b, measured the same checks with and
-without fetching the run's examples ahead, side by side; the README gives its figures.)
+without fetching the run's examples ahead, side by side; docs/benchmarks.md and CHANGELOG.md give its figures.)
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ DEFAULT_POINTS: dict[str, float] = {
     "runs-cleanly": 0,
 }
 """Points each role's check is worth by default; the author edits them in the TOML. The
-README's "Grading your own course" lists them."""
+manual lists them: docs/course-authors.md, "The checks it writes"."""
 
 
 @dataclass(frozen=True)

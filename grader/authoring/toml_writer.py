@@ -51,7 +51,7 @@ def render_toml(
     lines = [
         f"# Written by `grader init` from {source}.",
         "# Every field below was observed in the solution; the comment beside it says how.",
-        '# Points are the defaults (README, "Grading your own course"): edit them freely.',
+        '# Points are the defaults (docs/course-authors.md, "The checks it writes"): edit them freely.',
         "[assignment]",
         f"id = {toml_value(assignment_id)}",
         f"title = {toml_value(title)}",

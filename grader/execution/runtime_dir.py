@@ -14,7 +14,7 @@ permissions on files the grader owns then let it read what it must and write onl
 descriptors it opened before any student code ran. Without a uid of its own the kernel
 runs as the grader's user and owns all of this as much as the grader does: under
 bubblewrap the directory is mounted read-only with only the socket folder and the shim's
-two files writable; in ``limits`` mode nothing narrows it (see the README's security model).
+two files writable; in ``limits`` mode nothing narrows it (see docs/security.md).
 """
 
 from __future__ import annotations

@@ -126,7 +126,7 @@ class Assignment:
     def max_score(self) -> float:
         return sum(c.max_score for c in self.checks)
 
-    # -- time budgets (README "Time budgets") -------------------------------------------------
+    # -- time budgets (docs/judging.md, "Time budgets") -------------------------------------------
     @property
     def short_limit(self) -> float:
         """The limit of a cell or call that may reach a function that already ran out of its

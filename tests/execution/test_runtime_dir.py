@@ -49,7 +49,7 @@ def test_a_notebook_cannot_write_into_the_runtime_directory(open_session, sandbo
     session = open_session("runtime_dir_probe", ExecutionOptions(sandbox=sandbox, stdin=("5",), **FAST))
     sandbox_of_session = session._sandbox
     if sandbox_of_session.uid is None:  # the grader is not root, or its Python is unreadable to others
-        pytest.skip("the kernel has no uid of its own here, so only the mounts narrow it (README: security model)")
+        pytest.skip("the kernel has no uid of its own here, so only the mounts narrow it (docs/security.md)")
     runtime = sandbox_of_session.runtime
     connection = runtime.connection_file(1).read_bytes()
     result = session.execute()

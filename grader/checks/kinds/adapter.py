@@ -13,6 +13,9 @@ from grader.spec.model import Check
 
 @dataclass(frozen=True)
 class AdapterParams:
+    """A check written in Python in the assignment's ``adapter.py``, with the API of ``grader.checks.api``: ``def
+    check_x(check, ctx) -> CheckResult``."""
+
     function: str
     """The name of a function in the assignment's adapter.py: (check, context) -> CheckResult."""
     needs: tuple[str, ...] = ()

@@ -40,17 +40,26 @@ def _describe_outcome(result: str | None) -> str:
 
 @dataclass(frozen=True)
 class SequenceParams:
+    """Plays a whole game through the student's functions and compares the moves and the result (seed 003: 1, 2, 7, 6,
+    9 and a tie from the empty board)."""
+
     calls: dict[str, CallTemplate] = field(metadata={"parse": _parse_side_calls})
     """The function each side's move comes from, e.g. { X = "min()", O = "max()" }."""
     returns: tuple[str, ...] = shapes_field(("value,move",))
+    """The shape of the answer: one of value, value,move, value,row,col, row,col,value, move, move,value, or a list of
+    them (the first that reads wins)."""
     move: MoveFormat | None = None
+    """The format of the moves the function takes and returns; default: the assignment's ``move``."""
     globals: dict = field(default_factory=dict)
+    """Student globals set from placeholders before each call, e.g. { current_state = "board" }."""
     player: Side = "X"
     """Whose moves make up the sequence that is checked."""
     expected_moves: tuple[int, ...] = ()
     """In the sequence's move format; default: the reference's first-best moves."""
     expected_result: Literal["X", "O", "tie"] | None = None
+    """X, O or tie; default: the reference's result of the same game."""
     sequence_format: MoveFormat = "position"
+    """The move format of ``expected_moves`` and of the sequence shown in the feedback."""
     moves: Literal["first-best", "optimal"] = "first-best"
     """first-best: the sequence must be exactly the expected one (a pinned tie-break);
     optimal: any optimal move is accepted at every turn and only the result is compared."""
@@ -217,13 +226,25 @@ MOVE_SEQUENCE = CheckKind("move-sequence", SequenceParams, _move_sequence, needs
 
 @dataclass(frozen=True)
 class RandomOpponentParams:
+    """The AI never loses seeded games against a random player, or with ``opponent = "optimal"`` against one that picks
+    at random among the moves that keep its game value, so that every mistake that throws a draw away is punished;
+    the first loss ends the check."""
+
     call: CallTemplate = call_field()
+    """The call that gives the AI's move on a board, e.g. ``best_move(board)``."""
     returns: tuple[str, ...] = shapes_field(("move",))
+    """The shape of the answer: one of value, value,move, value,row,col, row,col,value, move, move,value, or a list of
+    them (the first that reads wins)."""
     move: MoveFormat | None = None
+    """The format of the moves the function takes and returns; default: the assignment's ``move``."""
     globals: dict = field(default_factory=dict)
+    """Student globals set from placeholders before each call, e.g. { current_state = "board" }."""
     ai: Side = "O"
+    """The side the student's AI plays."""
     games: int = 10
+    """How many games are played."""
     seed: int = 0
+    """The seed of the opponent's choices: every submission meets the same games."""
     opponent: Literal["random", "optimal"] = "random"
     """``random``: any free cell. ``optimal``: any move that keeps the game's value for the
     opponent (win, draw or loss), so every mistake that throws away a draw is punished; the

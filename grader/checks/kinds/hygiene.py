@@ -26,12 +26,20 @@ from reference import Board
 
 @dataclass(frozen=True)
 class NoMutationParams:
+    """The function leaves its board argument (and the globals it is given) unchanged."""
+
     call: CallTemplate = call_field()
+    """The call made on each position, in Python with placeholders, e.g. ``minimax(board, 0, is_max)``."""
     globals: dict = field(default_factory=dict)
+    """Student globals set from placeholders before each call, e.g. { current_state = "board" }."""
     min_empty: int = 2
+    """The fewest empty cells a sampled position has."""
     max_empty: int = 6
+    """The most empty cells a sampled position has (few keep a full search cheap)."""
     to_move: Side | None = None
+    """Only positions with this side to move (for functions that always play one side); default: either."""
     examples: int = 20
+    """Positions drawn beyond the first cases."""
 
 
 def _no_mutation(check: Check[NoMutationParams], ctx: CheckContext) -> CheckResult:
@@ -66,7 +74,10 @@ NO_MUTATION = CheckKind("no-mutation", NoMutationParams, _no_mutation)
 
 @dataclass(frozen=True)
 class RunsCleanlyParams:
+    """Every cell ran without error, time-out or crash."""
+
     allowed_errors: int = 0
+    """How many cells may raise, time out or crash while the check still passes."""
 
 
 _TROUBLE = {
@@ -103,6 +114,9 @@ RUNS_CLEANLY = CheckKind("runs-cleanly", RunsCleanlyParams, _runs_cleanly)
 
 @dataclass(frozen=True)
 class ManualParams:
+    """An item only the instructor can mark: students see its title and that it is marked by hand; never scored
+    automatically (it is marked in the class's ``overrides.toml``)."""
+
     instructions: str = ""
     """How to mark the item: shown to the instructor (the class index), never to students."""
     cells: tuple[str, ...] = ()

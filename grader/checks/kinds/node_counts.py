@@ -41,7 +41,15 @@ from reference import Board, SearchSpec
 
 @dataclass(frozen=True)
 class Params:
+    """Counts the nodes of minimax and alpha-beta: the calls of the student's search wherever its recursion lives, or
+    the functions the assignment pins (``minimax_count``), or a counter the student keeps (``counter``). Nothing
+    unless the alpha-beta returns the minimax value on the counted positions; fewer nodes than minimax is required.
+    The alpha-beta's exploration is compared step by step with the reference's: the same exploration gets full
+    credit, fewer nodes but another exploration ``partial_credit``, with the first step where the searches part.
+    Beyond 200,000 steps, or where the boards cannot be read, counts are compared."""
+
     minimax_call: CallTemplate = call_field()
+    """The plain minimax call whose nodes are counted, e.g. ``minimax(board, 0, is_max)``."""
     alphabeta_call: CallTemplate | None = call_field(default=None)
     """Without it, the check compares one search's node count with the reference's."""
     window: tuple[float, float] = (-math.inf, math.inf)
@@ -49,14 +57,19 @@ class Params:
     minimax_count: tuple[str, ...] = ()
     """Functions whose calls are minimax's nodes (default: the search the recorder finds)."""
     alphabeta_count: tuple[str, ...] = ()
+    """Functions whose calls are alpha-beta's nodes (default: the search the recorder finds)."""
     counter: str | None = None
     """Read this student global (reset to 0 first) instead of counting calls."""
     convention: Literal["calls", "children"] = "calls"
     """calls: every call counts, root included; children: created states (calls - 1)."""
     globals: dict = field(default_factory=dict)
+    """Student globals set from placeholders before each call, e.g. { current_state = "board" }."""
     start_depth: int = 0
+    """The depth the student's code gives the root (matters for depth-adjusted scores)."""
     positions: tuple[Board, ...] = boards_field(default=(Board.empty(),))
+    """The positions both searches are counted from."""
     partial_credit: float = 0.5
+    """The share of the points for fewer nodes than minimax but another exploration."""
     returns: tuple[str, ...] = shapes_field(("value", "value,move", "value,row,col", "move,value"))
     """How the alpha-beta call's result holds the value (the first shape that reads wins)."""
     move_order: Literal["row-major", "any"] = "row-major"

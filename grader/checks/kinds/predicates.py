@@ -37,16 +37,28 @@ Expectation = Literal["wins", "winner", "outcome", "score", "draw", "full", "ter
 
 @dataclass(frozen=True)
 class Params:
+    """Compares a board function with the reference's (``expect`` names what it answers) over reachable or arbitrary
+    boards, always including the smallest position for each of the 8 lines for each player."""
+
     call: CallTemplate = call_field()
+    """The call of the board function, e.g. ``check_win(board, player)``."""
     expect: Expectation = "wins"
+    """What the function answers: wins (True when ``player`` has a line), winner (the winner's mark, or no winner),
+    outcome (the winner, tie, or an unfinished game), score (+1/-1/0 for the maximizer), draw (full with no line),
+    full, terminal (won or full), legal-moves (the empty cells), valid-move (``position``, 1-9, is a free cell)."""
     boards: Literal["reachable", "arbitrary"] = "reachable"
+    """reachable: only positions a game can reach; arbitrary: any mix of marks (for functions that must not assume a
+    legal game)."""
     codes: dict = field(default_factory=dict)
     """How the student spells outcomes, e.g. { X = 1, O = 2, tie = -1, ongoing = 0 }."""
     globals: dict = field(default_factory=dict)
     """Student globals to set from placeholders before each call, e.g. { current_state = "board" }."""
     ordered: bool = False
+    """legal-moves only: the moves must come in row-major order (a set is always read unordered)."""
     move: MoveFormat | None = None
+    """The format of the moves the function takes and returns; default: the assignment's ``move``."""
     examples: int | None = None
+    """Positions drawn beyond the first cases; default: the assignment's ``hypothesis_examples``."""
 
     def __post_init__(self) -> None:
         unknown = set(self.codes) - {"X", "O", "tie", "ongoing"}

@@ -15,9 +15,13 @@ from grader.spec.model import Check
 
 @dataclass(frozen=True)
 class PrintedParams:
+    """What the notebook printed while it ran: the matches of ``pattern``'s group in the output of the cells whose
+    source contains ``cell_contains`` begin with ``expected``."""
+
     pattern: str
     """A regular expression with one group, e.g. 'Recommended move: (\\d+)'."""
     expected: tuple[str, ...]
+    """The values the group must match first, in order, as printed."""
     cell_contains: str = ""
     """Only read the output of cells whose source contains this text (e.g. "play()")."""
     final_pattern: str | None = None

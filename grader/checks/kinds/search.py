@@ -44,20 +44,33 @@ JudgeMove = Literal["any-optimal", "first-best", "none"]
 
 @dataclass(frozen=True)
 class SearchParams:
+    """The value and/or the move a search returns equal the reference's. Positions are sampled with few empty cells
+    (``min_empty``..``max_empty``), after the named ``include`` positions and the smallest won, lost and drawn
+    position for each side to move."""
+
     call: CallTemplate = call_field()
+    """The call made on each position, in Python with placeholders, e.g. ``minimax(board, 0, is_max)``."""
     returns: tuple[str, ...] = shapes_field(("value",))
+    """The shape of the answer: one of value, value,move, value,row,col, row,col,value, move, move,value, or a list of
+    them (the first that reads wins)."""
     judge_move: JudgeMove = "any-optimal"
     """Any optimal move is accepted unless the assignment pins the tie-break."""
     move: MoveFormat | None = None
+    """The format of the moves the function takes and returns; default: the assignment's ``move``."""
     start_depth: int = 0
     """The depth the student's code gives the root (matters for depth-adjusted scores)."""
     globals: dict = field(default_factory=dict)
+    """Student globals set from placeholders before each call, e.g. { current_state = "board" }."""
     min_empty: int = 1
+    """The fewest empty cells a sampled position has."""
     max_empty: int = 6
+    """The most empty cells a sampled position has (few keep a full search cheap)."""
     to_move: Side | None = None
+    """Only positions with this side to move (for functions that always play one side); default: either."""
     include: tuple[Board, ...] = boards_field(default=())
     """Named positions always tried (the challenge positions), whatever their size."""
     examples: int | None = None
+    """Positions drawn beyond the first cases; default: the assignment's ``hypothesis_examples``."""
 
     @property
     def sampling(self) -> Sampling:
@@ -202,9 +215,15 @@ SEARCH_VALUE = CheckKind("search-value", SearchParams, _search_value)
 
 @dataclass(frozen=True)
 class DepthParams(SearchParams):
+    """The value at each of ``depth_limits`` equals the reference's depth-limited value."""
+
     depth_limits: tuple[int, ...] = (1, 2, 3)
+    """The depth limits tried (the ``depth_limit`` placeholder); each position is asked at each."""
     cutoff_value: float = 0
+    """What the reference gives a position cut off by the depth limit (not won, lost or full)."""
     judge_move: JudgeMove = "none"
+    """Which best moves count: any-optimal, first-best (the first in row-major order), or none (the value alone is
+    judged)."""
 
 
 def _depth_limited(check: Check[DepthParams], ctx: CheckContext) -> CheckResult:
@@ -217,11 +236,21 @@ DEPTH_LIMITED = CheckKind("depth-limited", DepthParams, _depth_limited)
 
 @dataclass(frozen=True)
 class PruningParams(SearchParams):
+    """Alpha-beta gives the minimax value on the full window, and keeps the fail-soft or fail-hard bound rules on
+    narrowed windows. Values cannot tell alpha-beta from a search that never cuts off: ``must_prune`` also records
+    the search and fails it (0 points) when it enters more than ``prune_ratio`` of the positions the reference
+    minimax enters; how much it prunes is ``node-counts``' job. A window with one bound beyond every value isolates
+    one side's cut-off."""
+
     windows: tuple[tuple[float, float], ...] = ((-math.inf, math.inf),)
     """Windows (alpha, beta) to start from. The full window must give the exact value; a narrower
     one must respect the bound rules: exact inside, and on the right side of the bound outside."""
     fail: Literal["soft", "hard", "either"] = "either"
+    """soft: a bound may go beyond the window, never beyond the true value; hard: the result stays inside [alpha,
+    beta]; either: both are accepted."""
     judge_move: JudgeMove = "none"
+    """Which best moves count: any-optimal, first-best (the first in row-major order), or none (the value alone is
+    judged)."""
     must_prune: bool = False
     """Values alone cannot tell alpha-beta from a search that never cuts off (it gives the
     exact value on every window): with this on, once the values agree the search is also

@@ -37,13 +37,18 @@ OUT_OF_RANGE = ((3, 0), (0, 3), (-1, 0))
 
 @dataclass(frozen=True)
 class SuccessorParams:
+    """A move makes the right new state, refuses occupied or out-of-range cells (None), and leaves the old state
+    unchanged."""
+
     call: CallTemplate = call_field()
     """The call that makes the successor, with a ``move`` placeholder, e.g.
     ``State(board, to_move).expand(move)``."""
     board_attribute: str = "gameplan"
     """Where the successor keeps its board ("" when the call returns the board itself)."""
     globals: dict = field(default_factory=dict)
+    """Student globals set from placeholders before each call, e.g. { current_state = "board" }."""
     examples: int | None = None
+    """Positions drawn beyond the first cases; default: the assignment's ``hypothesis_examples``."""
 
 
 def _read_board(ctx: CheckContext, raw: Any, attribute: str) -> Board | None:
@@ -134,11 +139,18 @@ SUCCESSOR = CheckKind("successor", SuccessorParams, _successor)
 
 @dataclass(frozen=True)
 class SelfPlayParams:
+    """A self-play game per depth limit: the winner and the number of generated states, through the student's counter
+    and, where that is off, through the grader's own count (``partial_credit`` when only the counter is off). The
+    depths are played shallowest first, and a row that can score neither way ends the check."""
+
     call: CallTemplate = call_field()
     """Plays a whole game at a depth limit and returns a tuple, e.g. ``run_game(depth_limit)``."""
     depths: tuple[int, ...] = (2, 4, 9)
+    """The depth limits played (the ``depth_limit`` placeholder), in order."""
     winner_index: int = 0
+    """Where the winner is in the returned tuple."""
     generated_index: int = 2
+    """Where the number of generated states is in the returned tuple."""
     count: tuple[str, ...] = ()
     """Functions whose calls the grader counts itself (a search call per node; states generated =
     calls - searches); default: the search the exploration recorder finds."""
@@ -146,6 +158,7 @@ class SelfPlayParams:
     """Given when the games are right and the grader's count matches, but the student's own
     counter does not: the search is right, the bookkeeping is not."""
     timeout: float = 180.0
+    """Seconds one game may take."""
 
 
 def _selfplay_table(check: Check[SelfPlayParams], ctx: CheckContext) -> CheckResult:
