@@ -1,6 +1,7 @@
 """Auto-grader for adversarial-search notebook assignments.
 
-The public names below are loaded on first use: ``import grader.cli`` (or any other part)
+Students check their work from a notebook cell with ``grader.notebook`` (or ``%load_ext
+grader`` and ``%check``). The public names below are loaded on first use: ``import grader.cli`` (or any other part)
 must not pay for the kernel machinery and hypothesis that grading needs.
 """
 
@@ -27,6 +28,8 @@ _HOMES = {
     "CheckStatus": "grader.results",
     "Counterexample": "grader.results",
     "SubmissionResult": "grader.results",
+    # ``%load_ext grader``: IPython looks the hook up on the package itself.
+    "load_ipython_extension": "grader.notebook.magic",
 }
 
 __all__ = [
