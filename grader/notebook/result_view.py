@@ -55,12 +55,11 @@ class NotebookCheck:
             return self.headline()
         lines = [self.headline(), format_submission(self.result)]
         lines += [
-            f"  NOT RUN  {title}: judged when the notebook runs top to bottom (grader check)"
+            f"  NOT RUN  {title}: judged on the whole notebook run, by grader check"
             for title in self.left_to_grader_check
         ]
-        lines += [
-            f"  HIDDEN   {hidden.title}: runs only when the assignment is graded" for hidden in self.hidden_not_run
-        ]
+        lines += [f"  HIDDEN   {h.title}: runs only when the assignment is graded" for h in self.hidden_not_run]
+        lines.append(f"Checked in {self.seconds:.1f} s; your variables are as they were before the check.")
         return "\n".join(lines)
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
