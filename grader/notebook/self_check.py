@@ -20,6 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
+
 from grader.execution.channel.names import is_ipython_bookkeeping
 from grader.execution.in_process import CallsNotPossibleHere, InProcessSession
 from grader.feedback.views import HiddenCheckNotRun
@@ -29,6 +34,10 @@ from grader.notebook.result_view import NotebookCheck
 from grader.notebook.saved_globals import save_globals
 from grader.results import SubmissionResult
 from grader.spec.model import Assignment, AssignmentError, Check
+
+HIDDEN_CHECKS_FILE = "hidden_checks.toml"
+"""Beside a student's copy of an assignment (setup.py writes it): its hidden checks' titles
+and points, the checks themselves left out."""
 
 RUN_JUDGED_KINDS = frozenset({"runs-cleanly", "printed-sequence"})
 """Kinds that judge the notebook's run top to bottom: nothing ran top to bottom here."""
@@ -109,7 +118,7 @@ def _plan(spec: Assignment, check_id: str | None) -> _Plan:
         return _Plan(
             dataclasses.replace(spec, checks=tuple(runnable)),
             frozenset(c.id for c in runnable),
-            tuple(HiddenCheckNotRun(c.title, c.points) for c in spec.checks if c.hidden),
+            _hidden_checks(spec),
             tuple(c.title for c in public if c.kind in RUN_JUDGED_KINDS),
         )
     asked = next((c for c in spec.checks if c.id == check_id), None)
@@ -127,6 +136,20 @@ def _plan(spec: Assignment, check_id: str | None) -> _Plan:
         (),
         (),
     )
+
+
+def _hidden_checks(spec: Assignment) -> tuple[HiddenCheckNotRun, ...]:
+    """The hidden checks, by title and points: from the spec, or where the assignment is a
+    student's copy (an installed package's), which names them in ``hidden_checks.toml``."""
+    named = [HiddenCheckNotRun(c.title, c.points) for c in spec.checks if c.hidden]
+    listed = spec.directory / HIDDEN_CHECKS_FILE
+    if listed.is_file():
+        try:
+            entries = tomllib.loads(listed.read_text(encoding="utf-8")).get("checks", [])
+            named += [HiddenCheckNotRun(str(e["title"]), float(e["points"])) for e in entries]
+        except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError):
+            pass  # a list that cannot be read names nothing; the checks that run are unaffected
+    return tuple(named)
 
 
 def _built_on(asked: Check[Any], runnable: list[Check[Any]]) -> set[str]:
