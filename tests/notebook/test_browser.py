@@ -1,38 +1,25 @@
 """The in-notebook check's result as a browser draws it in a notebook page: a notebook that
 checks itself, executed by nbclient and exported by nbconvert to HTML, opened in Debian's
-chromium driven by Playwright. The screenshots go to test-artifacts/notebook-check.png (the result) and notebook-check-page.png
-(the cell and its result in the page)."""
+chromium driven by Playwright (skipped, as the reports' browser test is, where either is
+missing). The screenshots go to test-artifacts/: notebook-check.png (the result) and
+notebook-check-page.png (the cell and its result in the page)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.feedback.test_browser import ARTIFACTS, CHROMIUM, LAUNCH_ARGS
+from tests.feedback.test_browser import ARTIFACTS, browser  # noqa: F401
 from tests.notebook.notebook_runs import CHECK_CELL, REPO, execute, with_cells
 
 # Executes a notebook in a kernel and starts a real browser.
 pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 
-playwright_api = pytest.importorskip(
-    "playwright.sync_api", reason="Playwright for Python is not installed (pip install playwright)"
-)
 nbconvert = pytest.importorskip("nbconvert", reason="nbconvert is not installed (pip install nbconvert)")
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian chromium is not installed (make system-deps installs it: apt-get install chromium)")
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield browser
-        browser.close()
-
-
-def test_the_result_is_drawn_inline_in_the_exported_notebook(browser, tmp_path: Path) -> None:
+def test_the_result_is_drawn_inline_in_the_exported_notebook(browser, tmp_path: Path) -> None:  # noqa: F811
     fixture = REPO / "examples" / "lab05" / "dan-missing-anti-diagonal.ipynb"
     notebook = execute(with_cells(fixture, CHECK_CELL), tmp_path)
     body, _ = nbconvert.HTMLExporter().from_notebook_node(notebook)
