@@ -47,7 +47,7 @@ class InProcessCalls:
         self.executor = CallExecutor(namespace, output_chars=Limits().output_chars)
 
     def call_many(self, calls: Sequence[Call]) -> list[CallOutcome]:
-        _require_alarm()
+        require_alarm()
         reported: list[OutcomeData] = []
         with self._call_context() as interrupted:
 
@@ -106,12 +106,13 @@ class InProcessSession:
         self.calls = InProcessCalls(namespace, hidden=hidden, shell=shell)
 
 
-def _require_alarm() -> None:
+def require_alarm() -> None:
+    """Raise `CallsNotPossibleHere` unless calls can be stopped at their limit here."""
     if not hasattr(signal, "SIGALRM"):
         raise CallsNotPossibleHere("the checks need SIGALRM to stop a call at its time limit (Linux or macOS)")
     if threading.current_thread() is not threading.main_thread():
         raise CallsNotPossibleHere(
-            "the checks stop a call at its time limit with an alarm: run them on the main thread"
+            "the checks stop a call at its time limit with an alarm: run them in the main thread"
         )
 
 

@@ -26,7 +26,7 @@ else:  # pragma: no cover
     import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
 from grader.execution.channel.names import is_ipython_bookkeeping
-from grader.execution.in_process import CallsNotPossibleHere, InProcessSession
+from grader.execution.in_process import CallsNotPossibleHere, InProcessSession, require_alarm
 from grader.feedback.views import HiddenCheckNotRun
 from grader.grading import run_checks, submission_problems
 from grader.notebook.finding import AssignmentNotFound, find_assignment
@@ -68,13 +68,15 @@ def check_namespace(
         plan = _plan(spec, check_id)
     except (AssignmentNotFound, AssignmentError, _NoSuchCheck) as problem:
         return NotebookCheck.problem_only(str(assignment), str(problem))
+    try:
+        require_alarm()  # before the checks, which would each turn it into a grader fault
+    except CallsNotPossibleHere as problem:
+        return NotebookCheck.problem_only(spec.id, str(problem), title=spec.title)
     session = InProcessSession(namespace, hidden=hidden, shell=shell)
     saved = save_globals(namespace, skip={*hidden, *(n for n in namespace if is_ipython_bookkeeping(n))})
     deadline_seconds = spec.grading_deadline - spec.notebook_timeout
     try:
         ctx, results = run_checks(session, None, plan.assignment, time.monotonic() + deadline_seconds, deadline_seconds)
-    except CallsNotPossibleHere as problem:
-        return NotebookCheck.problem_only(spec.id, str(problem), title=spec.title)
     finally:
         saved.restore()
     shown = [r for r in results if r.check_id in plan.shown]

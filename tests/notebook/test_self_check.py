@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -181,3 +182,12 @@ def check_win(board, player):
     with pytest.raises(KeyboardInterrupt):
         check_namespace(namespace, "lab05")
     assert namespace["pressed"] == []
+
+
+def test_a_check_started_off_the_main_thread_says_why_it_cannot_run() -> None:
+    found: list[NotebookCheck] = []
+    worker = threading.Thread(target=lambda: found.append(check_namespace(namespace_of(SOLUTION), "lab05")))
+    worker.start()
+    worker.join()
+    assert found[0].result is None
+    assert found[0].problem == "the checks stop a call at its time limit with an alarm: run them in the main thread"
