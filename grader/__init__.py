@@ -1,8 +1,9 @@
 """Auto-grader for adversarial-search notebook assignments.
 
 Students check their work from a notebook cell with ``grader.notebook`` (or ``%load_ext
-grader`` and ``%check``). The public names below are loaded on first use: ``import grader.cli`` (or any other part)
-must not pay for the kernel machinery and hypothesis that grading needs.
+grader`` and ``%check``). The public names below are loaded on first use: ``import
+grader.cli`` (or any other part) must not pay for the kernel machinery and hypothesis that
+grading needs.
 """
 
 from __future__ import annotations
