@@ -1,7 +1,9 @@
 """Auto-grader for adversarial-search notebook assignments.
 
-The public names below are loaded on first use: ``import grader.cli`` (or any other part)
-must not pay for the kernel machinery and hypothesis that grading needs.
+Students check their work from a notebook cell with ``grader.notebook`` (or ``%load_ext
+grader`` and ``%check``). The public names below are loaded on first use: ``import
+grader.cli`` (or any other part) must not pay for the kernel machinery and hypothesis that
+grading needs.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ _HOMES = {
     "CheckStatus": "grader.results",
     "Counterexample": "grader.results",
     "SubmissionResult": "grader.results",
+    # ``%load_ext grader``: IPython looks the hook up on the package itself.
+    "load_ipython_extension": "grader.notebook.magic",
 }
 
 __all__ = [

@@ -9,15 +9,15 @@ starts and no call is made, the checks not run say so, and what was graded stand
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from grader.checks.call_tally import CallTally
 from grader.checks.context import CheckContext
 from grader.checks.registry import needed_functions, run_check
-from grader.execution.channel.calls import DefinedNames
+from grader.execution.channel.calls import Call, CallOutcome, DefinedNames
 from grader.execution.hangs import HangMemory
 from grader.execution.sandbox import SandboxChoice
 from grader.execution.session import ExecutionOptions, ExecutionResult, NotebookSession
@@ -26,6 +26,22 @@ from grader.results import CheckResult, CheckStatus, SubmissionResult
 from grader.spec.board import OBJECT
 from grader.spec.model import Assignment, Check
 from grader.submission.reader import SubmissionUnreadable, read_submission
+
+
+class FunctionCalls(Protocol):
+    """Where the checks' calls of the student's functions go: a kernel's call channel, or
+    this process (`grader.execution.in_process`)."""
+
+    def call_many(self, calls: Sequence[Call]) -> list[CallOutcome]: ...
+
+    def defined_names(self) -> DefinedNames: ...
+
+
+class CheckedSession(Protocol):
+    """What the checks need of a session whose student code has run: its calls."""
+
+    @property
+    def calls(self) -> FunctionCalls: ...
 
 
 @dataclass(frozen=True)
@@ -91,14 +107,14 @@ def grade_submission(
         assignment_id=assignment.id,
         checks=tuple(results),
         execution=execution,
-        problems=tuple(_problems(results, execution, ctx.hang_memory)),
+        problems=tuple(submission_problems(results, execution, ctx.hang_memory)),
         timings=timings,
     )
 
 
 def run_checks(
-    session: NotebookSession,
-    execution: ExecutionResult,
+    session: CheckedSession,
+    execution: ExecutionResult | None,
     assignment: Assignment,
     deadline: float,
     allowed: float,
@@ -109,7 +125,9 @@ def run_checks(
     """Run the assignment's checks against a session that has executed its notebook; past
     ``deadline`` (``time.monotonic()``, ``allowed`` seconds after the start) no check starts.
     Every call the checks make goes through one `CallTally` over ``session.calls``
-    (``ctx.runner``), which adds up the kernel time of the student's functions."""
+    (``ctx.runner``), which adds up the kernel time of the student's functions.
+    ``execution`` is None where no notebook was executed (the in-notebook check): the checks
+    that judge the run itself then have nothing to read."""
     tally = tally if tally is not None else CallTally(session.calls)
     names = session.calls.defined_names()
     ctx = CheckContext(
@@ -159,7 +177,9 @@ def _bonus_not_attempted(check: Check[Any]) -> CheckResult:
     )
 
 
-def _problems(results: list[CheckResult], execution: ExecutionResult, hangs: HangMemory) -> list[str]:
+def submission_problems(
+    results: Sequence[CheckResult], execution: ExecutionResult | None, hangs: HangMemory
+) -> list[str]:
     """One line per missing function and per function that kept running out of time (however
     many checks needed it), and reduced isolation."""
     missing: dict[str, str] = {}
@@ -171,7 +191,7 @@ def _problems(results: list[CheckResult], execution: ExecutionResult, hangs: Han
         problems.append(
             f"{hang.text()}, nor within {hangs.short_limit:g} s when tried again: the checks that need it were not run."
         )
-    if execution.isolation_note:
+    if execution is not None and execution.isolation_note:
         problems.append(execution.isolation_note)
     return problems
 

@@ -38,6 +38,8 @@ import nbformat
 from nbformat import NotebookNode
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_raw_cell
 
+from grader.submission.self_check_lines import without_self_check
+
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 
 _PERCENT_MARKER = re.compile(r"^# ?%%(.*)$", re.MULTILINE)
@@ -74,8 +76,25 @@ def read_submission(path: Path | str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> 
     data = _read_bytes(path, max_bytes)
     if suffix == ".ipynb":
         notebook, notes = _notebook_from_json(path, data)
-        return Submission(path, notebook, "notebook", notes)
-    return Submission(path, notebook_from_script(_script_text(path, data), path=path), "script")
+        return Submission(path, notebook, "notebook", notes + _set_aside_self_checks(notebook))
+    script = notebook_from_script(_script_text(path, data), path=path)
+    return Submission(path, script, "script", _set_aside_self_checks(script))
+
+
+def _set_aside_self_checks(notebook: NotebookNode) -> tuple[str, ...]:
+    """Set the in-notebook check's lines aside (`grader.submission.self_check_lines`); a note
+    names the cells (numbered as Jupyter numbers them run top to bottom)."""
+    numbers = []
+    code_cells = [cell for cell in notebook.cells if cell.cell_type == "code" and cell.source.strip()]
+    for number, cell in enumerate(code_cells, start=1):
+        kept = without_self_check(cell.source)
+        if kept != cell.source:
+            cell.source = kept
+            numbers.append(str(number))
+    if not numbers:
+        return ()
+    which = f"cell {numbers[0]}" if len(numbers) == 1 else f"cells {', '.join(numbers)}"
+    return (f"the in-notebook check ({which}) is not run when graded",)
 
 
 def _read_bytes(path: Path, max_bytes: int) -> bytes:
