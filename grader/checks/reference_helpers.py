@@ -37,7 +37,6 @@ from reference import O, X
 
 __all__ = ["graded_on_reference_helpers", "note_wrong_helper", "stand_in_for"]
 
-_ROLES = frozenset({"wins", "winner", "outcome", "draw", "full", "terminal", "score", "legal-moves"})
 _PLAYER = (Placeholder("player"), Placeholder("to_move"))
 
 
@@ -46,7 +45,7 @@ def stand_in_for(check: Check[Any], ctx: CheckContext) -> StandIn | None:
     assignment's encoding and that check's answer convention; None where it cannot stand in."""
     params = check.params
     adapter = ctx.assignment.adapter
-    if not isinstance(params, PredicateParams) or params.expect not in _ROLES:
+    if not isinstance(params, PredicateParams) or not params.expectation.stands_in:
         return None
     if adapter is not None and hasattr(adapter, "encode_board"):
         return None
@@ -63,10 +62,10 @@ def stand_in_for(check: Check[Any], ctx: CheckContext) -> StandIn | None:
     board_global = next((g for g, p in params.globals.items() if p == "board"), ctx.assignment.board.board_global)
     board_arg = _position(step.args, (Placeholder("board"),))
     player_arg = _position(step.args, _PLAYER)
-    if params.expect == "wins" and player_arg is None:
+    if params.expectation.asks_player and player_arg is None:
         return None
     maximizer = ctx.assignment.maximizer
-    if params.expect == "score" and maximizer == "to-move":  # whose score depends on the board
+    if params.expectation.scores_for_maximizer and maximizer == "to-move":  # whose score depends on the board
         return None
     codes: dict[str, Any] = {X: ctx.encode_player(X), O: ctx.encode_player(O), "tie": "tie", "ongoing": None}
     codes.update(ctx.findings.spellings.get(check.id, {}))  # "no winner" as the student's function says it
