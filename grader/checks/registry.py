@@ -53,7 +53,7 @@ def run_check(check: Check[Any], ctx: CheckContext) -> CheckResult:
     result = graded_on_reference_helpers(check, ctx, _run_kind(check, ctx), needed_functions(check), _run_kind)
     if check.kind == predicates.PREDICATE.name:
         note_wrong_helper(check, ctx, result)
-    return replace(_not_twice(check, ctx, result), duration=round(time.monotonic() - started, 4))
+    return replace(result, duration=round(time.monotonic() - started, 4))
 
 
 def _run_kind(check: Check[Any], ctx: CheckContext) -> CheckResult:
@@ -68,18 +68,3 @@ def _run_kind(check: Check[Any], ctx: CheckContext) -> CheckResult:
             check, CheckStatus.ERROR, f"The check could not be completed: {type(exc).__name__}: {exc}"
         )
     return result
-
-
-def _not_twice(check: Check[Any], ctx: CheckContext, result: CheckResult) -> CheckResult:
-    """A check that ``depends_on`` another keeps its points when its failures follow from the
-    mistake that other check already lost points for (the status still says what happened)."""
-    if result.status not in (CheckStatus.FAILED, CheckStatus.PARTIAL) or not check.depends_on:
-        return result
-    cause = ctx.findings.counted_against(check.id, check.depends_on)
-    if cause is None:
-        return result
-    note = (
-        f" Its points are kept: this follows from `{cause.defect.function}` {cause.defect.description}, "
-        f"which the check `{cause.source_check}` already took points for."
-    )
-    return replace(result, score=check.points, message=result.message + note)

@@ -4,8 +4,7 @@ A check of a win test, a draw test, a successor or an empty-cells function reads
 function's defect from its answers (``defects.py``) and records it here. A check of a search
 built on that function asks :meth:`Findings.root_cause` whether its own failures follow from
 a recorded defect (``root_cause.py``), and when they do it names that defect instead of a
-cause of its own; the check it came from is remembered, so that an assignment can choose not
-to take points twice for one mistake (``depends_on``).
+cause of its own.
 
 Defects come in two strengths. A *confirmed* one reproduces every answer of its own check.
 A *suspect* one is a mistake its own check cannot see (expand placing the maximizer's mark
@@ -44,8 +43,6 @@ class Findings:
 
     confirmed: list[tuple[str, Defect]] = field(default_factory=list)
     suspects: list[tuple[str, Defect]] = field(default_factory=list)
-    followed: dict[str, RootCause] = field(default_factory=dict)
-    """For each check whose failures were explained by a defect: that explanation."""
     spellings: dict[str, dict[str, Any]] = field(default_factory=dict)
     """For a predicate check whose function may spell an answer several ways: how it spells
     it (``{"ongoing": ""}``), for the reference's version to answer alike."""
@@ -67,11 +64,11 @@ class Findings:
         return [d for c, d in self.confirmed if c == check_id]
 
     def root_cause(self, check_id: str, observations: Sequence[Observation]) -> RootCause | None:
-        """The first recorded defect every observation follows from (confirmed ones first),
-        remembered for ``check_id``."""
+        """The first defect recorded by another check that every observation of ``check_id``
+        follows from (confirmed ones first)."""
         for source, defect in self.confirmed:
             if source != check_id and follows_from(defect, observations):
-                return self._remember(check_id, RootCause(source, defect, defect.sentence))
+                return RootCause(source, defect, defect.sentence)
         for source, defect in self.suspects:
             if source != check_id and follows_from(defect, observations):
                 sentence = (
@@ -79,17 +76,5 @@ class Findings:
                     f"search built on such a `{defect.function}` gives (the check of `{defect.function}` alone, "
                     "from the root, cannot see it); fix that first."
                 )
-                return self._remember(check_id, RootCause(source, defect, sentence, confirmed=False))
+                return RootCause(source, defect, sentence, confirmed=False)
         return None
-
-    def counted_against(self, check_id: str, depends_on: Sequence[str]) -> RootCause | None:
-        """The root cause of ``check_id``'s failures when one of the checks it depends on already
-        lost points for it."""
-        cause = self.followed.get(check_id)
-        if cause is not None and cause.confirmed and cause.source_check in depends_on:
-            return cause
-        return None
-
-    def _remember(self, check_id: str, cause: RootCause) -> RootCause:
-        self.followed[check_id] = cause
-        return cause
