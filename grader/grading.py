@@ -167,7 +167,7 @@ def _problems(results: list[CheckResult], execution: ExecutionResult, hangs: Han
     many checks needed it), and reduced isolation."""
     missing: dict[str, str] = {}
     for r in results:
-        if r.status == CheckStatus.NOT_RUN and r.missing_function is not None:
+        if r.missing_function is not None and r.not_run_reason is not None:
             missing.setdefault(r.missing_function, r.not_run_reason)
     problems = list(missing.values())
     for hang in hangs.stuck.values():

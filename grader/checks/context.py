@@ -99,6 +99,14 @@ class CheckContext:
             window = CallWindow(deadline, "out of time: grading reached its deadline")
         self.window = window
 
+    def regrading(self, stand_ins: tuple[StandIn, ...]) -> CheckContext:
+        """This check's context for a second run with the reference's ``stand_ins``: a fresh
+        window, and no findings (the second run explains nothing by what other checks found)."""
+        again = replace(self, findings=Findings(), stand_ins=stand_ins)
+        if self.window is not None:
+            again.begin_check(self.deadline)
+        return again
+
     # -- names ---------------------------------------------------------------
     def resolve(self, function: str) -> str:
         """The name the notebook uses for ``function`` (itself or an accepted alias)."""

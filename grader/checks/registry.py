@@ -11,7 +11,7 @@ from typing import Any
 from grader.checks.context import CallsStopped, CheckContext, NotDefined
 from grader.checks.kind import CheckKind
 from grader.checks.kinds import adapter, games, hygiene, node_counts, predicates, printed, search, state
-from grader.checks.reference_helpers import graded_on_reference_helpers, note_wrong_helper
+from grader.checks.reference_helpers import better_of, stand_ins_to_try, wrong_helper
 from grader.results import CheckResult, CheckStatus
 from grader.spec.model import Check
 
@@ -46,13 +46,22 @@ def run_check(check: Check[Any], ctx: CheckContext) -> CheckResult:
     NOT RUN, whatever its kind, and so do calls the context would not make (its time was spent,
     or they reach a function that kept running out of time) when the kind did not judge
     without them; anything else that goes wrong inside becomes an ERROR result, never an
-    exception. A check whose failures may come from a lower-level function an earlier check
-    found wrong is run again with the reference's version of it in its place
-    (`grader.checks.reference_helpers`)."""
+    exception.
+
+    What the check learnt about its function is recorded for the checks after it. A check
+    whose failures may come from a lower-level function an earlier check found wrong is run
+    again with the reference's version of it in its place, and keeps the better result
+    (`grader.checks.reference_helpers`); a check that finds its function wrong leaves the
+    reference's version of it for the checks after it."""
     started = time.monotonic()
-    result = graded_on_reference_helpers(check, ctx, _run_kind(check, ctx), needed_functions(check), _run_kind)
-    if check.kind == predicates.PREDICATE.name:
-        note_wrong_helper(check, ctx, result)
+    result = _run_kind(check, ctx)
+    ctx.findings.learn(check.id, result.learnt)
+    stand_ins, own = stand_ins_to_try(check, ctx, result, needed_functions(check))
+    if stand_ins:
+        result = better_of(result, _run_kind(check, ctx.regrading(stand_ins)), stand_ins, own)
+    wrong = wrong_helper(check, ctx, result)
+    if wrong is not None:
+        ctx.findings.wrong_helpers.append((check.id, wrong))
     return replace(result, duration=round(time.monotonic() - started, 4))
 
 

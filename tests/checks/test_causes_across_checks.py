@@ -39,6 +39,11 @@ def cause(result: CheckResult) -> str | None:
 def test_failures_above_a_wrong_win_test_name_it() -> None:
     results = grade(NO_ANTI_DIAGONAL, ["check-win", "check-draw", "minimax-value", "best-move", "node-reduction"])
     assert "anti-diagonal" in (cause(results["check-win"]) or "")
+    # the draw test's failures are the win test's defect, found by the check before it
+    draw_cause = results["check-draw"].cause
+    assert draw_cause is not None and draw_cause.source == "root-cause"
+    assert draw_cause.defect == results["check-win"].learnt.defect
+    assert draw_cause.defect is not None and draw_cause.defect.function == "check_win"
     for check_id in ("check-draw", "minimax-value", "best-move"):
         assert results[check_id].status == CheckStatus.FAILED
         assert cause(results[check_id]) == FOLLOWS, check_id
@@ -60,6 +65,7 @@ def test_a_win_test_with_one_parameter_is_said_so_in_the_headline() -> None:
     source = LAB05_SOLUTION.replace("def check_win(board, player):", "def check_winner(board):")
     result = grade(source, ["check-win"])["check-win"]
     assert result.status == CheckStatus.FAILED
+    assert result.cause is not None and result.cause.source == "shape"
     assert result.message == "`check_winner` takes 1 argument; this assignment calls `check_winner(board, player)`."
     assert cause(result) is None  # no guess from one board beside the shape
 
@@ -70,8 +76,25 @@ def test_a_stub_is_not_implemented_and_what_builds_on_it_follows_from_it() -> No
         "def check_win(board, player):\n    pass\n\ndef _unused(board, player):\n",
     )
     results = grade(source, ["check-win", "minimax-value"])
-    assert results["check-win"].message.startswith("`check_win` is not implemented yet: it returns None")
+    stub = results["check-win"]
+    assert stub.cause is not None and stub.cause.source == "shape"
+    # the shape is the cause, and the stub's defect is still left for the checks built on it
+    assert stub.learnt.defect is not None and stub.learnt.defect.description == "not being implemented yet"
+    assert stub.message.startswith("`check_win` is not implemented yet: it returns None")
     assert cause(results["minimax-value"]) == "This follows from `check_win` not being implemented yet; fix that first."
+
+
+def test_a_win_test_that_returns_the_winning_mark_follows_a_convention() -> None:
+    source = LAB05_SOLUTION.replace(
+        "        if board[combo[0]] == board[combo[1]] == board[combo[2]] == player:\n            return True\n    return False",
+        "        if board[combo[0]] == board[combo[1]] == board[combo[2]] != ' ':\n            return board[combo[0]]\n"
+        "    return False",
+    )
+    assert source != LAB05_SOLUTION
+    result = grade(source, ["check-win"])["check-win"]
+    assert result.status == CheckStatus.FAILED
+    assert result.cause is not None and result.cause.source == "convention" and result.cause.defect is None
+    assert cause(result) == result.cause.sentence
 
 
 def test_a_stub_that_raises_is_not_implemented() -> None:

@@ -1,7 +1,8 @@
 """What the checks of one submission learnt about its lower-level functions, for the checks after them.
 
 A check of a win test, a draw test, a successor or an empty-cells function reads the
-function's defect from its answers (``defects.py``) and records it here. A check of a search
+function's defect from its answers (``defects.py``) and returns it on its result; the registry
+records it here. A check of a search
 built on that function asks :meth:`Findings.root_cause` whether its own failures follow from
 a recorded defect (``root_cause.py``), and when they do it names that defect instead of a
 cause of its own.
@@ -18,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from grader.check_notes import Learnt
 from grader.checks.causes.defects import Defect
 from grader.checks.causes.root_cause import Observation, follows_from
 from grader.execution.channel.call_data import StandIn
@@ -50,6 +52,13 @@ class Findings:
     """For each predicate check that failed: the reference's version of its function, to
     stand in for it when the checks built on it are graded again
     (`grader.checks.reference_helpers`)."""
+
+    def learn(self, check_id: str, learnt: Learnt) -> None:
+        """What ``check_id``'s result says it learnt (the registry records it once the check ran)."""
+        self.record(check_id, learnt.defect)
+        self.suspect(check_id, learnt.suspects)
+        if learnt.spellings:
+            self.spellings[check_id] = dict(learnt.spellings)
 
     def record(self, check_id: str, defect: Defect | None) -> None:
         """A defect read from ``check_id``'s own answers (``None``: nothing to record)."""

@@ -5,21 +5,22 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from hypothesis import strategies as st
 
+from grader.check_notes import Cause, Learnt
 from grader.checks.answers import Answer, MoveCodec, ShapeError
-from grader.checks.causes.predicates import predicate_cause
-from grader.checks.context import CheckContext, StudentFunction
+from grader.checks.causes.predicates import EveryAnswer
+from grader.checks.context import CheckContext
 from grader.checks.expectations import EXPECTATIONS, LINE_KINDS, Expectation, Reading, lines_of
 from grader.checks.kind import CheckKind
 from grader.checks.params import call_field
 from grader.checks.positions import positions
 from grader.checks.properties import Mismatch
-from grader.checks.recipe import Coverage, PropertyCheck, list_kinds, run_property
-from grader.checks.verdicts import result_from_property, shape_of
+from grader.checks.recipe import Coverage, PropertyCheck, kinds_phrase, list_kinds, run_property
+from grader.checks.verdicts import explain, result_from_property, shape_of
 from grader.results import CheckResult
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check, MoveFormat
@@ -128,8 +129,8 @@ def _summary(counts: Mapping[str, int]) -> str:
         return list_kinds(rest)
     every = len(lines) == len(LINE_KINDS)
     which = "every line for X and for O" if every else f"{len(lines)} of the 16 lines and players"
-    listed = list_kinds(rest).removeprefix("Among them: ")
-    return f"Among them: wins on {which}" + (f", and {listed}" if listed else ".")
+    listed = kinds_phrase(rest)
+    return f"Among them: wins on {which}" + (f", and {listed}." if listed else ".")
 
 
 def _reading(params: Params, ctx: CheckContext, moves: MoveCodec) -> Reading:
@@ -188,56 +189,45 @@ def run(check: Check[Params], ctx: CheckContext) -> CheckResult:
     student = ctx.student_for(params)
     moves = ctx.moves(params.move)
     outcome = run_property(check, ctx, student, _property(params, ctx, moves)).board_alone()
-    headline = None
-    if outcome.mismatch is not None:
-        headline = shape_of(student, none_ok=params.expectation.none_ok)
-        cause = _cause_from_every_answer(check, ctx, student, moves, stub=headline is not None)
-        if cause is not None:
-            outcome = replace(outcome, mismatch=replace(outcome.mismatch, cause=cause))
-        no_winner = _no_winner_spelling(params, ctx, student, moves)
-        if no_winner is not None:
-            ctx.findings.spellings[check.id] = {"ongoing": no_winner[0]}
-    return result_from_property(check, outcome, f"`{student.label}` agrees with the reference", headline=headline)
+    passed = f"`{student.label}` agrees with the reference"
+    if outcome.mismatch is None:
+        return result_from_property(check, outcome, passed)
+    expectation, reading = params.expectation, _reading(params, ctx, moves)
+    every = EveryAnswer.read(
+        student.label,
+        expectation,
+        [(Board.from_string(board), expectation.player(extra), answer) for (board, extra), answer in student.answers()],
+        lambda raw: expectation.read(raw, reading),
+    )
+    shape = shape_of(student, none_ok=expectation.none_ok)
+    learnt = Learnt(defect=every.defect(stub=shape is not None), spellings=_no_winner_spelling(params, every))
+    local = outcome.mismatch.cause
+    marks = {p: params.codes.get(p, ctx.encode_player(p)) for p in (X, O)}
+    cause = explain(
+        [
+            lambda: shape,
+            lambda: every.root_cause(ctx.findings, check.id),
+            lambda: every.convention(marks),
+            lambda: None if local is None else Cause("local", local, learnt.defect),
+        ]
+    )
+    return result_from_property(check, outcome, passed, cause=cause, learnt=learnt)
 
 
-def _no_winner_spelling(
-    params: Params, ctx: CheckContext, student: StudentFunction, moves: MoveCodec
-) -> tuple[Any] | None:
+def _no_winner_spelling(params: Params, every: EveryAnswer) -> dict[str, Any]:
     """How a winner or outcome function the assignment lets spell "no winner" several ways
     (None, False, "", the empty cell) spells it, when every such answer spells it alike: what
     the reference's version answers in its place (`grader.checks.reference_helpers`)."""
-    expectation, reading = params.expectation, _reading(params, ctx, moves)
-    if not expectation.none_ok or "ongoing" in params.codes:
-        return None
+    if not params.expectation.none_ok or "ongoing" in params.codes:
+        return {}
     spelled = set()
-    for _, answer in student.answers():
-        if answer.ok:
+    for read in every.seen:
+        if read.readable and read.read is None:
             try:
-                if expectation.read(answer.value, reading) is None:
-                    spelled.add((type(answer.value), answer.value))
-            except (ShapeError, TypeError):  # TypeError: an unhashable answer
+                spelled.add((type(read.answer.value), read.answer.value))
+            except TypeError:  # an unhashable answer
                 continue
-    return (next(iter(spelled))[1],) if len(spelled) == 1 else None
-
-
-def _cause_from_every_answer(
-    check: Check[Params], ctx: CheckContext, student: StudentFunction, moves: MoveCodec, *, stub: bool
-) -> str | None:
-    params = check.params
-    expectation, reading = params.expectation, _reading(params, ctx, moves)
-    answers = [
-        (Board.from_string(board), expectation.player(extra), answer) for (board, extra), answer in student.answers()
-    ]
-    return predicate_cause(
-        ctx,
-        check.id,
-        student.label,
-        expectation,
-        answers,
-        lambda raw: expectation.read(raw, reading),
-        codes=params.codes,
-        stub=stub,
-    )
+    return {"ongoing": next(iter(spelled))[1]} if len(spelled) == 1 else {}
 
 
 PREDICATE = CheckKind("predicate", Params, run)
