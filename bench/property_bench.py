@@ -60,7 +60,7 @@ class CountingCalls:
 
 
 def _run(check: Check[Any], assignment: Assignment, runner: CountingCalls, names: DefinedNames):
-    ctx = CheckContext(
+    ctx = CheckContext.of(
         assignment=assignment,
         runner=runner,
         defined_names=frozenset(names.functions) | frozenset(names.classes) | frozenset(names.variables),

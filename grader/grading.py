@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.checks.answer_memo import AnswerMemo
-from grader.checks.context import CheckContext
+from grader.checks.context import Submission
 from grader.checks.registry import needed_functions, run_check
 from grader.execution.channel.calls import DefinedNames
 from grader.execution.hangs import HangMemory
@@ -108,14 +108,14 @@ def run_checks(
     *,
     memo: AnswerMemo | None = None,
     on_check: Callable[[CheckResult], None] | None = None,
-) -> tuple[CheckContext, list[CheckResult]]:
+) -> tuple[Submission, list[CheckResult]]:
     """Run the assignment's checks against a session that has executed its notebook; past
     ``deadline`` (``time.monotonic()``, ``allowed`` seconds after the start) no check starts.
     The checks share one `AnswerMemo` over ``session.calls`` (``ctx.runner``): a question
     asked again is answered from it once the function was seen to answer it the same way twice."""
     memo = memo if memo is not None else AnswerMemo(session.calls)
     names = session.calls.defined_names()
-    ctx = CheckContext(
+    submission = Submission(
         assignment=assignment,
         runner=memo,
         defined_names=_flatten(names),
@@ -126,22 +126,21 @@ def run_checks(
     for check in assignment.checks:
         if time.monotonic() >= deadline:
             result = CheckResult.not_run(check, f"out of time: grading reached its deadline of {allowed:.0f} s")
-        elif not _should_run(check, ctx):
+        elif not _should_run(check, submission):
             result = _bonus_not_attempted(check)
         else:
-            ctx.begin_check(deadline)
-            result = run_check(check, ctx)
+            result = run_check(check, submission.check_context(deadline))
         results.append(result)
         if on_check:
             on_check(result)
-    return ctx, results
+    return submission, results
 
 
 def _flatten(names: DefinedNames) -> frozenset[str]:
     return frozenset(names.functions) | frozenset(names.classes) | frozenset(names.variables)
 
 
-def _should_run(check: Check[Any], ctx: CheckContext) -> bool:
+def _should_run(check: Check[Any], ctx: Submission) -> bool:
     """Bonus checks only run when the notebook defines what they need."""
     if not check.bonus:
         return True

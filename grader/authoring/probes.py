@@ -150,9 +150,8 @@ class Prober:
     def context(self, conventions: Conventions) -> CheckContext:
         """A context whose calls start within ``BATCH_SECONDS``: a function searching far
         more than a probe needs (a board read the wrong way looks empty) is cut short."""
-        ctx = CheckContext(draft_assignment(conventions, self.call_timeout), self.runner, self.defined)
-        ctx.window = CallWindow(time.monotonic() + BATCH_SECONDS, "the probe's time was spent")
-        return ctx
+        ctx = CheckContext.of(draft_assignment(conventions, self.call_timeout), self.runner, self.defined)
+        return ctx.within(CallWindow(time.monotonic() + BATCH_SECONDS, "the probe's time was spent"))
 
     def ask(
         self,

@@ -173,7 +173,7 @@ LAB05 = load_assignment("lab05")
 
 def _grade(source: str, memo: bool) -> list[tuple[str, str, float, str]]:
     runner = InProcessRunner(source)
-    ctx = CheckContext(
+    ctx = CheckContext.of(
         LAB05, AnswerMemo(runner, enabled=memo), frozenset(runner.defined_names()), hangs=runner.hang_memory(LAB05)
     )
     results = [run_check(check, ctx) for check in LAB05.checks]

@@ -28,7 +28,7 @@ FOLLOWS = "This follows from `check_win` missing the anti-diagonal; fix that fir
 
 def grade(source: str, check_ids: list[str], assignment: Assignment = LAB05) -> dict[str, CheckResult]:
     runner = InProcessRunner(source)
-    ctx = CheckContext(assignment, runner, frozenset(runner.defined_names()))
+    ctx = CheckContext.of(assignment, runner, frozenset(runner.defined_names()))
     return {c.id: run_check(c, ctx) for c in assignment.checks if c.id in check_ids}
 
 
@@ -138,7 +138,7 @@ def _answer(board: str, value: float, full: float, expected: float, limit: int) 
 
 
 def test_a_cause_fitting_one_answer_by_chance_is_not_named() -> None:
-    ctx = CheckContext(LAB05, InProcessRunner(""), frozenset())
+    ctx = CheckContext.of(LAB05, InProcessRunner(""), frozenset())
 
     def explain(answers: list[SearchAnswer]) -> str | None:
         return search_cause(
@@ -164,6 +164,6 @@ def test_printed_text_is_quoted_as_printed() -> None:
     check = next(c for c in experiment04.checks if c.kind == "printed-sequence")
     cell = CellRecord(0, 1, "input()", CellStatus.OK, output="X moves:\nX wins!\n")
     record = ExecutionResult((cell,), (), SandboxMode.NONE, None, 0, 0.0, 0.0, False)
-    result = run_check(check, CheckContext(experiment04, InProcessRunner(""), frozenset(), execution=record))
+    result = run_check(check, CheckContext.of(experiment04, InProcessRunner(""), frozenset(), execution=record))
     assert result.message == 'The cell that runs `input(` printed "X wins!".'
     assert cause(result) == 'The 1st printed value is "X wins!" instead of "It\'s a tie!".'

@@ -18,7 +18,7 @@ FAST_CHECKS = [c for c in LAB05.checks if c.kind not in ("random-opponent", "run
 
 def grade(source: str, check_ids: list[str] | None = None) -> dict:
     runner = InProcessRunner(source)
-    ctx = CheckContext(LAB05, runner, frozenset(runner.defined_names()))
+    ctx = CheckContext.of(LAB05, runner, frozenset(runner.defined_names()))
     checks = [c for c in LAB05.checks if check_ids is None or c.id in check_ids]
     return {c.id: run_check(c, ctx) for c in checks}
 

@@ -25,7 +25,7 @@ FOLLOWS = "This follows from `check_win` missing the anti-diagonal; fix that fir
 def grade(source: str, check_ids: list[str], assignment: Assignment = LAB05) -> dict[str, CheckResult]:
     """The checks as grading runs them: the kernel tells who names whom."""
     runner = InProcessRunner(source)
-    ctx = CheckContext(assignment, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(assignment))
+    ctx = CheckContext.of(assignment, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(assignment))
     return {c.id: run_check(c, ctx) for c in assignment.checks if c.id in check_ids}
 
 
@@ -122,7 +122,7 @@ def test_depth_limits_a_moves_method_that_skips_a_column_costs_once() -> None:
 
 def test_what_stands_in_speaks_the_assignments_call() -> None:
     runner = InProcessRunner(solution_definitions(DEPTH_LIMITS))
-    ctx = CheckContext(DEPTH_LIMITS, runner, frozenset(runner.defined_names()))
+    ctx = CheckContext.of(DEPTH_LIMITS, runner, frozenset(runner.defined_names()))
     by_id = {c.id: c for c in DEPTH_LIMITS.checks}
     terminal = stand_in_for(by_id["terminal-test"], ctx)
     assert terminal is not None
@@ -135,7 +135,7 @@ def test_what_stands_in_speaks_the_assignments_call() -> None:
     assert dict(terminal.codes) == {"X": 1, "O": 2, "tie": -1, "ongoing": 0}
     assert stand_in_for(by_id["expand"], ctx) is None  # a successor: kept as it is
     lab05 = InProcessRunner(LAB05_SOLUTION)
-    lab05_ctx = CheckContext(LAB05, lab05, frozenset(lab05.defined_names()))
+    lab05_ctx = CheckContext.of(LAB05, lab05, frozenset(lab05.defined_names()))
     win = stand_in_for(next(c for c in LAB05.checks if c.id == "check-win"), lab05_ctx)
     assert win is not None and (win.name, win.role, win.board_arg, win.player_arg) == ("check_win", "wins", 0, 1)
 
