@@ -201,9 +201,15 @@ class CheckContext:
         return [squashed[c] for c in close]
 
     # -- encodings -----------------------------------------------------------
+    @property
+    def adapter_encodes_boards(self) -> bool:
+        """The assignment's adapter writes the boards (its ``encode_board``), not its encoding:
+        the kernel then cannot read them, nor the reference stand in for a function of them."""
+        return self.assignment.adapter is not None and hasattr(self.assignment.adapter, "encode_board")
+
     def encode_board(self, board: Board) -> Any:
         adapter = self.assignment.adapter
-        if adapter is not None and hasattr(adapter, "encode_board"):
+        if adapter is not None and self.adapter_encodes_boards:
             return adapter.encode_board(board)
         return self.assignment.encoding.encode(board)
 
@@ -218,7 +224,7 @@ class CheckContext:
             if not isinstance(board, Board):
                 raise MalformedBoard(f"the adapter's decode_board gave {type(board).__name__}, not a Board")
             return board
-        if adapter is not None and hasattr(adapter, "encode_board"):
+        if self.adapter_encodes_boards:
             return self._decode_by_marks(raw)
         return self.assignment.encoding.decode(raw)
 
@@ -297,7 +303,7 @@ class CheckContext:
         """Ask a call to record the search it runs; a traced one reads each node's board (from
         ``board_global`` or the global the board lives in, the attribute of an argument when it
         lives in an object, or else the first argument holding a board) with the encoding's marks."""
-        if not trace or self.assignment.adapter is not None and hasattr(self.assignment.adapter, "encode_board"):
+        if not trace or self.adapter_encodes_boards:
             return Explore()
         location = self.assignment.board
         return Explore(

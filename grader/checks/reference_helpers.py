@@ -44,10 +44,7 @@ def stand_in_for(check: Check[Any], ctx: CheckContext) -> StandIn | None:
     """The reference's version of the function a predicate check tests, speaking the
     assignment's encoding and that check's answer convention; None where it cannot stand in."""
     params = check.params
-    adapter = ctx.assignment.adapter
-    if not isinstance(params, PredicateParams) or not params.expectation.stands_in:
-        return None
-    if adapter is not None and hasattr(adapter, "encode_board"):
+    if not isinstance(params, PredicateParams) or not params.expectation.stands_in or ctx.adapter_encodes_boards:
         return None
     template = ctx.assignment.board.on_object(params.call)
     if len(template.chain) > 1:
