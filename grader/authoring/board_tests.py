@@ -80,23 +80,8 @@ def read_board_test(
     if not all(o.ok for o in outcomes):
         return None
     answers = [o.value for o in outcomes]
-    n = len(boards)
     if all(_is_bool(a) for a in answers):
-        readings = {e.name: e for e in EXPECTATIONS.values() if e.true_on is not None}
-        truths = {name: [e.expected(b, None, None, X) for b in boards] for name, e in readings.items()}
-        fitting = [name for name, truth in truths.items() if all(bool(a) == t for a, t in zip(answers, truth))]
-        if len(fitting) == 1:
-            fits = readings[fitting[0]]
-            return BoardTest(signature, fits.draft_role, fits.name, f"True exactly on the {fits.true_on} of {n} boards")
-        # "Has someone won" has no check kind; a constant answer is no attempt at any test.
-        if (
-            fitting
-            or all(bool(a) == bool(b.winners()) for a, b in zip(answers, boards))
-            or len(set(map(bool, answers))) < 2
-        ):
-            return None
-        misses = [_agreement(signature, f"a {name} test", answers, truth, boards) for name, truth in truths.items()]
-        return max((m for m in misses if m), key=lambda m: m.agreed, default=None)
+        return _true_false_test(signature, answers, boards)
     moves = _legal_moves(prober.context(conventions), signature, answers, boards)
     if moves is not None:
         return moves
@@ -109,6 +94,30 @@ def read_board_test(
     if winner is not None and winner.codes.get("X", X) == encoding.x and winner.codes.get("O", O) == encoding.o:
         return winner  # the board's own marks: the winner, even where they read as +1/-1 scores
     return _score(signature, answers, boards) or winner
+
+
+def _true_false_test(
+    signature: Signature, answers: Sequence[Any], boards: Sequence[Board]
+) -> BoardTest | NearMiss | None:
+    """The expectation whose truth (full, draw, finished game) reproduces every True/False
+    answer; a near miss when most, not all, answers fit one."""
+    readings = {e.name: e for e in EXPECTATIONS.values() if e.true_on is not None}
+    truths = {name: [e.expected(b, None, None, X) for b in boards] for name, e in readings.items()}
+    fitting = [name for name, truth in truths.items() if all(bool(a) == t for a, t in zip(answers, truth))]
+    if len(fitting) == 1:
+        fits = readings[fitting[0]]
+        return BoardTest(
+            signature, fits.draft_role, fits.name, f"True exactly on the {fits.true_on} of {len(boards)} boards"
+        )
+    # "Has someone won" has no check kind; a constant answer is no attempt at any test.
+    if (
+        fitting
+        or all(bool(a) == bool(b.winners()) for a, b in zip(answers, boards))
+        or len(set(map(bool, answers))) < 2
+    ):
+        return None
+    misses = [_agreement(signature, f"a {name} test", answers, truth, boards) for name, truth in truths.items()]
+    return max((m for m in misses if m), key=lambda m: m.agreed, default=None)
 
 
 def _win_test(
