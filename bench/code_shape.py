@@ -1,5 +1,6 @@
 """The shape of the code, for a closing note's before/after: the largest modules, the longest
-functions and the fields of `CheckResult`, in the working tree and at any commit, side by side.
+functions, the fields of `CheckResult`, the places that compare a predicate's expectation with
+a string and the mentions of ``depends_on``, in the working tree and at any commit, side by side.
 
     .venv/bin/python bench/code_shape.py [REV ...] [--top 8]
 
@@ -26,6 +27,32 @@ class Shape:
     modules: list[tuple[int, str]]
     functions: list[tuple[int, str]]
     result_fields: int
+    expect_compares: list[str]
+    depends_on: int
+
+
+def _names_expectation(node: ast.expr, module: str) -> bool:
+    """A predicate's expectation as the checks name it (``expect``), and the kernel stand-in
+    (``role``; elsewhere a role is init's name for what a function does)."""
+    name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+    return name == "expect" or (name == "role" and module.startswith("grader/execution/channel/"))
+
+
+def _is_text(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    return isinstance(node, (ast.Tuple, ast.List, ast.Set)) and any(_is_text(e) for e in node.elts)
+
+
+def _expect_compares(name: str, tree: ast.AST) -> list[str]:
+    """``expect == "wins"``, ``role in ("winner", "outcome")``: an expectation switched on by name."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            if any(_names_expectation(s, name) for s in sides) and any(_is_text(s) for s in sides):
+                found.append(f"{name}:{node.lineno}")
+    return found
 
 
 def _sources(rev: str | None) -> dict[str, str]:
@@ -48,16 +75,25 @@ def _sources(rev: str | None) -> dict[str, str]:
 
 
 def measure(rev: str | None) -> Shape:
-    modules, functions, fields = [], [], 0
+    modules, functions, fields, compares, depends_on = [], [], 0, [], 0
     for name, text in _sources(rev).items():
         modules.append((len(text.splitlines()), name))
+        depends_on += text.count("depends_on")
         tree = ast.parse(text)
+        compares += _expect_compares(name, tree)
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 functions.append((node.end_lineno - node.lineno + 1, f"{name}:{node.lineno} {node.name}"))
             if name == "grader/results.py" and isinstance(node, ast.ClassDef) and node.name == "CheckResult":
                 fields = sum(1 for item in node.body if isinstance(item, ast.AnnAssign))
-    return Shape(rev or "working tree", sorted(modules, reverse=True), sorted(functions, reverse=True), fields)
+    return Shape(
+        rev or "working tree",
+        sorted(modules, reverse=True),
+        sorted(functions, reverse=True),
+        fields,
+        compares,
+        depends_on,
+    )
 
 
 def main() -> None:
@@ -74,6 +110,12 @@ def main() -> None:
         print(
             f"functions {len(lengths)}: over 60 lines {sum(n > 60 for n in lengths)}, over 80 {sum(n > 80 for n in lengths)}"
         )
+        modules = sorted({c.split(":")[0] for c in shape.expect_compares})
+        print(
+            f"expectation compared with a string: {len(shape.expect_compares)} places in {len(modules)} modules"
+            + (f" ({', '.join(modules)})" if modules else "")
+        )
+        print(f"depends_on mentioned: {shape.depends_on} times")
         print("largest modules:")
         for n, name in shape.modules[: args.top]:
             print(f"  {n:5} {name}")

@@ -25,7 +25,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from grader.checks.context import CheckContext  # noqa: E402
+from grader.checks.context import Submission  # noqa: E402
 from grader.checks.registry import run_check  # noqa: E402
 from grader.execution.channel.calls import Call, CallOutcome, DefinedNames  # noqa: E402
 from grader.execution.hangs import HangMemory  # noqa: E402
@@ -60,13 +60,12 @@ class CountingCalls:
 
 
 def _run(check: Check[Any], assignment: Assignment, runner: CountingCalls, names: DefinedNames):
-    ctx = CheckContext(
+    ctx = Submission(
         assignment=assignment,
         runner=runner,
         defined_names=frozenset(names.functions) | frozenset(names.classes) | frozenset(names.variables),
         hangs=HangMemory(assignment.short_limit, names.references),
-    )
-    ctx.begin_check()
+    ).check_context()
     runner.trips = 0
     started = time.monotonic()
     result = run_check(check, ctx)

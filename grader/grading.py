@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from grader.checks.call_tally import CallTally
-from grader.checks.context import CheckContext
+from grader.checks.context import Submission
 from grader.checks.registry import needed_functions, run_check
 from grader.execution.channel.calls import Call, CallOutcome, DefinedNames
 from grader.execution.hangs import HangMemory
@@ -121,7 +121,7 @@ def run_checks(
     *,
     tally: CallTally | None = None,
     on_check: Callable[[CheckResult], None] | None = None,
-) -> tuple[CheckContext, list[CheckResult]]:
+) -> tuple[Submission, list[CheckResult]]:
     """Run the assignment's checks against a session that has executed its notebook; past
     ``deadline`` (``time.monotonic()``, ``allowed`` seconds after the start) no check starts.
     Every call the checks make goes through one `CallTally` over ``session.calls``
@@ -130,7 +130,7 @@ def run_checks(
     that judge the run itself then have nothing to read."""
     tally = tally if tally is not None else CallTally(session.calls)
     names = session.calls.defined_names()
-    ctx = CheckContext(
+    submission = Submission(
         assignment=assignment,
         runner=tally,
         defined_names=_flatten(names),
@@ -141,22 +141,21 @@ def run_checks(
     for check in assignment.checks:
         if time.monotonic() >= deadline:
             result = CheckResult.not_run(check, f"out of time: grading reached its deadline of {allowed:.0f} s")
-        elif not _should_run(check, ctx):
+        elif not _should_run(check, submission):
             result = _bonus_not_attempted(check)
         else:
-            ctx.begin_check(deadline)
-            result = run_check(check, ctx)
+            result = run_check(check, submission.check_context(deadline))
         results.append(result)
         if on_check:
             on_check(result)
-    return ctx, results
+    return submission, results
 
 
 def _flatten(names: DefinedNames) -> frozenset[str]:
     return frozenset(names.functions) | frozenset(names.classes) | frozenset(names.variables)
 
 
-def _should_run(check: Check[Any], ctx: CheckContext) -> bool:
+def _should_run(check: Check[Any], ctx: Submission) -> bool:
     """Bonus checks only run when the notebook defines what they need."""
     if not check.bonus:
         return True
@@ -184,7 +183,7 @@ def submission_problems(
     many checks needed it), and reduced isolation."""
     missing: dict[str, str] = {}
     for r in results:
-        if r.status == CheckStatus.NOT_RUN and r.missing_function is not None:
+        if r.missing_function is not None and r.not_run_reason is not None:
             missing.setdefault(r.missing_function, r.not_run_reason)
     problems = list(missing.values())
     for hang in hangs.stuck.values():

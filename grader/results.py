@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from grader.check_details import CheckDetail, ManualMarking, read_detail, write_detail
+from grader.check_notes import Cause, Learnt, Note, note_from_dict, note_to_dict
 from grader.execution.records import ExecutionResult
+from grader.feedback.wording import check_message
 from grader.spec.model import MANUAL_KIND, Check, Visibility
 
 _Detail = TypeVar("_Detail", bound=CheckDetail)
@@ -35,7 +37,6 @@ class CheckStatus(str, enum.Enum):
     """For the instructor: no automatic score."""
 
 
-NOT_RUN_PREFIX = "Not run: "
 MARKED_BY_HAND = "Marked by hand by your instructor."
 
 
@@ -86,7 +87,8 @@ class CheckResult:
     status: CheckStatus
     score: float
     max_score: float
-    message: str
+    headline: str
+    """What the check says first: its verdict in a sentence (the whole message of most kinds)."""
     visibility: Visibility = "public"
     counterexample: Counterexample | None = None
     figures: Mapping[str, Any] = field(default_factory=dict)
@@ -98,6 +100,20 @@ class CheckResult:
     """What the check's kind measured beyond the verdict (node counts, a game, ...)."""
     instructor: InstructorMark | None = None
     """The instructor's points or comment, when given: ``score`` is then the final one."""
+    cause: Cause | None = None
+    """Why it failed, where the kind tells (the predicate kind): its source and its defect.
+    The sentence is also the counterexample's, as the student reads it."""
+    notes: tuple[Note, ...] = ()
+    """What goes with the headline: positions tried, a regrade with the reference's helpers..."""
+    not_run_reason: str | None = None
+    """Why a NOT RUN check did not run."""
+    learnt: Learnt = field(default_factory=Learnt, compare=False, repr=False)
+    """What the checks after it on the same submission need: in the process only."""
+
+    @property
+    def message(self) -> str:
+        """The words the student reads, written from the parts (`grader.feedback.wording`)."""
+        return check_message(self)
 
     @property
     def manual(self) -> bool:
@@ -119,12 +135,15 @@ class CheckResult:
         cls,
         check: Check[Any],
         status: CheckStatus,
-        message: str,
+        headline: str,
         *,
         score: float | None = None,
         counterexample: Counterexample | None = None,
         figures: Mapping[str, Any] | None = None,
         detail: CheckDetail | None = None,
+        cause: Cause | None = None,
+        notes: tuple[Note, ...] = (),
+        learnt: Learnt | None = None,
     ) -> CheckResult:
         """The result of ``check``; ``score`` defaults to all or nothing by ``status``."""
         if score is None:
@@ -136,22 +155,21 @@ class CheckResult:
             status=status,
             score=round(score, 4),
             max_score=check.max_score,
-            message=message,
+            headline=headline,
             visibility=check.visibility,
             counterexample=counterexample,
             figures=dict(figures or {}),
             detail=detail,
+            cause=cause,
+            notes=notes,
+            learnt=learnt or Learnt(),
         )
 
     @classmethod
     def not_run(cls, check: Check[Any], reason: str, *, missing_function: str | None = None) -> CheckResult:
         """NOT RUN because of ``reason`` (a missing function, a notebook that did not run)."""
-        result = cls.for_check(check, CheckStatus.NOT_RUN, NOT_RUN_PREFIX + reason)
-        return dataclasses.replace(result, missing_function=missing_function)
-
-    @property
-    def not_run_reason(self) -> str:
-        return self.message.removeprefix(NOT_RUN_PREFIX)
+        result = cls.for_check(check, CheckStatus.NOT_RUN, "")
+        return dataclasses.replace(result, missing_function=missing_function, not_run_reason=reason)
 
     def detail_as(self, kind: type[_Detail]) -> _Detail | None:
         """The detail when it is of type ``kind``."""
@@ -187,6 +205,16 @@ class CheckResult:
             "duration": self.duration,
         }
         write_detail(self.detail, figures, data)
+        # "message" is what every reader reads; the parts are kept beside it when there are
+        # any, so that a result read back is the one written.
+        if self.headline != self.message:
+            data["headline"] = self.headline
+        if self.notes:
+            data["notes"] = [note_to_dict(note) for note in self.notes]
+        if self.not_run_reason is not None:
+            data["not_run_reason"] = self.not_run_reason
+        if self.cause is not None:
+            data["cause"] = {"source": self.cause.source, "sentence": self.cause.sentence}
         if self.instructor is not None:
             data["instructor"] = dataclasses.asdict(self.instructor)
         return data
@@ -205,7 +233,7 @@ class CheckResult:
             status=CheckStatus(data["status"]),
             score=data["score"],
             max_score=data["max_score"],
-            message=data["message"],
+            headline=data.get("headline", data["message"]),
             visibility=data.get("visibility", "public"),
             counterexample=Counterexample(**counterexample) if counterexample else None,
             figures=figures,
@@ -213,6 +241,9 @@ class CheckResult:
             missing_function=missing if isinstance(missing, str) else None,
             detail=detail,
             instructor=InstructorMark(**instructor) if instructor else None,
+            cause=Cause(**cause) if (cause := data.get("cause")) else None,
+            notes=tuple(note_from_dict(note) for note in data.get("notes", ())),
+            not_run_reason=data.get("not_run_reason"),
         )
 
 

@@ -16,6 +16,7 @@ from grader.authoring.probes import Conventions, Prober
 from grader.authoring.signatures import Signature
 from grader.checks.answers import ShapeError
 from grader.checks.context import CheckContext
+from grader.checks.expectations import EXPECTATIONS, Expectation
 from grader.spec.model import MOVE_FORMATS, MoveFormat
 from reference import Board, O, X
 
@@ -35,6 +36,11 @@ class BoardTest:
     @property
     def function(self) -> str:
         return self.signature.function.name
+
+    @property
+    def expectation(self) -> Expectation | None:
+        """None for the side to move, which no check kind tests."""
+        return EXPECTATIONS.get(self.expect)
 
 
 def _plain(value: Any) -> bool:
@@ -74,31 +80,8 @@ def read_board_test(
     if not all(o.ok for o in outcomes):
         return None
     answers = [o.value for o in outcomes]
-    n = len(boards)
     if all(_is_bool(a) for a in answers):
-        readings = {
-            "full": lambda b: b.is_full(),
-            "draw": lambda b: b.is_full() and not b.winners(),
-            "terminal": lambda b: bool(b.winners()) or b.is_full(),
-        }
-        fitting = [
-            name for name, truth in readings.items() if all(bool(a) == truth(b) for a, b in zip(answers, boards))
-        ]
-        if len(fitting) == 1:
-            role = {"full": "draw-test", "draw": "draw-test", "terminal": "terminal-test"}[fitting[0]]
-            return BoardTest(signature, role, fitting[0], f"True exactly on the {_words(fitting[0])} of {n} boards")
-        # "Has someone won" has no check kind; a constant answer is no attempt at any test.
-        if (
-            fitting
-            or all(bool(a) == bool(b.winners()) for a, b in zip(answers, boards))
-            or len(set(map(bool, answers))) < 2
-        ):
-            return None
-        misses = [
-            _agreement(signature, f"a {name} test", answers, [truth(b) for b in boards], boards)
-            for name, truth in readings.items()
-        ]
-        return max((m for m in misses if m), key=lambda m: m.agreed, default=None)
+        return _true_false_test(signature, answers, boards)
     moves = _legal_moves(prober.context(conventions), signature, answers, boards)
     if moves is not None:
         return moves
@@ -113,8 +96,28 @@ def read_board_test(
     return _score(signature, answers, boards) or winner
 
 
-def _words(expect: str) -> str:
-    return {"full": "full boards", "draw": "full boards with no line", "terminal": "won or full boards"}[expect]
+def _true_false_test(
+    signature: Signature, answers: Sequence[Any], boards: Sequence[Board]
+) -> BoardTest | NearMiss | None:
+    """The expectation whose truth (full, draw, finished game) reproduces every True/False
+    answer; a near miss when most, not all, answers fit one."""
+    readings = {e.name: e for e in EXPECTATIONS.values() if e.true_on is not None}
+    truths = {name: [e.expected(b, None, None, X) for b in boards] for name, e in readings.items()}
+    fitting = [name for name, truth in truths.items() if all(bool(a) == t for a, t in zip(answers, truth))]
+    if len(fitting) == 1:
+        fits = readings[fitting[0]]
+        return BoardTest(
+            signature, fits.draft_role, fits.name, f"True exactly on the {fits.true_on} of {len(boards)} boards"
+        )
+    # "Has someone won" has no check kind; a constant answer is no attempt at any test.
+    if (
+        fitting
+        or all(bool(a) == bool(b.winners()) for a, b in zip(answers, boards))
+        or len(set(map(bool, answers))) < 2
+    ):
+        return None
+    misses = [_agreement(signature, f"a {name} test", answers, truth, boards) for name, truth in truths.items()]
+    return max((m for m in misses if m), key=lambda m: m.agreed, default=None)
 
 
 def _win_test(
@@ -125,7 +128,7 @@ def _win_test(
     outcomes = prober.ask(signature, conventions, cases, call_timeout=call_timeout)
     if not all(o.ok and _is_bool(o.value) for o in outcomes):
         return None
-    expected = [player in board.winners() for board, player in pairs]
+    expected = [EXPECTATIONS["wins"].expected(board, player, None, X) for board, player in pairs]
     if all(bool(o.value) == e for o, e in zip(outcomes, expected)):
         return BoardTest(
             signature,
@@ -236,7 +239,7 @@ def _score(signature: Signature, answers: Sequence[Any], boards: Sequence[Board]
     if not all(isinstance(a, (int, float)) and not isinstance(a, bool) for a in answers):
         return None
     for maximizer in (X, O):
-        expected = [0 if len(b.winners()) != 1 else 1 if maximizer in b.winners() else -1 for b in boards]
+        expected = [EXPECTATIONS["score"].expected(b, None, None, maximizer) for b in boards]
         if list(answers) == expected:
             return BoardTest(
                 signature,

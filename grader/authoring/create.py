@@ -14,6 +14,7 @@ import re
 import shutil
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from grader.authoring.draft import Draft, DraftCheck
 from grader.authoring.encodings import candidate_encodings, source_literals
 from grader.authoring.handout import handout_from
 from grader.authoring.inference import EncodingChoice, infer
-from grader.authoring.probes import Prober
+from grader.authoring.probes import ProbeHang, Prober
 from grader.authoring.stdin_answers import StdinSearch, run_with_answers
 from grader.authoring.toml_writer import render_toml
 from grader.execution.records import CellStatus, ExecutionResult
@@ -133,12 +134,14 @@ def _require_clean(execution: ExecutionResult) -> None:
     raise InitFailed(f"the solution crashes: cell {cell.number} stopped with {what}; nothing was inferred")
 
 
-def _require_recognized(discovered: Discovered, draft: Draft, choice: EncodingChoice | None) -> None:
+def _require_recognized(
+    discovered: Discovered, draft: Draft, choice: EncodingChoice | None, hangs: Sequence[ProbeHang]
+) -> None:
     """A solution is made into an assignment only when it has a search init recognized and no
     function that answers almost, not exactly, like a board test or a search."""
     if choice is None or not draft.checks:
         defined = ", ".join(f.name for f in discovered.functions) or "no functions"
-        hung = "".join(f" ({note})" for note in dict.fromkeys(n for n in draft.notes if "did not return" in n))
+        hung = "".join(f" ({hang}; not checked)" for hang in dict.fromkeys(h for h in hangs if h.timed_out))
         raise InitFailed(
             f"this is not a tic-tac-toe solution init can read: it defines {defined}, and none answers like "
             f"a board test or a game search on any board encoding{hung}"
@@ -192,9 +195,9 @@ def _infer_draft(notebook: nbformat.NotebookNode, session: NotebookSession) -> D
     draft, choice = infer(prober, discovered, encodings)
     hangs = prober.hangs_under(choice.conventions) if choice else list(prober.hung.values())
     if hangs and draft.checks and not _has_search(draft):
-        raise InitFailed(f"the solution hangs: {'; '.join(hangs)}. Found: {_found_words(draft)}")
+        raise InitFailed(f"the solution hangs: {'; '.join(map(str, hangs))}. Found: {_found_words(draft)}")
     draft.notes += [f"{hang}; not checked" for hang in hangs]
-    _require_recognized(discovered, draft, choice)
+    _require_recognized(discovered, draft, choice, hangs)
     draft.add_check(_runs_cleanly())
     return draft
 

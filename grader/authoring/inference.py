@@ -55,7 +55,7 @@ class EncodingChoice:
     @property
     def telling(self) -> int:
         """Board tests other than a static score."""
-        return sum(t.expect != "score" for t in self.board_tests)
+        return sum(t.expectation is None or not t.expectation.scores_for_maximizer for t in self.board_tests)
 
     @property
     def rank(self) -> tuple[int, int]:
@@ -172,34 +172,21 @@ def choose_encoding(
 
 
 def _board_test_check(test: BoardTest) -> DraftCheck:
+    expectation = test.expectation
+    assert expectation is not None, "the side to move has no check"
     params: dict[str, Any] = {"call": test.signature.call_text(), "expect": test.expect}
-    if test.expect in ("wins", "full", "draw", "terminal"):
-        # Arbitrary boards reach the full and nearly full ones a draw test must get right,
-        # and more of them than a property's default.
-        params["boards"] = "arbitrary"
-    if test.expect in ("full", "draw", "terminal"):
+    params.update({"boards": expectation.draft_boards} if expectation.draft_boards != "reachable" else {})
+    if expectation.draft_examples:
         params["examples"] = BOARD_TEST_EXAMPLES
-    if test.expect == "score":
-        pass
-    elif test.codes:
+    if expectation.takes_codes and test.codes:
         params["codes"] = dict(test.codes)
     if test.move is not None:
         params["move"] = test.move
     if test.ordered:
         params["ordered"] = True
-    titles = {
-        "wins": "finds a line for the given player",
-        "winner": "names the winner",
-        "outcome": "names the outcome",
-        "full": "tells a full board",
-        "draw": "tells a draw",
-        "terminal": "tells a finished game",
-        "legal-moves": "lists the empty cells",
-        "score": "scores a finished game",
-    }
     name = test.function
     return DraftCheck(
-        slug(name), test.role, f"{name} {titles[test.expect]}", "predicate", params, f"{name}: {test.evidence}"
+        slug(name), test.role, f"{name} {expectation.title}", "predicate", params, f"{name}: {test.evidence}"
     )
 
 
@@ -237,16 +224,16 @@ def infer(
     if choice is None:
         return draft, None
     _board_fields(draft, choice)
-    turns = [t for t in choice.board_tests if t.expect == "to-move"]
+    turns = [t for t in choice.board_tests if t.expectation is None]
     turn = TurnEvidence(turns[0].function, turns[0].codes["first_player"]) if turns else None
     chosen = choose_conventions(choice.searches, turn)
     draft.fields.extend(chosen.fields)
     draft.undecided.extend(chosen.undecided)
     for test in choice.board_tests:
-        if test.expect == "to-move":
+        if test.expectation is None:
             draft.notes.append(f"`{test.function}` {test.evidence}: who moves first; no check kind tests it.")
             continue
-        if test.expect == "score" and test.codes.get("maximizer") != chosen.maximizer:
+        if test.expectation.scores_for_maximizer and test.codes.get("maximizer") != chosen.maximizer:
             draft.notes.append(f"`{test.function}` scores for {test.codes.get('maximizer')}; no check was written.")
             continue
         draft.add_check(_board_test_check(test))

@@ -132,6 +132,21 @@ def search_positions(first_player: str, per_side: int = 8) -> tuple[Board, ...]:
     return tuple(boards if first_player == X else [_swap(b) for b in boards])
 
 
+@dataclass(frozen=True)
+class ProbeHang:
+    """A probe call that never came back: it ran out of time, or it crashed the kernel."""
+
+    function: str
+    board: Board
+    timed_out: bool
+    seconds: float
+
+    def __str__(self) -> str:
+        if self.timed_out:
+            return f"`{self.function}` did not return within {self.seconds:g} s on {self.board}"
+        return f"`{self.function}` crashed the kernel on {self.board}"
+
+
 class Prober:
     """Calls the solution's functions with boards encoded one candidate way."""
 
@@ -139,10 +154,10 @@ class Prober:
         self.runner = runner
         self.defined = defined
         self.call_timeout = call_timeout
-        self.hung: dict[tuple[str, BoardEncoding, BoardLocation], str] = {}
+        self.hung: dict[tuple[str, BoardEncoding, BoardLocation], ProbeHang] = {}
         """(function, encoding, location) -> what ran out of time: not called so again."""
 
-    def hangs_under(self, conventions: Conventions) -> list[str]:
+    def hangs_under(self, conventions: Conventions) -> list[ProbeHang]:
         """What ran out of time with the board written the chosen way."""
         chosen = (conventions.encoding, conventions.location)
         return [what for (_, encoding, location), what in self.hung.items() if (encoding, location) == chosen]
@@ -150,9 +165,8 @@ class Prober:
     def context(self, conventions: Conventions) -> CheckContext:
         """A context whose calls start within ``BATCH_SECONDS``: a function searching far
         more than a probe needs (a board read the wrong way looks empty) is cut short."""
-        ctx = CheckContext(draft_assignment(conventions, self.call_timeout), self.runner, self.defined)
-        ctx.window = CallWindow(time.monotonic() + BATCH_SECONDS, "the probe's time was spent")
-        return ctx
+        ctx = CheckContext.of(draft_assignment(conventions, self.call_timeout), self.runner, self.defined)
+        return ctx.within(CallWindow(time.monotonic() + BATCH_SECONDS, "the probe's time was spent"))
 
     def ask(
         self,
@@ -180,7 +194,7 @@ class Prober:
         name = signature.function.name
         key = (name, conventions.encoding, conventions.location)
         if key in self.hung:
-            return [CallOutcome(CallStatus.SKIPPED, error=self.hung[key])] * len(cases)
+            return [CallOutcome(CallStatus.SKIPPED, error=str(self.hung[key]))] * len(cases)
         requests = []
         for n, case in enumerate(cases):
             board: Board = case["board"]
@@ -197,10 +211,6 @@ class Prober:
             return outcomes
         for case, outcome in zip(cases, outcomes):
             if outcome.status in (CallStatus.TIMEOUT, CallStatus.KILLED):
-                self.hung[key] = (
-                    f"`{name}` did not return within {self.call_timeout:g} s on {case['board']}"
-                    if outcome.status is CallStatus.TIMEOUT
-                    else f"`{name}` crashed the kernel on {case['board']}"
-                )
+                self.hung[key] = ProbeHang(name, case["board"], outcome.status is CallStatus.TIMEOUT, self.call_timeout)
                 break
         return outcomes

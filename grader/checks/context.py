@@ -1,10 +1,12 @@
 """What a check needs to talk to one executed submission.
 
-`CheckContext` resolves the student's names (with the assignment's aliases), encodes boards
-with the assignment's codec, and wraps the call channel in `StudentFunction`: a cached,
-batched way to ask "what does the student's function say about this board?". It also keeps
-the submission's time: the window in which the running check may start calls, and what
-earlier calls that ran out of time teach (`grader.execution.hangs`).
+A `Submission` is what every check of one submission shares (its names, the call channel,
+what ran out of time so far, what the checks so far learnt); a `CheckWindow` is one run of
+one check (when its calls may start, the reference's stand-ins in them). A `CheckContext`
+is one check's view through its window: it resolves the student's names (with the
+assignment's aliases), encodes boards with the assignment's codec, and wraps the call channel
+in `StudentFunction`: a cached, batched way to ask "what does the student's function say
+about this board?".
 """
 
 from __future__ import annotations
@@ -61,7 +63,12 @@ class NotDefined(Exception):
 
 
 @dataclass
-class CheckContext:
+class Submission:
+    """What every check of one executed submission shares: its names and how to call them,
+    the execution record, the call log, what ran out of time so far and what the checks so
+    far learnt about its lower-level functions (recorded by the registry, read by the checks
+    after them)."""
+
     assignment: Assignment
     runner: CallRunner
     defined_names: frozenset[str]
@@ -69,16 +76,8 @@ class CheckContext:
     """The execution record, for checks about the run itself."""
     outcomes_log: list[CallOutcome] = field(default_factory=list)
     findings: Findings = field(default_factory=Findings)
-    """What the checks run so far learnt about the submission's lower-level functions."""
     hangs: HangMemory | None = None
     """What ran out of time so far (default: nothing, with the assignment's short limit)."""
-    window: CallWindow | None = None
-    """Set by the grading loop for each check (see :meth:`begin_check`); None: no limit."""
-    deadline: float | None = None
-    """The submission's deadline the last :meth:`begin_check` was given."""
-    stand_ins: tuple[StandIn, ...] = ()
-    """The reference's versions of wrong lower-level functions, standing in for them in every
-    call (`grader.checks.reference_helpers`)."""
 
     def __post_init__(self) -> None:
         if self.hangs is None:
@@ -89,15 +88,97 @@ class CheckContext:
         assert self.hangs is not None
         return self.hangs
 
-    def begin_check(self, deadline: float | None = None) -> None:
-        """A check starts now: it may start calls for its share of the time, and never past
-        the submission's ``deadline`` (``time.monotonic()``)."""
-        self.deadline = deadline
-        share = self.assignment.check_share_seconds
+    def check_context(self, deadline: float | None = None) -> CheckContext:
+        """The context of a check that starts now: it may start calls for its share of the
+        time, and never past the submission's ``deadline`` (``time.monotonic()``)."""
+        return CheckContext(self, CheckWindow.starting_now(self.assignment.check_share_seconds, deadline))
+
+
+@dataclass(frozen=True)
+class CheckWindow:
+    """One run of one check: until when it may start calls, and the reference's versions of
+    wrong lower-level functions standing in for them in every call it makes."""
+
+    calls: CallWindow | None = None
+    """None: no limit."""
+    deadline: float | None = None
+    """The submission's deadline the window was cut to."""
+    stand_ins: tuple[StandIn, ...] = ()
+    """(`grader.checks.reference_helpers`)"""
+
+    @classmethod
+    def starting_now(cls, share: float, deadline: float | None, stand_ins: tuple[StandIn, ...] = ()) -> CheckWindow:
         window = CallWindow(time.monotonic() + share, f"the check's {share:g} s share of the grading time was spent")
         if deadline is not None and deadline < window.until:
             window = CallWindow(deadline, "out of time: grading reached its deadline")
-        self.window = window
+        return cls(window, deadline, stand_ins)
+
+
+@dataclass(frozen=True)
+class CheckContext:
+    """What one check sees of its submission, through its own window."""
+
+    submission: Submission
+    run: CheckWindow = field(default_factory=CheckWindow)
+
+    @classmethod
+    def of(
+        cls,
+        assignment: Assignment,
+        runner: CallRunner,
+        defined_names: frozenset[str],
+        *,
+        execution: ExecutionResult | None = None,
+        hangs: HangMemory | None = None,
+    ) -> CheckContext:
+        """A context without a time limit on a submission of its own."""
+        return cls(Submission(assignment, runner, defined_names, execution=execution, hangs=hangs))
+
+    @property
+    def assignment(self) -> Assignment:
+        return self.submission.assignment
+
+    @property
+    def runner(self) -> CallRunner:
+        return self.submission.runner
+
+    @property
+    def defined_names(self) -> frozenset[str]:
+        return self.submission.defined_names
+
+    @property
+    def execution(self) -> ExecutionResult | None:
+        return self.submission.execution
+
+    @property
+    def findings(self) -> Findings:
+        """What the checks before this one learnt; nothing for a run with the reference's
+        helpers standing in (the defects it would name are the ones standing in)."""
+        return Findings() if self.run.stand_ins else self.submission.findings
+
+    @property
+    def hang_memory(self) -> HangMemory:
+        return self.submission.hang_memory
+
+    @property
+    def window(self) -> CallWindow | None:
+        return self.run.calls
+
+    @property
+    def stand_ins(self) -> tuple[StandIn, ...]:
+        return self.run.stand_ins
+
+    def within(self, calls: CallWindow) -> CheckContext:
+        """This context with calls that start before ``calls`` ends."""
+        return replace(self, run=replace(self.run, calls=calls))
+
+    def regrading(self, stand_ins: tuple[StandIn, ...]) -> CheckContext:
+        """This check's context for a second run with the reference's ``stand_ins``: a fresh
+        window when it had one."""
+        if self.run.calls is None:
+            return replace(self, run=CheckWindow(stand_ins=stand_ins))
+        share = self.assignment.check_share_seconds
+        return replace(self, run=CheckWindow.starting_now(share, self.run.deadline, stand_ins))
 
     # -- names ---------------------------------------------------------------
     def resolve(self, function: str) -> str:
@@ -120,9 +201,15 @@ class CheckContext:
         return [squashed[c] for c in close]
 
     # -- encodings -----------------------------------------------------------
+    @property
+    def adapter_encodes_boards(self) -> bool:
+        """The assignment's adapter writes the boards (its ``encode_board``), not its encoding:
+        the kernel then cannot read them, nor the reference stand in for a function of them."""
+        return self.assignment.adapter is not None and hasattr(self.assignment.adapter, "encode_board")
+
     def encode_board(self, board: Board) -> Any:
         adapter = self.assignment.adapter
-        if adapter is not None and hasattr(adapter, "encode_board"):
+        if adapter is not None and self.adapter_encodes_boards:
             return adapter.encode_board(board)
         return self.assignment.encoding.encode(board)
 
@@ -137,7 +224,7 @@ class CheckContext:
             if not isinstance(board, Board):
                 raise MalformedBoard(f"the adapter's decode_board gave {type(board).__name__}, not a Board")
             return board
-        if adapter is not None and hasattr(adapter, "encode_board"):
+        if self.adapter_encodes_boards:
             return self._decode_by_marks(raw)
         return self.assignment.encoding.decode(raw)
 
@@ -216,7 +303,7 @@ class CheckContext:
         """Ask a call to record the search it runs; a traced one reads each node's board (from
         ``board_global`` or the global the board lives in, the attribute of an argument when it
         lives in an object, or else the first argument holding a board) with the encoding's marks."""
-        if not trace or self.assignment.adapter is not None and hasattr(self.assignment.adapter, "encode_board"):
+        if not trace or self.adapter_encodes_boards:
             return Explore()
         location = self.assignment.board
         return Explore(
@@ -327,7 +414,7 @@ class StudentFunction:
             pending,
             build=self._build,
             where=lambda key: where_it_ran_out(key, self.describe(pending[key])),
-            log=self.ctx.outcomes_log,
+            log=self.ctx.submission.outcomes_log,
         )
         return {key: Answer(outcome, self.describe(pending[key])) for key, outcome in outcomes.items()}
 

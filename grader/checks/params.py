@@ -4,7 +4,7 @@ assignment loads (see `grader.spec.loader.build_params`)."""
 from __future__ import annotations
 
 from dataclasses import field
-from typing import Any, Protocol
+from typing import Any
 
 from grader.spec.call_template import CallTemplate, parse_call
 from reference import Board, MalformedBoard
@@ -29,16 +29,6 @@ PLACEHOLDERS = frozenset(
 )
 """The names a call text may use for the values a check fills in (`CheckContext.placeholders`
 and the checks' own extras; ``game`` is the object holding the board, `grader.spec.board`)."""
-
-
-class CallParams(Protocol):
-    """Parameters of a kind that calls one student function, with globals set first."""
-
-    @property
-    def call(self) -> CallTemplate: ...
-
-    @property
-    def globals(self) -> dict[str, str]: ...
 
 
 def call_field(**kwargs: Any) -> Any:

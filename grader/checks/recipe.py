@@ -35,10 +35,15 @@ Case = tuple[Board, E]
 """A position and what goes with it (``None`` when nothing does)."""
 
 
+def kinds_phrase(counts: Mapping[str, int]) -> str:
+    """The kinds seen, e.g. "16 draws and 70 boards with empty cells"; "" for nothing."""
+    parts = [f"{n} {kind}" for kind, n in counts.items()]
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
+
+
 def list_kinds(counts: Mapping[str, int]) -> str:
     """What a passing message adds, e.g. "Among them: 16 draws and 70 boards with empty cells."; "" for nothing."""
-    parts = [f"{n} {kind}" for kind, n in counts.items()]
-    listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
+    listed = kinds_phrase(counts)
     return f"Among them: {listed}." if listed else ""
 
 

@@ -22,11 +22,11 @@ the call does not pass.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from grader.checks.causes.findings import Findings
+from grader.check_notes import Regraded
 from grader.checks.context import CheckContext, NotDefined
 from grader.checks.kinds.predicates import Params as PredicateParams
 from grader.execution.channel.call_data import StandIn
@@ -35,9 +35,8 @@ from grader.spec.call_template import CallTemplate, Placeholder
 from grader.spec.model import Check
 from reference import O, X
 
-__all__ = ["graded_on_reference_helpers", "note_wrong_helper", "stand_in_for"]
+__all__ = ["better_of", "stand_in_for", "stand_ins_to_try", "wrong_helper"]
 
-_ROLES = frozenset({"wins", "winner", "outcome", "draw", "full", "terminal", "score", "legal-moves"})
 _PLAYER = (Placeholder("player"), Placeholder("to_move"))
 
 
@@ -45,10 +44,7 @@ def stand_in_for(check: Check[Any], ctx: CheckContext) -> StandIn | None:
     """The reference's version of the function a predicate check tests, speaking the
     assignment's encoding and that check's answer convention; None where it cannot stand in."""
     params = check.params
-    adapter = ctx.assignment.adapter
-    if not isinstance(params, PredicateParams) or params.expect not in _ROLES:
-        return None
-    if adapter is not None and hasattr(adapter, "encode_board"):
+    if not isinstance(params, PredicateParams) or not params.expectation.stands_in or ctx.adapter_encodes_boards:
         return None
     template = ctx.assignment.board.on_object(params.call)
     if len(template.chain) > 1:
@@ -63,10 +59,10 @@ def stand_in_for(check: Check[Any], ctx: CheckContext) -> StandIn | None:
     board_global = next((g for g, p in params.globals.items() if p == "board"), ctx.assignment.board.board_global)
     board_arg = _position(step.args, (Placeholder("board"),))
     player_arg = _position(step.args, _PLAYER)
-    if params.expect == "wins" and player_arg is None:
+    if params.expectation.asks_player and player_arg is None:
         return None
     maximizer = ctx.assignment.maximizer
-    if params.expect == "score" and maximizer == "to-move":  # whose score depends on the board
+    if params.expectation.scores_for_maximizer and maximizer == "to-move":  # whose score depends on the board
         return None
     codes: dict[str, Any] = {X: ctx.encode_player(X), O: ctx.encode_player(O), "tie": "tie", "ongoing": None}
     codes.update(ctx.findings.spellings.get(check.id, {}))  # "no winner" as the student's function says it
@@ -88,50 +84,40 @@ def _position(args: Sequence[Any], placeholders: Sequence[Placeholder]) -> int |
     return next((n for n, arg in enumerate(args) if arg in placeholders), None)
 
 
-def note_wrong_helper(check: Check[Any], ctx: CheckContext, result: CheckResult) -> None:
-    """A predicate check that failed: its function's reference version, for the checks after it."""
-    if result.status is CheckStatus.FAILED and ctx.assignment.reference_helpers:
-        stand_in = stand_in_for(check, ctx)
-        if stand_in is not None:
-            ctx.findings.wrong_helpers.append((check.id, stand_in))
+def wrong_helper(check: Check[Any], ctx: CheckContext, result: CheckResult) -> StandIn | None:
+    """The reference's version of the function a predicate check found wrong, for the checks
+    after it; None when the check did not fail or the reference cannot stand in."""
+    if result.status is not CheckStatus.FAILED or not ctx.assignment.reference_helpers:
+        return None
+    return stand_in_for(check, ctx)
 
 
-def graded_on_reference_helpers(
-    check: Check[Any],
-    ctx: CheckContext,
-    result: CheckResult,
-    functions: Sequence[str],
-    run: Callable[[Check[Any], CheckContext], CheckResult],
-) -> CheckResult:
-    """``result``, or the result of running ``check`` again (``run``) with the reference's
-    versions of the wrong functions its ``functions`` reach standing in, when that scores more."""
+def stand_ins_to_try(
+    check: Check[Any], ctx: CheckContext, result: CheckResult, functions: Sequence[str]
+) -> tuple[tuple[StandIn, ...], list[str]]:
+    """The reference's versions of the wrong functions ``check``'s ``functions`` reach (the
+    first check of a name wins), to grade it again with, when its first ``result`` lost
+    points; and how feedback names the check's own functions."""
     if not ctx.assignment.reference_helpers or result.status not in (CheckStatus.FAILED, CheckStatus.PARTIAL):
-        return result
+        return (), []
     own = _labels(check, ctx) or _resolved(ctx, functions)
     reach = ctx.hang_memory.reach(name.split(".")[0] for name in own)
     by_name = {
         stand_in.name: stand_in
-        for source, stand_in in reversed(ctx.findings.wrong_helpers)  # the first check of a name wins
+        for source, stand_in in reversed(ctx.findings.wrong_helpers)
         if source != check.id and stand_in.name.split(".")[0] in reach
     }
-    stand_ins = tuple(reversed(by_name.values()))
-    if not stand_ins:
-        return result
-    again_ctx = replace(ctx, findings=Findings(), stand_ins=stand_ins)
-    if ctx.window is not None:
-        again_ctx.begin_check(ctx.deadline)
-    again = run(check, again_ctx)
+    return tuple(reversed(by_name.values())), own
+
+
+def better_of(result: CheckResult, again: CheckResult, stand_ins: Sequence[StandIn], own: Sequence[str]) -> CheckResult:
+    """``again`` (graded with ``stand_ins``), noted so, when it passes or scores more than the
+    first ``result``; else ``result`` with whatever cause it named."""
     if again.status is not CheckStatus.PASSED and again.score <= result.score:
         return result
-    helpers = _words([stand_in.name for stand_in in stand_ins])
-    graded = f"graded with the reference {helpers} in place of yours."
-    if again.status is CheckStatus.PASSED:
-        built = list(dict.fromkeys(f for f in own if f not in {s.name for s in stand_ins})) or own
-        are = "is" if len(built) == 1 else "are"
-        lead = f"{_words(built)} {are} right once {helpers} {'is' if len(stand_ins) == 1 else 'are'}: {graded}"
-    else:
-        lead = f"Graded with the reference {helpers} in place of yours."
-    return replace(again, message=f"{lead} {again.message}")
+    helpers = tuple(dict.fromkeys(stand_in.name for stand_in in stand_ins))
+    built = tuple(dict.fromkeys(f for f in own if f not in helpers)) or tuple(own)
+    return replace(again, notes=(*again.notes, Regraded(helpers, built, again.status is CheckStatus.PASSED)))
 
 
 def _labels(check: Check[Any], ctx: CheckContext) -> list[str]:
@@ -158,8 +144,3 @@ def _resolved(ctx: CheckContext, functions: Sequence[str]) -> list[str]:
         except NotDefined:
             continue
     return names
-
-
-def _words(names: Sequence[str]) -> str:
-    quoted = [f"`{name}`" for name in dict.fromkeys(names)]
-    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]

@@ -11,7 +11,7 @@ from typing import Any
 from grader.checks.context import CallsStopped, CheckContext, NotDefined
 from grader.checks.kind import CheckKind
 from grader.checks.kinds import adapter, games, hygiene, node_counts, predicates, printed, search, state
-from grader.checks.reference_helpers import graded_on_reference_helpers, note_wrong_helper
+from grader.checks.reference_helpers import better_of, stand_ins_to_try, wrong_helper
 from grader.results import CheckResult, CheckStatus
 from grader.spec.model import Check
 
@@ -46,14 +46,23 @@ def run_check(check: Check[Any], ctx: CheckContext) -> CheckResult:
     NOT RUN, whatever its kind, and so do calls the context would not make (its time was spent,
     or they reach a function that kept running out of time) when the kind did not judge
     without them; anything else that goes wrong inside becomes an ERROR result, never an
-    exception. A check whose failures may come from a lower-level function an earlier check
-    found wrong is run again with the reference's version of it in its place
-    (`grader.checks.reference_helpers`)."""
+    exception.
+
+    What the check learnt about its function is recorded for the checks after it. A check
+    whose failures may come from a lower-level function an earlier check found wrong is run
+    again with the reference's version of it in its place, and keeps the better result
+    (`grader.checks.reference_helpers`); a check that finds its function wrong leaves the
+    reference's version of it for the checks after it."""
     started = time.monotonic()
-    result = graded_on_reference_helpers(check, ctx, _run_kind(check, ctx), needed_functions(check), _run_kind)
-    if check.kind == predicates.PREDICATE.name:
-        note_wrong_helper(check, ctx, result)
-    return replace(_not_twice(check, ctx, result), duration=round(time.monotonic() - started, 4))
+    result = _run_kind(check, ctx)
+    ctx.findings.learn(check.id, result.learnt)
+    stand_ins, own = stand_ins_to_try(check, ctx, result, needed_functions(check))
+    if stand_ins:
+        result = better_of(result, _run_kind(check, ctx.regrading(stand_ins)), stand_ins, own)
+    wrong = wrong_helper(check, ctx, result)
+    if wrong is not None:
+        ctx.findings.wrong_helpers.append((check.id, wrong))
+    return replace(result, duration=round(time.monotonic() - started, 4))
 
 
 def _run_kind(check: Check[Any], ctx: CheckContext) -> CheckResult:
@@ -68,18 +77,3 @@ def _run_kind(check: Check[Any], ctx: CheckContext) -> CheckResult:
             check, CheckStatus.ERROR, f"The check could not be completed: {type(exc).__name__}: {exc}"
         )
     return result
-
-
-def _not_twice(check: Check[Any], ctx: CheckContext, result: CheckResult) -> CheckResult:
-    """A check that ``depends_on`` another keeps its points when its failures follow from the
-    mistake that other check already lost points for (the status still says what happened)."""
-    if result.status not in (CheckStatus.FAILED, CheckStatus.PARTIAL) or not check.depends_on:
-        return result
-    cause = ctx.findings.counted_against(check.id, check.depends_on)
-    if cause is None:
-        return result
-    note = (
-        f" Its points are kept: this follows from `{cause.defect.function}` {cause.defect.description}, "
-        f"which the check `{cause.source_check}` already took points for."
-    )
-    return replace(result, score=check.points, message=result.message + note)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from grader.check_notes import BudgetRanOut, Cause, KindsSeen, Learnt, NoMoreJudged, Note, PositionsTried
 from grader.checks.causes.shape import Observed, shape_headline
 from grader.checks.context import StudentFunction
 from grader.checks.properties import Mismatch, PropertyOutcome
@@ -17,37 +18,44 @@ from reference import Board
 def result_from_property(
     check: Check[Any],
     outcome: PropertyOutcome,
-    passed_message: str,
+    passed_headline: str,
     *,
     figures: Mapping[str, Any] | None = None,
-    headline: str | None = None,
+    cause: Cause | None = None,
+    learnt: Learnt | None = None,
 ) -> CheckResult:
-    """``headline`` replaces the "wrong answer" one when the failure is one of shape (see
-    :func:`shape_of`)."""
+    """The verdict of a property run. ``cause``: the failure's, when the kind picked one
+    (`explain`); a cause of shape is the headline itself, and the counterexample then names
+    none (the shape accounts for every call: a guess from one answer would only distract)."""
     all_figures: dict[str, Any] = {"examples": outcome.tried, **(figures or {})}
     if outcome.budget_exhausted:
         all_figures["budget_exhausted"] = True
     if outcome.stopped is not None:
         all_figures["stopped"] = outcome.stopped
     if outcome.passed:
-        if outcome.stopped is not None and outcome.tried == 0:
-            return CheckResult.not_run(check, outcome.stopped)
         covered = outcome.covered
-        if covered is not None and covered.missing:
-            return CheckResult.not_run(check, _unseen(covered.missing, outcome.stopped))
-        message = passed_message + f" ({outcome.tried} positions tried)"
+        not_run = None
+        if outcome.stopped is not None and outcome.tried == 0:
+            not_run = outcome.stopped
+        elif covered is not None and covered.missing:
+            not_run = _unseen(covered.missing, outcome.stopped)
+        if not_run is not None:
+            return replace(CheckResult.not_run(check, not_run), learnt=learnt or Learnt())
+        notes: list[Note] = [PositionsTried(outcome.tried)]
         if outcome.stopped is not None:
-            message += f"; no more were judged: {outcome.stopped}"
+            notes.append(NoMoreJudged(outcome.stopped))
         elif outcome.budget_exhausted:
-            message += "; the time budget ran out before all planned positions were tried"
+            notes.append(BudgetRanOut())
         if covered is not None and covered.summary:
-            message += ". " + covered.summary
-        return CheckResult.for_check(check, CheckStatus.PASSED, message, figures=all_figures)
+            notes.append(KindsSeen(covered.summary))
+        return CheckResult.for_check(
+            check, CheckStatus.PASSED, passed_headline, figures=all_figures, notes=tuple(notes), learnt=learnt
+        )
     board = outcome.failing_input
     mismatch = outcome.mismatch
     assert mismatch is not None
-    if headline is not None:
-        # The shape accounts for every call: a guess from one answer would only distract.
+    if cause is not None and cause.source == "shape":
+        headline = cause.sentence
         mismatch = replace(mismatch, cause=None)
     else:
         headline = (
@@ -55,13 +63,27 @@ def result_from_property(
             if isinstance(board, Board)
             else "Wrong answer"
         )
+        mismatch = mismatch if cause is None else replace(mismatch, cause=cause.sentence)
     return CheckResult.for_check(
         check,
         CheckStatus.FAILED,
         headline,
         counterexample=counterexample_for(board if isinstance(board, Board) else None, mismatch),
         figures=all_figures,
+        cause=cause,
+        learnt=learnt,
     )
+
+
+def explain(explainers: Iterable[Callable[[], Cause | None]]) -> Cause | None:
+    """The cause of the first explainer that names one: the list's order says which
+    explanation wins (the shape of every call, then a lower-level function's defect, then a
+    convention, then the one wrong answer)."""
+    for explainer in explainers:
+        cause = explainer()
+        if cause is not None:
+            return cause
+    return None
 
 
 def _unseen(missing: tuple[str, ...], stopped: str | None) -> str:
@@ -80,8 +102,9 @@ def counterexample_for(board: Board | None, mismatch: Mismatch) -> Counterexampl
     )
 
 
-def shape_of(student: StudentFunction, *, none_ok: bool = False) -> str | None:
-    """The shape headline of every call made to ``student`` (a signature the assignment's call
-    does not fit, a stub), or ``None`` when its answers are to be judged as answers."""
+def shape_of(student: StudentFunction, *, none_ok: bool = False) -> Cause | None:
+    """The shape of every call made to ``student`` (a signature the assignment's call does not
+    fit, a stub) as the failure's cause, or ``None`` when its answers are to be judged as answers."""
     outcomes = [Observed.from_outcome(answer.outcome) for _, answer in student.answers()]
-    return shape_headline(student.function, student.template, outcomes, none_ok=none_ok)
+    headline = shape_headline(student.function, student.template, outcomes, none_ok=none_ok)
+    return None if headline is None else Cause("shape", headline)

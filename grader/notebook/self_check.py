@@ -155,17 +155,10 @@ def _hidden_checks(spec: Assignment) -> tuple[HiddenCheckNotRun, ...]:
 
 
 def _built_on(asked: Check[Any], runnable: list[Check[Any]]) -> set[str]:
-    """The check and those whose findings grading carries into it: the checks it depends on,
-    and the predicate checks before it (a wrong ``check_win`` found there is what lets a
-    search check be graded again with the reference's in its place)."""
-    by_id = {c.id: c for c in runnable}
+    """The check and those whose findings grading carries into it: the predicate checks
+    before it (a wrong ``check_win`` found there is what lets a search check be graded again
+    with the reference's in its place)."""
     needed = {asked.id}
-    todo = list(asked.depends_on)
-    while todo:
-        name = todo.pop()
-        if name in by_id and name not in needed:
-            needed.add(name)
-            todo += by_id[name].depends_on
     for c in runnable:
         if c.id == asked.id:
             break

@@ -13,7 +13,7 @@ import importlib.util
 import sys
 import types
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -75,7 +75,7 @@ def load_assignment(id_or_path: str | Path, root: Path = BUILTIN_ASSIGNMENTS) ->
     return _parse(raw, path)
 
 
-_COMMON_FIELDS = frozenset({"id", "kind", "title", "points", "visibility", "bonus", "description", "depends_on"})
+_COMMON_FIELDS = frozenset({"id", "kind", "title", "points", "visibility", "bonus", "description"})
 
 
 def _parse(raw: Mapping[str, Any], path: Path) -> Assignment:
@@ -109,8 +109,6 @@ def _parse(raw: Mapping[str, Any], path: Path) -> Assignment:
             raise AssignmentError(path, f"checks[{n}] ({check.id}).id", "duplicate check id")
         seen.add(check.id)
         checks.append(check)
-    _check_dependencies(checks, path)
-
     _check_object_calls(path, checks, board)
     return Assignment(
         id=reader.req(meta, "assignment.id", str),
@@ -179,25 +177,6 @@ def _check_object_calls(path: Path, checks: list[Check[Any]], board: BoardLocati
                     raise AssignmentError(path, f"checks[{n}] ({check.id}).{name}", problem)
 
 
-def _check_dependencies(checks: Sequence[Check[Any]], path: Path) -> None:
-    """Each ``depends_on`` names a check that runs before: what a check learns about a
-    lower-level function is only known to the checks after it."""
-    order = {check.id: n for n, check in enumerate(checks)}
-    for n, check in enumerate(checks):
-        where = f"checks[{n}] ({check.id}).depends_on"
-        unknown = [d for d in check.depends_on if d not in order or d == check.id]
-        if unknown:
-            raise AssignmentError(path, where, f"not the id of another check: {', '.join(unknown)}")
-        later = [d for d in check.depends_on if order[d] > n]
-        if later:
-            raise AssignmentError(
-                path,
-                where,
-                f"{', '.join(later)} comes later in the file, so its findings are not known when "
-                f"{check.id} runs: move {check.id} after it",
-            )
-
-
 def _check(reader: _Reader, entry: Mapping[str, Any], where: str) -> Check[Any]:
     check_id = reader.req(entry, f"{where}.id", str)
     where = f"{where} ({check_id})"
@@ -216,7 +195,6 @@ def _check(reader: _Reader, entry: Mapping[str, Any], where: str) -> Check[Any]:
         visibility=reader.choice(entry, f"{where}.visibility", VISIBILITIES, default="public"),
         bonus=bool(reader.opt(entry, f"{where}.bonus", bool) or False),
         description=reader.opt(entry, f"{where}.description", str) or "",
-        depends_on=tuple(reader.str_list(entry, f"{where}.depends_on", default=[])),
     )
 
 

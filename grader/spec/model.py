@@ -68,9 +68,6 @@ class Check(Generic[P]):
     """Bonus checks add to the score but not to the maximum, and only run when the notebook
     defines the function they need."""
     description: str = ""
-    depends_on: tuple[str, ...] = ()
-    """Checks of the lower-level functions this one builds on: when its failures follow from
-    a mistake one of them already lost points for, its own points are kept."""
 
     @property
     def hidden(self) -> bool:

@@ -10,18 +10,19 @@ import nbformat
 import pytest
 
 from grader.authoring.aliases import aliases_for
-from grader.authoring.create import generous_limit
-from grader.authoring.discovery import discover
+from grader.authoring.create import InitFailed, _require_recognized, generous_limit
+from grader.authoring.discovery import Discovered, discover
 from grader.authoring.draft import Draft
 from grader.authoring.encodings import candidate_encodings, source_literals
 from grader.authoring.handout import stub_source
 from grader.authoring.inference import EncodingChoice, infer
-from grader.authoring.probes import Prober, predicate_positions, screening_positions
+from grader.authoring.probes import ProbeHang, Prober, predicate_positions, screening_positions
 from grader.authoring.signatures import read_constructor, read_signature, read_signatures
 from grader.authoring.toml_writer import render_toml
 from grader.execution.channel.calls import DefinedNames
 from grader.spec.loader import load_assignment
 from grader.submission.reader import notebook_from_script
+from reference import Board
 from tests.checks.in_process import InProcessRunner
 
 DEPTH_LIMITS = Path(__file__).resolve().parents[2] / "assignments" / "depth-limits"
@@ -350,3 +351,12 @@ def test_a_time_limit_covers_what_the_solution_took(seconds: float, least: float
 def test_a_time_limit_stays_put_when_the_machine_is_busier() -> None:
     # The same solution timed on a quiet and on a loaded machine: 7.1 s and 8.3 s for its slowest cell.
     assert generous_limit(5 * 7.1, 30.0) == generous_limit(5 * 8.3, 30.0) == 60.0
+
+
+def test_a_solution_init_cannot_read_names_what_ran_out_of_time_not_what_crashed() -> None:
+    board = Board.from_string("X........")
+    hangs = [ProbeHang("minimax", board, True, 2.0), ProbeHang("evaluate", board, False, 2.0)]
+    with pytest.raises(InitFailed) as raised:
+        _require_recognized(Discovered((), {}, ()), Draft(), None, hangs)
+    assert "(`minimax` did not return within 2 s on X........; not checked)" in str(raised.value)
+    assert "evaluate" not in str(raised.value)

@@ -49,7 +49,7 @@ MARKS_SWAPPED = STATE + 'MARKS = ("o", "x")\n'
 
 def _expand(source: str):
     runner = InProcessRunner(source)
-    ctx = CheckContext(ASSIGNMENT, runner, frozenset(runner.defined_names()))
+    ctx = CheckContext.of(ASSIGNMENT, runner, frozenset(runner.defined_names()))
     return run_check(EXPAND, ctx)
 
 
@@ -67,7 +67,7 @@ def test_a_wrong_successor_is_shown_as_a_board() -> None:
 
 
 def test_decoding_inverts_the_adapters_encoding_and_refuses_other_marks() -> None:
-    ctx = CheckContext(ASSIGNMENT, InProcessRunner(""), frozenset())
+    ctx = CheckContext.of(ASSIGNMENT, InProcessRunner(""), frozenset())
     board = Board.from_string("XO..X...O")
     assert ctx.decode_board(_encode_board(board)) == board
     try:
@@ -82,5 +82,5 @@ def test_an_adapter_that_decodes_is_asked_to() -> None:
     decoding = types.ModuleType("decoding_adapter")
     decoding.encode_board = _encode_board  # type: ignore[attr-defined]
     decoding.decode_board = lambda raw: Board.empty().play(4, X)  # type: ignore[attr-defined]
-    ctx = CheckContext(replace(ASSIGNMENT, adapter=decoding), InProcessRunner(""), frozenset())
+    ctx = CheckContext.of(replace(ASSIGNMENT, adapter=decoding), InProcessRunner(""), frozenset())
     assert ctx.decode_board("anything") == Board.empty().play(4, X)

@@ -18,7 +18,7 @@ FAST_CHECKS = [c for c in LAB05.checks if c.kind not in ("random-opponent", "run
 
 def grade(source: str, check_ids: list[str] | None = None) -> dict:
     runner = InProcessRunner(source)
-    ctx = CheckContext(LAB05, runner, frozenset(runner.defined_names()))
+    ctx = CheckContext.of(LAB05, runner, frozenset(runner.defined_names()))
     checks = [c for c in LAB05.checks if check_ids is None or c.id in check_ids]
     return {c.id: run_check(c, ctx) for c in checks}
 
@@ -39,7 +39,11 @@ def test_missing_anti_diagonal_is_shown_on_the_anti_diagonal() -> None:
         4
     ] == board.cells[6]
     assert ce.expected == "True" and ce.actual == "False"
-    assert "anti-diagonal" in ce.cause
+    # the wrong answer alone names the line; the answers together show the function's defect
+    assert result.cause is not None and result.cause.source == "local"
+    assert result.cause.defect is not None and (2, 4, 6) not in result.cause.defect.lines
+    assert result.learnt.defect == result.cause.defect
+    assert "anti-diagonal" in ce.cause  # the words a student reads
     # hypothesis shrinks to the line itself: three marks
     assert 9 - len(board.empty_cells()) == 3
 
@@ -51,6 +55,7 @@ def test_draw_that_ignores_wins() -> None:
     result = grade(source, ["check-draw", "check-win"])
     assert result["check-win"].status == CheckStatus.PASSED
     assert result["check-draw"].status == CheckStatus.FAILED
+    assert result["check-draw"].cause is not None and result["check-draw"].cause.source == "local"
     assert "winning line" in result["check-draw"].counterexample.cause
     assert Board.from_string(result["check-draw"].counterexample.board).is_full()
 
@@ -60,7 +65,7 @@ def test_move_not_undone_fails_value_and_mutation() -> None:
         '                board[i] = "O"\n                score = minimax(board, depth + 1, False, max_depth)\n                board[i] = " "\n',
         '                board[i] = "O"\n                score = minimax(board, depth + 1, False, max_depth)\n',
     )
-    results = grade(source, ["minimax-no-mutation", "check-win", "minimaxAB" and "alphabeta-value"])
+    results = grade(source, ["minimax-no-mutation", "check-win", "alphabeta-value"])
     assert results["minimax-no-mutation"].status == CheckStatus.FAILED
     assert "not undone" in results["minimax-no-mutation"].counterexample.cause
     assert results["check-win"].status == CheckStatus.PASSED

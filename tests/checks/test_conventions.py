@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 from grader.checks.causes.conventions import (
     PredicateObservation,
     SearchObservation,
-    explain_predicate_convention,
     explain_search_convention,
+    explain_win_convention,
+    explain_winner_convention,
 )
 from reference import EMPTY, LINES, Board, O, SearchSpec, X, minimax, opponent
 from reference.strategies import arbitrary_boards, nonterminal_boards
@@ -240,7 +241,7 @@ def has_lines_of_both(board: Board) -> bool:
 def test_the_winning_mark_where_true_or_false_is_asked(cases: list[tuple[Board, str]]) -> None:
     cases = [(b, p) for b, p in cases if not has_lines_of_both(b)]
     observations = [PredicateObservation(b, winner(list(b.cells)), p) for b, p in cases]
-    sentence = explain_predicate_convention("check_win", "wins", observations)
+    sentence = explain_win_convention("check_win", observations)
     if any(b.winners() for b, _ in cases):  # a mark where True or False is asked
         assert sentence == (
             "`check_win` returns the winning mark ('X' or 'O'); this assignment asks whether the given player has won: "
@@ -249,7 +250,7 @@ def test_the_winning_mark_where_true_or_false_is_asked(cases: list[tuple[Board, 
     else:
         assert sentence is None
     right = [PredicateObservation(b, p in b.winners(), p) for b, p in cases]
-    assert explain_predicate_convention("check_win", "wins", right) is None
+    assert explain_win_convention("check_win", right) is None
 
 
 @FEW
@@ -258,12 +259,12 @@ def test_true_or_false_where_the_winner_is_asked(cases: list[tuple[Board, str]])
     boards = [b for b, _ in cases if not has_lines_of_both(b)]
     assume(any(b.winners() for b in boards))
     observations = [PredicateObservation(b, winner(list(b.cells)) is not None) for b in boards]
-    assert explain_predicate_convention("check_winner", "winner", observations) == (
+    assert explain_winner_convention("check_winner", observations) == (
         "`check_winner` returns True or False (whether someone has won); this assignment asks for the winner: "
         "'X', 'O' or None."
     )
     right = [PredicateObservation(b, winner(list(b.cells))) for b in boards]
-    assert explain_predicate_convention("check_winner", "winner", right) is None
+    assert explain_winner_convention("check_winner", right) is None
 
 
 def test_a_mark_on_only_some_boards_is_not_named() -> None:
@@ -273,11 +274,11 @@ def test_a_mark_on_only_some_boards_is_not_named() -> None:
         PredicateObservation(o_wins, "O", X),  # the mark
         PredicateObservation(x_wins, True, O),  # wrong, and not the mark either
     ]
-    assert explain_predicate_convention("check_win", "wins", observations) is None
+    assert explain_win_convention("check_win", observations) is None
 
 
 def test_numpy_marks() -> None:
     o_wins = Board.from_string("OOOXX.X..")
     observations = [PredicateObservation(o_wins, 2, X), PredicateObservation(o_wins, 2, O)]
-    sentence = explain_predicate_convention("terminal", "wins", observations, marks={X: 1, O: 2})
+    sentence = explain_win_convention("terminal", observations, marks={X: 1, O: 2})
     assert sentence is not None and sentence.startswith("`terminal` returns the winning mark (1 or 2)")

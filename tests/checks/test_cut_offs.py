@@ -26,7 +26,7 @@ CHALLENGE_7 = (
 
 def grade(source: str) -> dict[str, CheckResult]:
     runner = InProcessRunner(source)
-    ctx = CheckContext(ASSIGNMENT, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(ASSIGNMENT))
+    ctx = CheckContext.of(ASSIGNMENT, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(ASSIGNMENT))
     return {c.id: run_check(c, ctx) for c in ASSIGNMENT.checks if c.id in ("alphabeta-max", "alphabeta-min")}
 
 

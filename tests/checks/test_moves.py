@@ -67,7 +67,7 @@ def test_row_and_column_beside_a_value_count_as_the_moves_do(fmt: MoveFormat, pa
 def test_a_check_format_wins_over_the_assignment() -> None:
     lab05 = load_assignment("lab05")  # moves are cell indices
     runner = InProcessRunner("")
-    ctx = CheckContext(lab05, runner, frozenset())
+    ctx = CheckContext.of(lab05, runner, frozenset())
     assert ctx.moves() == MoveCodec("index")
     assert ctx.moves("rowcol") == MoveCodec("rowcol")
     assert read_search_result((0, 6), ("value,move",), ctx.moves()) == (0, 6)

@@ -23,7 +23,7 @@ LAB05 = load_assignment("lab05")
 
 def _grade(source: str, check_id: str) -> CheckResult:
     runner = InProcessRunner(source)
-    ctx = CheckContext(LAB05, runner, frozenset(runner.defined_names()))
+    ctx = CheckContext.of(LAB05, runner, frozenset(runner.defined_names()))
     return run_check(next(c for c in LAB05.checks if c.id == check_id), ctx)
 
 
@@ -64,7 +64,7 @@ def test_a_predicate_that_always_gives_one_answer_fails_and_the_search_is_not_bl
     assignment = load_assignment(assignment_id)
     solution = LAB05_SOLUTION if assignment_id == "lab05" else solution_definitions(assignment)
     runner = InProcessRunner(f"{solution}\n\n{function}\n")
-    ctx = CheckContext(assignment, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(assignment))
+    ctx = CheckContext.of(assignment, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(assignment))
     results = {c.id: run_check(c, ctx) for c in assignment.checks if c.id in [check_id, *searches]}
     assert results.pop(check_id).status == CheckStatus.FAILED
     for search, result in results.items():

@@ -36,7 +36,7 @@ def assignment(tmp_path: Path, spec: str) -> Assignment:
 
 def grade(assignment: Assignment, source: str, check_ids: list[str] | None = None) -> dict[str, CheckResult]:
     runner = InProcessRunner(source)
-    ctx = CheckContext(assignment, runner, frozenset(runner.defined_names()))
+    ctx = CheckContext.of(assignment, runner, frozenset(runner.defined_names()))
     return {c.id: run_check(c, ctx) for c in assignment.checks if check_ids is None or c.id in check_ids}
 
 
@@ -81,7 +81,7 @@ def test_an_adapters_decode_board_reads_what_its_encode_board_wrote(tmp_path: Pa
     adapter.encode_board = lambda board: str(board).lower()  # type: ignore[attr-defined]
     adapter.decode_board = lambda value: Board.from_string(value)  # type: ignore[attr-defined]
     spec = dataclasses.replace(assignment(tmp_path, STRING_DOTS_SPEC), adapter=adapter)
-    ctx = CheckContext(spec, InProcessRunner(""), frozenset())
+    ctx = CheckContext.of(spec, InProcessRunner(""), frozenset())
     board = Board.from_string("X.O......")
     assert ctx.decode_board(ctx.encode_board(board)) == board
     adapter.decode_board = lambda value: value  # type: ignore[attr-defined]

@@ -27,7 +27,7 @@ def _games(assignment: Assignment, source: str, check_id: str, **params: object)
     check = next(c for c in assignment.checks if c.id == check_id)
     check = dataclasses.replace(check, params=dataclasses.replace(check.params, **params))
     runner = InProcessRunner(source)
-    ctx = CheckContext(assignment, runner, frozenset(runner.defined_names()))
+    ctx = CheckContext.of(assignment, runner, frozenset(runner.defined_names()))
     return run_check(check, ctx)
 
 
@@ -73,7 +73,7 @@ def test_the_optimal_opponent_still_varies_its_games() -> None:
     game a draw (a correct AI against an optimal opponent)."""
     experiment04 = load_assignment("experiment04")
     runner = InProcessRunner(_code_without_input(experiment04.solution_path))
-    ctx = CheckContext(experiment04, runner, frozenset(runner.defined_names()))
+    ctx = CheckContext.of(experiment04, runner, frozenset(runner.defined_names()))
     check = next(c for c in experiment04.checks if c.id == "never-loses")
     params = dataclasses.replace(check.params, opponent="optimal")
     rng = random.Random(params.seed)

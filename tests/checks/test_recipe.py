@@ -42,7 +42,7 @@ class CountingRunner(InProcessRunner):
 
 
 def _context(runner: CountingRunner) -> CheckContext:
-    return CheckContext(LAB05, runner, frozenset(runner.defined_names()))
+    return CheckContext.of(LAB05, runner, frozenset(runner.defined_names()))
 
 
 def grade(source: str, check_id: str) -> tuple[CheckResult, CountingRunner]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from grader.check_notes import Regraded
 from grader.checks.context import CheckContext
 from grader.checks.reference_helpers import stand_in_for
 from grader.checks.registry import run_check
@@ -24,16 +25,25 @@ FOLLOWS = "This follows from `check_win` missing the anti-diagonal; fix that fir
 def grade(source: str, check_ids: list[str], assignment: Assignment = LAB05) -> dict[str, CheckResult]:
     """The checks as grading runs them: the kernel tells who names whom."""
     runner = InProcessRunner(source)
-    ctx = CheckContext(assignment, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(assignment))
+    ctx = CheckContext.of(assignment, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(assignment))
     return {c.id: run_check(c, ctx) for c in assignment.checks if c.id in check_ids}
 
 
-def assert_costs_once(results: dict[str, CheckResult], wrong: str, built_on: list[str], lead: str) -> None:
-    """The check of the wrong function fails; every check built on it passes, saying ``lead``."""
+def regraded(result: CheckResult) -> Regraded | None:
+    return next((note for note in result.notes if isinstance(note, Regraded)), None)
+
+
+def assert_costs_once(results: dict[str, CheckResult], wrong: str, built_on: list[str], helper: str) -> Regraded:
+    """The check of the wrong function fails; every check built on it passes, graded with the
+    reference's ``helper``; the last one's note."""
     assert results[wrong].status == CheckStatus.FAILED
+    note = None
     for check_id in built_on:
         assert results[check_id].status == CheckStatus.PASSED, (check_id, results[check_id].message)
-        assert lead in results[check_id].message, check_id
+        note = regraded(results[check_id])
+        assert note is not None and note.passed and helper in note.helpers, check_id
+    assert note is not None
+    return note
 
 
 def cause(result: CheckResult) -> str | None:
@@ -44,8 +54,12 @@ def test_a_search_right_on_the_reference_win_test_keeps_its_points_and_says_so()
     searches = ["minimax-value", "alphabeta-value", "best-move", "node-reduction", "depth-limited"]
     results = grade(NO_ANTI_DIAGONAL, ["check-win", "check-draw", *searches])
     assert "anti-diagonal" in (cause(results["check-win"]) or "")
-    assert_costs_once(results, "check-win", searches, "graded with the reference `check_win` in place of yours")
-    assert results["minimax-value"].message.startswith("`minimax` is right once `check_win` is: ")
+    assert_costs_once(results, "check-win", searches, "check_win")
+    # the words a student reads
+    assert results["minimax-value"].message.startswith(
+        "`minimax` is right once `check_win` is: graded with the reference `check_win` in place of yours."
+    )
+    assert regraded(results["node-reduction"]) == Regraded(("check_win",), ("minimax", "minimaxAB"), True)
     assert results["node-reduction"].message.startswith("`minimax` and `minimaxAB` are right once `check_win` is")
     # check_draw calls check_win: it is right too, once check_win is
     assert results["check-draw"].status == CheckStatus.PASSED
@@ -58,7 +72,7 @@ def test_a_search_wrong_on_its_own_keeps_the_first_result_and_its_cause() -> Non
     results = grade(stubbed, ["check-win", "minimax-value", "best-move"])
     assert results["minimax-value"].status == CheckStatus.PASSED
     assert results["best-move"].status == CheckStatus.FAILED and results["best-move"].score == 0
-    assert "graded with the reference" not in results["best-move"].message
+    assert regraded(results["best-move"]) is None
 
 
 def test_a_search_wrong_with_the_reference_helper_too_keeps_its_first_result() -> None:
@@ -68,12 +82,13 @@ def test_a_search_wrong_with_the_reference_helper_too_keeps_its_first_result() -
     )
     results = grade(draw_as_loss, ["check-win", "minimax-value"])
     assert results["minimax-value"].status == CheckStatus.FAILED
-    assert "graded with the reference" not in results["minimax-value"].message
+    assert regraded(results["minimax-value"]) is None
 
 
 def test_an_assignment_can_turn_it_off() -> None:
     results = grade(NO_ANTI_DIAGONAL, ["check-win", "minimax-value"], replace(LAB05, reference_helpers=False))
     assert results["minimax-value"].status == CheckStatus.FAILED
+    assert regraded(results["minimax-value"]) is None
     assert cause(results["minimax-value"]) == FOLLOWS
 
 
@@ -83,7 +98,7 @@ def test_a_draw_test_that_always_says_yes_is_not_blamed_on_the_pruning() -> None
     )
     built_on = ["alphabeta-value", "node-reduction"]
     results = grade(source, ["check-draw", *built_on])
-    assert_costs_once(results, "check-draw", built_on, "graded with the reference `check_draw`")
+    assert_costs_once(results, "check-draw", built_on, "check_draw")
 
 
 def test_experiment04_a_wrong_full_board_test_costs_once() -> None:
@@ -92,7 +107,7 @@ def test_experiment04_a_wrong_full_board_test_costs_once() -> None:
     )
     built_on = ["minimax-value", "find-best-move"]
     results = grade(source, ["board-full", *built_on], EXPERIMENT04)
-    assert_costs_once(results, "board-full", built_on, "graded with the reference `is_board_full`")
+    assert_costs_once(results, "board-full", built_on, "is_board_full")
 
 
 def test_depth_limits_a_moves_method_that_skips_a_column_costs_once() -> None:
@@ -101,13 +116,13 @@ def test_depth_limits_a_moves_method_that_skips_a_column_costs_once() -> None:
     )
     built_on = ["minmax-full-depth", "minmax-depth-limited"]
     results = grade(source, ["possible-actions", *built_on], DEPTH_LIMITS)
-    lead = "`State.minmax` is right once `State.possible_actions` is: graded with the reference"
-    assert_costs_once(results, "possible-actions", built_on, lead)
+    note = assert_costs_once(results, "possible-actions", built_on, "State.possible_actions")
+    assert note.built == ("State.minmax",)
 
 
 def test_what_stands_in_speaks_the_assignments_call() -> None:
     runner = InProcessRunner(solution_definitions(DEPTH_LIMITS))
-    ctx = CheckContext(DEPTH_LIMITS, runner, frozenset(runner.defined_names()))
+    ctx = CheckContext.of(DEPTH_LIMITS, runner, frozenset(runner.defined_names()))
     by_id = {c.id: c for c in DEPTH_LIMITS.checks}
     terminal = stand_in_for(by_id["terminal-test"], ctx)
     assert terminal is not None
@@ -120,7 +135,7 @@ def test_what_stands_in_speaks_the_assignments_call() -> None:
     assert dict(terminal.codes) == {"X": 1, "O": 2, "tie": -1, "ongoing": 0}
     assert stand_in_for(by_id["expand"], ctx) is None  # a successor: kept as it is
     lab05 = InProcessRunner(LAB05_SOLUTION)
-    lab05_ctx = CheckContext(LAB05, lab05, frozenset(lab05.defined_names()))
+    lab05_ctx = CheckContext.of(LAB05, lab05, frozenset(lab05.defined_names()))
     win = stand_in_for(next(c for c in LAB05.checks if c.id == "check-win"), lab05_ctx)
     assert win is not None and (win.name, win.role, win.board_arg, win.player_arg) == ("check_win", "wins", 0, 1)
 
@@ -137,4 +152,5 @@ def test_the_reference_spells_no_winner_as_the_students_function_does() -> None:
     built_on = ["is-terminal", "minimax"]
     results = grade(source, ["check-winner", *built_on], enhanced)
     # graded with a check_winner that answers None for no winner, is_terminal would see a winner everywhere
-    assert_costs_once(results, "check-winner", built_on, "graded with the reference `check_winner`")
+    assert_costs_once(results, "check-winner", built_on, "check_winner")
+    assert results["check-winner"].learnt.spellings == {"ongoing": ""}

@@ -35,7 +35,7 @@ def test_troubled_cells_are_described_in_words() -> None:
             ]
         }
     )
-    result = run_check(check, CheckContext(lab05, NoCalls(), frozenset(), execution=record))
+    result = run_check(check, CheckContext.of(lab05, NoCalls(), frozenset(), execution=record))
     assert result.status == CheckStatus.FAILED
     assert result.message == (
         "3 cell(s) did not run cleanly: cell 2 raised ValueError; cell 3 ran out of time; cell 4 crashed the kernel."
@@ -49,5 +49,5 @@ def test_troubled_cells_are_named_by_the_number_jupyter_shows() -> None:
     record = ExecutionResult.from_dict(
         {"cells": [{**_cell(2, "ok"), "number": 1}, {**_cell(4, "error", "ValueError"), "number": 2}]}
     )
-    result = run_check(check, CheckContext(lab05, NoCalls(), frozenset(), execution=record))
+    result = run_check(check, CheckContext.of(lab05, NoCalls(), frozenset(), execution=record))
     assert result.message == "1 cell(s) did not run cleanly: cell 2 raised ValueError."

@@ -41,7 +41,7 @@ def run_game(max_depth):
 
 def _run(reported: str) -> tuple[CheckResult, int]:
     runner = InProcessRunner(SOURCE.replace("REPORTED(ref)", reported))
-    ctx = CheckContext(DEPTH_LIMITS, runner, frozenset(runner.defined_names()))
+    ctx = CheckContext.of(DEPTH_LIMITS, runner, frozenset(runner.defined_names()))
     return run_check(TABLE, ctx), runner.calls_made
 
 

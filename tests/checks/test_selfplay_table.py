@@ -26,7 +26,7 @@ def run_game(max_depth):
 {body}
 """
     runner = InProcessRunner("from reference import depth_limited_selfplay\n" + source)
-    ctx = CheckContext(DEPTH_LIMITS, runner, frozenset(runner.defined_names()))
+    ctx = CheckContext.of(DEPTH_LIMITS, runner, frozenset(runner.defined_names()))
     return run_check(TABLE, ctx), runner.calls_made
 
 

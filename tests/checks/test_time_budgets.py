@@ -34,7 +34,7 @@ def context(source: str, assignment=LAB05) -> tuple[CheckContext, InProcessRunne
     runner = InProcessRunner(source)
     names = runner.executor.defined_names(hidden=("__name__", "__builtins__"))
     hangs = HangMemory(0.5, names["references"])
-    ctx = CheckContext(assignment, runner, frozenset(runner.defined_names()), execution=None, hangs=hangs)
+    ctx = CheckContext.of(assignment, runner, frozenset(runner.defined_names()), execution=None, hangs=hangs)
     return ctx, runner
 
 
@@ -121,8 +121,7 @@ def test_checks_that_need_a_hung_function_say_why_and_the_others_pass() -> None:
     started = time.monotonic()
     for check in LAB05.checks:
         if check.kind != "runs-cleanly":
-            ctx.begin_check()
-            results[check.id] = run_check(check, ctx)
+            results[check.id] = run_check(check, ctx.submission.check_context())
     assert time.monotonic() - started < 30
     status = {k: r.status for k, r in results.items()}
     assert status == {
@@ -149,26 +148,24 @@ def test_a_check_starts_no_calls_once_its_share_is_spent() -> None:
     budget = dataclasses.replace(LAB05, check_budget_seconds=0.0)  # share: 2 x 1 s
     ctx, runner = context(slow, budget)
     check = next(c for c in budget.checks if c.id == "best-move")
-    ctx.begin_check()
     started = time.monotonic()
-    result = run_check(check, ctx)
+    result = run_check(check, ctx.submission.check_context())
     assert time.monotonic() - started < 2.0 + 1.0 + 1.0
     assert result.status == CheckStatus.PASSED
     assert 3 <= result.figures["examples"] <= 11
     assert "share of the grading time was spent" in result.message
     assert f"({result.figures['examples']} positions tried)" in result.message
     games = next(c for c in budget.checks if c.id == "random-opponent")
-    ctx.begin_check()
-    result = run_check(games, ctx)
+    result = run_check(games, ctx.submission.check_context())
     assert result.status in (CheckStatus.PASSED, CheckStatus.NOT_RUN)
     assert "share of the grading time was spent" in result.message
 
 
 def test_past_the_deadline_no_call_is_made() -> None:
     ctx, runner = context(LAB05_SOLUTION)
-    ctx.begin_check(deadline=time.monotonic() - 1)
-    result = run_check(next(c for c in LAB05.checks if c.id == "node-reduction"), ctx)
-    assert (
-        result.status == CheckStatus.NOT_RUN and result.message == "Not run: out of time: grading reached its deadline"
-    )
+    late = ctx.submission.check_context(deadline=time.monotonic() - 1)
+    result = run_check(next(c for c in LAB05.checks if c.id == "node-reduction"), late)
+    assert result.status == CheckStatus.NOT_RUN
+    assert result.not_run_reason == "out of time: grading reached its deadline"
+    assert result.message == "Not run: out of time: grading reached its deadline"  # the words a student reads
     assert runner.calls_made == 0

@@ -36,7 +36,7 @@ def _check(visibility: str = "public") -> CheckResult:
         status=CheckStatus.PARTIAL,
         score=5,
         max_score=10,
-        message="Alpha-beta prunes, but does not explore what the reference explores.",
+        headline="Alpha-beta prunes, but does not explore what the reference explores.",
         visibility=visibility,  # type: ignore[arg-type]
         detail=NodeCounts((ROW,), DIVERGENCE, EXCERPT),
     )

@@ -28,7 +28,7 @@ def _graded() -> SubmissionResult:
     experiment04 = load_assignment("experiment04")
     check = next(c for c in experiment04.checks if c.kind == "manual")
     assert NOTES in check.params.instructions
-    result = run_check(check, CheckContext(experiment04, NoCalls(), frozenset()))
+    result = run_check(check, CheckContext.of(experiment04, NoCalls(), frozenset()))
     assert result.status == CheckStatus.MANUAL and result.manual_points == 15
     return SubmissionResult("alice.ipynb", experiment04.id, (result,), ExecutionResult.from_dict({"cells": []}))
 

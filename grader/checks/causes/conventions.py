@@ -24,8 +24,9 @@ from reference import Board, O, SearchSpec, X, minimax, move_values, opponent, s
 __all__ = [
     "PredicateObservation",
     "SearchObservation",
-    "explain_predicate_convention",
     "explain_search_convention",
+    "explain_win_convention",
+    "explain_winner_convention",
 ]
 
 MoveCode = Literal["index", "index1", "rowcol", "rowcol1"]
@@ -319,34 +320,34 @@ def _answers_someone_won(o: PredicateObservation) -> bool:
     return isinstance(o.answer, bool) and o.answer == bool(o.board.winners())
 
 
-def explain_predicate_convention(
-    function: str,
-    expect: str,
-    observations: Sequence[PredicateObservation],
-    *,
-    marks: Mapping[str, Any] | None = None,
+def explain_win_convention(
+    function: str, observations: Sequence[PredicateObservation], *, marks: Mapping[str, Any] | None = None
 ) -> str | None:
-    """The winning mark returned where True/False is asked (``expect="wins"``), or True/False
-    where the winner is asked (``winner``/``outcome``), when that reproduces every answer and
-    the assignment's reading does not. ``marks`` is how the student spells X and O."""
+    """The winning mark returned where True/False is asked (``expect="wins"``), when that
+    reproduces every answer and the assignment's reading does not. ``marks`` is how the
+    student spells X and O."""
     spelled = dict(marks or {X: X, O: O})
-    if not observations:
+    if not observations or all(_answers_whether(o) for o in observations):
         return None
-    if expect == "wins":
-        if all(_answers_whether(o) for o in observations):
-            return None
-        if all(_answers_winning_mark(o, spelled) for o in observations):
-            return (
-                f"`{function}` returns the winning mark ({spelled[X]!r} or {spelled[O]!r}); this assignment asks "
-                "whether the given player has won: True or False."
-            )
+    if all(_answers_winning_mark(o, spelled) for o in observations):
+        return (
+            f"`{function}` returns the winning mark ({spelled[X]!r} or {spelled[O]!r}); this assignment asks "
+            "whether the given player has won: True or False."
+        )
+    return None
+
+
+def explain_winner_convention(
+    function: str, observations: Sequence[PredicateObservation], *, marks: Mapping[str, Any] | None = None
+) -> str | None:
+    """True or False returned where the winner is asked (``winner``/``outcome``), when that
+    reproduces every answer and the assignment's reading does not."""
+    spelled = dict(marks or {X: X, O: O})
+    if not observations or all(_answers_winning_mark(o, spelled) for o in observations):
         return None
-    if expect in ("winner", "outcome"):
-        if all(_answers_winning_mark(o, spelled) for o in observations):
-            return None
-        if all(_answers_someone_won(o) for o in observations):
-            return (
-                f"`{function}` returns True or False (whether someone has won); this assignment asks for the "
-                f"winner: {spelled[X]!r}, {spelled[O]!r} or None."
-            )
+    if all(_answers_someone_won(o) for o in observations):
+        return (
+            f"`{function}` returns True or False (whether someone has won); this assignment asks for the "
+            f"winner: {spelled[X]!r}, {spelled[O]!r} or None."
+        )
     return None

@@ -1,11 +1,11 @@
 """What the checks of one submission learnt about its lower-level functions, for the checks after them.
 
 A check of a win test, a draw test, a successor or an empty-cells function reads the
-function's defect from its answers (``defects.py``) and records it here. A check of a search
+function's defect from its answers (``defects.py``) and returns it on its result; the registry
+records it here. A check of a search
 built on that function asks :meth:`Findings.root_cause` whether its own failures follow from
 a recorded defect (``root_cause.py``), and when they do it names that defect instead of a
-cause of its own; the check it came from is remembered, so that an assignment can choose not
-to take points twice for one mistake (``depends_on``).
+cause of its own.
 
 Defects come in two strengths. A *confirmed* one reproduces every answer of its own check.
 A *suspect* one is a mistake its own check cannot see (expand placing the maximizer's mark
@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from grader.check_notes import Learnt
 from grader.checks.causes.defects import Defect
 from grader.checks.causes.root_cause import Observation, follows_from
 from grader.execution.channel.call_data import StandIn
@@ -44,8 +45,6 @@ class Findings:
 
     confirmed: list[tuple[str, Defect]] = field(default_factory=list)
     suspects: list[tuple[str, Defect]] = field(default_factory=list)
-    followed: dict[str, RootCause] = field(default_factory=dict)
-    """For each check whose failures were explained by a defect: that explanation."""
     spellings: dict[str, dict[str, Any]] = field(default_factory=dict)
     """For a predicate check whose function may spell an answer several ways: how it spells
     it (``{"ongoing": ""}``), for the reference's version to answer alike."""
@@ -53,6 +52,13 @@ class Findings:
     """For each predicate check that failed: the reference's version of its function, to
     stand in for it when the checks built on it are graded again
     (`grader.checks.reference_helpers`)."""
+
+    def learn(self, check_id: str, learnt: Learnt) -> None:
+        """What ``check_id``'s result says it learnt (the registry records it once the check ran)."""
+        self.record(check_id, learnt.defect)
+        self.suspect(check_id, learnt.suspects)
+        if learnt.spellings:
+            self.spellings[check_id] = dict(learnt.spellings)
 
     def record(self, check_id: str, defect: Defect | None) -> None:
         """A defect read from ``check_id``'s own answers (``None``: nothing to record)."""
@@ -67,11 +73,11 @@ class Findings:
         return [d for c, d in self.confirmed if c == check_id]
 
     def root_cause(self, check_id: str, observations: Sequence[Observation]) -> RootCause | None:
-        """The first recorded defect every observation follows from (confirmed ones first),
-        remembered for ``check_id``."""
+        """The first defect recorded by another check that every observation of ``check_id``
+        follows from (confirmed ones first)."""
         for source, defect in self.confirmed:
             if source != check_id and follows_from(defect, observations):
-                return self._remember(check_id, RootCause(source, defect, defect.sentence))
+                return RootCause(source, defect, defect.sentence)
         for source, defect in self.suspects:
             if source != check_id and follows_from(defect, observations):
                 sentence = (
@@ -79,17 +85,5 @@ class Findings:
                     f"search built on such a `{defect.function}` gives (the check of `{defect.function}` alone, "
                     "from the root, cannot see it); fix that first."
                 )
-                return self._remember(check_id, RootCause(source, defect, sentence, confirmed=False))
+                return RootCause(source, defect, sentence, confirmed=False)
         return None
-
-    def counted_against(self, check_id: str, depends_on: Sequence[str]) -> RootCause | None:
-        """The root cause of ``check_id``'s failures when one of the checks it depends on already
-        lost points for it."""
-        cause = self.followed.get(check_id)
-        if cause is not None and cause.confirmed and cause.source_check in depends_on:
-            return cause
-        return None
-
-    def _remember(self, check_id: str, cause: RootCause) -> RootCause:
-        self.followed[check_id] = cause
-        return cause

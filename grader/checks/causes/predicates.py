@@ -5,100 +5,77 @@ whether the failures follow from a lower-level function another check found wron
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from grader.check_notes import Cause
 from grader.checks.answers import Answer, ShapeError
-from grader.checks.causes.conventions import PredicateObservation, explain_predicate_convention
-from grader.checks.causes.defects import (
-    Defect,
-    DrawObservation,
-    EmptyCellsObservation,
-    WinObservation,
-    draw_test_defect,
-    empty_cells_defect,
-    win_test_defect,
-)
-from grader.checks.context import CheckContext
-from reference import Board, O, X
+from grader.checks.causes.defects import Defect
+from grader.checks.causes.findings import Findings
+from grader.checks.expectations import Expectation, Read
+from reference import Board
 
-__all__ = ["Read", "predicate_cause"]
+__all__ = ["EveryAnswer"]
 
 
 @dataclass(frozen=True)
-class Read:
-    """One answer, the board and player it was asked about, and the answer as the check reads
-    it (``None`` when it did not read)."""
+class EveryAnswer:
+    """Every answer a predicate check's function gave, read as the check reads them: the
+    evidence for the causes that need all of them."""
 
-    board: Board
-    player: str | None
-    answer: Answer
-    read: Any
-    readable: bool = True
+    function: str
+    expectation: Expectation
+    seen: tuple[Read, ...]
+    """The answers that came back (those that do not read marked so)."""
+    asked: int
+    """How many were asked, those that raised or timed out included."""
 
+    @classmethod
+    def read(
+        cls,
+        function: str,
+        expectation: Expectation,
+        answers: Sequence[tuple[Board, str | None, Answer]],
+        read: Callable[[Any], Any],
+    ) -> EveryAnswer:
+        """``read`` turns a raw answer into the check's reading (raising when it does not read)."""
+        seen = []
+        for board, player, answer in answers:
+            if not answer.ok:
+                continue
+            try:
+                seen.append(Read(board, player, answer, read(answer.value)))
+            except ShapeError:  # read by the convention, never evidence of a defect
+                seen.append(Read(board, player, answer, None, readable=False))
+        return cls(function, expectation, tuple(seen), len(answers))
 
-def _marks(ctx: CheckContext, codes: dict) -> dict[str, Any]:
-    return {p: codes.get(p, ctx.encode_player(p)) for p in (X, O)}
+    @property
+    def readable(self) -> list[Read]:
+        """Every answer, when each one reads; else none."""
+        readable = [r for r in self.seen if r.readable]
+        return readable if len(readable) == self.asked else []
 
+    def defect(self, *, stub: bool) -> Defect | None:
+        """The function's defect, for the checks built on it. ``stub``: the shape already
+        said the function is not implemented yet, and the defect says so too."""
+        readable = self.readable
+        if not readable and self.asked:
+            return None
+        defect = self.expectation.defect(self.function, readable)
+        if defect is not None and stub:
+            defect = replace(defect, description="not being implemented yet")
+        return defect
 
-def _win_observations(expect: str, seen: Sequence[Read]) -> list[WinObservation]:
-    """Win tests as the answers show them: ``wins`` asks one player; a winner function answers
-    for both (reachable boards hold one winner at most)."""
-    if expect == "wins":
-        return [WinObservation(r.board, r.player, bool(r.read)) for r in seen if r.player is not None]
-    return [WinObservation(r.board, p, r.read == p) for r in seen for p in (X, O)]
+    def root_cause(self, findings: Findings, check_id: str) -> Cause | None:
+        """A lower-level function's defect, found by an earlier check, that every answer follows from."""
+        observations = self.expectation.root_observations(self.readable) if self.readable else None
+        found = None if observations is None else findings.root_cause(check_id, observations)
+        return None if found is None else Cause("root-cause", found.sentence, found.defect)
 
-
-def _defect(function: str, expect: str, seen: Sequence[Read], stub: bool) -> Defect | None:
-    """The defect the answers show, as a search built on the function would use it."""
-    defect: Defect | None = None
-    if expect in ("wins", "winner", "outcome"):
-        defect = win_test_defect(function, _win_observations(expect, seen))
-    elif expect == "draw":
-        defect = draw_test_defect(function, [DrawObservation(r.board, bool(r.read)) for r in seen])
-    elif expect == "legal-moves":
-        defect = empty_cells_defect(
-            function, [EmptyCellsObservation(r.board, tuple(r.read)) for r in seen if isinstance(r.read, list)]
-        )
-    if defect is not None and stub:
-        defect = replace(defect, description="not being implemented yet")
-    return defect
-
-
-def predicate_cause(
-    ctx: CheckContext,
-    check_id: str,
-    function: str,
-    expect: str,
-    answers: Sequence[tuple[Board, str | None, Answer]],
-    read: Callable[[Any], Any],
-    *,
-    codes: dict,
-    stub: bool,
-) -> str | None:
-    """The cause every answer shows, if any (a root cause in a lower-level function, then a
-    convention), after recording the function's own defect for the checks that follow.
-
-    ``read`` turns a raw answer into the check's reading (raising when it does not read);
-    ``stub``: the shape headline already said the function is not implemented.
-    """
-    seen = []
-    for board, player, answer in answers:
-        if not answer.ok:
-            continue
-        try:
-            seen.append(Read(board, player, answer, read(answer.value)))
-        except ShapeError:  # read by the convention below, never evidence of a defect
-            seen.append(Read(board, player, answer, None, readable=False))
-    readable = [r for r in seen if r.readable]
-    if len(readable) == len(answers):
-        ctx.findings.record(check_id, _defect(function, expect, readable, stub))
-    if expect == "draw" and readable and len(readable) == len(answers):
-        cause = ctx.findings.root_cause(check_id, [DrawObservation(r.board, bool(r.read)) for r in readable])
-        if cause is not None:
-            return cause.sentence
-    if expect in ("wins", "winner", "outcome") and len(seen) == len(answers):
-        observations = [PredicateObservation(r.board, r.answer.value, r.player) for r in seen]
-        return explain_predicate_convention(function, expect, observations, marks=_marks(ctx, codes))
-    return None
+    def convention(self, marks: Mapping[str, Any]) -> Cause | None:
+        """Another convention every answer follows; ``marks``: how the student spells X and O."""
+        if len(self.seen) != self.asked:
+            return None
+        sentence = self.expectation.convention(self.function, self.seen, marks)
+        return None if sentence is None else Cause("convention", sentence)

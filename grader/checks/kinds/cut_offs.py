@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from grader.check_notes import CutsOff
 from grader.checks.context import CheckContext, StudentFunction
 from grader.checks.node_counter import NodeCounter
 from grader.checks.reference_answers import reference_alphabeta, reference_minimax_nodes
@@ -99,6 +100,6 @@ def judge_cut_offs(
         seen.append(f"from {board} `{answer.call_text}` entered {nodes} positions where minimax enters {minimax}")
     return replace(
         agreed,
-        message=f"{agreed.message.rstrip('.')}. It cuts off: {'; '.join(seen)}.",
+        notes=(*agreed.notes, CutsOff(tuple(seen))),
         figures={**agreed.figures, "cut_offs": figures},
     )

@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from hypothesis import strategies as st
 
+from grader.check_notes import Cause
 from grader.checks.answers import SEARCH_SHAPES, Answer, MoveCodec, ShapeError, format_value, read_search_result
 from grader.checks.causes.known_mistakes import is_full_window
 from grader.checks.causes.search import SearchAnswer, search_cause
@@ -201,7 +202,7 @@ def _search_run(check: Check[SearchParams], ctx: CheckContext, *, depth_limits: 
     if depth_limits:
         what += f" at depth limits {', '.join(map(str, depth_limits))}"
     return result_from_property(
-        check, outcome, f"`{student.label}` gives the reference {what}", headline=_headline(outcome, student)
+        check, outcome, f"`{student.label}` gives the reference {what}", cause=_shape(outcome, student)
     )
 
 
@@ -329,7 +330,7 @@ def _pruning_equivalence(check: Check[PruningParams], ctx: CheckContext) -> Chec
     outcome = run_property(check, ctx, student, prop)
     outcome = _diagnosed(outcome, ctx, check.id, params, student, moves, windows=True)
     result = result_from_property(
-        check, outcome, f"`{student.label}` agrees with minimax", headline=_headline(outcome, student)
+        check, outcome, f"`{student.label}` agrees with minimax", cause=_shape(outcome, student)
     )
     if not params.must_prune or result.status is not CheckStatus.PASSED:
         return result
@@ -352,7 +353,7 @@ GENERIC_PRUNING_CAUSE = {
 }
 
 
-def _headline(outcome: PropertyOutcome, student: StudentFunction) -> str | None:
+def _shape(outcome: PropertyOutcome, student: StudentFunction) -> Cause | None:
     return None if outcome.passed else shape_of(student)
 
 

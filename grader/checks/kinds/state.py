@@ -17,6 +17,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from grader.check_details import SelfPlayRow, SelfPlayTable
+from grader.check_notes import Learnt
 from grader.checks.answers import Answer
 from grader.checks.causes.defects import SuccessorObservation, expand_hypotheses, successor_defect
 from grader.checks.context import CheckContext
@@ -105,14 +106,15 @@ def _successor(check: Check[SuccessorParams], ctx: CheckContext) -> CheckResult:
     if outcome.passed:
         # Right from the root, where the player to move is the maximizer: mistakes about whose
         # mark deeper moves place stay possible, and the searches built on it may show them.
-        ctx.findings.suspect(check.id, expand_hypotheses(student.label))
-    elif observations is not None:
-        ctx.findings.record(check.id, successor_defect(student.label, observations))
+        learnt = Learnt(suspects=tuple(expand_hypotheses(student.label)))
+    else:
+        learnt = Learnt(defect=None if observations is None else successor_defect(student.label, observations))
     return result_from_property(
         check,
         outcome.board_alone(),
         f"`{student.label}` makes the right successors",
-        headline=None if outcome.passed else shape_of(student),
+        cause=None if outcome.passed else shape_of(student),
+        learnt=learnt,
     )
 
 

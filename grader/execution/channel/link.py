@@ -23,6 +23,7 @@ from grader.execution.channel import (
     executor,
     exploration,
     names,
+    predicate_truths,
     protocol,
     references,
     shim,
@@ -42,7 +43,18 @@ def _source(module: ModuleType) -> str:
 # The kernel side, in the order it is executed: each one uses the names the ones before it
 # defined (see shim.py).
 KERNEL_SOURCES = tuple(
-    _source(module) for module in (protocol, wire_format, exploration, references, names, stand_ins, executor, shim)
+    _source(module)
+    for module in (
+        protocol,
+        wire_format,
+        exploration,
+        references,
+        names,
+        predicate_truths,
+        stand_ins,
+        executor,
+        shim,
+    )
 )
 _KERNEL_FILENAME = "<grader-shim>"
 _POLL_SECONDS = 0.2

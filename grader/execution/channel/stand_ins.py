@@ -13,7 +13,7 @@ attribute of an argument: ``self.gameplan`` for a method) that reads as a board,
 player in the argument at a given position.
 
 Shipped into the kernel as source after the exploration recorder (whose board reader it
-uses) and before the call executor: standard library only.
+uses) and the predicates' truths, and before the call executor: standard library only.
 """
 
 from __future__ import annotations
@@ -25,9 +25,8 @@ from typing import Any
 if __name__ != "__grader_shim__":  # in the kernel the sources shipped before this one define these
     from grader.execution.channel.exploration import board_text
     from grader.execution.channel.names import CallRefused, resolve
+    from grader.execution.channel.predicate_truths import PREDICATE_TRUTHS
     from grader.execution.channel.protocol import STATUS_MISSING, StandInRequest
-
-_STAND_IN_LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 
 
 def install_stand_ins(namespace: dict[str, Any], requests: Sequence[StandInRequest]) -> Callable[[], None]:
@@ -163,43 +162,24 @@ def _held(given: tuple[Any, ...], text: Callable[[Any], str | None], found: list
 
 def _answerer(request: StandInRequest) -> Callable[[str, str | None], Any]:
     role = request["role"]
+    truth = PREDICATE_TRUTHS.get(role)
     codes = {outcome: code for outcome, code in request["codes"]}
     move_format = request["move_format"]
     maximizer = request["maximizer"]
-
-    def winners(board: str) -> set[str]:
-        return {board[a] for a, b, c in _STAND_IN_LINES if board[a] != "." and board[a] == board[b] == board[c]}
-
     known: dict[tuple[str, str | None], Any] = {}
+
+    def move(cell: int) -> Any:
+        return _move(cell, move_format)
 
     def answer(board: str, player: str | None) -> Any:
         # The student's search asks about the same boards over and over.
         try:
             found = known[board, player]
         except KeyError:
-            found = known[board, player] = work_out(board, player)
+            if truth is None:
+                raise ValueError(f"no stand-in for the role {role!r}") from None
+            found = known[board, player] = truth.spelled(truth.truth(board, player, None, maximizer), codes, move)
         return list(found) if isinstance(found, list) else found  # a list the caller may change
-
-    def work_out(board: str, player: str | None) -> Any:
-        won = winners(board)
-        full = "." not in board
-        if role == "wins":
-            return player in won
-        if role == "full":
-            return full
-        if role == "draw":
-            return full and not won
-        if role == "terminal":
-            return bool(won) or full
-        if role in ("winner", "outcome"):
-            if won:
-                return codes[sorted(won)[0]]
-            return codes["tie"] if full and role == "outcome" else codes["ongoing"]
-        if role == "score":
-            return 0 if len(won) != 1 else (1 if maximizer in won else -1)
-        if role == "legal-moves":
-            return [_move(cell, move_format) for cell in range(9) if board[cell] == "."]
-        raise ValueError(f"no stand-in for the role {role!r}")
 
     return answer
 

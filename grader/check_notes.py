@@ -1,0 +1,115 @@
+"""The parts of a check's verdict besides its headline: the cause of a failure and the notes
+that go with it, as data. The words a student reads are written from them in one place
+(`grader.feedback.wording`), never edited afterwards.
+
+Light on purpose, like `grader.check_details`: a stored result is read back without the
+checks' machinery.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+if TYPE_CHECKING:
+    from grader.checks.causes.defects import Defect
+
+CauseSource = Literal["shape", "convention", "root-cause", "known-mistake", "local"]
+"""Where a cause was read: every call's shape (a stub, a signature that does not fit), a
+convention the answers follow instead of the assignment's, a lower-level function's defect
+another check found, a known mistake of the catalogue, or the one wrong answer alone."""
+
+
+@dataclass(frozen=True)
+class Cause:
+    """The likely cause of a check's failure."""
+
+    source: CauseSource
+    sentence: str
+    """The sentence the student reads."""
+    defect: Defect | None = field(default=None, compare=False)
+    """The model of the wrong function the sentence names, when there is one: kept in the
+    process (for tests and the checks after this one), not stored."""
+
+
+@dataclass(frozen=True)
+class PositionsTried:
+    """How many positions a property check judged."""
+
+    name: ClassVar[str] = "tried"
+    count: int
+
+
+@dataclass(frozen=True)
+class NoMoreJudged:
+    """Why a property check judged fewer positions than planned."""
+
+    name: ClassVar[str] = "stopped"
+    reason: str
+
+
+@dataclass(frozen=True)
+class BudgetRanOut:
+    """The time budget ran out before all planned positions were tried."""
+
+    name: ClassVar[str] = "budget"
+
+
+@dataclass(frozen=True)
+class KindsSeen:
+    """What a passing property check saw among the positions it judged ("16 draws and ...")."""
+
+    name: ClassVar[str] = "seen"
+    summary: str
+
+
+@dataclass(frozen=True)
+class CutsOff:
+    """Where an alpha-beta search entered fewer positions than minimax."""
+
+    name: ClassVar[str] = "cuts-off"
+    seen: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Regraded:
+    """The check was graded again with the reference's versions of wrong lower-level
+    functions (``helpers``) in place of the student's; ``built``: the functions the check
+    calls, right once the helpers are when ``passed``."""
+
+    name: ClassVar[str] = "regraded"
+    helpers: tuple[str, ...]
+    built: tuple[str, ...]
+    passed: bool
+
+
+Note = PositionsTried | NoMoreJudged | BudgetRanOut | KindsSeen | CutsOff | Regraded
+_NOTES: Mapping[str, type[Note]] = {
+    t.name: t for t in (PositionsTried, NoMoreJudged, BudgetRanOut, KindsSeen, CutsOff, Regraded)
+}
+
+
+def note_to_dict(note: Note) -> dict[str, Any]:
+    data: dict[str, Any] = {"note": note.name}
+    data.update({k: list(v) if isinstance(v, tuple) else v for k, v in vars(note).items()})
+    return data
+
+
+def note_from_dict(data: Mapping[str, Any]) -> Note:
+    fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k != "note"}
+    return _NOTES[data["note"]](**fields)
+
+
+@dataclass(frozen=True)
+class Learnt:
+    """What a check learnt about its function for the checks after it on the same submission
+    (`grader.checks.causes.findings`); kept in the process, never stored."""
+
+    defect: Defect | None = None
+    """The defect its own answers show (a win test missing the anti-diagonal)."""
+    suspects: tuple[Defect, ...] = ()
+    """Mistakes its answers could not show, to be tested against the searches built on it."""
+    spellings: Mapping[str, Any] = field(default_factory=dict)
+    """How its function spells an answer it may spell several ways (``{"ongoing": ""}``), for
+    the reference's version to answer alike."""

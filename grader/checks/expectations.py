@@ -1,0 +1,439 @@
+"""What a predicate check expects of a board function, one class per expectation.
+
+An assignment's predicate check names its expectation (``expect = "wins"``). Everything that
+differs between expectations lives on that expectation's class: its truth (stdlib-only, in
+`grader.execution.channel.predicate_truths`, so the kernel's stand-in answers by the same one),
+how an answer is read and shown, the extra input each board goes with (the player asked
+about, the move tried), the cases tried first, the kinds of answer the check must see before
+it passes, the local cause of one wrong answer, the defect every answer shows, the convention
+a student may have followed instead, whether the reference can stand in for the function,
+and how ``grader init`` writes a check of it. Adding an expectation ("has someone won") is
+one new class in `EXPECTATIONS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from hypothesis import strategies as st
+
+from grader.checks.answers import Answer, MoveCodec, ShapeError, format_value
+from grader.checks.causes.conventions import PredicateObservation, explain_win_convention, explain_winner_convention
+from grader.checks.causes.defects import (
+    Defect,
+    DrawObservation,
+    EmptyCellsObservation,
+    WinObservation,
+    draw_test_defect,
+    empty_cells_defect,
+    win_test_defect,
+)
+from grader.execution.channel.predicate_truths import PREDICATE_TRUTHS, PredicateTruth
+from reference import LINE_NAMES, LINES, Board, O, X, cell_to_rowcol
+
+__all__ = ["EXPECTATIONS", "LINE_KINDS", "Expectation", "Read", "Reading", "line_name", "lines_of"]
+
+# The diagonals with their cells: "main" and "anti" are not every student's words.
+_LINE_WORDS = {
+    **LINE_NAMES,
+    (0, 4, 8): LINE_NAMES[(0, 4, 8)] + " (cells 0, 4, 8)",
+    (2, 4, 6): LINE_NAMES[(2, 4, 6)] + " (cells 2, 4, 6)",
+}
+_LINE_KIND = "wins for {player} on {line}"
+LINE_KINDS = frozenset(_LINE_KIND.format(player=p, line=LINE_NAMES[line]) for p in (X, O) for line in LINES)
+"""Every "win on this line for this player" kind of answer (`Expectation.answer_kinds`)."""
+_SCORE_KINDS = {1: "wins for the maximizer", -1: "losses for the maximizer"}
+
+
+def line_name(line: tuple[int, int, int]) -> str:
+    return _LINE_WORDS[line]
+
+
+def lines_of(board: Board, player: str) -> list[tuple[int, int, int]]:
+    return [line for line in LINES if all(board.cells[i] == player for i in line)]
+
+
+def _line_kinds(board: Board, players: Iterable[str]) -> list[str]:
+    return [_LINE_KIND.format(player=p, line=LINE_NAMES[line]) for p in sorted(players) for line in lines_of(board, p)]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How one check reads and shows answers: the student's marks for X and O, what an empty
+    cell holds, the outcome codes the assignment gives, its move codec, whether order counts."""
+
+    marks: Mapping[str, Any]
+    empty: Any
+    codes: Mapping[str, Any] = field(default_factory=dict)
+    moves: MoveCodec = field(default_factory=lambda: MoveCodec("index"))
+    ordered: bool = False
+
+
+@dataclass(frozen=True)
+class Read:
+    """One answer, the board and player it was asked about, and the answer as the check reads
+    it (``None`` when it did not read)."""
+
+    board: Board
+    player: str | None
+    answer: Answer
+    read: Any
+    readable: bool = True
+
+
+class Expectation:
+    """One value of a predicate check's ``expect``; the defaults suit a True/False test."""
+
+    name: ClassVar[str]
+    truth: ClassVar[PredicateTruth]
+    none_ok: ClassVar[bool] = False
+    """"No winner" is an answer: None is no sign of a stub."""
+    near_full_cases: ClassVar[bool] = False
+    """A test that skips a cell answers one of the nearly full boards wrong: try them first."""
+    asks_player: ClassVar[bool] = False
+    """Each board goes with the player asked about (`player`)."""
+    stands_in: ClassVar[bool] = True
+    """The reference's version can stand in for the function in the checks built on it."""
+    scores_for_maximizer: ClassVar[bool] = False
+    """Its answers depend on who maximizes."""
+    takes_codes: ClassVar[bool] = False
+    """The student spells the outcomes its own way (``codes``)."""
+    title: ClassVar[str] = ""
+    """What ``grader init`` says the function does, after its name."""
+    true_on: ClassVar[str | None] = None
+    """The boards a True/False function is True on, when ``grader init`` reads it from answers alone."""
+    draft_role: ClassVar[str] = ""
+    """The role of a function ``grader init`` reads as this expectation."""
+    draft_boards: ClassVar[Literal["reachable", "arbitrary"]] = "reachable"
+    """Boards ``grader init`` asks about: arbitrary ones reach the full and nearly full
+    boards a draw test must get right."""
+    draft_examples: ClassVar[bool] = False
+    """``grader init`` asks about more boards than a property's default (a missed cell shows on few)."""
+
+    def expected(self, board: Board, player: str | None, position: int | None, maximizer: str) -> Any:
+        return self.truth.truth(board.cells, player, position, maximizer)
+
+    def extras(self) -> st.SearchStrategy[Any]:
+        """What goes with each board: nothing, unless a player or a move is asked about."""
+        return st.none()
+
+    def player(self, extra: Any) -> str | None:
+        return None
+
+    def position(self, extra: Any) -> int | None:
+        return None
+
+    def first_cases(
+        self, lines: Sequence[Board], drawn: Sequence[Board], near_full: Sequence[Board]
+    ) -> list[tuple[Board, Any]]:
+        """Every line complete for each player and every drawn board (the nearly full ones
+        too when `near_full_cases`), before any generated board: together they show each kind
+        of answer."""
+        boards = list(dict.fromkeys([*lines, *drawn, *(near_full if self.near_full_cases else ())]))
+        return [(b, None) for b in boards]
+
+    def read(self, raw: Any, reading: Reading) -> Any:
+        if not isinstance(raw, (bool, int)) and raw is not None:
+            raise ShapeError(f"expected True or False, got {type(raw).__name__} {raw!r}")
+        return bool(raw)
+
+    def show(self, value: Any, reading: Reading) -> str:
+        return format_value(value)
+
+    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
+        """The kinds of answer a case shows (a win on each line for each player, a draw...)."""
+        raise NotImplementedError
+
+    def local_cause(self, function: str, board: Board, player: str | None, expected: Any, actual: Any) -> str | None:
+        """The likely cause of one wrong answer, read from that answer alone."""
+        return None
+
+    def defect(self, function: str, seen: Sequence[Read]) -> Defect | None:
+        """The defect every answer shows, as a search built on the function would use it."""
+        return None
+
+    def root_observations(self, seen: Sequence[Read]) -> list[DrawObservation] | None:
+        """The answers as evidence of a lower-level function's defect; None: not asked."""
+        return None
+
+    def convention(self, function: str, seen: Sequence[Read], marks: Mapping[str, Any]) -> str | None:
+        """Another convention every answer follows (the winning mark for True/False)."""
+        return None
+
+
+class Wins(Expectation):
+    name = "wins"
+    truth = PREDICATE_TRUTHS["wins"]
+    asks_player = True
+    title = "finds a line for the given player"
+    draft_role = "win-test"
+    draft_boards = "arbitrary"
+
+    def extras(self) -> st.SearchStrategy[Any]:
+        return st.sampled_from([X, O])
+
+    def player(self, extra: Any) -> str | None:
+        return extra
+
+    def first_cases(
+        self, lines: Sequence[Board], drawn: Sequence[Board], near_full: Sequence[Board]
+    ) -> list[tuple[Board, Any]]:
+        return [(b, p) for b, _ in super().first_cases(lines, drawn, near_full) for p in (X, O)]
+
+    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
+        if extra in board.winners():
+            return _line_kinds(board, [extra])
+        return ["positions without a win for the player asked"]
+
+    def local_cause(self, function: str, board: Board, player: str | None, expected: Any, actual: Any) -> str | None:
+        if expected and not actual and player:
+            return f"`{function}` misses a win on {line_name(lines_of(board, player)[0])}."
+        if actual and not expected and player:
+            if lines_of(board, O if player == X else X):
+                return f"It reports a win for {player} when it is the other player who has a line."
+            return f"It reports a win for {player}, who has no complete line."
+        return None
+
+    def defect(self, function: str, seen: Sequence[Read]) -> Defect | None:
+        asked = [WinObservation(r.board, r.player, bool(r.read)) for r in seen if r.player is not None]
+        return win_test_defect(function, asked)
+
+    def convention(self, function: str, seen: Sequence[Read], marks: Mapping[str, Any]) -> str | None:
+        return explain_win_convention(function, _observed(seen), marks=marks)
+
+
+class Winner(Expectation):
+    """The winner's mark, or a "no winner" answer."""
+
+    name = "winner"
+    truth = PREDICATE_TRUTHS["winner"]
+    none_ok = True
+    takes_codes = True
+    title = "names the winner"
+    draft_role = "win-test"
+
+    def _codes(self, reading: Reading) -> dict[str, Any]:
+        return {X: reading.marks[X], O: reading.marks[O]}
+
+    def read(self, raw: Any, reading: Reading) -> Any:
+        codes = self._codes(reading)
+        codes.update(reading.codes)
+        for outcome, code in codes.items():
+            if raw == code and type(raw) is type(code):
+                return None if outcome == "ongoing" else outcome
+        if "ongoing" not in reading.codes and (raw in (None, False, "", " ") or _is_empty_symbol(reading, raw)):
+            return None
+        spelled = ", ".join(f"{k} as {v!r}" for k, v in codes.items())
+        raise ShapeError(f"returned {raw!r}, which is none of the expected answers ({spelled})")
+
+    def show(self, value: Any, reading: Reading) -> str:
+        codes = {**reading.marks, "tie": "tie", **reading.codes}
+        if value is None:
+            return repr(codes["ongoing"]) if "ongoing" in codes else "None"
+        return repr(codes.get(value, value))
+
+    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
+        winners = board.winners()
+        return _line_kinds(board, winners) if winners else ["positions without a winner"]
+
+    def local_cause(self, function: str, board: Board, player: str | None, expected: Any, actual: Any) -> str | None:
+        if expected in (X, O) and actual != expected:
+            return f"The winning line missed is {line_name(lines_of(board, expected)[0])}."
+        return None
+
+    def defect(self, function: str, seen: Sequence[Read]) -> Defect | None:
+        # A winner function answers for both players (reachable boards hold one winner at most).
+        return win_test_defect(function, [WinObservation(r.board, p, r.read == p) for r in seen for p in (X, O)])
+
+    def convention(self, function: str, seen: Sequence[Read], marks: Mapping[str, Any]) -> str | None:
+        return explain_winner_convention(function, _observed(seen), marks=marks)
+
+
+class Outcome(Winner):
+    """The winner's mark, a tie's code, or a "game goes on" answer."""
+
+    name = "outcome"
+    truth = PREDICATE_TRUTHS["outcome"]
+    title = "names the outcome"
+    draft_role = "terminal-test"
+
+    def _codes(self, reading: Reading) -> dict[str, Any]:
+        return {**super()._codes(reading), "tie": "tie"}
+
+    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
+        if not board.winners() and board.is_full():
+            return ["draws"]
+        return super().answer_kinds(board, extra, maximizer)
+
+
+class Score(Expectation):
+    """A static evaluation: +1, -1 or 0 for the maximizer."""
+
+    name = "score"
+    truth = PREDICATE_TRUTHS["score"]
+    scores_for_maximizer = True
+    title = "scores a finished game"
+    draft_role = "evaluate"
+
+    def read(self, raw: Any, reading: Reading) -> Any:
+        if isinstance(raw, bool) or not isinstance(raw, (int, float)):
+            raise ShapeError(f"expected a number, got {type(raw).__name__} {raw!r}")
+        return raw
+
+    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
+        return [_SCORE_KINDS.get(self.expected(board, None, None, maximizer), "positions without one winner")]
+
+
+class Full(Expectation):
+    name = "full"
+    truth = PREDICATE_TRUTHS["full"]
+    near_full_cases = True
+    title = "tells a full board"
+    true_on = "full boards"
+    draft_role = "draw-test"
+    draft_boards = "arbitrary"
+    draft_examples = True
+
+    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
+        return ["full boards" if board.is_full() else "boards with empty cells"]
+
+
+class Draw(Expectation):
+    name = "draw"
+    truth = PREDICATE_TRUTHS["draw"]
+    near_full_cases = True
+    title = "tells a draw"
+    true_on = "full boards with no line"
+    draft_role = "draw-test"
+    draft_boards = "arbitrary"
+    draft_examples = True
+
+    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
+        if not board.is_full():
+            return ["boards with empty cells"]
+        return ["full boards with a line"] if board.winners() else ["draws"]
+
+    def local_cause(self, function: str, board: Board, player: str | None, expected: Any, actual: Any) -> str | None:
+        if actual and board.winners():
+            return "A full board with a winning line is counted as a draw: check for a win first."
+        if actual and not board.is_full():
+            return "It reports a draw while cells are still empty."
+        if expected and not actual:
+            return "It does not report a draw on a full board with no line."
+        return None
+
+    def defect(self, function: str, seen: Sequence[Read]) -> Defect | None:
+        return draw_test_defect(function, [DrawObservation(r.board, bool(r.read)) for r in seen])
+
+    def root_observations(self, seen: Sequence[Read]) -> list[DrawObservation] | None:
+        # A draw test is wrong where the win test it calls is: that defect is the cause.
+        return [DrawObservation(r.board, bool(r.read)) for r in seen]
+
+
+class Terminal(Expectation):
+    name = "terminal"
+    truth = PREDICATE_TRUTHS["terminal"]
+    near_full_cases = True
+    title = "tells a finished game"
+    true_on = "won or full boards"
+    draft_role = "terminal-test"
+    draft_boards = "arbitrary"
+    draft_examples = True
+
+    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
+        return ["won positions" if board.winners() else "draws" if board.is_full() else "unfinished positions"]
+
+
+class LegalMoves(Expectation):
+    """The free cells as moves, in row-major order when ``ordered``."""
+
+    name = "legal-moves"
+    truth = PREDICATE_TRUTHS["legal-moves"]
+    title = "lists the empty cells"
+    draft_role = "moves"
+
+    def read(self, raw: Any, reading: Reading) -> Any:
+        if not isinstance(raw, (list, tuple, set, frozenset)):
+            raise ShapeError(f"expected a list of moves, got {type(raw).__name__} {raw!r}")
+        cells = [reading.moves.decode(m) for m in raw]
+        return cells if reading.ordered and not isinstance(raw, (set, frozenset)) else sorted(cells)
+
+    def show(self, value: Any, reading: Reading) -> str:
+        if isinstance(value, list):
+            return "[" + ", ".join(reading.moves.show(c) for c in value) + "]"
+        return format_value(value)
+
+    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
+        return ["full boards" if board.is_full() else "boards with free cells"]
+
+    def local_cause(self, function: str, board: Board, player: str | None, expected: Any, actual: Any) -> str | None:
+        if isinstance(actual, list) and sorted(actual) == sorted(expected):
+            return "The moves are all there, but not in row-major order (row by row, left to right)."
+        if isinstance(actual, list) and set(actual) < set(expected):
+            missing = sorted(set(expected) - set(actual))
+            return "Free cells are missing from the list: " + ", ".join(str(cell_to_rowcol(c)) for c in missing) + "."
+        return None
+
+    def defect(self, function: str, seen: Sequence[Read]) -> Defect | None:
+        listed = [EmptyCellsObservation(r.board, tuple(r.read)) for r in seen if isinstance(r.read, list)]
+        return empty_cells_defect(function, listed)
+
+
+class ValidMove(Expectation):
+    """Whether a 1-based position is a free cell."""
+
+    name = "valid-move"
+    truth = PREDICATE_TRUTHS["valid-move"]
+    stands_in = False
+    title = "tells a free cell"
+
+    def extras(self) -> st.SearchStrategy[Any]:
+        return st.integers(0, 10)
+
+    def position(self, extra: Any) -> int | None:
+        return extra
+
+    def first_cases(
+        self, lines: Sequence[Board], drawn: Sequence[Board], near_full: Sequence[Board]
+    ) -> list[tuple[Board, Any]]:
+        return [(b, pos) for b in lines[:2] for pos in (0, 1, 5, 9, 10)]
+
+    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
+        valid = self.expected(board, None, extra, maximizer)
+        return ["moves on a free cell" if valid else "moves on a taken or out-of-range cell"]
+
+    def local_cause(self, function: str, board: Board, player: str | None, expected: Any, actual: Any) -> str | None:
+        if not expected and actual:
+            return "It accepts a move on an occupied or out-of-range cell."
+        if expected and not actual:
+            return "It rejects a move on a free cell: check how the position maps to a row and a column."
+        return None
+
+
+def _observed(seen: Sequence[Read]) -> list[PredicateObservation]:
+    return [PredicateObservation(r.board, r.answer.value, r.player) for r in seen]
+
+
+def _is_empty_symbol(reading: Reading, raw: Any) -> bool:
+    """``raw`` is what an empty cell holds (a winner function that returns a line's cell)."""
+    empty = reading.empty
+    return isinstance(empty, (str, int)) and raw == empty and type(raw) is type(empty)
+
+
+EXPECTATIONS: Mapping[str, Expectation] = {
+    expectation.name: expectation
+    for expectation in (
+        Wins(),
+        Winner(),
+        Outcome(),
+        Score(),
+        Full(),
+        Draw(),
+        Terminal(),
+        LegalMoves(),
+        ValidMove(),
+    )
+}
+"""Every expectation by its name in an assignment."""
