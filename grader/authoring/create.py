@@ -27,6 +27,7 @@ from grader.authoring.inference import EncodingChoice, infer
 from grader.authoring.probes import Prober
 from grader.authoring.stdin_answers import StdinSearch, run_with_answers
 from grader.authoring.toml_writer import render_toml
+from grader.errors import GraderError
 from grader.execution.records import CellStatus, ExecutionResult
 from grader.execution.sandbox import SandboxChoice
 from grader.execution.session import ExecutionOptions, NotebookSession
@@ -78,7 +79,7 @@ class InitReport:
         return "\n".join([f"wrote {self.written}", *self.summary])
 
 
-class InitFailed(Exception):
+class InitFailed(GraderError):
     """The solution cannot be made into an assignment; the message says what was found."""
 
 

@@ -48,6 +48,7 @@ from grader.batch.pool import (
 )
 from grader.batch.progress import log_line
 from grader.batch.records import GradingRecord, contents_sha256, files_under, grader_version
+from grader.errors import GraderError, UsageError
 from grader.execution.spare_kernels import spare_kernel_for_this_thread
 from grader.grading import GradingOptions
 from grader.spec.model import Assignment
@@ -59,11 +60,11 @@ _STARTED_TOPIC = "grader-task-started"
 _MAX_ASSIGNMENT_BYTES = 50 * 1024**2
 
 
-class ClusterUnavailable(RuntimeError):
+class ClusterUnavailable(UsageError, RuntimeError):
     """Dask is not installed, or the scheduler cannot be reached."""
 
 
-class GradingFailed(Exception):
+class GradingFailed(GraderError):
     """The grader raised on a worker (so that Dask retries the task)."""
 
     def __init__(self, error: str, traceback: str) -> None:

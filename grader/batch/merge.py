@@ -29,6 +29,7 @@ from grader.batch.outputs import (
 )
 from grader.batch.records import GradingRecord
 from grader.batch.sharding import MANIFEST_FILE, ShardManifest
+from grader.errors import UsageError
 from grader.overrides.apply import class_decisions
 from grader.overrides.model import MalformedOverrides
 from grader.overrides.store import OVERRIDES_FILE
@@ -39,7 +40,7 @@ from grader.submission.inputs import StudentSubmission
 from grader.submission.own_outputs import mark_output_folder
 
 
-class MergeError(ValueError):
+class MergeError(UsageError, ValueError):
     """The shard folders cannot be combined (missing, other assignments, a student twice)."""
 
 

@@ -14,12 +14,13 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from grader.errors import UsageError
 from grader.submission.inputs import SubmissionSet
 
 _SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 
 
-class ShardError(ValueError):
+class ShardError(UsageError, ValueError):
     """A shard that cannot be parsed or does not exist."""
 
 

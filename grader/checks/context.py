@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from grader.checks.answers import Answer, MoveCodec
 from grader.checks.call_budget import BudgetedCalls, CallsStopped, CallWindow, make_calls, where_it_ran_out
 from grader.checks.causes.findings import Findings
+from grader.errors import GraderError
 from grader.execution.channel.call_data import StandIn
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus, Explore
 from grader.execution.hangs import HangMemory
@@ -46,7 +47,7 @@ class CallParams(Protocol):
     def globals(self) -> Mapping[str, str]: ...
 
 
-class NotDefined(Exception):
+class NotDefined(GraderError):
     """A function the check needs is not defined by the notebook."""
 
     def __init__(self, name: str, suggestions: Sequence[str]) -> None:

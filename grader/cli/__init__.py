@@ -18,6 +18,7 @@ from grader.cli.init import add_init_parser
 from grader.cli.options import INTERRUPTED, USAGE_ERROR, add_sandbox_option
 from grader.cli.override import add_override_parsers
 from grader.cli.run import add_run_parser
+from grader.errors import UsageError
 from grader.spec.loader import BUILTIN_ASSIGNMENTS, list_assignments, load_assignment
 from grader.spec.model import AssignmentError
 
@@ -30,8 +31,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return USAGE_ERROR
     try:
         return args.handler(args)
-    except AssignmentError as exc:
-        print(f"grader: {exc}", file=sys.stderr)
+    except UsageError as exc:
+        print(f"grader {args.command}: {exc}", file=sys.stderr)
         return USAGE_ERROR
     except KeyboardInterrupt:
         print("grader: interrupted", file=sys.stderr)
@@ -40,7 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="grader", description="Grade game-search (minimax / alpha-beta) notebooks.")
-    sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND", dest="command")
 
     p = sub.add_parser("solve", help="the reference's answer for one board (for answer keys)")
     p.add_argument("board", help="nine cells row by row: X, O and . (or the digits 1-9) for empty")

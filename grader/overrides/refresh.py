@@ -12,6 +12,7 @@ from pathlib import Path
 from grader.batch.merge import MergeError, assignment_of_records, read_record
 from grader.batch.outputs import RESULT_FILE, ClassSettings, write_class_outputs, write_student_feedback
 from grader.batch.records import GradingRecord
+from grader.errors import UsageError
 from grader.overrides.apply import FittedDecisions, class_decisions
 from grader.similarity.compare import DEFAULT_THRESHOLD
 from grader.spec.model import Assignment
@@ -28,7 +29,7 @@ def records_stamp(out_dir: Path) -> tuple[tuple[str, int], ...]:
     return tuple(stamp)
 
 
-class NotAGradedClass(ValueError):
+class NotAGradedClass(UsageError, ValueError):
     """The folder holds no graded class (no stored records), or its assignment is unknown."""
 
 

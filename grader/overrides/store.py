@@ -25,6 +25,7 @@ import tomlkit
 import tomlkit.exceptions
 
 from grader.atomic_write import write_atomic
+from grader.errors import GraderError
 from grader.overrides.model import Decisions, MalformedOverrides, decisions_from_document
 
 if sys.version_info >= (3, 11):
@@ -42,7 +43,7 @@ The instructor's decisions for this class, applied to every output on each `grad
 `by` and `at` say who decided and when."""
 
 
-class VersionConflict(RuntimeError):
+class VersionConflict(GraderError, RuntimeError):
     """The student's entries changed since the editor read them."""
 
 

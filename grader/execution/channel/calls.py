@@ -21,6 +21,7 @@ from typing import Protocol
 
 from jupyter_core.utils import run_sync
 
+from grader.errors import GraderError
 from grader.execution.channel.call_data import (
     Call,
     CallExploration,
@@ -48,7 +49,7 @@ from grader.execution.channel.protocol import (
 _CALL_SLACK_SECONDS = 1.0
 
 
-class KernelUnavailable(RuntimeError):
+class KernelUnavailable(GraderError, RuntimeError):
     """The session used up its kernel restarts; nothing more can run."""
 
 

@@ -19,6 +19,8 @@ from queue import Empty
 from types import ModuleType
 from typing import Any
 
+from grader import errors
+from grader.errors import GraderError
 from grader.execution.channel import (
     executor,
     exploration,
@@ -42,7 +44,8 @@ def _source(module: ModuleType) -> str:
 # The kernel side, in the order it is executed: each one uses the names the ones before it
 # defined (see shim.py).
 KERNEL_SOURCES = tuple(
-    _source(module) for module in (protocol, wire_format, exploration, references, names, stand_ins, executor, shim)
+    _source(module)
+    for module in (errors, protocol, wire_format, exploration, references, names, stand_ins, executor, shim)
 )
 _KERNEL_FILENAME = "<grader-shim>"
 _POLL_SECONDS = 0.2
@@ -53,19 +56,19 @@ each), so that a notebook writing into the shim's descriptor cannot make the gra
 the whole file; what is left is read the next time."""
 
 
-class KernelDied(RuntimeError):
+class KernelDied(GraderError, RuntimeError):
     """The kernel process ended while the grader was waiting for it."""
 
 
-class KernelUnresponsive(RuntimeError):
+class KernelUnresponsive(GraderError, RuntimeError):
     """The kernel ignored an interrupt and kept running."""
 
 
-class ShimFailed(RuntimeError):
+class ShimFailed(GraderError, RuntimeError):
     """The shim reported an error of its own (not the student's)."""
 
 
-class RequestAborted(RuntimeError):
+class RequestAborted(GraderError, RuntimeError):
     """The request ended without a reply (an interrupt landed outside a call)."""
 
 

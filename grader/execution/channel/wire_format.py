@@ -30,8 +30,11 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+if __name__ != "__grader_shim__":  # in the kernel the sources shipped before this one define these
+    from grader.errors import GraderError
 
-class Unserializable(Exception):
+
+class Unserializable(GraderError):
     """A value cannot be represented in the wire format."""
 
 
