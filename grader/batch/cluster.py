@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import logging
 import shutil
 import tempfile
 import time
@@ -46,12 +47,13 @@ from grader.batch.pool import (
     grade_order,
     record_for,
 )
-from grader.batch.progress import log_line
 from grader.batch.records import GradingRecord, contents_sha256, files_under, grader_version
 from grader.errors import GraderError, UsageError
 from grader.execution.spare_kernels import spare_kernel_for_this_thread
 from grader.grading import GradingOptions
 from grader.spec.model import Assignment
+
+_log = logging.getLogger(__name__)
 
 DEFAULT_RETRIES = 2
 """Times a task whose grader raised is run again before it counts as failed."""
@@ -281,7 +283,7 @@ def _restart(client: Any, workers: list[str]) -> None:
     try:
         client.restart_workers(workers, raise_for_error=False)
     except Exception as exc:  # noqa: BLE001 - e.g. workers started without a nanny
-        log_line(f"could not restart the Dask worker(s) {', '.join(workers)}: {exc}")
+        _log.warning(f"could not restart the Dask worker(s) {', '.join(workers)}: {exc}")
 
 
 def _connect(address: str) -> Any:

@@ -19,13 +19,13 @@ compares, and so list the same pairs.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from grader.atomic_write import write_atomic, write_atomic_if_changed
-from grader.batch.progress import log_line
 from grader.batch.records import GradingRecord
 from grader.feedback.class_index import ClassEntry
 from grader.feedback.gradebook import GradebookRow, grades_csv
@@ -37,6 +37,8 @@ from grader.similarity.view import similar_pairs_view, similarity_csv
 from grader.spec.model import Assignment
 from grader.submission.inputs import SUBMISSION_SUFFIXES, StudentSubmission
 from grader.submission.reader import SubmissionUnreadable
+
+_log = logging.getLogger(__name__)
 
 RESULT_FILE = "submission_result.json"
 REPORT_FILE = "report.html"
@@ -215,7 +217,7 @@ def class_similarity(
             threshold=threshold,
         )
     except SubmissionUnreadable as exc:
-        log_line(f"{assignment.id}: similar submissions not compared: {exc}")
+        _log.warning(f"{assignment.id}: similar submissions not compared: {exc}")
         return None
 
 

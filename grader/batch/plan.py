@@ -18,6 +18,7 @@ student, on the first run as on a rerun.
 from __future__ import annotations
 
 import contextlib
+import logging
 import statistics
 import tempfile
 import time
@@ -38,7 +39,7 @@ from grader.batch.outputs import (
     write_submitted_copy,
 )
 from grader.batch.pool import BatchOptions, GradeFunction, GradingPool, GradingTask
-from grader.batch.progress import ProgressReport, first_line, format_duration, log_line
+from grader.batch.progress import ProgressReport, first_line, format_duration
 from grader.batch.records import GradingRecord, assignment_sha256, fingerprint
 from grader.batch.sharding import MANIFEST_FILE, Shard, ShardManifest
 from grader.grading import grade_submission
@@ -46,6 +47,8 @@ from grader.overrides.apply import NO_DECISIONS, FittedDecisions, class_decision
 from grader.spec.model import Assignment
 from grader.submission.inputs import InputError, SubmissionSet, collect_submissions
 from grader.submission.own_outputs import OWN_OUTPUT_REASON, mark_output_folder
+
+_log = logging.getLogger(__name__)
 
 __all__ = ["BatchJob", "BatchOptions", "BatchResult", "run_batch", "run_batches"]
 
@@ -154,8 +157,8 @@ def run_batches(
         plan_of = {task: plan for plan in plans for task in plan.tasks}
         pool = _pool(options, grade)
         progress = ProgressReport(len(tasks), enabled=options.progress)
-        if options.progress and tasks:
-            log_line(f"Grading {len(tasks)} submission(s) {pool.description(len(tasks))}.")
+        if tasks:
+            _log.info(f"Grading {len(tasks)} submission(s) {pool.description(len(tasks))}.")
 
         def finished(task: GradingTask, record: GradingRecord) -> None:
             plan_of[task].store(record)
@@ -283,9 +286,8 @@ def _plan(job: BatchJob, found: SubmissionSet, options: BatchOptions, decisions:
             plan.records[submission.student_id] = stored
         else:
             plan.tasks.append(GradingTask(submission, current, job.assignment))
-    if options.progress:
-        log_line(
-            f"{job.assignment.id}: {len(found.submissions)} submission(s) found ({found.layout.value}), "
-            f"{len(plan.tasks)} to grade, {len(plan.records)} up to date."
-        )
+    _log.info(
+        f"{job.assignment.id}: {len(found.submissions)} submission(s) found ({found.layout.value}), "
+        f"{len(plan.tasks)} to grade, {len(plan.records)} up to date."
+    )
     return plan

@@ -10,6 +10,7 @@ grades, ``grade_order``, and turn the `WorkerReport` that comes back into a reco
 
 from __future__ import annotations
 
+import logging
 import os
 import traceback
 from collections.abc import Callable, Mapping, Sequence
@@ -17,7 +18,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from grader.batch.progress import log_line
 from grader.batch.records import GradingRecord
 from grader.batch.sharding import Shard
 from grader.execution.sandbox import SandboxChoice
@@ -28,6 +28,8 @@ from grader.similarity.compare import DEFAULT_THRESHOLD
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
 from grader.submission.inputs import StudentSubmission
+
+_log = logging.getLogger(__name__)
 
 HARD_DEADLINE_GRACE_SECONDS = 300.0
 """How long past its deadline grading may go on before its process is stopped: a call that
@@ -174,7 +176,7 @@ def record_for(
         reason, fault = f"Not graded: {stop_reason}.", False
     elif report.error is not None:
         reason, fault = f"The grader failed on this submission ({report.error}).", True
-        log_line(f"grader: {submission.student_id}: {report.error}\n{report.traceback}")
+        _log.error(f"grader: {submission.student_id}: {report.error}\n{report.traceback}")
     else:
         reason, fault = f"The grading process died ({death or 'no exit status'}).", True
     result = not_graded_result(submission.original_name, task.assignment, reason)

@@ -58,11 +58,6 @@ def progress_line(record: GradingRecord, assignment_id: str, done: int, total: i
     )
 
 
-def log_line(text: str) -> None:
-    """A line on stderr that does not break a progress bar being drawn there."""
-    tqdm.write(text, file=sys.stderr)
-
-
 def first_line(text: str) -> str:
     return text.strip().splitlines()[0] if text.strip() else ""
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from grader.cli.batch import add_batch_parsers
+from grader.cli.diagnostics import diagnostics_on_stderr
 from grader.cli.grade import add_grade_parsers
 from grader.cli.init import add_init_parser
 from grader.cli.options import INTERRUPTED, USAGE_ERROR, add_sandbox_option
@@ -30,7 +31,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return USAGE_ERROR
     try:
-        return args.handler(args)
+        with diagnostics_on_stderr(quiet=getattr(args, "quiet", False)):
+            return args.handler(args)
     except UsageError as exc:
         print(f"grader {args.command}: {exc}", file=sys.stderr)
         return USAGE_ERROR
