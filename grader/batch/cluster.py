@@ -47,7 +47,7 @@ from grader.batch.pool import (
     grade_order,
     record_for,
 )
-from grader.batch.records import GradingRecord, contents_sha256, files_under, grader_version
+from grader.class_folder.records import GradingRecord, contents_sha256, files_under, grader_version
 from grader.errors import GraderError, UsageError
 from grader.execution.spare_kernels import spare_kernel_for_this_thread
 from grader.grading import GradingOptions

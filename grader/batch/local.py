@@ -32,7 +32,7 @@ from grader.batch.pool import (
     grade_order,
     record_for,
 )
-from grader.batch.records import GradingRecord
+from grader.class_folder.records import GradingRecord
 from grader.execution.exit_status import describe_exit
 from grader.execution.spare_kernels import SpareKernel
 from grader.spec.model import Assignment

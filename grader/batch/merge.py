@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.atomic_write import write_atomic
-from grader.batch.outputs import (
+from grader.batch.sharding import MANIFEST_FILE, ShardManifest
+from grader.class_folder.outputs import (
     RESULT_FILE,
     STUDENT_FILES,
     class_output_lines,
@@ -27,8 +28,7 @@ from grader.batch.outputs import (
     write_class_outputs,
     write_student_feedback,
 )
-from grader.batch.records import GradingRecord
-from grader.batch.sharding import MANIFEST_FILE, ShardManifest
+from grader.class_folder.records import GradingRecord
 from grader.errors import UsageError
 from grader.overrides.apply import class_decisions
 from grader.overrides.model import MalformedOverrides

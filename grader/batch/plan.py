@@ -3,8 +3,8 @@
 Submissions are graded by a pool: local worker processes (``grader.batch.local``, ``jobs``
 of them) or, with ``cluster``, a Dask scheduler (``grader.batch.cluster``); with ``shard``
 only part of the class is graded (``grader.batch.sharding``, combined by ``grader merge``).
-As soon as one is graded its outputs are written (``grader.batch.outputs``), the stored
-record last, with a fingerprint of what was graded (``grader.batch.records``). A batch
+As soon as one is graded its outputs are written (``grader.class_folder.outputs``), the stored
+record last, with a fingerprint of what was graded (``grader.class_folder.records``). A batch
 stopped at any moment and started again grades only the submissions whose fingerprint is
 missing or different (``force`` regrades all). ``index.html``, ``grades.csv`` and
 ``similarity.csv`` are rebuilt from the stored records and the copies of the submissions
@@ -29,7 +29,10 @@ from pathlib import Path
 from grader.atomic_write import write_atomic
 from grader.batch.cluster import DaskPool
 from grader.batch.local import LocalPool
-from grader.batch.outputs import (
+from grader.batch.pool import BatchOptions, GradeFunction, GradingPool, GradingTask
+from grader.batch.progress import ProgressReport, first_line, format_duration
+from grader.batch.sharding import MANIFEST_FILE, Shard, ShardManifest
+from grader.class_folder.outputs import (
     REPORT_FILE,
     RESULT_FILE,
     class_output_lines,
@@ -38,10 +41,7 @@ from grader.batch.outputs import (
     write_student_outputs,
     write_submitted_copy,
 )
-from grader.batch.pool import BatchOptions, GradeFunction, GradingPool, GradingTask
-from grader.batch.progress import ProgressReport, first_line, format_duration
-from grader.batch.records import GradingRecord, assignment_sha256, fingerprint
-from grader.batch.sharding import MANIFEST_FILE, Shard, ShardManifest
+from grader.class_folder.records import GradingRecord, assignment_sha256, fingerprint
 from grader.grading import grade_submission
 from grader.overrides.apply import NO_DECISIONS, FittedDecisions, class_decisions
 from grader.spec.model import Assignment

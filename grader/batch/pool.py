@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from grader.batch.records import GradingRecord
 from grader.batch.sharding import Shard
+from grader.class_folder.records import GradingRecord
 from grader.execution.sandbox import SandboxChoice
 from grader.execution.spare_kernels import SpareKernel
 from grader.grading import GradingOptions, not_graded_result

@@ -12,7 +12,7 @@ from typing import TextIO
 
 from tqdm import tqdm
 
-from grader.batch.records import GradingRecord
+from grader.class_folder.records import GradingRecord
 
 
 class ProgressReport:

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.batch.merge import MergeError, assignment_of_records, read_record
-from grader.batch.outputs import RESULT_FILE, ClassSettings, write_class_outputs, write_student_feedback
-from grader.batch.records import GradingRecord
+from grader.class_folder.outputs import RESULT_FILE, ClassSettings, write_class_outputs, write_student_feedback
+from grader.class_folder.records import GradingRecord
 from grader.errors import UsageError
 from grader.overrides.apply import FittedDecisions, class_decisions
 from grader.similarity.compare import DEFAULT_THRESHOLD

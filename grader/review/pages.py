@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from grader.batch.outputs import stored_submission
+from grader.class_folder.outputs import stored_submission
 from grader.feedback.views import STATUS_LABELS
 from grader.overrides.apply import FittedDecisions, apply_decisions
 from grader.overrides.model import CheckDecision, entry_name

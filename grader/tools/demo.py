@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.batch.outputs import INDEX_FILE
 from grader.batch.plan import BatchJob, BatchOptions, run_batches
+from grader.class_folder.outputs import INDEX_FILE
 from grader.spec.loader import BUILTIN_ASSIGNMENTS, list_assignments, load_assignment
 
 EXAMPLES = BUILTIN_ASSIGNMENTS.parent / "examples"

@@ -14,9 +14,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from grader.batch.outputs import RESULT_FILE
 from grader.batch.plan import BatchOptions, BatchResult, run_batch
-from grader.batch.records import GradingRecord
+from grader.class_folder.outputs import RESULT_FILE
+from grader.class_folder.records import GradingRecord
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
 from tests.batch.fake_grading import grade_by_content

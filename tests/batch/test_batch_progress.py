@@ -19,7 +19,7 @@ from grader.batch.local import interrupted_message
 from grader.batch.plan import BatchJob, BatchOptions, run_batches
 from grader.batch.pool import GradingTask, WorkerReport, record_for
 from grader.batch.progress import ProgressReport, progress_line
-from grader.batch.records import GradingRecord
+from grader.class_folder.records import GradingRecord
 from grader.grading import not_graded_result
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment

@@ -33,5 +33,5 @@ def test_lines_go_through_tqdm_write_so_a_bar_is_redrawn(monkeypatch: pytest.Mon
     written: list[str] = []
     monkeypatch.setattr(tqdm.tqdm, "write", classmethod(lambda cls, text, file=None, **_: written.append(text)))
     with diagnostics_on_stderr():
-        logging.getLogger("grader.batch.outputs").warning("lab05: similar submissions not compared")
+        logging.getLogger("grader.class_folder.outputs").warning("lab05: similar submissions not compared")
     assert written == ["lab05: similar submissions not compared"]

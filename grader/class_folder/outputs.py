@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.atomic_write import write_atomic, write_atomic_if_changed
-from grader.batch.records import GradingRecord
+from grader.class_folder.records import GradingRecord
 from grader.feedback.class_index import ClassEntry
 from grader.feedback.gradebook import GradebookRow, grades_csv
 from grader.feedback.gradescope import results_json
