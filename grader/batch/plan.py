@@ -31,10 +31,9 @@ from grader.batch.cluster import DaskPool
 from grader.batch.local import LocalPool
 from grader.batch.pool import BatchOptions, GradeFunction, GradingPool, GradingTask
 from grader.batch.progress import ProgressReport, first_line, format_duration
-from grader.batch.sharding import MANIFEST_FILE, Shard, ShardManifest
+from grader.batch.sharding import Shard, ShardManifest
+from grader.class_folder.layout import REPORT_FILE, RESULT_FILE, ClassFolder
 from grader.class_folder.outputs import (
-    REPORT_FILE,
-    RESULT_FILE,
     class_output_lines,
     write_class_outputs,
     write_student_feedback,
@@ -263,7 +262,7 @@ class _BatchPlan:
             tuple((s.path, s.reason) for s in self.found.skipped),
             complete,
         )
-        write_atomic(self.job.out_dir / MANIFEST_FILE, manifest.to_json())
+        write_atomic(ClassFolder(self.job.out_dir).manifest, manifest.to_json())
 
 
 def _plan(job: BatchJob, found: SubmissionSet, options: BatchOptions, decisions: FittedDecisions) -> _BatchPlan:
@@ -274,7 +273,7 @@ def _plan(job: BatchJob, found: SubmissionSet, options: BatchOptions, decisions:
     spec_digest = assignment_sha256(job.assignment)
     for submission in found.submissions:
         current = fingerprint(submission.path, spec_digest, options.sandbox)
-        folder = job.out_dir / submission.folder_name
+        folder = ClassFolder(job.out_dir).student(submission)
         stored = GradingRecord.load(folder / RESULT_FILE, submission)
         if stored and stored.fingerprint == current and not stored.grader_fault and not options.force:
             stored = replace(stored, submission=submission)

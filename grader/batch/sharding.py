@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from grader.class_folder.layout import ClassFolder
 from grader.errors import UsageError
 from grader.submission.inputs import SubmissionSet
 
@@ -66,9 +67,6 @@ def shard_of(student_id: str, count: int) -> int:
     return int.from_bytes(digest[:8], "big") % count
 
 
-MANIFEST_FILE = "shard.json"
-
-
 @dataclass(frozen=True)
 class ShardManifest:
     """What a sharded run stores next to its outputs (``OUT/shard.json``), so that a merge can
@@ -103,7 +101,7 @@ class ShardManifest:
     def read(cls, folder: Path) -> ShardManifest | None:
         """The manifest in ``folder``, or None when there is none or it cannot be read."""
         try:
-            data = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
+            data = json.loads(ClassFolder(folder).manifest.read_text(encoding="utf-8"))
             return cls(
                 Shard.parse(data["shard"]),
                 str(data["assignment"]),

@@ -15,7 +15,7 @@ import jsonschema
 import pytest
 
 from grader.batch.plan import BatchOptions, BatchResult, run_batch
-from grader.class_folder.outputs import RESULT_FILE
+from grader.class_folder.layout import RESULT_FILE
 from grader.class_folder.records import GradingRecord
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
