@@ -21,16 +21,8 @@ from typing import Any
 
 from grader import errors
 from grader.errors import GraderError
-from grader.execution.channel import (
-    executor,
-    exploration,
-    names,
-    protocol,
-    references,
-    shim,
-    stand_ins,
-    wire_format,
-)
+from grader.execution.channel import protocol, wire_format
+from grader.execution.channel.kernel import executor, exploration, names, references, shim, stand_ins
 from grader.execution.channel.protocol import KERNEL_NAMESPACE, REPLY_DONE, REPLY_ERROR, REPLY_OUTCOMES, REPLY_READY
 from grader.execution.runtime_dir import RuntimeDir
 from grader.execution.sandbox import BLOCKED_PACKAGES, RunningKernel

@@ -86,7 +86,7 @@ def shows_cell_truncation(text: str) -> bool:
 
 
 class ExploreRequest(TypedDict):
-    """Record the search a call runs (see :mod:`~grader.execution.channel.exploration`)."""
+    """Record the search a call runs (see :mod:`~grader.execution.channel.kernel.exploration`)."""
 
     trace: bool
     """Also record the position each node was entered with, as a board (up to ``max_steps``)."""
@@ -125,7 +125,7 @@ class MadeRequest(TypedDict):
 
 class StandInRequest(TypedDict):
     """The reference's version of a lower-level function, bound to ``name`` for one call
-    (see :mod:`grader.execution.channel.stand_ins`)."""
+    (see :mod:`grader.execution.channel.kernel.stand_ins`)."""
 
     name: str
     """Dotted name in the notebook's namespace: ``check_win``, ``State.terminal_test``."""

@@ -23,8 +23,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 if __name__ != "__grader_shim__":  # in the kernel the sources shipped before this one define these
-    from grader.execution.channel.exploration import board_text
-    from grader.execution.channel.names import CallRefused, resolve
+    from grader.execution.channel.kernel.exploration import board_text
+    from grader.execution.channel.kernel.names import CallRefused, resolve
     from grader.execution.channel.protocol import STATUS_MISSING, StandInRequest
 
 _STAND_IN_LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
