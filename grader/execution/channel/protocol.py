@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-# The ``__name__`` of the private namespace the kernel-side sources are executed in; those
-# modules import their neighbours only when loaded under another name (a normal import).
+# The ``__name__`` of the private namespace the kernel-side sources are executed in. Those
+# modules import their neighbours only when loaded under another name (a normal import): they
+# test ``__name__ != globals().get("KERNEL_NAMESPACE")``, which in the kernel compares with this
+# constant (this module is sent before them) and in a normal import with None.
 KERNEL_NAMESPACE = "__grader_shim__"
 
 # --- requests ---------------------------------------------------------------------------------

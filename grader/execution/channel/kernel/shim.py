@@ -38,7 +38,7 @@ from json import dumps as _json_dumps
 from json import loads as _json_loads
 from typing import Any
 
-if __name__ != "__grader_shim__":  # in the kernel the sources shipped before this one define these
+if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
     from grader.execution.channel.kernel.executor import CallExecutor, student_traceback
     from grader.execution.channel.protocol import (
         ERROR_CHARS,
