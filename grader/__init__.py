@@ -2,6 +2,11 @@
 
 The public names below are loaded on first use: ``import grader.cli`` (or any other part)
 must not pay for the kernel machinery and hypothesis that grading needs.
+
+These names, the command line and `grader.checks.api` (for an assignment's own checks) are the
+grader's public surface. Every other module is internal: its names may change from one release
+to the next, as each package's docstring says; a module that is re-exported lists its public
+names in ``__all__``.
 """
 
 from __future__ import annotations

@@ -27,6 +27,8 @@ from grader.spec.board import OBJECT
 from grader.spec.model import Assignment, Check
 from grader.submission.reader import SubmissionUnreadable, read_submission
 
+__all__ = ["GradingOptions", "grade_submission"]
+
 
 @dataclass(frozen=True)
 class GradingOptions:

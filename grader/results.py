@@ -19,6 +19,8 @@ from grader.check_details import CheckDetail, ManualMarking, read_detail, write_
 from grader.execution.records import ExecutionResult
 from grader.spec.model import MANUAL_KIND, Check, Visibility
 
+__all__ = ["CheckResult", "CheckStatus", "Counterexample", "InstructorMark", "ScoreAdjustment", "SubmissionResult"]
+
 _Detail = TypeVar("_Detail", bound=CheckDetail)
 
 

@@ -27,6 +27,8 @@ from hypothesis.internal.conjecture import providers
 
 from grader.checks.call_budget import CallsStopped
 
+__all__ = ["Covered", "Mismatch", "PropertyOutcome"]
+
 T = TypeVar("T")
 
 

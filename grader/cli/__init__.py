@@ -2,6 +2,8 @@
 
 Exit status: 0 when the command did its job (whatever a submission scored), 1 when a
 validation it was asked for failed, 2 for a usage error (unknown assignment, bad board).
+
+Internal to the grader: the stable names are those that `grader` and `grader.checks.api` re-export.
 """
 
 from __future__ import annotations

@@ -17,6 +17,19 @@ from grader.errors import UsageError
 from grader.spec.board import BoardLocation
 from reference.codecs import MOVE_FORMATS, BoardEncoding, MoveFormat  # noqa: F401 - the spec's move formats
 
+__all__ = [
+    "MOVE_FORMATS",
+    "Assignment",
+    "AssignmentError",
+    "BoardEncoding",
+    "Check",
+    "Maximizer",
+    "MoveFormat",
+    "Scoring",
+    "Side",
+    "Visibility",
+]
+
 Maximizer = Literal["X", "O", "to-move"]
 """Which side maximizes: a fixed player, or whoever is to move."""
 Scoring = Literal["unit", "depth-adjusted"]
