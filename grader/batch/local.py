@@ -20,10 +20,9 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from grader.batch.pool import (
-    BatchOptions,
     Finished,
     GradeFunction,
     GradingTask,
@@ -36,6 +35,9 @@ from grader.class_folder.records import GradingRecord
 from grader.execution.exit_status import describe_exit
 from grader.execution.spare_kernels import SpareKernel
 from grader.spec.model import Assignment
+
+if TYPE_CHECKING:  # the batch's options live with the batch, which imports this module
+    from grader.batch.plan import BatchOptions
 
 _log = logging.getLogger(__name__)
 

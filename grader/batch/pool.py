@@ -11,23 +11,22 @@ grades, ``grade_order``, and turn the `WorkerReport` that comes back into a reco
 from __future__ import annotations
 
 import logging
-import os
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from grader.batch.sharding import Shard
 from grader.class_folder.records import GradingRecord
-from grader.execution.sandbox import SandboxChoice
 from grader.execution.spare_kernels import SpareKernel
 from grader.grading import GradingOptions, not_graded_result
 from grader.results import SubmissionResult
-from grader.similarity.compare import DEFAULT_THRESHOLD
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
 from grader.submission.inputs import StudentSubmission
+
+if TYPE_CHECKING:  # the batch's options live with the batch, which imports this module
+    from grader.batch.plan import BatchOptions
 
 _log = logging.getLogger(__name__)
 
@@ -37,37 +36,6 @@ ignores its alarm and a kernel replaced with the notebook replayed."""
 
 GradeFunction = Callable[[Path, Assignment, GradingOptions], SubmissionResult]
 """What grades one file; module-level so a worker process can import it by name."""
-
-
-@dataclass(frozen=True)
-class BatchOptions:
-    jobs: int | None = None
-    """Submissions graded at once (default: one per available core)."""
-    force: bool = False
-    """Regrade everything, even submissions whose stored result is up to date."""
-    sandbox: SandboxChoice = "auto"
-    progress: bool = True
-    """Report progress on stderr: a bar on a terminal, else a line per submission."""
-    deadline_seconds: float | None = None
-    """Grading one submission starts no check and makes no call after this long, and keeps
-    what it graded before (default: the assignment's ``grading_deadline``). Its worker is
-    stopped only at ``hard_deadline``, as a last resort."""
-    cluster: str | None = None
-    """Grade on the Dask scheduler at this address instead of local processes
-    (``grader.batch.cluster``; needs the ``dask`` extra). ``jobs`` is then ignored."""
-    shard: Shard | None = None
-    """Grade only this shard of each class (``grader.batch.sharding``) and leave a manifest for
-    ``grader merge``."""
-    similarity_threshold: float | None = DEFAULT_THRESHOLD
-    """List pairs of students at least this similar (``grader.similarity``); None: do not compare."""
-
-    def worker_count(self) -> int:
-        if self.jobs:
-            return max(1, self.jobs)
-        try:
-            return max(1, len(os.sched_getaffinity(0)))
-        except AttributeError:  # not on Linux
-            return max(1, os.cpu_count() or 1)
 
 
 @dataclass(frozen=True, eq=False)
