@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from grader.check_details import CheckDetail, ManualMarking, read_detail, write_detail
-from grader.execution.records import ExecutionResult
+from grader.execution.result import ExecutionResult
 from grader.spec.model import MANUAL_KIND, Check, Visibility
 
 __all__ = ["CheckResult", "CheckStatus", "Counterexample", "InstructorMark", "ScoreAdjustment", "SubmissionResult"]

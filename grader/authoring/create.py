@@ -28,7 +28,7 @@ from grader.authoring.probes import Prober
 from grader.authoring.stdin_answers import StdinSearch, run_with_answers
 from grader.authoring.toml_writer import render_toml
 from grader.errors import GraderError
-from grader.execution.records import CellStatus, ExecutionResult
+from grader.execution.result import CellStatus, ExecutionResult
 from grader.execution.sandbox import SandboxChoice
 from grader.execution.session import ExecutionOptions, NotebookSession
 from grader.grading import run_checks

@@ -23,7 +23,7 @@ from grader.errors import GraderError
 from grader.execution.channel.call_data import StandIn
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus, Explore
 from grader.execution.hangs import HangMemory
-from grader.execution.records import ExecutionResult
+from grader.execution.result import ExecutionResult
 from grader.spec.board import OBJECT
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Assignment, MoveFormat

@@ -50,7 +50,7 @@ from jupyter_client.manager import AsyncKernelManager
 from grader.errors import GraderError
 from grader.execution.bwrap import SANDBOX_WORKDIR, bwrap_prefix, bwrap_problem, python_roots
 from grader.execution.exit_status import describe_exit
-from grader.execution.records import SandboxMode
+from grader.execution.result import SandboxMode
 from grader.execution.runtime_dir import RuntimeDir
 from grader.execution.uid_processes import count_tasks_of_uid, kill_processes_of_uid, pids_of_uid
 
