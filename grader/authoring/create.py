@@ -28,7 +28,8 @@ from grader.authoring.inference import EncodingChoice, infer
 from grader.authoring.probes import ProbeHang, Prober
 from grader.authoring.stdin_answers import StdinSearch, run_with_answers
 from grader.authoring.toml_writer import render_toml
-from grader.execution.records import CellStatus, ExecutionResult
+from grader.errors import GraderError
+from grader.execution.result import CellStatus, ExecutionResult
 from grader.execution.sandbox import SandboxChoice
 from grader.execution.session import ExecutionOptions, NotebookSession
 from grader.grading import run_checks
@@ -79,7 +80,7 @@ class InitReport:
         return "\n".join([f"wrote {self.written}", *self.summary])
 
 
-class InitFailed(Exception):
+class InitFailed(GraderError):
     """The solution cannot be made into an assignment; the message says what was found."""
 
 

@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from nbformat import NotebookNode
 
-from grader.execution.records import ExecutionResult
+from grader.execution.result import ExecutionResult
 from grader.execution.session import ExecutionOptions, NotebookSession
 
 T = TypeVar("T")

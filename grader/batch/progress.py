@@ -12,7 +12,7 @@ from typing import TextIO
 
 from tqdm import tqdm
 
-from grader.batch.records import GradingRecord
+from grader.class_folder.records import GradingRecord
 
 
 class ProgressReport:
@@ -56,11 +56,6 @@ def progress_line(record: GradingRecord, assignment_id: str, done: int, total: i
         f"[{done:>{width}}/{total}] {assignment_id} {record.submission.student_id}: "
         f"{outcome} in {format_duration(record.seconds)}"
     )
-
-
-def log_line(text: str) -> None:
-    """A line on stderr that does not break a progress bar being drawn there."""
-    tqdm.write(text, file=sys.stderr)
 
 
 def first_line(text: str) -> str:

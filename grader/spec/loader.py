@@ -38,6 +38,8 @@ from grader.spec.model import (
 )
 from reference import CODECS, BoardEncoding, O, X
 
+__all__ = ["BUILTIN_ASSIGNMENTS", "list_assignments", "load_assignment"]
+
 _PACKAGE = Path(__file__).resolve().parents[1]
 
 

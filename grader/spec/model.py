@@ -13,8 +13,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, Literal, TypeVar, get_args
 
+from grader.errors import UsageError
 from grader.spec.board import BoardLocation
 from reference.codecs import MOVE_FORMATS, BoardEncoding, MoveFormat  # noqa: F401 - the spec's move formats
+
+__all__ = [
+    "MOVE_FORMATS",
+    "Assignment",
+    "AssignmentError",
+    "BoardEncoding",
+    "Check",
+    "Maximizer",
+    "MoveFormat",
+    "Scoring",
+    "Side",
+    "Visibility",
+]
 
 Maximizer = Literal["X", "O", "to-move"]
 """Which side maximizes: a fixed player, or whoever is to move."""
@@ -43,7 +57,7 @@ P = TypeVar("P", covariant=True)
 kind's (depth-limited search extends search) is read like the other kind's."""
 
 
-class AssignmentError(ValueError):
+class AssignmentError(UsageError, ValueError):
     """A spec problem, located: file, field, what is wrong."""
 
     def __init__(self, path: Path | str, field_name: str, problem: str) -> None:

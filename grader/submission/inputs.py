@@ -37,6 +37,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
+from grader.errors import UsageError
 from grader.submission.own_outputs import OUTPUT_MARKER, OWN_OUTPUT_REASON, is_output_folder
 
 SUBMISSION_SUFFIXES = (".ipynb", ".py")
@@ -54,7 +55,7 @@ class InputLayout(str, enum.Enum):
     MOODLE = "moodle"
 
 
-class InputError(ValueError):
+class InputError(UsageError, ValueError):
     """The batch input cannot be used at all (missing, damaged or oversized zip, nothing to grade)."""
 
 

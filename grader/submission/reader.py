@@ -38,6 +38,7 @@ import nbformat
 from nbformat import NotebookNode
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_raw_cell
 
+from grader.errors import GraderError
 from grader.submission.self_check_lines import without_self_check
 
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
@@ -47,7 +48,7 @@ _PERCENT_MARKER = re.compile(r"^# ?%%(.*)$", re.MULTILINE)
 _CONTINUATION = re.compile(r"^(else\b|elif\b|except\b|finally\b|case\b|[)\]}])")
 
 
-class SubmissionUnreadable(Exception):
+class SubmissionUnreadable(GraderError):
     """A submission file that cannot be turned into a notebook."""
 
     def __init__(self, path: Path | str, reason: str) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from grader.atomic_write import write_atomic
 from grader.autograder import run_autograder
-from grader.batch.outputs import GRADES_FILE, INDEX_FILE, SIMILARITY_FILE, STUDENT_FILES
+from grader.class_folder.layout import GRADES_FILE, INDEX_FILE, SIMILARITY_FILE, STUDENT_FILES
 from grader.feedback.gradebook import GradebookRow, grades_csv
 from grader.grading import not_graded_result
 from grader.spec.loader import load_assignment

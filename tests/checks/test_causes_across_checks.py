@@ -13,7 +13,7 @@ import pytest
 from grader.checks.causes.search import SearchAnswer, search_cause
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
-from grader.execution.records import CellRecord, CellStatus, ExecutionResult, SandboxMode
+from grader.execution.result import CellRecord, CellStatus, ExecutionResult, SandboxMode
 from grader.results import CheckResult, CheckStatus
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment, AssignmentError

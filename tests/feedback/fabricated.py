@@ -6,7 +6,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from grader.execution.records import ExecutionResult
+from grader.execution.result import ExecutionResult
 from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
 
 HOSTILE_OUTPUT = "<script>alert(1)</script>"

@@ -7,7 +7,7 @@ import copy
 from typing import Any
 
 from grader.check_details import ManualMarking, NodeCountRow, NodeCounts, PlayedGame, SelfPlayRow, SelfPlayTable
-from grader.execution.records import CellStatus
+from grader.execution.result import CellStatus
 from grader.results import CheckStatus, SubmissionResult
 
 NODE_ROW: dict[str, Any] = {

@@ -17,7 +17,7 @@ from grader.checks.positions import Sampling
 from grader.checks.properties import Mismatch
 from grader.checks.recipe import PropertyCheck, run_property
 from grader.checks.verdicts import result_from_property
-from grader.execution.records import CellRecord, CellStatus
+from grader.execution.result import CellRecord, CellStatus
 from grader.results import MARKED_BY_HAND, CheckResult, CheckStatus
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check, Side

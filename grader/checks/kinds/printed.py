@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from grader.checks.context import CheckContext
 from grader.checks.kind import CheckKind
-from grader.execution.records import CellStatus
+from grader.execution.result import CellStatus
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.model import Check
 

@@ -1,7 +1,7 @@
 """The part of the grader that lives inside the student's kernel: its IPython wiring.
 
 The grader sends the source of :mod:`~grader.execution.channel.protocol`, of the wire format,
-of :mod:`~grader.execution.channel.references`, of :mod:`~grader.execution.channel.executor`
+of :mod:`~grader.execution.channel.kernel.references`, of :mod:`~grader.execution.channel.kernel.executor`
 and then this file's, and executes them in one
 private namespace whose builtins are a copy taken before any student code ran: a notebook
 that defines ``max``/``min`` or monkeypatches ``builtins`` does not change what this code
@@ -38,8 +38,8 @@ from json import dumps as _json_dumps
 from json import loads as _json_loads
 from typing import Any
 
-if __name__ != "__grader_shim__":  # in the kernel the sources shipped before this one define these
-    from grader.execution.channel.executor import CallExecutor, student_traceback
+if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
+    from grader.execution.channel.kernel.executor import CallExecutor, student_traceback
     from grader.execution.channel.protocol import (
         ERROR_CHARS,
         FLUSH_INTERVAL,

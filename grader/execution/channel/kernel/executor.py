@@ -3,14 +3,14 @@
 This is the call contract, on a plain ``dict`` namespace: assign globals, resolve a dotted
 target, call it and the methods chained on its result, count the calls of named functions
 (recursive ones included) or record the search the call runs, wherever its recursion lives
-(:mod:`~grader.execution.channel.exploration`), stop a call at its time limit with an alarm, tell whether a call
+(:mod:`~grader.execution.channel.kernel.exploration`), stop a call at its time limit with an alarm, tell whether a call
 changed what it was given, read globals back, and list what the namespace defines. It knows
-nothing of IPython: inside the kernel :mod:`grader.execution.channel.shim` runs it on the
+nothing of IPython: inside the kernel :mod:`grader.execution.channel.kernel.shim` runs it on the
 notebook's namespace; tests run it on a dict in their own process.
 
 It is shipped into the kernel as source after the protocol, the wire format, the exploration
-recorder, :mod:`~grader.execution.channel.references`, :mod:`~grader.execution.channel.names`
-and :mod:`~grader.execution.channel.stand_ins`, executed in
+recorder, :mod:`~grader.execution.channel.kernel.references`, :mod:`~grader.execution.channel.kernel.names`
+and :mod:`~grader.execution.channel.kernel.stand_ins`, executed in
 the same private namespace, so it uses only the standard library and imports its neighbours
 only when loaded as a module. ``SIGALRM`` makes it Unix-only and main-thread-only.
 """
@@ -26,9 +26,9 @@ import types
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
-if __name__ != "__grader_shim__":  # in the kernel the sources shipped before this one define these
-    from grader.execution.channel.exploration import Exploration, ExplorationRecorder, board_reader, pack_boards
-    from grader.execution.channel.names import (
+if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
+    from grader.execution.channel.kernel.exploration import Exploration, ExplorationRecorder, board_reader, pack_boards
+    from grader.execution.channel.kernel.names import (
         NOT_FOUND,
         CallRefused,
         NameCounters,
@@ -38,6 +38,8 @@ if __name__ != "__grader_shim__":  # in the kernel the sources shipped before th
         methods_of,
         resolve,
     )
+    from grader.execution.channel.kernel.references import code_references
+    from grader.execution.channel.kernel.stand_ins import install_stand_ins
     from grader.execution.channel.protocol import (
         CALL_OUTPUT_TRUNCATED,
         ERROR_CHARS,
@@ -55,8 +57,6 @@ if __name__ != "__grader_shim__":  # in the kernel the sources shipped before th
         ExploreRequest,
         OutcomeData,
     )
-    from grader.execution.channel.references import code_references
-    from grader.execution.channel.stand_ins import install_stand_ins
     from grader.execution.channel.wire_format import Unserializable, decode, encode
 
 
