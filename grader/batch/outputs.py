@@ -36,7 +36,7 @@ from grader.similarity.compare import SimilarityReport, compare_submissions
 from grader.similarity.view import similar_pairs_view, similarity_csv
 from grader.spec.model import Assignment
 from grader.submission.inputs import SUBMISSION_SUFFIXES, StudentSubmission
-from grader.submission.reader import SubmissionUnreadable
+from grader.submission.reader import DEFAULT_MAX_BYTES, SubmissionUnreadable
 
 RESULT_FILE = "submission_result.json"
 REPORT_FILE = "report.html"
@@ -85,12 +85,14 @@ def submitted_copy_names() -> tuple[str, ...]:
     return tuple(SUBMITTED_STEM + suffix for suffix in SUBMISSION_SUFFIXES)
 
 
-def write_submitted_copy(folder: Path, submission: StudentSubmission) -> None:
+def write_submitted_copy(folder: Path, submission: StudentSubmission, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
     """Copy the graded file into the student's folder, keeping its suffix (which says how it
     is read); a copy with the other suffix, left by an earlier hand-in, goes. An identical
-    copy is left alone."""
+    copy is left alone. A file over the reader's size limit was refused unread: only its
+    first ``max_bytes`` are kept, enough to see what it was, not a class's worth of disk."""
     name = SUBMITTED_STEM + submission.path.suffix.lower()
-    content = submission.path.read_bytes()
+    with submission.path.open("rb") as handed_in:
+        content = handed_in.read(max_bytes)
     target = folder / name
     if not target.is_file() or target.read_bytes() != content:
         write_atomic(target, content)
