@@ -27,6 +27,7 @@ that is itself one is refused.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import os
 import re
@@ -215,8 +216,8 @@ def _unpack_member(
         problem = f"not unpacked: the entry cannot be read ({exc})"
     except OSError as exc:  # e.g. a name that is a folder of another entry, or too long
         problem = f"not unpacked: it cannot be written ({exc.strerror or exc})"
-    if target.is_file():
-        target.unlink()
+    with contextlib.suppress(OSError):  # a name too long to stat has nothing to remove
+        target.unlink(missing_ok=True)
     return 0, problem
 
 

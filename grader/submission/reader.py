@@ -24,8 +24,10 @@ saying what is wrong with it.
 from __future__ import annotations
 
 import ast
+import contextlib
 import io
 import json
+import logging
 import re
 import tokenize
 import warnings
@@ -37,6 +39,7 @@ from typing import Any, Literal
 import nbformat
 from nbformat import NotebookNode
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_raw_cell
+from traitlets.log import get_logger
 
 from grader.submission.json_depth import JSONTooDeep, loads_with_depth_limit
 
@@ -121,7 +124,8 @@ def _notebook_from_json(path: Path, data: bytes) -> tuple[NotebookNode, tuple[st
     notes: list[str] = []
     version = raw.get("nbformat", 4)
     try:
-        upgraded = nbformat.convert(nbformat.from_dict(raw), 4)
+        with _nbformat_quiet():
+            upgraded = nbformat.convert(nbformat.from_dict(raw), 4)
         if version != 4:
             notes.append(f"upgraded from nbformat {version} to 4")
         cells = upgraded.get("cells")
@@ -141,6 +145,19 @@ def _notebook_from_json(path: Path, data: bytes) -> tuple[NotebookNode, tuple[st
     if len(rebuilt) < len(cells):
         notes.append(f"{len(cells) - len(rebuilt)} damaged cell(s) were dropped")
     return new_notebook(cells=rebuilt), tuple(notes)
+
+
+@contextlib.contextmanager
+def _nbformat_quiet() -> Iterator[None]:
+    """nbformat logs what it finds wrong while upgrading, quoting the notebook: on a batch's
+    terminal that is student text, and the report says what was done anyway."""
+    found = get_logger()
+    logger = found.logger if isinstance(found, logging.LoggerAdapter) else found
+    disabled, logger.disabled = logger.disabled, True
+    try:
+        yield
+    finally:
+        logger.disabled = disabled
 
 
 def _cells_from_any_version(raw: dict[str, Any]) -> Any:
