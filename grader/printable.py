@@ -78,6 +78,7 @@ def printable_output() -> Iterator[None]:
     try:
         yield
     finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
+        with contextlib.suppress(OSError, ValueError):  # a closed or broken pipe: nothing to save
+            sys.stdout.flush()
+            sys.stderr.flush()
         sys.stdout, sys.stderr = saved
