@@ -192,8 +192,9 @@ def check_batch(source: Path, out: Path) -> int:
     """A whole batch over ``source``: a row with a reason for every submission, every output
     written; returns the number of rows."""
     result = run_batch(source, LAB05, out, BatchOptions(jobs=2, progress=False), grade=grade_without_kernel)
-    assert result.return_code == 0 and not result.not_graded == []
+    assert result.return_code == 0
     assert len(result.records) == result.total
+    # No kernel here: every row is "not graded", with its reason, and none is the grader's fault.
     assert all(record.failure and not record.grader_fault for record in result.records)
     for name in (INDEX_FILE, GRADES_FILE, SIMILARITY_FILE):
         assert (out / name).is_file()
