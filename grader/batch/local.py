@@ -15,6 +15,7 @@ import logging
 import multiprocessing
 import multiprocessing.connection
 import signal
+import sys
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -34,6 +35,7 @@ from grader.batch.pool import (
 from grader.class_folder.records import GradingRecord
 from grader.execution.exit_status import describe_exit
 from grader.execution.spare_kernels import SpareKernel
+from grader.printable import PrintableStream
 from grader.spec.model import Assignment
 
 if TYPE_CHECKING:  # the batch's options live with the batch, which imports this module
@@ -57,6 +59,9 @@ def _serve(channel: multiprocessing.connection.Connection) -> None:
     parent is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
     signal.signal(signal.SIGTERM, _exit_on_sigterm)  # lets the kernels be shut down on the way out
+    # A worker starts with the terminal's own streams, not the filtered ones of `main`:
+    # whatever it logs (a library quoting a notebook, say) is made printable the same way.
+    sys.stdout, sys.stderr = PrintableStream(sys.stdout), PrintableStream(sys.stderr)
     spare = SpareKernel()
     assignments: dict[Path, Assignment] = {}
     try:

@@ -38,7 +38,7 @@ from grader.similarity.compare import SimilarityReport, compare_submissions
 from grader.similarity.view import similar_pairs_view, similarity_csv
 from grader.spec.model import Assignment
 from grader.submission.inputs import StudentSubmission
-from grader.submission.reader import SubmissionUnreadable
+from grader.submission.reader import DEFAULT_MAX_BYTES, SubmissionUnreadable
 
 _log = logging.getLogger(__name__)
 
@@ -72,12 +72,14 @@ def write_student_feedback(
     write_atomic_if_changed(folder / GRADESCOPE_FILE, results_json(result, failure=record.failure))
 
 
-def write_submitted_copy(folder: Path, submission: StudentSubmission) -> None:
+def write_submitted_copy(folder: Path, submission: StudentSubmission, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
     """Copy the graded file into the student's folder, keeping its suffix (which says how it
     is read); a copy with the other suffix, left by an earlier hand-in, goes. An identical
-    copy is left alone."""
+    copy is left alone. A file over the reader's size limit was refused unread: only its
+    first ``max_bytes`` are kept, enough to see what it was, not a class's worth of disk."""
     name = SUBMITTED_STEM + submission.path.suffix.lower()
-    content = submission.path.read_bytes()
+    with submission.path.open("rb") as handed_in:
+        content = handed_in.read(max_bytes)
     target = folder / name
     if not target.is_file() or target.read_bytes() != content:
         write_atomic(target, content)

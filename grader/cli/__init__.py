@@ -22,11 +22,19 @@ from grader.cli.options import INTERRUPTED, USAGE_ERROR, add_sandbox_option
 from grader.cli.override import add_override_parsers
 from grader.cli.run import add_run_parser
 from grader.errors import UsageError
+from grader.printable import printable_output
 from grader.spec.loader import BUILTIN_ASSIGNMENTS, list_assignments, load_assignment
 from grader.spec.model import AssignmentError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # Student text (exception lines, answers, file names) is printed by every command: all of
+    # it goes out through one filter here, at the edge, rather than at each place it is printed.
+    with printable_output():
+        return _run(argv)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
