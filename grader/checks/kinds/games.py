@@ -14,19 +14,12 @@ from grader.checks.answers import Answer, MoveCodec, ShapeError, read_search_res
 from grader.checks.causes.root_cause import MoveObservation
 from grader.checks.context import CallsStopped, CheckContext, StudentFunction
 from grader.checks.kind import CheckKind
-from grader.checks.kinds.search import shapes_field
-from grader.checks.params import PLACEHOLDERS, call_field
+from grader.checks.kinds.search import Shapes
 from grader.checks.reference_answers import reference_answer
 from grader.results import CheckResult, CheckStatus, Counterexample
-from grader.spec.call_template import CallTemplate, parse_call
-from grader.spec.model import Check, MoveFormat, Side
-from reference import Board, O, X, solve
-
-
-def _parse_side_calls(raw: Any) -> dict[str, CallTemplate]:
-    if not isinstance(raw, dict) or not raw or set(raw) - {X, O}:
-        raise ValueError('must be a table such as { X = "min()", O = "max()" }')
-    return {side: parse_call(text, allowed_placeholders=PLACEHOLDERS) for side, text in raw.items()}
+from grader.spec.call_template import CallTemplate
+from grader.spec.model import Check, Count, MoveFormat, Side
+from reference import Board, solve
 
 
 def _outcome(board: Board) -> str:
@@ -40,9 +33,9 @@ def _describe_outcome(result: str | None) -> str:
 
 @dataclass(frozen=True)
 class SequenceParams:
-    calls: dict[str, CallTemplate] = field(metadata={"parse": _parse_side_calls})
+    calls: dict[Side, CallTemplate]
     """The function each side's move comes from, e.g. { X = "min()", O = "max()" }."""
-    returns: tuple[str, ...] = shapes_field(("value,move",))
+    returns: Shapes = ("value,move",)
     move: MoveFormat | None = None
     globals: dict = field(default_factory=dict)
     player: Side = "X"
@@ -54,6 +47,10 @@ class SequenceParams:
     moves: Literal["first-best", "optimal"] = "first-best"
     """first-best: the sequence must be exactly the expected one (a pinned tie-break);
     optimal: any optimal move is accepted at every turn and only the result is compared."""
+
+    def __post_init__(self) -> None:
+        if not self.calls:
+            raise ValueError('calls: give at least one side\'s call, such as { X = "min()", O = "max()" }')
 
 
 def _reference_sequence(ctx: CheckContext, player: str) -> tuple[list[int], str]:
@@ -155,7 +152,9 @@ def _recommended_cell(answer: Answer, returns: tuple[str, ...], moves: MoveCodec
 
 def _move_sequence(check: Check[SequenceParams], ctx: CheckContext) -> CheckResult:
     params = check.params
-    students = {side: ctx.student(t, globals_from=params.globals) for side, t in params.calls.items()}
+    students: dict[str, StudentFunction] = {
+        side: ctx.student(t, globals_from=params.globals) for side, t in params.calls.items()
+    }
     shown = MoveCodec(params.sequence_format)
     ref_sequence, ref_result = _reference_sequence(ctx, params.player)
     expected_cells = [shown.decode(m) for m in params.expected_moves] if params.expected_moves else ref_sequence
@@ -217,12 +216,12 @@ MOVE_SEQUENCE = CheckKind("move-sequence", SequenceParams, _move_sequence, needs
 
 @dataclass(frozen=True)
 class RandomOpponentParams:
-    call: CallTemplate = call_field()
-    returns: tuple[str, ...] = shapes_field(("move",))
+    call: CallTemplate
+    returns: Shapes = ("move",)
     move: MoveFormat | None = None
     globals: dict = field(default_factory=dict)
     ai: Side = "O"
-    games: int = 10
+    games: Count = 10
     seed: int = 0
     opponent: Literal["random", "optimal"] = "random"
     """``random``: any free cell. ``optimal``: any move that keeps the game's value for the

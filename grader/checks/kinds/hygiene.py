@@ -12,7 +12,6 @@ from grader.check_details import ManualMarking
 from grader.checks.answers import Answer
 from grader.checks.context import CheckContext
 from grader.checks.kind import CheckKind
-from grader.checks.params import call_field
 from grader.checks.positions import Sampling
 from grader.checks.properties import Mismatch
 from grader.checks.recipe import PropertyCheck, run_property
@@ -20,18 +19,18 @@ from grader.checks.verdicts import result_from_property
 from grader.execution.records import CellRecord, CellStatus
 from grader.results import MARKED_BY_HAND, CheckResult, CheckStatus
 from grader.spec.call_template import CallTemplate
-from grader.spec.model import Check, Side
+from grader.spec.model import Check, Count, Side
 from reference import Board
 
 
 @dataclass(frozen=True)
 class NoMutationParams:
-    call: CallTemplate = call_field()
+    call: CallTemplate
     globals: dict = field(default_factory=dict)
     min_empty: int = 2
     max_empty: int = 6
     to_move: Side | None = None
-    examples: int = 20
+    examples: Count = 20
 
 
 def _no_mutation(check: Check[NoMutationParams], ctx: CheckContext) -> CheckResult:

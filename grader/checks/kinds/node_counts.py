@@ -29,9 +29,8 @@ from grader.checks.causes.root_cause import NodeCountObservation
 from grader.checks.context import CheckContext, Explore, StudentFunction
 from grader.checks.kind import CheckKind
 from grader.checks.kinds.node_count_verdicts import Measured, alphabeta_result, judge_alphabeta, single_search_result
-from grader.checks.kinds.search import shapes_field
+from grader.checks.kinds.search import Shapes
 from grader.checks.node_counter import NodeCounter
-from grader.checks.params import boards_field, call_field
 from grader.checks.reference_answers import reference_alphabeta, reference_answer, reference_minimax_nodes
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.call_template import CallTemplate
@@ -41,8 +40,8 @@ from reference import Board, SearchSpec
 
 @dataclass(frozen=True)
 class Params:
-    minimax_call: CallTemplate = call_field()
-    alphabeta_call: CallTemplate | None = call_field(default=None)
+    minimax_call: CallTemplate
+    alphabeta_call: CallTemplate | None = None
     """Without it, the check compares one search's node count with the reference's."""
     window: tuple[float, float] = (-math.inf, math.inf)
     """The window the alpha-beta call starts with (for the reference count)."""
@@ -55,9 +54,9 @@ class Params:
     """calls: every call counts, root included; children: created states (calls - 1)."""
     globals: dict = field(default_factory=dict)
     start_depth: int = 0
-    positions: tuple[Board, ...] = boards_field(default=(Board.empty(),))
+    positions: tuple[Board, ...] = (Board.empty(),)
     partial_credit: float = 0.5
-    returns: tuple[str, ...] = shapes_field(("value", "value,move", "value,row,col", "move,value"))
+    returns: Shapes = ("value", "value,move", "value,row,col", "move,value")
     """How the alpha-beta call's result holds the value (the first shape that reads wins)."""
     move_order: Literal["row-major", "any"] = "row-major"
     """row-major: the alpha-beta explores what the reference does trying the cells row by row;

@@ -14,14 +14,13 @@ from grader.checks.answers import Answer, MoveCodec, ShapeError, format_value
 from grader.checks.causes.predicates import predicate_cause
 from grader.checks.context import CheckContext, StudentFunction
 from grader.checks.kind import CheckKind
-from grader.checks.params import call_field
 from grader.checks.positions import positions
 from grader.checks.properties import Mismatch
 from grader.checks.recipe import Coverage, PropertyCheck, list_kinds, run_property
 from grader.checks.verdicts import result_from_property, shape_of
 from grader.results import CheckResult
 from grader.spec.call_template import CallTemplate
-from grader.spec.model import Check, MoveFormat
+from grader.spec.model import Check, Count, MoveFormat
 from reference import EMPTY, LINE_NAMES, LINES, Board, O, X, cell_to_rowcol, reachable_positions
 from reference.strategies import arbitrary_boards
 
@@ -37,7 +36,7 @@ Expectation = Literal["wins", "winner", "outcome", "score", "draw", "full", "ter
 
 @dataclass(frozen=True)
 class Params:
-    call: CallTemplate = call_field()
+    call: CallTemplate
     expect: Expectation = "wins"
     boards: Literal["reachable", "arbitrary"] = "reachable"
     codes: dict = field(default_factory=dict)
@@ -46,7 +45,7 @@ class Params:
     """Student globals to set from placeholders before each call, e.g. { current_state = "board" }."""
     ordered: bool = False
     move: MoveFormat | None = None
-    examples: int | None = None
+    examples: Count | None = None
 
     def __post_init__(self) -> None:
         unknown = set(self.codes) - {"X", "O", "tie", "ongoing"}

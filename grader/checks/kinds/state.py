@@ -21,14 +21,13 @@ from grader.checks.answers import Answer
 from grader.checks.causes.defects import SuccessorObservation, expand_hypotheses, successor_defect
 from grader.checks.context import CheckContext
 from grader.checks.kind import CheckKind
-from grader.checks.params import call_field
 from grader.checks.positions import positions
 from grader.checks.properties import Mismatch
 from grader.checks.recipe import PropertyCheck, run_property
 from grader.checks.verdicts import result_from_property, shape_of
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.call_template import CallTemplate
-from grader.spec.model import Check
+from grader.spec.model import Check, Count, Seconds
 from reference import Board, MalformedBoard, depth_limited_selfplay
 from reference.codecs import cell_to_rowcol
 
@@ -37,13 +36,13 @@ OUT_OF_RANGE = ((3, 0), (0, 3), (-1, 0))
 
 @dataclass(frozen=True)
 class SuccessorParams:
-    call: CallTemplate = call_field()
+    call: CallTemplate
     """The call that makes the successor, with a ``move`` placeholder, e.g.
     ``State(board, to_move).expand(move)``."""
     board_attribute: str = "gameplan"
     """Where the successor keeps its board ("" when the call returns the board itself)."""
     globals: dict = field(default_factory=dict)
-    examples: int | None = None
+    examples: Count | None = None
 
 
 def _read_board(ctx: CheckContext, raw: Any, attribute: str) -> Board | None:
@@ -134,7 +133,7 @@ SUCCESSOR = CheckKind("successor", SuccessorParams, _successor)
 
 @dataclass(frozen=True)
 class SelfPlayParams:
-    call: CallTemplate = call_field()
+    call: CallTemplate
     """Plays a whole game at a depth limit and returns a tuple, e.g. ``run_game(depth_limit)``."""
     depths: tuple[int, ...] = (2, 4, 9)
     winner_index: int = 0
@@ -145,7 +144,7 @@ class SelfPlayParams:
     partial_credit: float = 0.5
     """Given when the games are right and the grader's count matches, but the student's own
     counter does not: the search is right, the bookkeeping is not."""
-    timeout: float = 180.0
+    timeout: Seconds = 180.0
 
 
 def _selfplay_table(check: Check[SelfPlayParams], ctx: CheckContext) -> CheckResult:
