@@ -8,11 +8,11 @@ above zero. It does not stop at the first problem: it raises one `cattrs` error 
 ``("checks[2].points", "must be a number, not 'ten'")``.
 
 ``converter.unstructure(value)`` goes the other way: dataclasses become dicts, tuples lists,
-enums their values, a `CallTemplate` its text and a `Board` its nine characters.
+enums their values.
 
-The spec loader (`grader.spec.loader`), ``grader init`` and the stored records use this one
-converter, so what is written is what is read back. A module with its own types registers
-hooks on a ``converter.copy()``, not on this one.
+It knows no type of the project's own: a module with its own types (the spec's call texts
+and boards, `grader.spec.tables`) registers hooks on a ``converter.copy()``, not on this
+one, so that reading a stored record imports nothing it does not need.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import enum
 import types
 import typing
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal, get_args, get_origin
 
 import cattrs
@@ -33,12 +34,20 @@ from cattrs.errors import (
 )
 from cattrs.gen import make_dict_structure_fn, make_mapping_structure_fn, override
 
-from grader.checks.params import PLACEHOLDERS
-from grader.spec.call_template import CallTemplate, CallTemplateError, parse_call
-from grader.spec.model import OneOrMore, Positive
-from reference import Board, MalformedBoard
+__all__ = ["OneOrMore", "Positive", "converter", "noted", "problems"]
 
-__all__ = ["converter", "noted", "problems"]
+
+@dataclass(frozen=True)
+class Positive:
+    """Marks a number that must be above zero: ``Annotated[float, Positive()]``."""
+
+
+@dataclass(frozen=True)
+class OneOrMore:
+    """Marks a list of words that may be written as one word: ``Annotated[tuple[str, ...],
+    OneOrMore(choices)]``; each must be one of ``choices``."""
+
+    choices: tuple[str, ...]
 
 
 def noted(error: Exception, note: object) -> Exception:
@@ -94,27 +103,6 @@ def _plain_dict(value: Any, _: Any) -> dict[Any, Any]:
     if not isinstance(value, Mapping):
         raise TypeError(f"must be a table, not {_words(value)}")
     return dict(value)
-
-
-# -- the project's own values ------------------------------------------------------------------
-
-
-def _call_template(value: Any, _: Any) -> CallTemplate:
-    if not isinstance(value, str):
-        raise TypeError(f'must be a call text such as "f(board)", not {_words(value)}')
-    try:
-        return parse_call(value, allowed_placeholders=PLACEHOLDERS)
-    except CallTemplateError as problem:
-        raise ValueError(str(problem)) from None
-
-
-def _board(value: Any, _: Any) -> Board:
-    if not isinstance(value, str):
-        raise TypeError(f'must be a 9-character board such as "X.O......", not {_words(value)}')
-    try:
-        return Board.from_string(value)
-    except MalformedBoard as problem:
-        raise ValueError(f"bad board: {problem}") from None
 
 
 # -- containers: every item checked, every problem kept ----------------------------------------
@@ -215,21 +203,23 @@ def _dataclass_hook(cl: Any, made: cattrs.Converter) -> Callable[[Any, Any], Any
     return structure_table
 
 
+def _enum_value(value: Any) -> Any:
+    return value.value if isinstance(value, enum.Enum) else value
+
+
 def _make_converter() -> cattrs.Converter:
     made = cattrs.Converter(forbid_extra_keys=True, unstruct_collection_overrides={tuple: list})
     for kind, hook in ((int, _int), (float, _float), (str, _str), (bool, _bool), (dict, _plain_dict)):
         made.register_structure_hook(kind, hook)
-    made.register_structure_hook(CallTemplate, _call_template)
-    made.register_structure_hook(Board, _board)
     made.register_structure_hook_func(lambda cl: get_origin(cl) is Literal, _literal)
     made.register_structure_hook_factory(_is_tuple, _tuple_hook)
     made.register_structure_hook_factory(_is_mapping, _mapping_hook)
     made.register_structure_hook_factory(_is_annotated, _annotated_hook)
     made.register_structure_hook_factory(_is_optional, _optional_hook)
     made.register_structure_hook_factory(dataclasses.is_dataclass, _dataclass_hook)
-    made.register_unstructure_hook(CallTemplate, lambda template: template.text)
-    made.register_unstructure_hook(Board, str)
-    made.register_unstructure_hook(enum.Enum, lambda member: member.value)
+    # A str enum (`CellStatus`) is dispatched to str's hook before Enum's: both give the value.
+    made.register_unstructure_hook(enum.Enum, _enum_value)
+    made.register_unstructure_hook(str, _enum_value)
     return made
 
 

@@ -11,13 +11,13 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import cast
 
 from grader.authoring.aliases import aliases_for
 from grader.authoring.board_tests import BoardTest, read_board_test
 from grader.authoring.conventions import TurnEvidence, choose_conventions
 from grader.authoring.discovery import Discovered
-from grader.authoring.draft import BoardTable, Draft, DraftCheck, Field, NearMiss, slug
+from grader.authoring.draft import BoardTable, Draft, DraftCheck, Field, NearMiss, call, slug
 from grader.authoring.encodings import candidate_locations
 from grader.authoring.probes import (
     SCREEN_CALL_TIMEOUT,
@@ -30,6 +30,7 @@ from grader.authoring.probes import (
 from grader.authoring.search_checks import search_checks
 from grader.authoring.search_readings import SearchFunction, read_search
 from grader.authoring.signatures import Signature, read_constructor, read_signatures
+from grader.checks.kinds import predicates
 from grader.spec.board import BoardLocation, board_fields, preset_name
 from reference import Board
 from reference.codecs import BoardEncoding
@@ -172,21 +173,17 @@ def choose_encoding(
 
 
 def _board_test_check(test: BoardTest) -> DraftCheck:
-    params: dict[str, Any] = {"call": test.signature.call_text(), "expect": test.expect}
-    if test.expect in ("wins", "full", "draw", "terminal"):
+    params = predicates.Params(
+        call(test.signature.call_text()),
+        cast(predicates.Expectation, test.expect),
         # Arbitrary boards reach the full and nearly full ones a draw test must get right,
         # and more of them than a property's default.
-        params["boards"] = "arbitrary"
-    if test.expect in ("full", "draw", "terminal"):
-        params["examples"] = BOARD_TEST_EXAMPLES
-    if test.expect == "score":
-        pass
-    elif test.codes:
-        params["codes"] = dict(test.codes)
-    if test.move is not None:
-        params["move"] = test.move
-    if test.ordered:
-        params["ordered"] = True
+        boards="arbitrary" if test.expect in ("wins", "full", "draw", "terminal") else "reachable",
+        codes={} if test.expect == "score" else dict(test.codes),
+        ordered=test.ordered,
+        move=test.move,
+        examples=BOARD_TEST_EXAMPLES if test.expect in ("full", "draw", "terminal") else None,
+    )
     titles = {
         "wins": "finds a line for the given player",
         "winner": "names the winner",
@@ -253,7 +250,7 @@ def infer(
     counter = find_counter(prober, discovered, choice.searches, choice.conventions)
     search_checks(draft, choice.searches, chosen, counter)
     draft.aliases = aliases_for(draft.jobs(), prober.defined)
-    moves = [c.params.get("move") for c in draft.checks if c.params.get("move")]
+    moves = [c.params.move for c in draft.checks if getattr(c.params, "move", None)]
     if moves:
         fmt = max(set(moves), key=moves.count)
         draft.fields.append(Field("move", fmt, f"{moves.count(fmt)} function(s) number moves this way"))
@@ -288,4 +285,4 @@ def _board_fields(draft: Draft, choice: EncodingChoice) -> None:
     if preset is not None and location.where == "argument":
         draft.fields.append(Field("encoding", preset, f"{encoding.description}: {evidence}"))
     else:
-        draft.board = BoardTable(tuple(board_fields(encoding, location)), f"{encoding.description}: {evidence}")
+        draft.board = BoardTable(board_fields(encoding, location), f"{encoding.description}: {evidence}")

@@ -24,7 +24,7 @@ from grader.checks.params import PLACEHOLDERS
 from grader.spec.board import OBJECT, BoardLocation, read_board
 from grader.spec.call_template import CallTemplate, CallTemplateError
 from grader.spec.model import Assignment, AssignmentError, Check
-from grader.spec.tables import read_tables
+from grader.spec.tables import SpecFile, read_tables
 from reference import CODECS, BoardEncoding
 
 _PACKAGE = Path(__file__).resolve().parents[1]
@@ -67,10 +67,21 @@ def load_assignment(id_or_path: str | Path, root: Path = BUILTIN_ASSIGNMENTS) ->
 def _parse(raw: Mapping[str, Any], path: Path) -> Assignment:
     """The assignment the tables describe; AssignmentError listing every problem found."""
     spec = read_tables(raw)
-    board = _board(raw)
-    found = (spec if isinstance(spec, list) else []) + (board if isinstance(board, list) else [])
-    if isinstance(spec, list) or isinstance(board, list):
-        raise AssignmentError.of(path, found)
+    if not isinstance(spec, list):
+        return assignment_from(spec, path)
+    meta = raw.get("assignment")
+    preset = meta.get("encoding") if isinstance(meta, dict) else None
+    table = raw.get("board", {})
+    board = _board(preset, table) if isinstance(preset, (str, type(None))) and isinstance(table, dict) else None
+    raise AssignmentError.of(path, spec + (board if isinstance(board, list) else []))
+
+
+def assignment_from(spec: SpecFile, path: Path) -> Assignment:
+    """The assignment ``spec`` describes, as if read from ``path`` (its stdin file and adapter
+    are looked for beside it): what spans the tables is checked here."""
+    board = _board(spec.assignment.encoding, spec.board)
+    if isinstance(board, list):
+        raise AssignmentError.of(path, board)
     _check_ids(path, spec.checks)
     _check_dependencies(spec.checks, path)
     encoding, location = board
@@ -102,14 +113,9 @@ def _check_ids(path: Path, checks: Sequence[Check[Any]]) -> None:
         seen.add(check.id)
 
 
-def _board(raw: Mapping[str, Any]) -> tuple[BoardEncoding, BoardLocation] | list[tuple[str, str]]:
+def _board(preset: str | None, table: Mapping[str, Any]) -> tuple[BoardEncoding, BoardLocation] | list[tuple[str, str]]:
     """The board the assignment describes: ``assignment.encoding`` (a preset), a ``[board]``
     table (`grader.spec.board`), or a preset with the table's fields over it; or its problem."""
-    meta = raw.get("assignment")
-    preset = meta.get("encoding") if isinstance(meta, dict) else None
-    table = raw.get("board", {})
-    if not isinstance(preset, (str, type(None))) or not isinstance(table, dict):
-        return []  # the tables' own reading says what is wrong
     if preset is None and not table:
         known = ", ".join(sorted(CODECS))
         return [("assignment.encoding", f"is required without a [board] table ({known})")]

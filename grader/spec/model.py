@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Generic, Literal, TypeVar, get_args
 
+from grader.serialization import Positive
 from grader.spec.board import BoardLocation
 from reference.codecs import MOVE_FORMATS, BoardEncoding, MoveFormat  # noqa: F401 - the spec's move formats
 
@@ -21,20 +22,6 @@ Maximizer = Literal["X", "O", "to-move"]
 Scoring = Literal["unit", "depth-adjusted"]
 Visibility = Literal["public", "hidden"]
 Side = Literal["X", "O"]
-
-
-@dataclass(frozen=True)
-class Positive:
-    """Marks a number that must be above zero: ``Annotated[float, Positive()]``
-    (`grader.serialization` refuses zero and below when it reads one)."""
-
-
-@dataclass(frozen=True)
-class OneOrMore:
-    """Marks a list of words that may be written as one word: ``Annotated[tuple[str, ...],
-    OneOrMore(choices)]``; each must be one of ``choices``."""
-
-    choices: tuple[str, ...]
 
 
 Seconds = Annotated[float, Positive()]

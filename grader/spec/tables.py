@@ -18,9 +18,12 @@ from typing import Any, get_origin
 from cattrs.errors import AttributeValidationNote, ClassValidationError
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
+from grader.checks.params import PLACEHOLDERS
 from grader.checks.registry import CHECK_KINDS
 from grader.serialization import converter, noted, problems
+from grader.spec.call_template import CallTemplate, CallTemplateError, parse_call
 from grader.spec.model import Assignment, Check, Count, Maximizer, MoveFormat, Scoring, Seconds, Side
+from reference import Board, MalformedBoard
 
 __all__ = ["AssignmentTable", "SpecFile", "SpecProblems", "assignment_table", "check_table", "read_tables"]
 
@@ -100,6 +103,31 @@ def _with_ids(found: SpecProblems, raw: Mapping[str, Any]) -> SpecProblems:
     return [(re.sub(r"^checks\[(\d+)\]", named, where), what) for where, what in found]
 
 
+# -- the spec's own values: call texts and boards ------------------------------------------------
+
+
+def _words(value: Any) -> str:
+    return "true" if value is True else "false" if value is False else repr(value)
+
+
+def _call_template(value: Any, _: Any) -> CallTemplate:
+    if not isinstance(value, str):
+        raise TypeError(f'must be a call text such as "f(board)", not {_words(value)}')
+    try:
+        return parse_call(value, allowed_placeholders=PLACEHOLDERS)
+    except CallTemplateError as problem:
+        raise ValueError(str(problem)) from None
+
+
+def _board(value: Any, _: Any) -> Board:
+    if not isinstance(value, str):
+        raise TypeError(f'must be a 9-character board such as "X.O......", not {_words(value)}')
+    try:
+        return Board.from_string(value)
+    except MalformedBoard as problem:
+        raise ValueError(f"bad board: {problem}") from None
+
+
 # -- a [[checks]] entry: the common fields, and the kind's own -----------------------------------
 
 
@@ -154,6 +182,10 @@ def _number(value: float) -> float | int:
 
 
 _converter = converter.copy(omit_if_default=True)
+_converter.register_structure_hook(CallTemplate, _call_template)
+_converter.register_structure_hook(Board, _board)
+_converter.register_unstructure_hook(CallTemplate, lambda template: template.text)
+_converter.register_unstructure_hook(Board, str)
 _converter.register_unstructure_hook(float, _number)
 _check_fields = make_dict_structure_fn(Check[Any], _converter, params=override(struct_hook=lambda value, _: value))
 _unstructure_common = make_dict_unstructure_fn(

@@ -21,8 +21,9 @@ from grader.checks.recipe import Coverage, PropertyCheck, run_property
 from grader.checks.reference_answers import reference_answer
 from grader.checks.verdicts import result_from_property, shape_of
 from grader.results import CheckResult, CheckStatus
+from grader.serialization import OneOrMore
 from grader.spec.call_template import CallTemplate
-from grader.spec.model import Check, Count, MoveFormat, OneOrMore, Side
+from grader.spec.model import Check, Count, MoveFormat, Side
 from reference import Board, SearchSpec, move_values
 
 Shapes = Annotated[tuple[str, ...], OneOrMore(SEARCH_SHAPES)]
