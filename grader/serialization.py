@@ -233,12 +233,12 @@ converter = _make_converter()
 def problems(error: BaseException, path: str = "") -> Iterator[tuple[str, str]]:
     """Each problem in a structuring error, as (``checks[2].points``-style path, words)."""
     if isinstance(error, (ClassValidationError, IterableValidationError)):
-        noted, unnoted = error.group_exceptions()
-        for inner, note in noted:
+        located, unlocated = error.group_exceptions()
+        for inner, note in located:
             name = getattr(note, "name", None)
             step = f".{name}" if name is not None else _index(getattr(note, "index", None))
             yield from problems(inner, f"{path}{step}".lstrip("."))
-        for inner in unnoted:
+        for inner in unlocated:
             yield from problems(inner, path)
     elif isinstance(error, ForbiddenExtraKeysError):
         accepted = ", ".join(f.name for f in dataclasses.fields(error.cl)) if dataclasses.is_dataclass(error.cl) else ""

@@ -177,8 +177,9 @@ def _check_table(check: Check[Any]) -> dict[str, Any]:
 
 
 def _number(value: float) -> float | int:
-    """A whole number is written as one: ``points = 10``, not ``10.0``."""
-    return int(value) if value.is_integer() else value
+    """A whole number is written as one: ``points = 10``, not ``10.0`` (an int in a float field,
+    ``(-1, 0)`` for a window, is already one)."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 _converter = converter.copy(omit_if_default=True)

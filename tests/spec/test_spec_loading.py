@@ -7,10 +7,14 @@ import math
 from pathlib import Path
 
 import pytest
+import tomlkit
 
+from grader.checks.kinds.search import PruneParams, PruningParams
 from grader.spec.call_template import CallTemplateError, Placeholder, parse_call
 from grader.spec.loader import list_assignments, load_assignment
-from grader.spec.model import Assignment, AssignmentError
+from grader.spec.model import Assignment, AssignmentError, Check
+from grader.spec.tables import check_table
+from reference import Board
 
 MINIMAL = """
 [assignment]
@@ -231,3 +235,24 @@ def test_an_unknown_assignment_field_is_refused(tmp_path: Path) -> None:
     with pytest.raises(AssignmentError) as info:
         load_assignment(write_spec(tmp_path, text))
     assert info.value.field == "assignment.cell_timout" and "unknown field" in info.value.problem
+
+
+def test_a_check_written_by_the_converter_reads_back_equal(tmp_path: Path) -> None:
+    """What `grader init` writes for a check is what the loader reads: ints in float fields,
+    infinities, nested tables and boards included."""
+    params = PruningParams(
+        parse_call("alphabeta(board, alpha, beta, is_max)"),
+        returns=("value", "value,move"),
+        windows=((-math.inf, math.inf), (-1, 0)),
+        prune=PruneParams(positions=(Board.from_string("X...O...."),), window=(-2, 0)),
+    )
+    check = Check("alphabeta", "pruning-equivalence", "Alpha-beta", 12.5, params, visibility="hidden")
+    document = tomlkit.document()
+    document.add("assignment", {"id": "demo", "title": "Demo", "encoding": "flat-space"})
+    checks = tomlkit.aot()
+    checks.append(check_table(check))
+    document.add("checks", checks)
+    text = tomlkit.dumps(document)
+    assert "points = 12.5" in text and "windows = [[-inf, inf], [-1, 0]]" in text
+    (loaded,) = load_assignment(write_spec(tmp_path, text)).checks
+    assert loaded == check
