@@ -34,7 +34,7 @@ from cattrs.errors import (
 )
 from cattrs.gen import make_dict_structure_fn, make_mapping_structure_fn, override
 
-__all__ = ["OneOrMore", "Positive", "converter", "noted", "problems"]
+__all__ = ["OneOrMore", "Positive", "converter", "noted", "problems", "written"]
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,8 @@ def noted(error: Exception, note: object) -> Exception:
     return error
 
 
-def _words(value: Any) -> str:
+def written(value: Any) -> str:
+    """A value as a problem quotes it: ``'ten'``, ``true``."""
     return "true" if value is True else "false" if value is False else repr(value)
 
 
@@ -65,19 +66,19 @@ def _words(value: Any) -> str:
 
 def _int(value: Any, _: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"must be an integer, not {_words(value)}")
+        raise TypeError(f"must be an integer, not {written(value)}")
     return value
 
 
 def _float(value: Any, _: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"must be a number, not {_words(value)}")
+        raise TypeError(f"must be a number, not {written(value)}")
     return float(value)
 
 
 def _str(value: Any, cl: Any) -> Any:
     if not isinstance(value, str):
-        raise TypeError(f"must be a string, not {_words(value)}")
+        raise TypeError(f"must be a string, not {written(value)}")
     if cl is not str and issubclass(cl, enum.Enum):  # a str enum (`CellStatus`) is dispatched here
         try:
             return cl(value)
@@ -88,20 +89,20 @@ def _str(value: Any, cl: Any) -> Any:
 
 def _bool(value: Any, _: Any) -> bool:
     if not isinstance(value, bool):
-        raise TypeError(f"must be true or false, not {_words(value)}")
+        raise TypeError(f"must be true or false, not {written(value)}")
     return value
 
 
 def _literal(value: Any, cl: Any) -> Any:
     choices = get_args(cl)
     if isinstance(value, bool) or value not in choices:
-        raise ValueError(f"must be one of {', '.join(map(repr, choices))}, not {_words(value)}")
+        raise ValueError(f"must be one of {', '.join(map(repr, choices))}, not {written(value)}")
     return value
 
 
 def _plain_dict(value: Any, _: Any) -> dict[Any, Any]:
     if not isinstance(value, Mapping):
-        raise TypeError(f"must be a table, not {_words(value)}")
+        raise TypeError(f"must be a table, not {written(value)}")
     return dict(value)
 
 
@@ -118,9 +119,9 @@ def _tuple_hook(cl: Any, made: cattrs.Converter) -> Callable[[Any, Any], tuple[A
 
     def structure_tuple(value: Any, _: Any) -> tuple[Any, ...]:
         if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
-            raise TypeError(f"must be a list, not {_words(value)}")
+            raise TypeError(f"must be a list, not {written(value)}")
         if not repeated and len(value) != len(args):
-            raise ValueError(f"must be a list of {len(args)}, not {_words(value)}")
+            raise ValueError(f"must be a list of {len(args)}, not {written(value)}")
         types = [args[0]] * len(value) if repeated else list(args)
         items: list[Any] = []
         errors: list[Exception] = []
@@ -178,11 +179,11 @@ def _annotated_hook(cl: Any, made: cattrs.Converter) -> Callable[[Any, Any], Any
         if one_or_more is not None:
             values = [value] if isinstance(value, str) else value
             if not isinstance(values, list) or not values or any(v not in one_or_more.choices for v in values):
-                raise ValueError(f"must be one or a list of {', '.join(one_or_more.choices)}, not {_words(value)}")
+                raise ValueError(f"must be one or a list of {', '.join(one_or_more.choices)}, not {written(value)}")
             return tuple(values)
         result = structure_base(value, base)
         if positive and not result > 0:
-            raise ValueError(f"must be more than 0, not {_words(value)}")
+            raise ValueError(f"must be more than 0, not {written(value)}")
         return result
 
     return structure

@@ -20,7 +20,7 @@ from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, overrid
 
 from grader.checks.params import PLACEHOLDERS
 from grader.checks.registry import CHECK_KINDS
-from grader.serialization import converter, noted, problems
+from grader.serialization import converter, noted, problems, written
 from grader.spec.call_template import CallTemplate, CallTemplateError, parse_call
 from grader.spec.model import Assignment, Check, Count, Maximizer, MoveFormat, Scoring, Seconds, Side
 from reference import Board, MalformedBoard
@@ -106,13 +106,9 @@ def _with_ids(found: SpecProblems, raw: Mapping[str, Any]) -> SpecProblems:
 # -- the spec's own values: call texts and boards ------------------------------------------------
 
 
-def _words(value: Any) -> str:
-    return "true" if value is True else "false" if value is False else repr(value)
-
-
 def _call_template(value: Any, _: Any) -> CallTemplate:
     if not isinstance(value, str):
-        raise TypeError(f'must be a call text such as "f(board)", not {_words(value)}')
+        raise TypeError(f'must be a call text such as "f(board)", not {written(value)}')
     try:
         return parse_call(value, allowed_placeholders=PLACEHOLDERS)
     except CallTemplateError as problem:
@@ -121,7 +117,7 @@ def _call_template(value: Any, _: Any) -> CallTemplate:
 
 def _board(value: Any, _: Any) -> Board:
     if not isinstance(value, str):
-        raise TypeError(f'must be a 9-character board such as "X.O......", not {_words(value)}')
+        raise TypeError(f'must be a 9-character board such as "X.O......", not {written(value)}')
     try:
         return Board.from_string(value)
     except MalformedBoard as problem:
@@ -153,8 +149,8 @@ def _structure_check(entry: Any, _: Any) -> Check[Any]:
             errors += group.exceptions  # the kind's fields sit beside the common ones
         except (ValueError, TypeError) as problem:  # a rule across the kind's fields
             errors.append(problem)
-    if "title" not in common and isinstance(common.get("id"), str):
-        common["title"] = common["id"]
+    if "title" not in common:  # the id, or nothing when the id is missing (said once, there)
+        common["title"] = common["id"] if isinstance(common.get("id"), str) else ""
     try:
         check: Check[Any] = _check_fields({**common, "params": params}, Check)
     except ClassValidationError as group:
@@ -168,7 +164,8 @@ def _is_check(cl: Any) -> bool:
     return cl is Check or get_origin(cl) is Check
 
 
-def _check_table(check: Check[Any]) -> dict[str, Any]:
+def check_table(check: Check[Any]) -> dict[str, Any]:
+    """A ``[[checks]]`` entry: the common fields, then the kind's, defaults left out."""
     common = _unstructure_common(check)
     common.pop("params")
     if common.get("title") == check.id:
@@ -193,15 +190,7 @@ _unstructure_common = make_dict_unstructure_fn(
     Check[Any], _converter, _cattrs_omit_if_default=True, params=override(unstruct_hook=lambda value: value)
 )
 _converter.register_structure_hook_func(_is_check, _structure_check)
-_converter.register_unstructure_hook_func(_is_check, _check_table)
-
-
-# -- writing --------------------------------------------------------------------------------------
-
-
-def check_table(check: Check[Any]) -> dict[str, Any]:
-    """A ``[[checks]]`` entry: the common fields, then the kind's, defaults left out."""
-    return _check_table(check)
+_converter.register_unstructure_hook_func(_is_check, check_table)
 
 
 def assignment_table(table: AssignmentTable) -> dict[str, Any]:
