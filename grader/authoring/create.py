@@ -114,7 +114,7 @@ def _create(request: InitRequest) -> InitReport:
     with run_with_answers(notebook, options) as (session, execution, search):
         if search.answers is None:
             raise InitFailed(f"the notebook asks for input() and {search.explanation}; give answers with --stdin")
-        summary = [f"STDIN.txt: {search.explanation} (found in {search.runs} run(s))"] if search.answers else []
+        summary = [f"{STDIN_FILE}: {search.explanation} (found in {search.runs} run(s))"] if search.answers else []
         return _author(request, notebook, session, execution, search.answers or None, summary, started)
 
 
