@@ -23,6 +23,7 @@ from grader.cli.override import add_override_parsers
 from grader.cli.run import add_run_parser
 from grader.errors import UsageError
 from grader.printable import printable_output
+from grader.serialization import converter
 from grader.spec.loader import BUILTIN_ASSIGNMENTS, list_assignments, load_assignment
 from grader.spec.model import AssignmentError
 
@@ -97,7 +98,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(f"grader solve: {exc}", file=sys.stderr)
         return USAGE_ERROR
     if args.json:
-        data = solution.to_dict()
+        data = converter.unstructure(solution)
         print(
             json.dumps(
                 {k: data[k] for k in ("to_move", "value", "best_moves", "minimax_nodes", "alphabeta_nodes")} | data

@@ -12,8 +12,7 @@ from typing import Any
 from grader.checks.context import CheckContext
 from grader.checks.kind import CheckKind
 from grader.checks.kinds.printed_game import OUTCOMES, GameRules, describe_outcome, ordinal, replay_game
-from grader.checks.kinds.search import shapes_field
-from grader.checks.params import parse_call_text
+from grader.checks.kinds.search import Shapes
 from grader.execution.result import CellStatus
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.call_template import CallTemplate
@@ -33,18 +32,20 @@ class PrintedParams:
     """Only read the output of cells whose source contains this text (e.g. "play()")."""
     final_pattern: str | None = None
     """A regular expression the same output must also contain, e.g. "It's a tie"."""
-    game_call: CallTemplate | None = field(default=None, metadata={"parse": parse_call_text})
+    game_call: CallTemplate | None = None
     """The AI's move function the game cell calls, e.g. "find_best_move(board)". Given, the
     check judges the game itself: it is replayed with the scripted answers as the human's
     moves and this function's as the AI's; every AI move must be optimal, the game must end
     as ``results`` says the expected message means, and the output must print that message
     once. Without it only the printed values are compared."""
     ai: Side = "X"
-    returns: tuple[str, ...] = shapes_field(("move",))
+    """The side ``game_call`` plays in the game cell."""
+    returns: Shapes = ("move",)
     """What ``game_call`` returns (see the search kinds)."""
     move: MoveFormat | None = None
     """How ``game_call`` names a move (default: the assignment's)."""
     globals: dict = field(default_factory=dict)
+    """Student globals set from placeholders before each ``game_call``, e.g. { current_state = "board" }."""
     stdin_moves: MoveFormat = "position"
     """How the scripted answers name the human's cells."""
     results: dict = field(default_factory=dict)
