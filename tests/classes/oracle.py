@@ -50,11 +50,12 @@ OFF_BOARD_CELLS = ((3, 3), (-1, 0), (0, 3), (3, 0), (0, -1), (-1, -1))
 # Moves the Codecademy `select_space` must refuse although no cell is taken.
 OFF_BOARD_MOVES = (0, 10, -1)
 
-# Searching from the empty board without pruning or memo makes millions of calls of the hand-in's own
-# functions; in the classes here an alpha-beta or memoised search, or one that stops at a sure win, makes at
-# most about 850,000. A call count, not a clock, decides "slow" so that the verdict does not depend on the
-# machine's load.
-SLOW_CALL_LIMIT = 1_500_000
+# "Slow" is a count of the positions one search from the empty board generates (calls of the course's
+# successor function), not a clock, so that the verdict does not depend on the machine or its load. The whole
+# game tree has 549,945 positions below the empty board; a search without pruning generates all of them
+# (3 to 11 s of CPU here, 10 to 25 s of wall time on the loaded 2-core machine), while alpha-beta, a memo or
+# stopping at a sure win generate at most about 120,000 in the classes here.
+SLOW_POSITION_LIMIT = 300_000
 SUBPROCESS_TIMEOUT_S = 600.0
 
 
@@ -182,6 +183,8 @@ class CourseJudge:
 
     module_name: str
     functions: tuple[str, ...]
+    # The function that makes a move on a board: what a search calls once per position it generates.
+    successor: str
 
     def checks(self, scope: Scope) -> dict[str, Callable[[ModuleType], None]]:
         raise NotImplementedError
@@ -208,6 +211,7 @@ class Cs50Judge(CourseJudge):
     """CS50 AI's tic-tac-toe: board = three lists of "X", "O" or None; actions are (row, column) pairs."""
 
     module_name = "tictactoe"
+    successor = "result"
     functions = ("initial_state", "player", "actions", "result", "winner", "terminal", "utility", "minimax")
 
     def checks(self, scope: Scope) -> dict[str, Callable[[ModuleType], None]]:
@@ -336,6 +340,7 @@ class CodecademyJudge(CourseJudge):
     """
 
     module_name = "script"
+    successor = "select_space"
     functions = ("select_space", "available_moves", "has_won", "game_is_over", "evaluate_board", "minimax")
 
     def checks(self, scope: Scope) -> dict[str, Callable[[ModuleType], None]]:
@@ -435,9 +440,9 @@ class Verdict:
     import_error: str = ""
     # Function name -> why it is defective (the first counterexample).
     defects: dict[str, str] = field(default_factory=dict)
-    # None when not measured; True when the search from the empty board exceeds SLOW_CALL_LIMIT calls.
+    # None when not measured; True when the search from the empty board exceeds SLOW_POSITION_LIMIT positions.
     slow: bool | None = None
-    empty_board_calls: int | None = None
+    empty_board_positions: int | None = None
 
 
 def load(course: CourseJudge, path: Path) -> ModuleType:
@@ -451,32 +456,33 @@ def load(course: CourseJudge, path: Path) -> ModuleType:
 
 
 class CallLimitReached(BaseException):
-    """Raised from the profiler when a search makes more calls than SLOW_CALL_LIMIT."""
+    """Raised by the counting successor when a search generates more than SLOW_POSITION_LIMIT positions."""
 
 
-def count_calls(path: Path, run: Callable[[], None]) -> int:
-    """Calls of the hand-in's own functions made by `run`, stopping at SLOW_CALL_LIMIT + 1."""
-    filename = str(path)
-    calls = 0
+def count_positions(course: CourseJudge, module: ModuleType, run: Callable[[], None]) -> int:
+    """Positions that `run` generates through the module's successor function, stopping past the limit.
 
-    # A global trace function sees only the calls of Python functions, and returning None asks for no
-    # line events, so it costs far less than a profiler, which also sees every builtin.
-    def trace(frame: Any, event: str, arg: Any) -> None:
-        nonlocal calls
-        if frame.f_code.co_filename == filename:
-            calls += 1
-            if calls > SLOW_CALL_LIMIT:
-                raise CallLimitReached
-        return None
+    The module's global is replaced, so a search that calls the successor by name is counted; one that
+    copies and writes boards itself is not (none of the classes here does).
+    """
+    successor = getattr(module, course.successor)
+    generated = 0
 
-    sys.settrace(trace)
+    def counting(*args: Any) -> Any:
+        nonlocal generated
+        generated += 1
+        if generated > SLOW_POSITION_LIMIT:
+            raise CallLimitReached
+        return successor(*args)
+
+    setattr(module, course.successor, counting)
     try:
         run()
     except CallLimitReached:
         pass
     finally:
-        sys.settrace(None)
-    return calls
+        setattr(module, course.successor, successor)
+    return generated
 
 
 def judge_in_process(course_name: str, path: Path, scope: Scope) -> Verdict:
@@ -498,14 +504,14 @@ def judge_in_process(course_name: str, path: Path, scope: Scope) -> Verdict:
 
 
 def measure_in_process(course_name: str, path: Path) -> Verdict:
-    """Count the calls of one search from the empty board, on a fresh import (no memo filled yet)."""
+    """Count the positions of one search from the empty board, on a fresh import (no memo filled yet)."""
     course = COURSES[course_name]
     try:
         module = load(course, path)
     except Exception as error:
         return Verdict(imports=False, import_error=f"{type(error).__name__}: {error}")
-    calls = count_calls(path, lambda: course.search_empty_board(module))
-    return Verdict(imports=True, slow=calls > SLOW_CALL_LIMIT, empty_board_calls=calls)
+    generated = count_positions(course, module, lambda: course.search_empty_board(module))
+    return Verdict(imports=True, slow=generated > SLOW_POSITION_LIMIT, empty_board_positions=generated)
 
 
 def judge_handin(course_name: str, path: Path, *, thorough: bool = False, measure_slow: bool = False) -> Verdict:
@@ -529,7 +535,7 @@ def main(argv: list[str] | None = None) -> int:
     judge.add_argument("handin", type=Path)
     judge.add_argument("--thorough", action="store_true", help="judge minimax on more positions")
     judge.add_argument(
-        "--measure-slow", action="store_true", help="only count the calls of a search from the empty board"
+        "--measure-slow", action="store_true", help="only count the positions of a search from the empty board"
     )
     args = parser.parse_args(argv)
     out = sys.stdout

@@ -83,9 +83,9 @@ def test_slow_is_recorded_exactly_for_a_correct_minimax() -> None:
 def test_slow_search_from_the_empty_board(
     course: str, path: Path, measurements: dict[tuple[str, str], Verdict]
 ) -> None:
-    """A search without pruning or memo is "slow" (a call count, not a clock); slow is not a defect."""
+    """A search without pruning or memo is "slow" (a count of positions, not a clock); slow is not a defect."""
     verdict = measurements[(course, path.stem)]
-    assert verdict.slow == EXPECTED[course][path.stem]["slow"], verdict.empty_board_calls
+    assert verdict.slow == EXPECTED[course][path.stem]["slow"], verdict.empty_board_positions
 
 
 # ---- hand-written cases -------------------------------------------------------------------------------
