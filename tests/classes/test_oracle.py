@@ -19,7 +19,17 @@ from typing import Any
 
 import pytest
 
-from tests.classes.oracle import COURSES, Verdict, iter_handins, judge_handin
+from tests.classes.oracle import (
+    COURSES,
+    EMPTY_POSITION,
+    Verdict,
+    game_value,
+    is_terminal,
+    iter_handins,
+    judge_handin,
+    optimal_indices,
+    reachable_positions,
+)
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -41,6 +51,15 @@ def verdicts() -> dict[tuple[str, str], Verdict]:
     with ThreadPoolExecutor(max_workers=2) as pool:
         judged = pool.map(lambda job: judge_handin(job[0], job[1]), HANDINS)
         return {(course, path.stem): verdict for (course, path), verdict in zip(HANDINS, judged)}
+
+
+def test_the_oracle_knows_the_game() -> None:
+    """Known facts of tic-tac-toe: 5,478 legal positions, 958 of them finished; every opening draws."""
+    positions = reachable_positions()
+    assert len(positions) == len(set(positions)) == 5478
+    assert sum(is_terminal(position) for position in positions) == 958
+    assert game_value(EMPTY_POSITION) == 0
+    assert optimal_indices(EMPTY_POSITION) == set(range(9))
 
 
 def test_every_handin_has_an_expectation() -> None:
