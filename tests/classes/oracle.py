@@ -158,7 +158,10 @@ THOROUGH_SCOPE = Scope(min_marks=3, sample_size=40)
 def call(function: Callable[..., Any], *args: Any) -> Any:
     """Call a hand-in's function with its printing silenced; students print boards while they search."""
     with contextlib.redirect_stdout(io.StringIO()):
-        return function(*args)
+        try:
+            return function(*args)
+        except SystemExit as error:  # a student's exit() is an exception like any other here
+            raise RuntimeError(f"exit({error.code!r})") from None
 
 
 def same(got: Any, expected: Any) -> bool:
@@ -489,7 +492,7 @@ def judge_in_process(course_name: str, path: Path, scope: Scope) -> Verdict:
     course = COURSES[course_name]
     try:
         module = load(course, path)
-    except Exception as error:
+    except (Exception, SystemExit) as error:
         return Verdict(imports=False, import_error=f"{type(error).__name__}: {error}")
     verdict = Verdict(imports=True)
     for name, check in course.checks(scope).items():
@@ -508,7 +511,7 @@ def measure_in_process(course_name: str, path: Path) -> Verdict:
     course = COURSES[course_name]
     try:
         module = load(course, path)
-    except Exception as error:
+    except (Exception, SystemExit) as error:
         return Verdict(imports=False, import_error=f"{type(error).__name__}: {error}")
     generated = count_positions(course, module, lambda: course.search_empty_board(module))
     return Verdict(imports=True, slow=generated > SLOW_POSITION_LIMIT, empty_board_positions=generated)
