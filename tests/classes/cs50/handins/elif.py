@@ -1,0 +1,121 @@
+"""
+Tic Tac Toe Player
+"""
+
+X = "X"
+O = "O"
+EMPTY = None
+
+
+def initial_state():
+    """
+    Returns starting state of the board.
+    """
+    return [[EMPTY, EMPTY, EMPTY],
+            [EMPTY, EMPTY, EMPTY],
+            [EMPTY, EMPTY, EMPTY]]
+
+
+def player(board):
+    """
+    Returns player who has the next turn on a board.
+    """
+    x_count = 0
+    o_count = 0
+    for row in board:
+        for cell in row:
+            if cell == X:
+                x_count += 1
+            elif cell == O:
+                o_count += 1
+    if x_count > o_count:
+        return O
+    return X
+
+
+def actions(board):
+    """
+    Returns set of all possible actions (i, j) available on the board.
+    """
+    return {(i, j) for i in range(3) for j in range(3) if board[i][j] == EMPTY}
+
+
+def result(board, action):
+    """
+    Returns the board that results from making move (i, j) on the board.
+    """
+    i, j = action
+    if i not in range(3) or j not in range(3):
+        raise IndexError("Move is off the board")
+    if board[i][j] is not EMPTY:
+        raise ValueError("Cell already taken")
+    new_board = [row[:] for row in board]
+    new_board[i][j] = player(board)
+    return new_board
+
+
+def winner(board):
+    """
+    Returns the winner of the game, if there is one.
+    """
+    triples = [[(i, 0), (i, 1), (i, 2)] for i in range(3)]
+    triples += [[(0, j), (1, j), (2, j)] for j in range(3)]
+    triples += [[(0, 0), (1, 1), (2, 2)], [(0, 2), (1, 1), (2, 0)]]
+    for triple in triples:
+        marks = {board[i][j] for i, j in triple}
+        if len(marks) == 1 and EMPTY not in marks:
+            return marks.pop()
+    return None
+
+
+def terminal(board):
+    """
+    Returns True if game is over, False otherwise.
+    """
+    if winner(board) is not None:
+        return True
+    for row in board:
+        if EMPTY in row:
+            return False
+    return True
+
+
+def utility(board):
+    """
+    Returns 1 if X has won the game, -1 if O has won, 0 otherwise.
+    """
+    win = winner(board)
+    if win == X:
+        return 1
+    elif win == O:
+        return -1
+    else:
+        return 0
+
+
+def minimax_with_value(board):
+    """Returns (value, move) for the player to move."""
+    if terminal(board):
+        return utility(board), None
+    maximizing = player(board) == X
+    best = (-2, None) if maximizing else (2, None)
+    for action in actions(board):
+        value, _ = minimax_with_value(result(board, action))
+        if maximizing and value > best[0]:
+            best = (value, action)
+            if value == 1:
+                break
+        elif not maximizing and value < best[0]:
+            best = (value, action)
+            if value == -1:
+                break
+    return best
+
+
+def minimax(board):
+    """
+    Returns the optimal action for the current player on the board.
+    """
+    if terminal(board):
+        return None
+    return minimax_with_value(board)[1]
