@@ -66,10 +66,16 @@ class KindsSeen:
 
 @dataclass(frozen=True)
 class CutsOff:
-    """Where an alpha-beta search entered fewer positions than minimax."""
+    """A position from which an alpha-beta search entered fewer positions than minimax (one
+    note per position; the notes of a check's positions are written as one sentence)."""
 
     name: ClassVar[str] = "cuts-off"
-    seen: tuple[str, ...]
+    board: str
+    call: str
+    nodes: int
+    """The positions the search entered."""
+    minimax: int
+    """The positions minimax enters from there."""
 
 
 @dataclass(frozen=True)
