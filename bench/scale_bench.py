@@ -66,9 +66,9 @@ sys.path.insert(0, str(REPO))
 
 from plain_nbclient import FloorRun, plain_nbclient  # noqa: E402  (bench/ is the script's folder)
 
-from grader.batch.outputs import write_student_outputs  # noqa: E402
 from grader.batch.plan import BatchJob, BatchOptions, run_batches  # noqa: E402
-from grader.batch.records import GradingRecord  # noqa: E402
+from grader.class_folder.outputs import write_student_outputs  # noqa: E402
+from grader.class_folder.records import GradingRecord  # noqa: E402
 from grader.cli.options import SANDBOX_CHOICES  # noqa: E402
 from grader.execution.sandbox import SandboxChoice, resolve_mode  # noqa: E402
 from grader.execution.session import ExecutionOptions, execute_notebook  # noqa: E402

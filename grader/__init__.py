@@ -4,6 +4,11 @@ Students check their work from a notebook cell with ``grader.notebook`` (or ``%l
 grader`` and ``%check``). The public names below are loaded on first use: ``import
 grader.cli`` (or any other part) must not pay for the kernel machinery and hypothesis that
 grading needs.
+
+These names, the command line, `grader.notebook` and `grader.checks.api` (for an assignment's
+own checks) are the grader's public surface. Every other module is internal: its names may
+change from one release to the next, as each package's docstring says; a module that is
+re-exported lists its public names in ``__all__``.
 """
 
 from __future__ import annotations

@@ -27,6 +27,8 @@ from grader.spec.board import OBJECT
 from grader.spec.model import Assignment, Check
 from grader.submission.reader import SubmissionUnreadable, read_submission
 
+__all__ = ["GradingOptions", "grade_submission"]
+
 
 class FunctionCalls(Protocol):
     """Where the checks' calls of the student's functions go: a kernel's call channel, or

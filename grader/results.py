@@ -17,9 +17,11 @@ from typing import Any, TypeVar
 
 from grader.check_details import CheckDetail, ManualMarking, read_detail, write_detail
 from grader.check_notes import Cause, Learnt, Note, note_from_dict, note_to_dict
-from grader.execution.records import ExecutionResult
+from grader.execution.result import ExecutionResult
 from grader.feedback.wording import cause_line, check_message
 from grader.spec.model import MANUAL_KIND, Check, Visibility
+
+__all__ = ["CheckResult", "CheckStatus", "Counterexample", "InstructorMark", "ScoreAdjustment", "SubmissionResult"]
 
 _Detail = TypeVar("_Detail", bound=CheckDetail)
 

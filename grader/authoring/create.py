@@ -1,10 +1,11 @@
 """`grader init`: an assignment folder written from the instructor's solution.
 
 The solution runs in the sandbox as a submission would (answers for its input() loop are
-found if none are given); its functions are probed, the draft is written into a temporary
-folder, loaded, and the solution is graded with it. A check the solution fails is left
-out with a note. The folder is renamed into place only when all of that succeeded, so a
-failure leaves nothing half written.
+found if none are given); its functions are probed into a draft of typed checks, and the
+solution is graded with the assignment the draft makes, in memory. A check the solution
+fails is left out with a note. The TOML is then written once, into a temporary folder that
+is renamed into place only when all of that succeeded, so a failure leaves nothing half
+written.
 """
 
 from __future__ import annotations
@@ -26,15 +27,18 @@ from grader.authoring.encodings import candidate_encodings, source_literals
 from grader.authoring.handout import handout_from
 from grader.authoring.inference import EncodingChoice, infer
 from grader.authoring.probes import ProbeHang, Prober
-from grader.authoring.stdin_answers import StdinSearch, run_with_answers
+from grader.authoring.stdin_answers import run_with_answers
 from grader.authoring.toml_writer import render_toml
-from grader.execution.records import CellStatus, ExecutionResult
+from grader.checks.kinds.hygiene import RunsCleanlyParams
+from grader.errors import GraderError
+from grader.execution.result import CellStatus, ExecutionResult
 from grader.execution.sandbox import SandboxChoice
 from grader.execution.session import ExecutionOptions, NotebookSession
 from grader.grading import run_checks
 from grader.results import CheckResult, CheckStatus
-from grader.spec.loader import load_assignment
+from grader.spec.loader import assignment_from
 from grader.spec.model import AssignmentError
+from grader.spec.tables import SpecFile
 from grader.submission.reader import SubmissionUnreadable, read_submission
 
 CALL_TIMEOUT = 20.0
@@ -43,6 +47,7 @@ PROBE_CALL_TIMEOUT = 2.0
 """A probe searches from at most five empty cells: a function that takes longer is stuck."""
 PROBE_CELL_TIMEOUT = 60.0
 PROBE_NOTEBOOK_TIMEOUT = 300.0
+STDIN_FILE = "STDIN.txt"
 
 
 @dataclass(frozen=True)
@@ -79,7 +84,7 @@ class InitReport:
         return "\n".join([f"wrote {self.written}", *self.summary])
 
 
-class InitFailed(Exception):
+class InitFailed(GraderError):
     """The solution cannot be made into an assignment; the message says what was found."""
 
 
@@ -108,14 +113,11 @@ def _create(request: InitRequest) -> InitReport:
         stdin = tuple(request.stdin.read_text(encoding="utf-8").splitlines())
         with NotebookSession(notebook, dataclasses.replace(options, stdin=stdin)) as session:
             return _author(request, notebook, session, session.execute(), stdin, [], started)
-
-    def author(session: NotebookSession, execution: ExecutionResult, search: StdinSearch) -> InitReport:
+    with run_with_answers(notebook, options) as (session, execution, search):
         if search.answers is None:
             raise InitFailed(f"the notebook asks for input() and {search.explanation}; give answers with --stdin")
-        summary = [f"STDIN.txt: {search.explanation} (found in {search.runs} run(s))"] if search.answers else []
+        summary = [f"{STDIN_FILE}: {search.explanation} (found in {search.runs} run(s))"] if search.answers else []
         return _author(request, notebook, session, execution, search.answers or None, summary, started)
-
-    return run_with_answers(notebook, options, author)
 
 
 def _names(discovered: Discovered) -> frozenset[str]:
@@ -159,7 +161,7 @@ def _has_search(draft: Draft) -> bool:
 
 
 def _found_words(draft: Draft) -> str:
-    return ", ".join(f"{c.params.get('call') or c.params.get('minimax_call')} ({c.role})" for c in draft.checks)
+    return ", ".join(f"{c.call.text if c.call else c.id} ({c.role})" for c in draft.checks)
 
 
 def _author(
@@ -220,27 +222,18 @@ def _write_folder(
     draft: Draft,
     stdin: tuple[str, ...] | None,
 ) -> list[CheckResult]:
-    """Write the folder beside its final place, grade the solution with it (leaving out the
-    checks it fails), then rename it into place; nothing is left on failure."""
+    """Grade the solution with the drafted assignment (leaving out the checks it fails), then
+    write the folder beside its final place and rename it into place; nothing is left on
+    failure."""
     slowest = max((c.duration for c in execution.cells), default=1.0)
-    timeouts = {
+    settings = {
+        "stdin_file": STDIN_FILE if stdin else None,
         "cell_timeout": generous_limit(5 * slowest, 30.0),
         "notebook_timeout": generous_limit(5 * execution.total_duration, 300.0),
         "call_timeout": CALL_TIMEOUT,
     }
     assignment_id = request.assignment_id or re.sub(r"[^a-z0-9-]+", "-", request.out.name.lower()).strip("-")
     title = _title(notebook, request.solution)
-
-    def render(stdin_file: str | None) -> str:
-        return render_toml(
-            draft,
-            assignment_id=assignment_id,
-            title=title,
-            source=request.solution.name,
-            stdin_file=stdin_file,
-            timeouts=timeouts,
-        )
-
     request.out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{request.out.name}.", dir=request.out.parent))
     try:
@@ -249,14 +242,12 @@ def _write_folder(
             shutil.copyfile(request.template, staging / "template.ipynb")
         else:
             nbformat.write(handout_from(notebook), staging / "template.ipynb")
-        stdin_file = None
         if stdin:
-            (staging / "STDIN.txt").write_text("\n".join(stdin) + "\n", encoding="utf-8")
-            stdin_file = "STDIN.txt"
-        results = _check_own_solution(staging, render(stdin_file), session, execution)
-        if _drop_failing(draft, results):
-            (staging / "assignment.toml").write_text(render(stdin_file), encoding="utf-8")
-            load_assignment(staging)
+            (staging / STDIN_FILE).write_text("\n".join(stdin) + "\n", encoding="utf-8")
+        results = _check_own_solution(draft.spec(assignment_id, title, **settings), staging, session, execution)
+        _drop_failing(draft, results)
+        text = render_toml(draft.spec(assignment_id, title, **settings), draft, source=request.solution.name)
+        (staging / "assignment.toml").write_text(text, encoding="utf-8")
         if request.out.exists():
             request.out.rmdir()
         staging.rename(request.out)
@@ -266,11 +257,11 @@ def _write_folder(
     return results
 
 
-def _drop_failing(draft: Draft, results: list[CheckResult]) -> bool:
-    """Leave out the checks the solution itself fails, with a note each; whether any was."""
+def _drop_failing(draft: Draft, results: list[CheckResult]) -> None:
+    """Leave out the checks the solution itself fails, with a note each."""
     failing = [c for c in results if c.status not in (CheckStatus.PASSED, CheckStatus.MANUAL)]
     if not failing:
-        return False
+        return
     draft.checks = [c for c in draft.checks if c.id not in {f.check_id for f in failing}]
     for result in failing:
         draft.notes.append(
@@ -281,7 +272,6 @@ def _drop_failing(draft: Draft, results: list[CheckResult]) -> bool:
             f"found {_found_words(draft)}; but the solution fails its own search checks: "
             + "; ".join(f"{f.check_id}: {f.message}" for f in failing)
         )
-    return True
 
 
 def _summary(draft: Draft, timings: dict[str, float]) -> list[str]:
@@ -313,20 +303,19 @@ def _runs_cleanly() -> DraftCheck:
         "runs-cleanly",
         "the notebook runs top to bottom",
         "runs-cleanly",
-        {},
+        RunsCleanlyParams(),
         "every cell of the solution runs",
     )
 
 
 def _check_own_solution(
-    staging: Path, text: str, session: NotebookSession, execution: ExecutionResult
+    spec: SpecFile, staging: Path, session: NotebookSession, execution: ExecutionResult
 ) -> list[CheckResult]:
     """The draft's checks, run against the solution in the kernel that was probed."""
-    (staging / "assignment.toml").write_text(text, encoding="utf-8")
     try:
-        assignment = load_assignment(staging)
-    except AssignmentError as exc:  # a draft the loader refuses is a bug here, said plainly
-        raise InitFailed(f"the written assignment does not load: {exc}") from None
+        assignment = assignment_from(spec, staging / "assignment.toml")
+    except AssignmentError as exc:  # a draft the spec refuses is a bug here, said plainly
+        raise InitFailed(f"the drafted assignment is not valid: {exc}") from None
     allowed = assignment.grading_deadline
     _, results = run_checks(session, execution, assignment, time.monotonic() + allowed, allowed)
     return results

@@ -7,6 +7,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from grader.checks.params import PLACEHOLDERS
+from grader.spec.call_template import CallTemplate, parse_call
+from grader.spec.model import Check
+from grader.spec.tables import AssignmentTable, SpecFile
+
 DEFAULT_POINTS: dict[str, float] = {
     "win-test": 10,
     "draw-test": 5,
@@ -45,6 +50,11 @@ class Undecided:
     why: str
 
 
+def call(text: str) -> CallTemplate:
+    """The parsed call of a check's ``call`` field, as the spec's loader parses it."""
+    return parse_call(text, allowed_placeholders=PLACEHOLDERS)
+
+
 @dataclass(frozen=True)
 class DraftCheck:
     id: str
@@ -52,19 +62,30 @@ class DraftCheck:
     """Which part of the solution it tests (a key of DEFAULT_POINTS)."""
     title: str
     kind: str
-    params: dict[str, Any]
+    params: Any
+    """The kind's own parameter dataclass (`grader.checks.registry.CHECK_KINDS`)."""
     evidence: str
 
     @property
     def points(self) -> float:
-        return DEFAULT_POINTS[self.role]
+        return float(DEFAULT_POINTS[self.role])
+
+    @property
+    def call(self) -> CallTemplate | None:
+        """The student call the check makes (the minimax one of a node count)."""
+        found = getattr(self.params, "call", None) or getattr(self.params, "minimax_call", None)
+        return found if isinstance(found, CallTemplate) else None
+
+    def check(self) -> Check[Any]:
+        """The check as the spec holds it."""
+        return Check(self.id, self.kind, self.title, self.points, self.params)
 
 
 @dataclass(frozen=True)
 class BoardTable:
-    """The `[board]` table: (field, TOML literal) pairs, and the evidence for them."""
+    """The `[board]` table's fields and the evidence for them."""
 
-    fields: tuple[tuple[str, str], ...]
+    fields: dict[str, str | int]
     evidence: str
 
 
@@ -86,6 +107,14 @@ class Draft:
         if all(c.id != check.id for c in self.checks):
             self.checks.append(check)
 
+    def spec(self, assignment_id: str, title: str, **settings: Any) -> SpecFile:
+        """The spec as drafted: its ``[assignment]`` table with the inferred fields and
+        ``settings``, its board, aliases and checks."""
+        inferred = {f.name: f.value for f in self.fields}
+        table = AssignmentTable(id=assignment_id, title=title, **inferred, **settings)
+        checks = tuple(c.check() for c in self.checks)
+        return SpecFile(table, checks, dict(self.board.fields) if self.board else {}, dict(self.aliases))
+
     def has_role(self, role: str) -> bool:
         return any(c.role == role for c in self.checks)
 
@@ -94,10 +123,10 @@ class Draft:
         expectation, else the search's role."""
         found = []
         for check in self.checks:
-            call = check.params.get("call")
-            named = _PLAIN_CALL.match(call) if isinstance(call, str) else None
+            call = getattr(check.params, "call", None)
+            named = _PLAIN_CALL.match(call.text) if isinstance(call, CallTemplate) else None
             if named is not None:
-                found.append((named.group(1), check.params.get("expect", check.role)))
+                found.append((named.group(1), getattr(check.params, "expect", check.role)))
         return found
 
 

@@ -11,13 +11,13 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import cast
 
 from grader.authoring.aliases import aliases_for
 from grader.authoring.board_tests import BoardTest, read_board_test
 from grader.authoring.conventions import TurnEvidence, choose_conventions
 from grader.authoring.discovery import Discovered
-from grader.authoring.draft import BoardTable, Draft, DraftCheck, Field, NearMiss, slug
+from grader.authoring.draft import BoardTable, Draft, DraftCheck, Field, NearMiss, call, slug
 from grader.authoring.encodings import candidate_locations
 from grader.authoring.probes import (
     SCREEN_CALL_TIMEOUT,
@@ -30,6 +30,7 @@ from grader.authoring.probes import (
 from grader.authoring.search_checks import search_checks
 from grader.authoring.search_readings import SearchFunction, read_search
 from grader.authoring.signatures import Signature, read_constructor, read_signatures
+from grader.checks.kinds import predicates
 from grader.spec.board import BoardLocation, board_fields, preset_name
 from reference import Board
 from reference.codecs import BoardEncoding
@@ -174,16 +175,15 @@ def choose_encoding(
 def _board_test_check(test: BoardTest) -> DraftCheck:
     expectation = test.expectation
     assert expectation is not None, "the side to move has no check"
-    params: dict[str, Any] = {"call": test.signature.call_text(), "expect": test.expect}
-    params.update({"boards": expectation.draft_boards} if expectation.draft_boards != "reachable" else {})
-    if expectation.draft_examples:
-        params["examples"] = BOARD_TEST_EXAMPLES
-    if expectation.takes_codes and test.codes:
-        params["codes"] = dict(test.codes)
-    if test.move is not None:
-        params["move"] = test.move
-    if test.ordered:
-        params["ordered"] = True
+    params = predicates.Params(
+        call(test.signature.call_text()),
+        cast(predicates.ExpectName, test.expect),
+        boards=expectation.draft_boards,
+        codes=dict(test.codes) if expectation.takes_codes else {},
+        ordered=test.ordered,
+        move=test.move,
+        examples=BOARD_TEST_EXAMPLES if expectation.draft_examples else None,
+    )
     name = test.function
     return DraftCheck(
         slug(name), test.role, f"{name} {expectation.title}", "predicate", params, f"{name}: {test.evidence}"
@@ -240,7 +240,7 @@ def infer(
     counter = find_counter(prober, discovered, choice.searches, choice.conventions)
     search_checks(draft, choice.searches, chosen, counter)
     draft.aliases = aliases_for(draft.jobs(), prober.defined)
-    moves = [c.params.get("move") for c in draft.checks if c.params.get("move")]
+    moves = [c.params.move for c in draft.checks if getattr(c.params, "move", None)]
     if moves:
         fmt = max(set(moves), key=moves.count)
         draft.fields.append(Field("move", fmt, f"{moves.count(fmt)} function(s) number moves this way"))
@@ -275,4 +275,4 @@ def _board_fields(draft: Draft, choice: EncodingChoice) -> None:
     if preset is not None and location.where == "argument":
         draft.fields.append(Field("encoding", preset, f"{encoding.description}: {evidence}"))
     else:
-        draft.board = BoardTable(tuple(board_fields(encoding, location)), f"{encoding.description}: {evidence}")
+        draft.board = BoardTable(board_fields(encoding, location), f"{encoding.description}: {evidence}")

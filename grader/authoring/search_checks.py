@@ -7,14 +7,22 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from grader.authoring.conventions import ChosenConventions, reading_under
-from grader.authoring.draft import Draft, DraftCheck, slug
+from grader.authoring.draft import Draft, DraftCheck, call, slug
 from grader.authoring.search_readings import SearchFunction, SearchReading
+from grader.checks.kinds.games import RandomOpponentParams
+from grader.checks.kinds.hygiene import NoMutationParams
+from grader.checks.kinds.node_counts import Params as NodeCountParams
+from grader.checks.kinds.search import DepthParams, PruningParams, SearchParams
+from grader.spec.call_template import CallTemplate
+from reference import Board
 
-NODE_POSITIONS = ["X........", "X...O...."]
+NODE_POSITIONS = (Board.from_string("X........"), Board.from_string("X...O...."))
 """Where node counts are compared: big enough for pruning to show, small enough to be quick."""
+
+S = TypeVar("S", bound=SearchParams)
 
 SearchRole = Literal["alpha-beta", "minimax", "best-move"]
 
@@ -31,18 +39,22 @@ class ReadSearch:
     def function(self) -> str:
         return self.search.function
 
-    def params(self, *, full_window: bool = True) -> dict[str, Any]:
-        """The call and answer fields of a check of this function."""
+    def call(self, *, full_window: bool = True) -> CallTemplate:
         window = ("-inf", "inf") if full_window else ("alpha", "beta")
-        call = self.search.signature.call_text(depth_limit=False, window=window, player="to_move")
-        params: dict[str, Any] = {"call": call, "returns": self.reading.returns}
-        if self.reading.move is not None:
-            params["move"] = self.reading.move
-        if self.reading.start_depth:
-            params["start_depth"] = self.reading.start_depth
-        if self.reading.to_move is not None:
-            params["to_move"] = self.reading.to_move
-        return params
+        return call(self.search.signature.call_text(depth_limit=False, window=window, player="to_move"))
+
+    def params(self, kind: type[S], *, full_window: bool = True, **more: Any) -> S:
+        """A check of this function of a search ``kind``: its call and how it answers, and
+        ``more`` of the kind's fields."""
+        reading = self.reading
+        more.setdefault("call", self.call(full_window=full_window))
+        return kind(
+            returns=(reading.returns,),
+            move=reading.move,
+            start_depth=reading.start_depth,
+            to_move=reading.to_move,
+            **more,
+        )
 
     def evidence(self) -> str:
         shape = {
@@ -96,30 +108,27 @@ def _role_checks(found: ReadSearch, chosen: ChosenConventions) -> list[DraftChec
     name, evidence = found.function, found.evidence()
     checks: list[DraftCheck] = []
     if found.role == "alpha-beta":
-        params = found.params(full_window=False)
-        params["windows"] = [[-math.inf, math.inf], *_narrow_windows(chosen)]
+        windows = ((-math.inf, math.inf), *_narrow_windows(chosen))
+        params: SearchParams = found.params(PruningParams, full_window=False, windows=windows)
         title = f"{name} agrees with minimax and honours its window"
         checks.append(DraftCheck(slug(name), "alpha-beta", title, "pruning-equivalence", params, evidence))
     elif found.role == "minimax":
         title = f"{name} gives the minimax value"
-        checks.append(DraftCheck(slug(name), "minimax", title, "search-value", found.params(), evidence))
+        checks.append(DraftCheck(slug(name), "minimax", title, "search-value", found.params(SearchParams), evidence))
     else:
-        params = found.params()
         title = f"{name} picks an optimal move"
-        checks.append(DraftCheck(slug(name), "best-move", title, "search-value", params, evidence))
+        checks.append(DraftCheck(slug(name), "best-move", title, "search-value", found.params(SearchParams), evidence))
         ai = found.reading.to_move or (chosen.maximizer if chosen.maximizer != "to-move" else "O")
         # An optimal opponent punishes every move that throws a draw away; a random one
         # mostly does not (a best move for the wrong side).
-        games = {"call": params["call"], "ai": ai, "opponent": "optimal", "games": 5, "seed": 2024}
+        games = RandomOpponentParams(found.call(), ai=ai, opponent="optimal", games=5, seed=2024)
         title = f"{name} never loses, even to an opponent who makes no mistakes"
         why = f"{name} picks optimal moves for {ai}"
         checks.append(DraftCheck(f"{slug(name)}-never-loses", "never-loses", title, "random-opponent", games, why))
     signature = found.search.signature
     if signature.has("depth_limit") and found.reading.values:
-        params = found.params()
-        params["call"] = signature.call_text(window=("-inf", "inf"), player="to_move")
-        params["depth_limits"] = [1, 2, 3]
-        params["max_empty"] = 7
+        limited = call(signature.call_text(window=("-inf", "inf"), player="to_move"))
+        params = found.params(DepthParams, call=limited, depth_limits=(1, 2, 3), max_empty=7)
         title = f"{name} stops at its depth limit"
         why = f"{signature.receiver} takes a depth limit ({signature.depth_limit_name})"
         checks.append(DraftCheck(f"{slug(name)}-depth-limit", "depth-limit", title, "depth-limited", params, why))
@@ -136,31 +145,33 @@ def _pair_checks(found: Sequence[ReadSearch], counter: str | None) -> list[Draft
         mm = minimaxes[0]
         title = f"{mm.function} leaves the board as it found it"
         why = f"{mm.search.signature.receiver} takes the board as an argument"
-        call = {"call": mm.params()["call"]}
-        checks.append(DraftCheck(f"{slug(mm.function)}-no-mutation", "no-mutation", title, "no-mutation", call, why))
+        no_mutation = NoMutationParams(mm.call())
+        checks.append(
+            DraftCheck(f"{slug(mm.function)}-no-mutation", "no-mutation", title, "no-mutation", no_mutation, why)
+        )
     if alphabetas:
         ab = alphabetas[0]
-        ab_call = ab.params()["call"]
+        ab_call = ab.call()
         if minimaxes:
             mm = minimaxes[0]
             title = f"{ab.function} visits fewer nodes than {mm.function}"
             why = f"{mm.function} is a minimax and {ab.function} an alpha-beta of the same conventions"
-            mm_call = mm.params()["call"]
+            mm_call = mm.call()
         else:
             title = f"{ab.function} prunes as alpha-beta does"
             why = f"{ab.function} is an alpha-beta with no minimax beside it: its nodes are compared with the reference"
             mm_call = ab_call
         # A solution shows one move order, not whether the handout prescribes it: any order
         # a correct alpha-beta takes is accepted (the author sets "row-major" for exact counts).
-        params = {"minimax_call": mm_call, "alphabeta_call": ab_call, "positions": NODE_POSITIONS, "move_order": "any"}
+        counts = NodeCountParams(mm_call, ab_call, positions=NODE_POSITIONS, move_order="any")
         why += '; move_order = "row-major" asks for the reference\'s exploration, cells tried row by row'
-        checks.append(DraftCheck("node-reduction", "node-reduction", title, "node-counts", params, why))
+        checks.append(DraftCheck("node-reduction", "node-reduction", title, "node-counts", counts, why))
     if minimaxes and counter is not None:
         mm = minimaxes[0]
         title = f"the global {counter} counts the nodes {mm.function} visits"
-        params = {"minimax_call": mm.params()["call"], "counter": counter, "positions": NODE_POSITIONS}
+        counted = NodeCountParams(mm.call(), counter=counter, positions=NODE_POSITIONS)
         why = f"the global {counter} grows while {mm.function} searches"
-        checks.append(DraftCheck(f"{slug(counter)}-counter", "node-counter", title, "node-counts", params, why))
+        checks.append(DraftCheck(f"{slug(counter)}-counter", "node-counter", title, "node-counts", counted, why))
     return checks
 
 
@@ -177,5 +188,5 @@ def search_checks(
         draft.add_check(check)
 
 
-def _narrow_windows(chosen: ChosenConventions) -> list[list[int]]:
-    return [[-1, 0], [0, 1]] if chosen.scoring == "unit" else [[-10, 0], [0, 10]]
+def _narrow_windows(chosen: ChosenConventions) -> tuple[tuple[float, float], ...]:
+    return ((-1, 0), (0, 1)) if chosen.scoring == "unit" else ((-10, 0), (0, 10))

@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TypeVar
 
 from nbformat import NotebookNode
 
-from grader.execution.records import ExecutionResult
+from grader.execution.result import ExecutionResult
 from grader.execution.session import ExecutionOptions, NotebookSession
-
-T = TypeVar("T")
 
 MAX_RUNS = 6
 RUNS_PER_STYLE = 2
@@ -99,14 +97,14 @@ def _input_trouble(execution: ExecutionResult) -> bool:
     return _needs_input(execution) or any(c.index in asked for c in execution.failed_cells)
 
 
+@contextmanager
 def run_with_answers(
-    notebook: NotebookNode,
-    options: ExecutionOptions,
-    then: Callable[[NotebookSession, ExecutionResult, StdinSearch], T],
-) -> T:
-    """Run the notebook with answers for its input() calls until a run completes, and call
-    ``then`` with that run's session (still open). A run whose trouble is not about input
-    (or the last run) is handed over as it is, with ``answers`` None if it needed more."""
+    notebook: NotebookNode, options: ExecutionOptions
+) -> Iterator[tuple[NotebookSession, ExecutionResult, StdinSearch]]:
+    """Run the notebook with answers for its input() calls until a run completes, and yield
+    that run's session (open until the block ends), its execution and how the answers were
+    found. A run whose trouble is not about input (or the last run) is handed over as it is,
+    with ``answers`` None if it needed more."""
     runs = 0
     last_problem = ""
     for style in MOVE_STYLES:
@@ -122,7 +120,8 @@ def run_with_answers(
                 if not _input_trouble(execution):
                     words = f"{len(consumed)} answers ({style}) complete the run" if consumed else "no input asked"
                     kept = tuple(answers[: len(consumed) + SPARE_ANSWERS]) if consumed else ()
-                    return then(session, execution, StdinSearch(kept, words, runs))
+                    yield session, execution, StdinSearch(kept, words, runs)
+                    return
                 failed = [c for c in execution.failed_cells if c.index in {e.cell_index for e in transcript}]
                 if failed and not _needs_input(execution):
                     cell = failed[0]
@@ -133,7 +132,8 @@ def run_with_answers(
                     last_problem = f"with moves as {style}, the game asked for more than {len(answers)} answers"
                 if runs >= MAX_RUNS:
                     why = f"no answers completed the run ({runs} tries); last: {last_problem}"
-                    return then(session, execution, StdinSearch(None, why, runs))
+                    yield session, execution, StdinSearch(None, why, runs)
+                    return
             seen = [e.prompt for e in transcript]
             if seen == prompts:
                 break

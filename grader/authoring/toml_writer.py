@@ -1,90 +1,94 @@
-"""Writing a draft as `assignment.toml`: every inferred field with its evidence on the same
-line, every undecided one commented out with its candidates, the checks with their points."""
+"""Writing a draft as `assignment.toml` with tomlkit: the tables come from the spec's own
+converter (`grader.spec.tables`), so the file loads back to the assignment init graded; every
+inferred field carries its evidence as a comment, every undecided one is commented out with
+its candidates."""
 
 from __future__ import annotations
 
-import json
-import math
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from grader.authoring.draft import DEFAULT_POINTS, Draft
+import tomlkit
+from tomlkit.items import Table
 
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
-
-
-def toml_value(value: Any) -> str:
-    """A TOML literal for a str, bool, number, list or table (inline)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and math.isinf(value):
-        return "inf" if value > 0 else "-inf"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, Mapping):
-        return "{ " + ", ".join(f"{toml_key(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, Sequence):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    raise TypeError(f"no TOML literal for {type(value).__name__} {value!r}")
-
-
-def toml_key(key: str) -> str:
-    return key if _BARE_KEY.match(key) else json.dumps(key)
+from grader.authoring.draft import Draft
+from grader.spec.tables import SpecFile, assignment_table, check_table
 
 
 def _comment(text: str) -> str:
     return " ".join(text.split())
 
 
-def render_toml(
-    draft: Draft,
-    *,
-    assignment_id: str,
-    title: str,
-    source: str,
-    stdin_file: str | None,
-    timeouts: Mapping[str, float],
-) -> str:
-    lines = [
-        f"# Written by `grader init` from {source}.",
-        "# Every field below was observed in the solution; the comment beside it says how.",
-        '# Points are the defaults (docs/course-authors.md, "The checks it writes"): edit them freely.',
-        "[assignment]",
-        f"id = {toml_value(assignment_id)}",
-        f"title = {toml_value(title)}",
-    ]
-    for f in draft.fields:
-        lines.append(f"{f.name} = {toml_value(f.value)}  # {_comment(f.evidence)}")
+def _value(value: Any) -> Any:
+    """Tables inside a table are written inline: ``codes = { X = 1, O = 2 }``."""
+    if isinstance(value, Mapping):
+        inline = tomlkit.inline_table()
+        inline.update({k: _value(v) for k, v in value.items()})
+        return inline
+    return value
+
+
+def _table(values: Mapping[str, Any]) -> Table:
+    table = tomlkit.table()
+    for name, value in values.items():
+        table.add(name, _value(value))
+    return table
+
+
+def _assignment(spec: SpecFile, draft: Draft) -> Table:
+    table = _table(assignment_table(spec.assignment))
+    evidence = {f.name: f.evidence for f in draft.fields}
+    evidence["stdin_file"] = "answers the notebook's input() calls"
+    for name, why in evidence.items():
+        if name in table:
+            table[name].comment(_comment(why))
+            table[name].trivia.comment_ws = "  "
     for u in draft.undecided:
-        if u.name in {f.name for f in draft.fields}:
-            lines.append(
-                f"# {u.name}: also possible: {', '.join(map(toml_value, u.candidates[1:]))} ({_comment(u.why)})"
-            )
+        literals = [tomlkit.item(c).as_string() for c in u.candidates]
+        if u.name in table:
+            table.add(tomlkit.comment(f"{u.name}: also possible: {', '.join(literals[1:])} ({_comment(u.why)})"))
             continue
-        lines.append(f"# NOT DECIDED ({_comment(u.why)}): uncomment one")
-        lines.extend(f"# {u.name} = {toml_value(c)}" for c in u.candidates)
-    if stdin_file:
-        lines.append(f"stdin_file = {toml_value(stdin_file)}  # answers the notebook's input() calls")
-    for name, seconds in timeouts.items():
-        lines.append(f"{name} = {toml_value(seconds)}")
-    if draft.board is not None:
-        lines += ["", f"# {_comment(draft.board.evidence)}", "[board]"]
-        lines += [f"{name} = {value}" for name, value in draft.board.fields]
-    if draft.aliases:
-        lines += ["", "# Other names a student may give the same function (none is defined in the solution)"]
-        lines.append("[aliases]")
-        lines += [f"{toml_key(name)} = {toml_value(list(others))}" for name, others in draft.aliases.items()]
-    for check in draft.checks:
-        lines += ["", "[[checks]]", f"# {_comment(check.evidence)}"]
-        lines.append(f"id = {toml_value(check.id)}")
-        lines.append(f"title = {toml_value(check.title)}")
-        lines.append(f"kind = {toml_value(check.kind)}")
-        lines.append(f"points = {toml_value(DEFAULT_POINTS[check.role])}")
-        lines.extend(f"{toml_key(k)} = {toml_value(v)}" for k, v in check.params.items())
+        table.add(tomlkit.comment(f"NOT DECIDED ({_comment(u.why)}): uncomment one"))
+        for literal in literals:
+            table.add(tomlkit.comment(f"{u.name} = {literal}"))
+    return table
+
+
+_ALIASES = "Other names a student may give the same function (none is defined in the solution)"
+
+
+def spec_document(spec: SpecFile, draft: Draft, *, source: str) -> tomlkit.TOMLDocument:
+    """The file for ``spec``, with ``draft``'s evidence, undecided fields and notes as comments."""
+    document = tomlkit.document()
+    document.add(tomlkit.comment(f"Written by `grader init` from {source}."))
+    document.add(tomlkit.comment("Every field below was observed in the solution; the comment beside it says how."))
+    document.add(
+        tomlkit.comment('Points are the defaults (docs/course-authors.md, "The checks it writes"): edit them freely.')
+    )
+    document.add("assignment", _assignment(spec, draft))
+    if spec.board:
+        if draft.board is not None:
+            document.add(tomlkit.comment(_comment(draft.board.evidence)))
+        document.add("board", _table(spec.board))
+    if spec.aliases:
+        document.add(tomlkit.comment(_ALIASES))
+        document.add("aliases", _table({name: list(others) for name, others in spec.aliases.items()}))
+    evidence = {c.id: c.evidence for c in draft.checks}
+    checks = tomlkit.aot()
+    for check in spec.checks:
+        table = tomlkit.table()
+        table.add(tomlkit.comment(_comment(evidence.get(check.id, ""))))
+        for name, value in check_table(check).items():
+            table.add(name, _value(value))
+        checks.append(table)
+    document.add("checks", checks)
     if draft.notes:
-        lines += ["", "# Found and not checked:"]
-        lines.extend(f"# - {_comment(note)}" for note in draft.notes)
-    return "\n".join(lines) + "\n"
+        document.add(tomlkit.nl())
+        document.add(tomlkit.comment("Found and not checked:"))
+        for note in draft.notes:
+            document.add(tomlkit.comment(f"- {_comment(note)}"))
+    return document
+
+
+def render_toml(spec: SpecFile, draft: Draft, *, source: str) -> str:
+    return tomlkit.dumps(spec_document(spec, draft, source=source))

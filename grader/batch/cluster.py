@@ -28,16 +28,16 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import logging
 import shutil
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grader.batch.pool import (
-    BatchOptions,
     Finished,
     GradeFunction,
     GradingTask,
@@ -46,11 +46,16 @@ from grader.batch.pool import (
     grade_order,
     record_for,
 )
-from grader.batch.progress import log_line
-from grader.batch.records import GradingRecord, contents_sha256, files_under, grader_version
+from grader.class_folder.records import GradingRecord, contents_sha256, files_under, grader_version
+from grader.errors import GraderError, UsageError
 from grader.execution.spare_kernels import spare_kernel_for_this_thread
 from grader.grading import GradingOptions
 from grader.spec.model import Assignment
+
+if TYPE_CHECKING:  # the batch's options live with the batch, which imports this module
+    from grader.batch.plan import BatchOptions
+
+_log = logging.getLogger(__name__)
 
 DEFAULT_RETRIES = 2
 """Times a task whose grader raised is run again before it counts as failed."""
@@ -59,11 +64,11 @@ _STARTED_TOPIC = "grader-task-started"
 _MAX_ASSIGNMENT_BYTES = 50 * 1024**2
 
 
-class ClusterUnavailable(RuntimeError):
+class ClusterUnavailable(UsageError, RuntimeError):
     """Dask is not installed, or the scheduler cannot be reached."""
 
 
-class GradingFailed(Exception):
+class GradingFailed(GraderError):
     """The grader raised on a worker (so that Dask retries the task)."""
 
     def __init__(self, error: str, traceback: str) -> None:
@@ -280,7 +285,7 @@ def _restart(client: Any, workers: list[str]) -> None:
     try:
         client.restart_workers(workers, raise_for_error=False)
     except Exception as exc:  # noqa: BLE001 - e.g. workers started without a nanny
-        log_line(f"could not restart the Dask worker(s) {', '.join(workers)}: {exc}")
+        _log.warning(f"could not restart the Dask worker(s) {', '.join(workers)}: {exc}")
 
 
 def _connect(address: str) -> Any:

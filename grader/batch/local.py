@@ -11,18 +11,19 @@ graded. Workers are stopped with SIGTERM (not SIGKILL) so that their kernels are
 from __future__ import annotations
 
 import contextlib
+import logging
 import multiprocessing
 import multiprocessing.connection
 import signal
+import sys
 import time
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from grader.batch.pool import (
-    BatchOptions,
     Finished,
     GradeFunction,
     GradingTask,
@@ -31,11 +32,16 @@ from grader.batch.pool import (
     grade_order,
     record_for,
 )
-from grader.batch.progress import log_line
-from grader.batch.records import GradingRecord
+from grader.class_folder.records import GradingRecord
 from grader.execution.exit_status import describe_exit
 from grader.execution.spare_kernels import SpareKernel
+from grader.printable import PrintableStream
 from grader.spec.model import Assignment
+
+if TYPE_CHECKING:  # the batch's options live with the batch, which imports this module
+    from grader.batch.plan import BatchOptions
+
+_log = logging.getLogger(__name__)
 
 _TERMINATE_GRACE_SECONDS = 5.0
 _FORKSERVER_PRELOAD = ["grader.grading", "grader.batch.local"]
@@ -53,6 +59,9 @@ def _serve(channel: multiprocessing.connection.Connection) -> None:
     parent is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
     signal.signal(signal.SIGTERM, _exit_on_sigterm)  # lets the kernels be shut down on the way out
+    # A worker starts with the terminal's own streams, not the filtered ones of `main`:
+    # whatever it logs (a library quoting a notebook, say) is made printable the same way.
+    sys.stdout, sys.stderr = PrintableStream(sys.stdout), PrintableStream(sys.stderr)
     spare = SpareKernel()
     assignments: dict[Path, Assignment] = {}
     try:
@@ -126,7 +135,7 @@ class LocalPool:
         except KeyboardInterrupt:
             for worker in workers:
                 if worker.task is not None:
-                    log_line(interrupted_message(worker.task.submission.student_id))
+                    _log.warning(interrupted_message(worker.task.submission.student_id))
                     self._stop(worker, "interrupted")
             raise
         finally:

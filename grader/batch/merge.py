@@ -12,34 +12,33 @@ is 1 until the class is complete.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.atomic_write import write_atomic
-from grader.batch.outputs import (
-    RESULT_FILE,
+from grader.batch.sharding import ShardManifest
+from grader.class_folder.layout import (
+    MANIFEST_FILE,
     STUDENT_FILES,
-    class_output_lines,
+    ClassFolder,
+    UnknownAssignment,
+    assignment_of_records,
+    read_record,
     stored_submission,
     submitted_copy_names,
-    write_class_outputs,
-    write_student_feedback,
 )
-from grader.batch.records import GradingRecord
-from grader.batch.sharding import MANIFEST_FILE, ShardManifest
+from grader.class_folder.outputs import class_output_lines, write_class_outputs, write_student_feedback
+from grader.class_folder.records import GradingRecord
+from grader.errors import UsageError
 from grader.overrides.apply import class_decisions
 from grader.overrides.model import MalformedOverrides
-from grader.overrides.store import OVERRIDES_FILE
 from grader.similarity.compare import DEFAULT_THRESHOLD
-from grader.spec.loader import load_assignment
-from grader.spec.model import Assignment, AssignmentError
-from grader.submission.inputs import StudentSubmission
+from grader.spec.model import Assignment
 from grader.submission.own_outputs import mark_output_folder
 
 
-class MergeError(ValueError):
+class MergeError(UsageError, ValueError):
     """The shard folders cannot be combined (missing, other assignments, a student twice)."""
 
 
@@ -94,7 +93,7 @@ def merge_shards(
             raise MergeError(f"{folder}: the merged output must go to a folder of its own")
     records: dict[str, tuple[GradingRecord, Path]] = {}
     for folder in shard_dirs:
-        for path in sorted(folder.glob(f"*/{RESULT_FILE}")):
+        for path in ClassFolder(folder).record_paths():
             record = read_record(path)
             if record is None:
                 raise MergeError(f"{path}: not a stored grading record")
@@ -105,7 +104,10 @@ def merge_shards(
                     "were the shards run with different N?"
                 )
             records[student] = (record, path.parent)
-    assignment = assignment or assignment_of_records([r for r, _ in records.values()])
+    try:
+        assignment = assignment or assignment_of_records([r for r, _ in records.values()])
+    except UnknownAssignment as exc:
+        raise MergeError(str(exc)) from None
     manifests = [ShardManifest.read(folder) for folder in shard_dirs]
     problems = _completeness(shard_dirs, manifests, set(records), assignment.id)
 
@@ -117,44 +119,15 @@ def merge_shards(
 
     mark_output_folder(out_dir)
     for record, source in records.values():
-        target = out_dir / record.submission.folder_name
+        target = ClassFolder(out_dir).student(record.submission)
         _copy_student_folder(source, target)
         decided = decisions.of(record.submission.student_id)
-        if decided.checks or decided.adjustment or (source.parent / OVERRIDES_FILE).is_file():
+        if decided.checks or decided.adjustment or ClassFolder(source.parent).overrides.is_file():
             write_student_feedback(target, record, assignment, decisions)
     skipped = list(dict.fromkeys(pair for m in manifests if m for pair in m.skipped))  # each shard lists them all
     ordered = sorted((r for r, _ in records.values()), key=lambda r: r.submission.student_id)
     write_class_outputs(out_dir, ordered, assignment, skipped, not problems, similarity_threshold, decisions)
     return MergeResult(out_dir, ordered, problems, [str(p) for p in decisions.problems])
-
-
-def read_record(path: Path) -> GradingRecord | None:
-    """A stored record on its own: the student is rebuilt from what the record says."""
-    try:
-        meta = json.loads(path.read_text(encoding="utf-8"))["batch"]
-        submission = StudentSubmission(
-            student_id=str(meta["student_id"]),
-            path=path.parent,
-            original_name=str(meta.get("original_name", "")),
-            display_name=str(meta.get("display_name", "")),
-            late=bool(meta.get("late")),
-            notes=tuple(meta.get("notes", ())),
-        )
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    return GradingRecord.load(path, submission)
-
-
-def assignment_of_records(records: list[GradingRecord]) -> Assignment:
-    ids = sorted({r.result.assignment_id for r in records})
-    if len(ids) != 1:
-        raise MergeError(
-            f"the shards hold results of {len(ids)} assignments ({', '.join(ids) or 'none'}); merge one at a time"
-        )
-    try:
-        return load_assignment(ids[0])
-    except AssignmentError as exc:
-        raise MergeError(f"{exc} (name the assignment folder with --assignment)") from None
 
 
 def _completeness(

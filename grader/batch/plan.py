@@ -3,8 +3,8 @@
 Submissions are graded by a pool: local worker processes (``grader.batch.local``, ``jobs``
 of them) or, with ``cluster``, a Dask scheduler (``grader.batch.cluster``); with ``shard``
 only part of the class is graded (``grader.batch.sharding``, combined by ``grader merge``).
-As soon as one is graded its outputs are written (``grader.batch.outputs``), the stored
-record last, with a fingerprint of what was graded (``grader.batch.records``). A batch
+As soon as one is graded its outputs are written (``grader.class_folder.outputs``), the stored
+record last, with a fingerprint of what was graded (``grader.class_folder.records``). A batch
 stopped at any moment and started again grades only the submissions whose fingerprint is
 missing or different (``force`` regrades all). ``index.html``, ``grades.csv`` and
 ``similarity.csv`` are rebuilt from the stored records and the copies of the submissions
@@ -18,6 +18,8 @@ student, on the first run as on a rerun.
 from __future__ import annotations
 
 import contextlib
+import logging
+import os
 import statistics
 import tempfile
 import time
@@ -28,26 +30,60 @@ from pathlib import Path
 from grader.atomic_write import write_atomic
 from grader.batch.cluster import DaskPool
 from grader.batch.local import LocalPool
-from grader.batch.outputs import (
-    REPORT_FILE,
-    RESULT_FILE,
+from grader.batch.pool import GradeFunction, GradingPool, GradingTask
+from grader.batch.progress import ProgressReport, first_line, format_duration
+from grader.batch.sharding import Shard, ShardManifest
+from grader.class_folder.layout import REPORT_FILE, RESULT_FILE, ClassFolder
+from grader.class_folder.outputs import (
     class_output_lines,
     write_class_outputs,
     write_student_feedback,
     write_student_outputs,
     write_submitted_copy,
 )
-from grader.batch.pool import BatchOptions, GradeFunction, GradingPool, GradingTask
-from grader.batch.progress import ProgressReport, first_line, format_duration, log_line
-from grader.batch.records import GradingRecord, assignment_sha256, fingerprint
-from grader.batch.sharding import MANIFEST_FILE, Shard, ShardManifest
+from grader.class_folder.records import GradingRecord, assignment_sha256, fingerprint
+from grader.execution.sandbox import SandboxChoice
 from grader.grading import grade_submission
 from grader.overrides.apply import NO_DECISIONS, FittedDecisions, class_decisions
+from grader.similarity.compare import DEFAULT_THRESHOLD
 from grader.spec.model import Assignment
 from grader.submission.inputs import InputError, SubmissionSet, collect_submissions
 from grader.submission.own_outputs import OWN_OUTPUT_REASON, mark_output_folder
 
+_log = logging.getLogger(__name__)
+
 __all__ = ["BatchJob", "BatchOptions", "BatchResult", "run_batch", "run_batches"]
+
+
+@dataclass(frozen=True)
+class BatchOptions:
+    jobs: int | None = None
+    """Submissions graded at once (default: one per available core)."""
+    force: bool = False
+    """Regrade everything, even submissions whose stored result is up to date."""
+    sandbox: SandboxChoice = "auto"
+    progress: bool = True
+    """Report progress on stderr: a bar on a terminal, else a line per submission."""
+    deadline_seconds: float | None = None
+    """Grading one submission starts no check and makes no call after this long, and keeps
+    what it graded before (default: the assignment's ``grading_deadline``). Its worker is
+    stopped only at ``hard_deadline``, as a last resort."""
+    cluster: str | None = None
+    """Grade on the Dask scheduler at this address instead of local processes
+    (``grader.batch.cluster``; needs the ``dask`` extra). ``jobs`` is then ignored."""
+    shard: Shard | None = None
+    """Grade only this shard of each class (``grader.batch.sharding``) and leave a manifest for
+    ``grader merge``."""
+    similarity_threshold: float | None = DEFAULT_THRESHOLD
+    """List pairs of students at least this similar (``grader.similarity``); None: do not compare."""
+
+    def worker_count(self) -> int:
+        if self.jobs:
+            return max(1, self.jobs)
+        try:
+            return max(1, len(os.sched_getaffinity(0)))
+        except AttributeError:  # not on Linux
+            return max(1, os.cpu_count() or 1)
 
 
 @dataclass(frozen=True)
@@ -147,15 +183,17 @@ def run_batches(
             found = collect_submissions(job.source, job.assignment.id, scratch)
             # read before any grading: a file that cannot be read stops the batch unchanged
             decisions = class_decisions(job.out_dir, job.assignment, {s.student_id for s in found.submissions})
+            mark_output_folder(job.out_dir)
             plan = _plan(job, options.shard.select(found) if options.shard else found, options, decisions)
+            plan.rewrite_kept()
             plan.planning_seconds = time.monotonic() - planning_started
             plans.append(plan)
         tasks = [task for plan in plans for task in plan.tasks]
         plan_of = {task: plan for plan in plans for task in plan.tasks}
         pool = _pool(options, grade)
         progress = ProgressReport(len(tasks), enabled=options.progress)
-        if options.progress and tasks:
-            log_line(f"Grading {len(tasks)} submission(s) {pool.description(len(tasks))}.")
+        if tasks:
+            _log.info(f"Grading {len(tasks)} submission(s) {pool.description(len(tasks))}.")
 
         def finished(task: GradingTask, record: GradingRecord) -> None:
             plan_of[task].store(record)
@@ -192,6 +230,15 @@ def _pool(options: BatchOptions, grade: GradeFunction) -> GradingPool:
     return LocalPool(options, grade)
 
 
+@dataclass(frozen=True)
+class KeptResult:
+    """A stored result that is still valid: it is not graded again."""
+
+    record: GradingRecord
+    report_missing: bool
+    """Its report is gone, so every file of the student is written again, the record last."""
+
+
 @dataclass
 class _BatchPlan:
     """One class while it is being graded: what is stored already, what is left to grade,
@@ -202,12 +249,26 @@ class _BatchPlan:
     decisions: FittedDecisions = NO_DECISIONS
     """The instructor's decisions, applied to every output written."""
     records: dict[str, GradingRecord] = field(default_factory=dict)
+    kept: list[KeptResult] = field(default_factory=list)
+    """The stored results kept, whose files `rewrite_kept` brings up to date."""
     tasks: list[GradingTask] = field(default_factory=list)
     planning_seconds: float = 0.0
     first_started: float | None = None
     """When the earliest of its submissions graded now began (its end less its duration)."""
     last_stored: float | None = None
     stored_now: int = 0
+
+    def rewrite_kept(self) -> None:
+        """Bring each kept result's files up to date with the instructor's decisions: all of
+        them when its report is gone, else the submitted copy (it may be missing: deleted, or
+        stored by an older grader), the report and results.json, each only when it changed."""
+        for kept in self.kept:
+            if kept.report_missing:
+                write_student_outputs(self.job.out_dir, kept.record, self.job.assignment, self.decisions)
+            else:
+                folder = ClassFolder(self.job.out_dir).student(kept.record.submission)
+                write_submitted_copy(folder, kept.record.submission)
+                write_student_feedback(folder, kept.record, self.job.assignment, self.decisions)
 
     def store(self, record: GradingRecord) -> None:
         write_student_outputs(self.job.out_dir, record, self.job.assignment, self.decisions)
@@ -260,32 +321,27 @@ class _BatchPlan:
             tuple((s.path, s.reason) for s in self.found.skipped),
             complete,
         )
-        write_atomic(self.job.out_dir / MANIFEST_FILE, manifest.to_json())
+        write_atomic(ClassFolder(self.job.out_dir).manifest, manifest.to_json())
 
 
 def _plan(job: BatchJob, found: SubmissionSet, options: BatchOptions, decisions: FittedDecisions) -> _BatchPlan:
-    """Keep every stored result that is still valid; everything else becomes a task. A kept
-    result's report and results.json are brought up to date with the instructor's decisions."""
-    mark_output_folder(job.out_dir)
+    """Keep every stored result that is still valid; everything else becomes a task. Reads the
+    output folder and writes nothing: the kept results whose files need writing again are
+    listed (`_BatchPlan.kept`) for `_BatchPlan.rewrite_kept`."""
     plan = _BatchPlan(job, found, decisions)
     spec_digest = assignment_sha256(job.assignment)
     for submission in found.submissions:
         current = fingerprint(submission.path, spec_digest, options.sandbox)
-        folder = job.out_dir / submission.folder_name
+        folder = ClassFolder(job.out_dir).student(submission)
         stored = GradingRecord.load(folder / RESULT_FILE, submission)
         if stored and stored.fingerprint == current and not stored.grader_fault and not options.force:
             stored = replace(stored, submission=submission)
-            if not (folder / REPORT_FILE).is_file():
-                write_student_outputs(job.out_dir, stored, job.assignment, decisions)
-            else:  # its copy may be missing (deleted, or stored by an older grader)
-                write_submitted_copy(folder, submission)
-                write_student_feedback(folder, stored, job.assignment, decisions)
+            plan.kept.append(KeptResult(stored, report_missing=not (folder / REPORT_FILE).is_file()))
             plan.records[submission.student_id] = stored
         else:
             plan.tasks.append(GradingTask(submission, current, job.assignment))
-    if options.progress:
-        log_line(
-            f"{job.assignment.id}: {len(found.submissions)} submission(s) found ({found.layout.value}), "
-            f"{len(plan.tasks)} to grade, {len(plan.records)} up to date."
-        )
+    _log.info(
+        f"{job.assignment.id}: {len(found.submissions)} submission(s) found ({found.layout.value}), "
+        f"{len(plan.tasks)} to grade, {len(plan.records)} up to date."
+    )
     return plan

@@ -10,24 +10,25 @@ grades, ``grade_order``, and turn the `WorkerReport` that comes back into a reco
 
 from __future__ import annotations
 
-import os
+import logging
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from grader.batch.progress import log_line
-from grader.batch.records import GradingRecord
-from grader.batch.sharding import Shard
-from grader.execution.sandbox import SandboxChoice
+from grader.class_folder.records import GradingRecord
 from grader.execution.spare_kernels import SpareKernel
 from grader.grading import GradingOptions, not_graded_result
 from grader.results import SubmissionResult
-from grader.similarity.compare import DEFAULT_THRESHOLD
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
 from grader.submission.inputs import StudentSubmission
+
+if TYPE_CHECKING:  # the batch's options live with the batch, which imports this module
+    from grader.batch.plan import BatchOptions
+
+_log = logging.getLogger(__name__)
 
 HARD_DEADLINE_GRACE_SECONDS = 300.0
 """How long past its deadline grading may go on before its process is stopped: a call that
@@ -35,37 +36,6 @@ ignores its alarm and a kernel replaced with the notebook replayed."""
 
 GradeFunction = Callable[[Path, Assignment, GradingOptions], SubmissionResult]
 """What grades one file; module-level so a worker process can import it by name."""
-
-
-@dataclass(frozen=True)
-class BatchOptions:
-    jobs: int | None = None
-    """Submissions graded at once (default: one per available core)."""
-    force: bool = False
-    """Regrade everything, even submissions whose stored result is up to date."""
-    sandbox: SandboxChoice = "auto"
-    progress: bool = True
-    """Report progress on stderr: a bar on a terminal, else a line per submission."""
-    deadline_seconds: float | None = None
-    """Grading one submission starts no check and makes no call after this long, and keeps
-    what it graded before (default: the assignment's ``grading_deadline``). Its worker is
-    stopped only at ``hard_deadline``, as a last resort."""
-    cluster: str | None = None
-    """Grade on the Dask scheduler at this address instead of local processes
-    (``grader.batch.cluster``; needs the ``dask`` extra). ``jobs`` is then ignored."""
-    shard: Shard | None = None
-    """Grade only this shard of each class (``grader.batch.sharding``) and leave a manifest for
-    ``grader merge``."""
-    similarity_threshold: float | None = DEFAULT_THRESHOLD
-    """List pairs of students at least this similar (``grader.similarity``); None: do not compare."""
-
-    def worker_count(self) -> int:
-        if self.jobs:
-            return max(1, self.jobs)
-        try:
-            return max(1, len(os.sched_getaffinity(0)))
-        except AttributeError:  # not on Linux
-            return max(1, os.cpu_count() or 1)
 
 
 @dataclass(frozen=True, eq=False)
@@ -174,7 +144,7 @@ def record_for(
         reason, fault = f"Not graded: {stop_reason}.", False
     elif report.error is not None:
         reason, fault = f"The grader failed on this submission ({report.error}).", True
-        log_line(f"grader: {submission.student_id}: {report.error}\n{report.traceback}")
+        _log.error(f"grader: {submission.student_id}: {report.error}\n{report.traceback}")
     else:
         reason, fault = f"The grading process died ({death or 'no exit status'}).", True
     result = not_graded_result(submission.original_name, task.assignment, reason)

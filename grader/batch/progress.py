@@ -12,7 +12,8 @@ from typing import TextIO
 
 from tqdm import tqdm
 
-from grader.batch.records import GradingRecord
+from grader.class_folder.records import GradingRecord
+from grader.printable import unfiltered
 
 
 class ProgressReport:
@@ -24,7 +25,10 @@ class ProgressReport:
         self.not_graded = 0
         self.bar: tqdm | None = None
         if self.enabled and self.stream.isatty():
-            self.bar = tqdm(total=total, unit="notebook", file=self.stream, dynamic_ncols=True, smoothing=0.1)
+            # The bar redraws itself with carriage returns, which the printable filter would
+            # escape; it shows only counts, never student text.
+            bar_stream = unfiltered(self.stream)
+            self.bar = tqdm(total=total, unit="notebook", file=bar_stream, dynamic_ncols=True, smoothing=0.1)
 
     def finished(self, record: GradingRecord, assignment_id: str) -> None:
         """One more submission is graded (or could not be)."""
@@ -56,11 +60,6 @@ def progress_line(record: GradingRecord, assignment_id: str, done: int, total: i
         f"[{done:>{width}}/{total}] {assignment_id} {record.submission.student_id}: "
         f"{outcome} in {format_duration(record.seconds)}"
     )
-
-
-def log_line(text: str) -> None:
-    """A line on stderr that does not break a progress bar being drawn there."""
-    tqdm.write(text, file=sys.stderr)
 
 
 def first_line(text: str) -> str:

@@ -14,12 +14,14 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from grader.class_folder.layout import ClassFolder
+from grader.errors import UsageError
 from grader.submission.inputs import SubmissionSet
 
 _SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 
 
-class ShardError(ValueError):
+class ShardError(UsageError, ValueError):
     """A shard that cannot be parsed or does not exist."""
 
 
@@ -65,9 +67,6 @@ def shard_of(student_id: str, count: int) -> int:
     return int.from_bytes(digest[:8], "big") % count
 
 
-MANIFEST_FILE = "shard.json"
-
-
 @dataclass(frozen=True)
 class ShardManifest:
     """What a sharded run stores next to its outputs (``OUT/shard.json``), so that a merge can
@@ -102,7 +101,7 @@ class ShardManifest:
     def read(cls, folder: Path) -> ShardManifest | None:
         """The manifest in ``folder``, or None when there is none or it cannot be read."""
         try:
-            data = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
+            data = json.loads(ClassFolder(folder).manifest.read_text(encoding="utf-8"))
             return cls(
                 Shard.parse(data["shard"]),
                 str(data["assignment"]),

@@ -9,12 +9,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from grader.errors import GraderError
 from grader.execution.channel.calls import CallOutcome, CallStatus
 from grader.spec.model import MoveFormat
 from reference.codecs import cell_to_position, cell_to_rowcol, position_to_cell, rowcol_to_cell
 
+__all__ = ["Answer", "MoveCodec", "ShapeError", "format_value", "read_search_result"]
 
-class ShapeError(ValueError):
+
+class ShapeError(GraderError, ValueError):
     """The student's function returned something of the wrong shape or type."""
 
     def given(self) -> str:

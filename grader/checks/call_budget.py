@@ -14,11 +14,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from grader.errors import GraderError
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus
 from grader.execution.hangs import HangMemory
 
 
-class CallsStopped(Exception):
+class CallsStopped(GraderError):
     """The calls a check asked for were not made: its share of the time was spent, or they
     would reach a function that kept running out of time. ``reason`` says which."""
 

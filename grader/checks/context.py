@@ -21,10 +21,11 @@ from typing import Any, Protocol
 from grader.checks.answers import Answer, MoveCodec
 from grader.checks.call_budget import BudgetedCalls, CallsStopped, CallWindow, make_calls, where_it_ran_out
 from grader.checks.causes.findings import Findings
+from grader.errors import GraderError
 from grader.execution.channel.call_data import StandIn
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus, Explore
 from grader.execution.hangs import HangMemory
-from grader.execution.records import ExecutionResult
+from grader.execution.result import ExecutionResult
 from grader.spec.board import OBJECT
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Assignment, MoveFormat
@@ -48,7 +49,7 @@ class CallParams(Protocol):
     def globals(self) -> Mapping[str, str]: ...
 
 
-class NotDefined(Exception):
+class NotDefined(GraderError):
     """A function the check needs is not defined by the notebook."""
 
     def __init__(self, name: str, suggestions: Sequence[str]) -> None:

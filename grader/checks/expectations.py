@@ -2,7 +2,7 @@
 
 An assignment's predicate check names its expectation (``expect = "wins"``). Everything that
 differs between expectations lives on that expectation's class: its truth (stdlib-only, in
-`grader.execution.channel.predicate_truths`, so the kernel's stand-in answers by the same one),
+`grader.execution.channel.kernel.predicate_truths`, so the kernel's stand-in answers by the same one),
 how an answer is read and shown, the extra input each board goes with (the player asked
 about, the move tried), the cases tried first, the kinds of answer the check must see before
 it passes, the local cause of one wrong answer, the defect every answer shows, the convention
@@ -30,7 +30,7 @@ from grader.checks.causes.defects import (
     empty_cells_defect,
     win_test_defect,
 )
-from grader.execution.channel.predicate_truths import PREDICATE_TRUTHS, PredicateTruth
+from grader.execution.channel.kernel.predicate_truths import PREDICATE_TRUTHS, PredicateTruth
 from reference import LINE_NAMES, LINES, Board, O, X, cell_to_rowcol
 
 __all__ = ["EXPECTATIONS", "LINE_KINDS", "Expectation", "Read", "Reading", "line_name", "lines_of"]

@@ -17,6 +17,8 @@ from grader.checks.context import CheckContext
 from grader.spec.model import Check, Side
 from reference import Board, SearchSpec, reachable_positions, solve
 
+__all__ = ["board_size", "check_seed", "positions"]
+
 
 @dataclass(frozen=True)
 class Sampling:

@@ -29,6 +29,8 @@ from grader.checks.properties import Covered, Mismatch, PropertyOutcome, RunPlan
 from grader.spec.model import Check
 from reference import Board
 
+__all__ = ["Case", "Coverage", "PropertyCheck", "run_property"]
+
 E = TypeVar("E")
 
 Case = tuple[Board, E]

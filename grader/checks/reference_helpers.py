@@ -9,7 +9,7 @@ assignment's call puts it (an argument, a global, an attribute of ``self``), the
 spelled as that check reads them. Every later check that fails, and whose functions reach
 the wrong one through a name (as the kernel read their code), is run again with the
 stand-in bound in the student's namespace for its calls only
-(:mod:`grader.execution.channel.stand_ins`). When that scores better, the check keeps that
+(:mod:`grader.execution.channel.kernel.stand_ins`). When that scores better, the check keeps that
 result and says so: "`minimax` is right once `check_win` is: graded with the reference
 `check_win`." When it does not (the search is wrong as well), the first result stands, with
 whatever cause it named.

@@ -2,6 +2,8 @@
 
 Exit status: 0 when the command did its job (whatever a submission scored), 1 when a
 validation it was asked for failed, 2 for a usage error (unknown assignment, bad board).
+
+Internal to the grader: the stable names are those that `grader` and `grader.checks.api` re-export.
 """
 
 from __future__ import annotations
@@ -13,25 +15,37 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from grader.cli.batch import add_batch_parsers
+from grader.cli.diagnostics import diagnostics_on_stderr
 from grader.cli.grade import add_grade_parsers
 from grader.cli.init import add_init_parser
 from grader.cli.options import INTERRUPTED, USAGE_ERROR, add_sandbox_option
 from grader.cli.override import add_override_parsers
 from grader.cli.run import add_run_parser
+from grader.errors import UsageError
+from grader.printable import printable_output
+from grader.serialization import converter
 from grader.spec.loader import BUILTIN_ASSIGNMENTS, list_assignments, load_assignment
 from grader.spec.model import AssignmentError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # Student text (exception lines, answers, file names) is printed by every command: all of
+    # it goes out through one filter here, at the edge, rather than at each place it is printed.
+    with printable_output():
+        return _run(argv)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
         parser.print_help()
         return USAGE_ERROR
     try:
-        return args.handler(args)
-    except AssignmentError as exc:
-        print(f"grader: {exc}", file=sys.stderr)
+        with diagnostics_on_stderr(quiet=getattr(args, "quiet", False)):
+            return args.handler(args)
+    except UsageError as exc:
+        print(f"grader {args.command}: {exc}", file=sys.stderr)
         return USAGE_ERROR
     except KeyboardInterrupt:
         print("grader: interrupted", file=sys.stderr)
@@ -40,7 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="grader", description="Grade game-search (minimax / alpha-beta) notebooks.")
-    sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND", dest="command")
 
     p = sub.add_parser("solve", help="the reference's answer for one board (for answer keys)")
     p.add_argument("board", help="nine cells row by row: X, O and . (or the digits 1-9) for empty")
@@ -84,7 +98,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(f"grader solve: {exc}", file=sys.stderr)
         return USAGE_ERROR
     if args.json:
-        data = solution.to_dict()
+        data = converter.unstructure(solution)
         print(
             json.dumps(
                 {k: data[k] for k in ("to_move", "value", "best_moves", "minimax_nodes", "alphabeta_nodes")} | data

@@ -8,11 +8,11 @@ command builds the whole parser, and the other commands should not pay for loadi
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
-from grader.cli.options import USAGE_ERROR, add_assignment_option, add_sandbox_option
+from grader.cli.options import add_assignment_option, add_sandbox_option
+from grader.errors import UsageError
 from grader.similarity.compare import DEFAULT_THRESHOLD
 from grader.spec.loader import load_assignment
 
@@ -94,21 +94,16 @@ def similarity_threshold(text: str) -> float | None:
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
-    from grader.batch.cluster import ClusterUnavailable
     from grader.batch.plan import BatchOptions, run_batch
     from grader.batch.sharding import Shard, ShardError
-    from grader.overrides.model import MalformedOverrides
-    from grader.submission.inputs import InputError
 
     assignment = load_assignment(args.assignment)
     if args.jobs is not None and args.jobs < 1:
-        print("grader batch: --jobs must be at least 1", file=sys.stderr)
-        return USAGE_ERROR
+        raise UsageError("--jobs must be at least 1")
     try:
         shard = Shard.parse(args.shard) if args.shard else None
     except ShardError as exc:
-        print(f"grader batch: --shard {exc}", file=sys.stderr)
-        return USAGE_ERROR
+        raise ShardError(f"--shard {exc}") from None
     options = BatchOptions(
         jobs=args.jobs,
         force=args.force,
@@ -118,23 +113,15 @@ def cmd_batch(args: argparse.Namespace) -> int:
         shard=shard,
         similarity_threshold=args.similarity_threshold,
     )
-    try:
-        result = run_batch(args.input, assignment, args.out, options)
-    except (InputError, ClusterUnavailable, MalformedOverrides) as exc:
-        print(f"grader batch: {exc}", file=sys.stderr)
-        return USAGE_ERROR
+    result = run_batch(args.input, assignment, args.out, options)
     print(result)
     return result.return_code
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    from grader.batch.merge import MergeError, merge_shards
+    from grader.batch.merge import merge_shards
 
     assignment = load_assignment(args.assignment) if args.assignment else None
-    try:
-        result = merge_shards(args.out, args.shards, assignment, similarity_threshold=args.similarity_threshold)
-    except MergeError as exc:
-        print(f"grader merge: {exc}", file=sys.stderr)
-        return USAGE_ERROR
+    result = merge_shards(args.out, args.shards, assignment, similarity_threshold=args.similarity_threshold)
     print(result)
     return result.return_code

@@ -12,11 +12,9 @@ status 2 and one line, and changes nothing.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
-from grader.cli.options import USAGE_ERROR
 from grader.spec.loader import load_assignment
 
 KEEP_AUTOMATIC = "-"
@@ -57,30 +55,26 @@ def add_override_parsers(subparsers: Any) -> None:
 
 def cmd_override(args: argparse.Namespace) -> int:
     from grader.overrides.decide import DecisionRefused, decide_adjustment, decide_check, parse_points
-    from grader.overrides.refresh import GradedClass, NotAGradedClass
+    from grader.overrides.refresh import GradedClass
     from grader.overrides.store import Author
 
-    try:
-        graded = GradedClass.load(args.out, load_assignment(args.assignment) if args.assignment else None)
-        author = Author.now(args.by)
-        if args.adjust is not None or (args.check is None and args.clear):
-            if args.check is not None:
-                raise DecisionRefused("give either CHECK POINTS or --adjust, not both")
-            points = None if args.clear else parse_points(args.adjust, signed=True)
-            decisions = decide_adjustment(graded, args.student, points, args.reason, author)
-            what = "adjustment removed" if points is None else f"score adjusted by {points:+g} ({args.reason})"
-        else:
-            if args.check is None or (args.points is None and not args.clear):
-                raise DecisionRefused("give CHECK POINTS (or CHECK --clear, or --adjust POINTS --reason TEXT)")
-            points = None if args.clear or args.points == KEEP_AUTOMATIC else parse_points(args.points)
-            if points is None and not args.clear and not args.comment.strip():
-                raise DecisionRefused("POINTS - keeps the automatic points: give a --comment with it")
-            comment = "" if args.clear else args.comment
-            decisions = decide_check(graded, args.student, args.check, points, comment, author)
-            what = f"{args.check}: " + ("decision removed" if args.clear else _described(points, comment))
-    except (DecisionRefused, NotAGradedClass) as exc:
-        print(f"grader override: {exc}", file=sys.stderr)
-        return USAGE_ERROR
+    graded = GradedClass.load(args.out, load_assignment(args.assignment) if args.assignment else None)
+    author = Author.now(args.by)
+    if args.adjust is not None or (args.check is None and args.clear):
+        if args.check is not None:
+            raise DecisionRefused("give either CHECK POINTS or --adjust, not both")
+        points = None if args.clear else parse_points(args.adjust, signed=True)
+        decisions = decide_adjustment(graded, args.student, points, args.reason, author)
+        what = "adjustment removed" if points is None else f"score adjusted by {points:+g} ({args.reason})"
+    else:
+        if args.check is None or (args.points is None and not args.clear):
+            raise DecisionRefused("give CHECK POINTS (or CHECK --clear, or --adjust POINTS --reason TEXT)")
+        points = None if args.clear or args.points == KEEP_AUTOMATIC else parse_points(args.points)
+        if points is None and not args.clear and not args.comment.strip():
+            raise DecisionRefused("POINTS - keeps the automatic points: give a --comment with it")
+        comment = "" if args.clear else args.comment
+        decisions = decide_check(graded, args.student, args.check, points, comment, author)
+        what = f"{args.check}: " + ("decision removed" if args.clear else _described(points, comment))
     print(f"{args.student}: {what}. Outputs written: its report and results.json, grades.csv, index.html.")
     for problem in decisions.problems:
         print(f"  not applied: {problem}")
@@ -95,14 +89,9 @@ def _described(points: float | None, comment: str) -> str:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    from grader.overrides.model import MalformedOverrides
-    from grader.overrides.refresh import GradedClass, NotAGradedClass
+    from grader.overrides.refresh import GradedClass
     from grader.review.server import serve
 
-    try:
-        graded = GradedClass.load(args.out, load_assignment(args.assignment) if args.assignment else None)
-        graded.decisions()
-    except (NotAGradedClass, MalformedOverrides) as exc:
-        print(f"grader review: {exc}", file=sys.stderr)
-        return USAGE_ERROR
+    graded = GradedClass.load(args.out, load_assignment(args.assignment) if args.assignment else None)
+    graded.decisions()  # a broken overrides.toml stops here, not in the browser
     return serve(graded, port=args.port, by=args.by)

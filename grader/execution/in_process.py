@@ -2,7 +2,7 @@
 
 When a student checks their work from a cell, their functions already live in the kernel
 that runs the check: nothing is executed again and no second kernel is started. The calls go
-through the same :class:`~grader.execution.channel.executor.CallExecutor` the grading
+through the same :class:`~grader.execution.channel.kernel.executor.CallExecutor` the grading
 kernel's shim uses, on the student's own namespace, and their outcomes through the same wire
 format, so the checks see exactly what they see from a grading kernel: the same values, the
 same node counts, the same recorded searches, the same time limits (an alarm stops a call at
@@ -24,14 +24,15 @@ from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from grader.errors import GraderError
 from grader.execution.channel.calls import Call, CallOutcome, DefinedNames, outcome_from
-from grader.execution.channel.executor import CallExecutor
+from grader.execution.channel.kernel.executor import CallExecutor
+from grader.execution.channel.kernel.shim import ScriptedInputExhausted
 from grader.execution.channel.protocol import OutcomeData
-from grader.execution.channel.shim import ScriptedInputExhausted
 from grader.execution.sandbox import Limits
 
 
-class CallsNotPossibleHere(RuntimeError):
+class CallsNotPossibleHere(GraderError, RuntimeError):
     """This thread or platform cannot stop a call at its time limit."""
 
 

@@ -47,9 +47,10 @@ from typing import Any, Literal
 from jupyter_client.kernelspec import KernelSpec
 from jupyter_client.manager import AsyncKernelManager
 
+from grader.errors import GraderError
 from grader.execution.bwrap import SANDBOX_WORKDIR, bwrap_prefix, bwrap_problem, python_roots
 from grader.execution.exit_status import describe_exit
-from grader.execution.records import SandboxMode
+from grader.execution.result import SandboxMode
 from grader.execution.runtime_dir import RuntimeDir
 from grader.execution.uid_processes import count_tasks_of_uid, kill_processes_of_uid, pids_of_uid
 
@@ -90,11 +91,11 @@ class Limits:
     """Characters of output kept per cell and per call; the kernel stops sending beyond it."""
 
 
-class SandboxUnavailable(RuntimeError):
+class SandboxUnavailable(GraderError, RuntimeError):
     """The requested isolation cannot be provided on this machine."""
 
 
-class KernelStartFailed(RuntimeError):
+class KernelStartFailed(GraderError, RuntimeError):
     """A kernel did not come up; the message ends with the tail of its log."""
 
 

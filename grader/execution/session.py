@@ -33,7 +33,7 @@ from grader.execution.channel.link import KernelDied, KernelUnresponsive, Reques
 from grader.execution.channel.protocol import OP_DEFINED_NAMES, OP_STDIN_POSITION, TRACEBACK_CHARS
 from grader.execution.hangs import Allowance, HangMemory, called_names
 from grader.execution.output import CappedCellRunner, output_fields
-from grader.execution.records import CellRecord, CellStatus, ExecutionResult, SandboxMode, StdinExchange, strip_ansi
+from grader.execution.result import CellRecord, CellStatus, ExecutionResult, SandboxMode, StdinExchange, strip_ansi
 from grader.execution.sandbox import Limits, RunningKernel, Sandbox, SandboxChoice, resolve_mode
 from grader.execution.spare_kernels import KernelRecipe, SpareKernel
 from grader.submission.reader import definition_statements, read_submission

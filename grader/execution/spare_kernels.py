@@ -28,7 +28,7 @@ import threading
 import weakref
 from dataclasses import dataclass
 
-from grader.execution.records import SandboxMode
+from grader.execution.result import SandboxMode
 from grader.execution.sandbox import Limits, RunningKernel, Sandbox
 
 

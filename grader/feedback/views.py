@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from grader.check_details import NodeCounts, PlayedGame
-from grader.execution.records import CellStatus, ExecutionResult, strip_ansi
+from grader.execution.result import CellStatus, ExecutionResult, strip_ansi
 from grader.feedback.charts import NodeChart
 from grader.feedback.wording import cause_line
 from grader.results import CheckResult, CheckStatus, Counterexample, InstructorMark

@@ -16,13 +16,14 @@ import importlib.util
 import re
 from pathlib import Path
 
+from grader.errors import GraderError
 from grader.spec.loader import list_assignments, load_assignment
 from grader.spec.model import Assignment, AssignmentError
 
 _PACKAGE_NAME = re.compile(r"^[A-Za-z_]\w*([./][A-Za-z_][\w-]*)*$")
 
 
-class AssignmentNotFound(LookupError):
+class AssignmentNotFound(GraderError, LookupError):
     """No built-in id, folder or package by that name; the message is the one line shown."""
 
 

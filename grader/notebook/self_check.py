@@ -25,7 +25,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
-from grader.execution.channel.names import is_ipython_bookkeeping
+from grader.errors import GraderError
+from grader.execution.channel.kernel.names import is_ipython_bookkeeping
 from grader.execution.in_process import CallsNotPossibleHere, InProcessSession, require_alarm
 from grader.feedback.views import HiddenCheckNotRun
 from grader.grading import run_checks, submission_problems
@@ -109,7 +110,7 @@ class _Plan:
     """Titles of the checks that judge the notebook's run."""
 
 
-class _NoSuchCheck(LookupError):
+class _NoSuchCheck(GraderError, LookupError):
     pass
 
 

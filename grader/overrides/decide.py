@@ -7,13 +7,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from grader.errors import UsageError
 from grader.overrides.apply import FittedDecisions, points_problem
 from grader.overrides.model import MalformedOverrides
 from grader.overrides.refresh import GradedClass
 from grader.overrides.store import Author, VersionConflict, overrides_path, record_adjustment, record_check
 
 
-class DecisionRefused(ValueError):
+class DecisionRefused(UsageError, ValueError):
     """The decision does not fit (unknown student or check, points out of range, a file that
     cannot be read, or entries changed meanwhile); one line says why."""
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from grader.errors import UsageError
 from grader.results import ScoreAdjustment
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -61,7 +62,7 @@ class Decisions:
         return self.students.get(student_id) or StudentDecisions(student_id)
 
 
-class MalformedOverrides(ValueError):
+class MalformedOverrides(UsageError, ValueError):
     """The file as a whole cannot be read: not TOML, or not shaped as an overrides file."""
 
 

@@ -25,6 +25,8 @@ import tomlkit
 import tomlkit.exceptions
 
 from grader.atomic_write import write_atomic
+from grader.class_folder.layout import ClassFolder
+from grader.errors import GraderError
 from grader.overrides.model import Decisions, MalformedOverrides, decisions_from_document
 
 if sys.version_info >= (3, 11):
@@ -32,7 +34,6 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
-OVERRIDES_FILE = "overrides.toml"
 _LOCK_FILE = ".overrides.lock"
 HEADER = """\
 The instructor's decisions for this class, applied to every output on each `grader batch`,
@@ -42,12 +43,12 @@ The instructor's decisions for this class, applied to every output on each `grad
 `by` and `at` say who decided and when."""
 
 
-class VersionConflict(RuntimeError):
+class VersionConflict(GraderError, RuntimeError):
     """The student's entries changed since the editor read them."""
 
 
 def overrides_path(out_dir: Path) -> Path:
-    return out_dir / OVERRIDES_FILE
+    return ClassFolder(out_dir).overrides
 
 
 def read_decisions(path: Path) -> Decisions:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from grader.batch.outputs import stored_submission
+from grader.class_folder.layout import stored_submission
 from grader.feedback.views import STATUS_LABELS
 from grader.overrides.apply import FittedDecisions, apply_decisions
 from grader.overrides.model import CheckDecision, entry_name
 from grader.overrides.refresh import GradedClass
-from grader.overrides.store import overrides_path, student_version
+from grader.overrides.store import student_version
 from grader.results import CheckStatus, ScoreAdjustment
 from grader.review.answers import Answer, find_answer
 
@@ -106,8 +106,7 @@ def student_page(graded: GradedClass, decisions: FittedDecisions, student_id: st
     mine = decisions.of(student_id)
     final = apply_decisions(record.result, mine, graded.assignment)
     spec = {c.id: c for c in graded.assignment.checks}
-    folder = graded.out_dir / record.submission.folder_name
-    submitted = stored_submission(folder)
+    submitted = stored_submission(graded.folder.student(record.submission))
     forms = []
     for automatic, check in zip(record.result.checks, final.checks):
         params = spec[check.check_id].params if check.check_id in spec else None
@@ -139,7 +138,7 @@ def student_page(graded: GradedClass, decisions: FittedDecisions, student_id: st
         automatic_score=record.result.score,
         checks=tuple(forms),
         adjustment=mine.adjustment,
-        version=student_version(overrides_path(graded.out_dir), student_id),
+        version=student_version(graded.folder.overrides, student_id),
         failure=record.failure,
         problems=tuple(str(p) for p in decisions.problems if p.where == prefix or p.where.startswith(prefix + ".")),
     )

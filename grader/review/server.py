@@ -28,6 +28,7 @@ import tornado.netutil
 import tornado.web
 from markupsafe import Markup
 
+from grader.errors import GraderError
 from grader.feedback.views import format_points, status_class
 from grader.overrides.decide import (
     DecisionRefused,
@@ -47,7 +48,7 @@ classes may be reviewed at once."""
 LOCAL_HOSTS = ("127.0.0.1", "localhost")
 
 
-class Refused(Exception):
+class Refused(GraderError):
     """A request turned away, with the message the page shows."""
 
     def __init__(self, status: int, message: str) -> None:

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import builtins
 import functools
-import json
 import keyword
 import re
 import zlib
@@ -36,6 +35,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.submission.json_depth import loads_with_depth_limit
 from grader.submission.reader import SubmissionUnreadable, read_submission
 
 DEFAULT_THRESHOLD = 0.5
@@ -235,8 +235,8 @@ def _plain_notebook_sources(path: Path) -> list[str] | None:
     try:
         if path.stat().st_size > _PLAIN_READ_LIMIT:
             return None
-        raw = json.loads(path.read_bytes().decode("utf-8-sig"))
-    except (OSError, ValueError):
+        raw = loads_with_depth_limit(path.read_bytes().decode("utf-8-sig"))
+    except (OSError, ValueError):  # JSONTooDeep included: read_submission then says why
         return None
     if not isinstance(raw, dict) or raw.get("nbformat") != 4 or not isinstance(raw.get("cells"), list):
         return None

@@ -29,7 +29,6 @@ the global first.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
@@ -188,30 +187,29 @@ def preset_name(encoding: BoardEncoding) -> str | None:
     return next((name for name, preset in CODECS.items() if preset == encoding), None)
 
 
-def toml_symbol(symbol: Symbol) -> str:
-    """A symbol as a TOML value of the ``[board]`` table: ``"_"``, ``0``, ``"None"``, ``"digit"``."""
+def toml_symbol(symbol: Symbol) -> str | int:
+    """A symbol as a value of the ``[board]`` table: ``"_"``, ``0``, ``"None"``, ``"digit"``."""
     if symbol is None:
-        return '"None"'
+        return "None"
     if isinstance(symbol, CellName):
-        return json.dumps(symbol.value)
-    return json.dumps(symbol)
+        return symbol.value
+    return symbol
 
 
-def board_fields(encoding: BoardEncoding, location: BoardLocation = BoardLocation()) -> list[tuple[str, str]]:
-    """The ``[board]`` table's fields as (name, TOML value) pairs, in the documented order:
-    the whole description (no preset needed), then where the board lives unless it is an
-    argument. ``read_board(None, <these fields>)`` gives back ``encoding`` and ``location``."""
-    fields = [
-        ("layout", json.dumps(encoding.layout)),
-        ("container", json.dumps(encoding.container)),
-        ("empty", toml_symbol(encoding.empty)),
-        ("x", toml_symbol(encoding.x)),
-        ("o", toml_symbol(encoding.o)),
-    ]
+def board_fields(encoding: BoardEncoding, location: BoardLocation = BoardLocation()) -> dict[str, str | int]:
+    """The ``[board]`` table, in the documented order: the whole description (no preset
+    needed), then where the board lives unless it is an argument. ``read_board(None, <this>)``
+    gives back ``encoding`` and ``location``."""
+    fields: dict[str, str | int] = {
+        "layout": encoding.layout,
+        "container": encoding.container,
+        "empty": toml_symbol(encoding.empty),
+        "x": toml_symbol(encoding.x),
+        "o": toml_symbol(encoding.o),
+    }
     if location.where == "attribute":
         assert location.factory is not None
-        fields += [("location", '"attribute"'), ("factory", json.dumps(location.factory.text))]
-        fields.append(("attribute", json.dumps(location.name)))
+        fields.update(location="attribute", factory=location.factory.text, attribute=location.name)
     elif location.where == "global":
-        fields += [("location", '"global"'), ("global", json.dumps(location.name))]
+        fields.update({"location": "global", "global": location.name})
     return fields

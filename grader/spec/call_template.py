@@ -20,10 +20,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from grader.errors import GraderError
 from grader.execution.channel.call_data import Call
 
+__all__ = ["CallTemplate", "CallTemplateError", "parse_call"]
 
-class CallTemplateError(ValueError):
+
+class CallTemplateError(GraderError, ValueError):
     """The call text is not of the accepted form."""
 
 

@@ -27,6 +27,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import tomlkit
+
 from grader.checks.registry import CHECK_KINDS
 from grader.spec.board import BOARD_FIELDS, board_fields
 from grader.spec.call_template import CallTemplate
@@ -193,12 +195,12 @@ def _board_section() -> Iterator[str]:
         "`encoding` names a preset; a `[board]` table describes any other board field by field (its fields "
         "override the preset's; without a preset the first five are required). The presets:\n"
     )
-    names = [name for name, _ in board_fields(next(iter(CODECS.values())))]
+    names = list(board_fields(next(iter(CODECS.values()))))
     yield "| preset | " + " | ".join(names) + " |"
     yield "|---" * (len(names) + 1) + "|"
     for preset, encoding in sorted(CODECS.items()):
-        values = dict(board_fields(encoding))
-        yield f"| `{preset}` | " + " | ".join(f"`{values[name]}`" for name in names) + " |"
+        values = board_fields(encoding)
+        yield f"| `{preset}` | " + " | ".join(f"`{tomlkit.item(values[name]).as_string()}`" for name in names) + " |"
     yield "\nThe `[board]` fields:\n"
     for name in BOARD_FIELDS:
         yield f"- **`{name}`**: {BOARD_KEY_DOCS[name]}"
@@ -237,13 +239,29 @@ def _kinds_section() -> Iterator[str]:
         if not summary:
             raise LookupError(f"{params.__module__}.{params.__qualname__} ({name}) has no docstring")
         yield summary + "\n"
-        hints = typing.get_type_hints(params)
-        docs = _field_docs(params)
-        for f in dataclasses.fields(params):
-            if f.name not in docs:
-                raise LookupError(f"{params.__module__}.{params.__qualname__}.{f.name} ({name}) has no docstring")
-            yield f"- **`{f.name}`** ({_type_text(hints[f.name])}; {_default_text(f)}): {docs[f.name]}"
+        yield from _field_items(params, name, "")
         yield ""
+
+
+def _field_items(params: type, kind: str, indent: str) -> Iterator[str]:
+    """One list item per field; a field holding a table of its own lists that table's fields
+    under it."""
+    hints = typing.get_type_hints(params)
+    docs = _field_docs(params)
+    for f in dataclasses.fields(params):
+        if f.name not in docs:
+            raise LookupError(f"{params.__module__}.{params.__qualname__}.{f.name} ({kind}) has no docstring")
+        yield f"{indent}- **`{f.name}`** ({_type_text(hints[f.name])}; {_default_text(f)}): {docs[f.name]}"
+        table = _table_type(hints[f.name])
+        if table is not None:
+            yield from _field_items(table, kind, indent + "    ")
+
+
+def _table_type(hint: Any) -> type | None:
+    """The parameters class a field holds as a table of its own (``prune = { ratio = 0.8 }``)."""
+    union = typing.get_origin(hint) in (typing.Union, types.UnionType)
+    candidates = [c for c in ([hint, *typing.get_args(hint)] if union else [hint]) if c not in _NAMED_TYPES]
+    return next((c for c in candidates if isinstance(c, type) and dataclasses.is_dataclass(c)), None)
 
 
 # -- reading the code ---------------------------------------------------------------------
@@ -363,6 +381,8 @@ def _type_text(hint: Any) -> str:
         return f"table of {_plural(_type_text(args[1]))}" if args else "table"
     if hint in _NAMED_TYPES:
         return _NAMED_TYPES[hint]
+    if _table_type(hint) is not None:
+        return "table, with the fields below"
     raise LookupError(f"no TOML name for the type {hint!r}: add it to _NAMED_TYPES")
 
 

@@ -8,19 +8,40 @@ from __future__ import annotations
 
 import dataclasses
 import types
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, Literal, TypeVar, get_args
+from typing import Annotated, Any, Generic, Literal, TypeVar, get_args
 
+from grader.errors import UsageError
+from grader.serialization import Positive
 from grader.spec.board import BoardLocation
 from reference.codecs import MOVE_FORMATS, BoardEncoding, MoveFormat  # noqa: F401 - the spec's move formats
+
+__all__ = [
+    "MOVE_FORMATS",
+    "Assignment",
+    "AssignmentError",
+    "BoardEncoding",
+    "Check",
+    "Maximizer",
+    "MoveFormat",
+    "Scoring",
+    "Side",
+    "Visibility",
+]
 
 Maximizer = Literal["X", "O", "to-move"]
 """Which side maximizes: a fixed player, or whoever is to move."""
 Scoring = Literal["unit", "depth-adjusted"]
 Visibility = Literal["public", "hidden"]
 Side = Literal["X", "O"]
+
+
+Seconds = Annotated[float, Positive()]
+"""A time limit: more than 0 seconds (0 is refused rather than read as "no limit")."""
+Count = Annotated[int, Positive()]
+"""How many of something to try: at least 1."""
 
 MAXIMIZERS: tuple[Maximizer, ...] = get_args(Maximizer)
 SCORINGS: tuple[Scoring, ...] = get_args(Scoring)
@@ -43,14 +64,23 @@ P = TypeVar("P", covariant=True)
 kind's (depth-limited search extends search) is read like the other kind's."""
 
 
-class AssignmentError(ValueError):
-    """A spec problem, located: file, field, what is wrong."""
+class AssignmentError(UsageError, ValueError):
+    """A spec problem, located: file, field, what is wrong; ``problems`` holds every
+    (field, problem) pair found, this one first."""
 
-    def __init__(self, path: Path | str, field_name: str, problem: str) -> None:
+    def __init__(self, path: Path | str, field_name: str, problem: str, *more: tuple[str, str]) -> None:
         self.path = str(path)
         self.field = field_name
         self.problem = problem
-        super().__init__(f"{path}: {field_name}: {problem}" if field_name else f"{path}: {problem}")
+        self.problems = ((field_name, problem), *more)
+        lines = [f"{where}: {what}" if where else what for where, what in self.problems]
+        super().__init__(f"{path}: {lines[0]}" if len(lines) == 1 else "\n  ".join([f"{path}:", *lines]))
+
+    @classmethod
+    def of(cls, path: Path | str, problems: Sequence[tuple[str, str]]) -> AssignmentError:
+        """One error for all of ``problems`` (at least one)."""
+        (field_name, problem), *more = problems
+        return cls(path, field_name, problem, *more)
 
 
 @dataclass(frozen=True)
@@ -86,21 +116,24 @@ class Check(Generic[P]):
 
 @dataclass(frozen=True)
 class Assignment:
+    """An assignment as loaded. The defaults here are the spec's: a field its ``[assignment]``
+    table leaves out takes them (`grader.spec.tables.AssignmentTable`)."""
+
     id: str
     title: str
     directory: Path
     encoding: BoardEncoding
     """How the student's code holds a board (a preset or a ``[board]`` description)."""
-    maximizer: Maximizer
-    first_player: Side
-    scoring: Scoring
-    move_format: MoveFormat
-    stdin: tuple[str, ...]
-    cell_timeout: float
-    notebook_timeout: float
-    call_timeout: float
     aliases: Mapping[str, tuple[str, ...]]
     checks: tuple[Check[Any], ...]
+    maximizer: Maximizer = "O"
+    first_player: Side = "X"
+    scoring: Scoring = "unit"
+    move_format: MoveFormat = "index"
+    stdin: tuple[str, ...] = ()
+    cell_timeout: float = 30.0
+    notebook_timeout: float = 300.0
+    call_timeout: float = 10.0
     description: str = ""
     adapter: types.ModuleType | None = None
     hypothesis_examples: int = 60

@@ -15,9 +15,9 @@ Moodle export (zip or unpacked)
     name when the export was made without folders).
 
 A zip is unpacked into a scratch folder first. An entry that could be written outside it
-(an absolute path, ``..``) or that is a link is left out and listed with the skipped files;
-an oversized member, too many entries or more than a set total refuse the whole archive (a
-zip bomb is not a class).
+(an absolute path, ``..``), that is a link, that repeats a name, that is damaged or that
+unpacks to more than the limit for one file is left out alone and listed with the skipped
+files; only too many entries or more than a set total refuse the whole archive.
 
 A folder this grader wrote its outputs into (``grader batch --out``, recognised by the
 marker ``grader.submission.own_outputs`` puts at its root) is never read as submissions:
@@ -27,16 +27,19 @@ that is itself one is refused.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import os
 import re
 import stat
 import zipfile
+import zlib
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
+from grader.errors import UsageError
 from grader.submission.own_outputs import OUTPUT_MARKER, OWN_OUTPUT_REASON, is_output_folder
 
 SUBMISSION_SUFFIXES = (".ipynb", ".py")
@@ -54,7 +57,7 @@ class InputLayout(str, enum.Enum):
     MOODLE = "moodle"
 
 
-class InputError(ValueError):
+class InputError(UsageError, ValueError):
     """The batch input cannot be used at all (missing, damaged or oversized zip, nothing to grade)."""
 
 
@@ -152,12 +155,15 @@ class UnpackedZip:
 def extract_zip(archive: Path, destination: Path, limits: ZipLimits = ZipLimits()) -> UnpackedZip:
     """Unpack the notebooks and Python files of ``archive`` safely.
 
-    An entry whose name could leave ``destination``, or that is a link, is left out (and
-    listed): one odd entry must not cost the whole class its grading. Sizes are counted while
-    decompressing (a zip header can lie about them); past a limit the archive is refused.
+    An entry whose name could leave ``destination``, that is a link, that repeats a name
+    already unpacked, that is damaged or that unpacks to more than the limit for one file is
+    left out and listed: one student's odd entry must not cost the whole class its grading.
+    Sizes are counted while decompressing (a zip header can lie about them). Only an archive
+    with too many entries, or one that unpacks to more than the limit in total, is refused.
     """
     destination.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
+    unpacked: set[Path] = set()
     skipped: list[SkippedFile] = []
     total = 0
     try:
@@ -167,30 +173,57 @@ def extract_zip(archive: Path, destination: Path, limits: ZipLimits = ZipLimits(
                 raise InputError(f"{archive}: {len(members)} entries, more than the limit of {limits.max_members}")
             for info in members:
                 problem = _unsafe_member_problem(info)
-                if problem is not None:
-                    skipped.append(SkippedFile(info.filename, problem))
-                    continue
                 relative = PurePosixPath(info.filename)
-                if info.is_dir() or not (_is_candidate(relative) or _is_output_marker(relative)):
+                if problem is None and (info.is_dir() or not (_is_candidate(relative) or _is_output_marker(relative))):
                     continue
                 target = destination.joinpath(*relative.parts)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                size = 0
-                with zf.open(info) as src, open(target, "wb") as dst:
-                    while chunk := src.read(1 << 16):
-                        size += len(chunk)
-                        total += len(chunk)
-                        if size > limits.max_member_bytes:
-                            raise InputError(
-                                f"{archive}: {info.filename} unpacks to more than {limits.max_member_bytes:,} bytes"
-                            )
-                        if total > limits.max_total_bytes:
-                            raise InputError(f"{archive}: unpacks to more than {limits.max_total_bytes:,} bytes")
-                        dst.write(chunk)
-                written.append(target)
+                if problem is None and target in unpacked:
+                    problem = "not unpacked: the archive holds another entry of the same name, unpacked already"
+                if problem is None:
+                    size, problem = _unpack_member(zf, info, target, limits)
+                    total += size
+                    if total > limits.max_total_bytes:
+                        raise InputError(f"{archive}: unpacks to more than {limits.max_total_bytes:,} bytes")
+                if problem is None:
+                    written.append(target)
+                    unpacked.add(target)
+                else:
+                    skipped.append(SkippedFile(info.filename, problem))
     except zipfile.BadZipFile as exc:
         raise InputError(f"{archive}: damaged zip archive ({exc})") from None
     return UnpackedZip(tuple(written), tuple(skipped))
+
+
+def _unpack_member(
+    zf: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path, limits: ZipLimits
+) -> tuple[int, str | None]:
+    """Write one entry to ``target``: (bytes written, None), or (0, why it was left out) with
+    nothing left behind."""
+    size = 0
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with zf.open(info) as src, open(target, "wb") as dst:
+            while chunk := src.read(1 << 16):
+                size += len(chunk)
+                if size > limits.max_member_bytes:
+                    raise _MemberTooLarge
+                dst.write(chunk)
+        return size, None
+    except _MemberTooLarge:
+        problem = f"not unpacked: it unpacks to more than {limits.max_member_bytes:,} bytes, the limit for one file"
+    except (zipfile.BadZipFile, EOFError, zlib.error) as exc:  # a bad CRC, a truncated or corrupt stream
+        problem = f"not unpacked: the entry is damaged ({exc or type(exc).__name__})"
+    except (NotImplementedError, RuntimeError) as exc:  # an unknown compression method, an encrypted entry
+        problem = f"not unpacked: the entry cannot be read ({exc})"
+    except OSError as exc:  # e.g. a name that is a folder of another entry, or too long
+        problem = f"not unpacked: it cannot be written ({exc.strerror or exc})"
+    with contextlib.suppress(OSError):  # a name too long to stat has nothing to remove
+        target.unlink(missing_ok=True)
+    return 0, problem
+
+
+class _MemberTooLarge(Exception):
+    """Raised inside `_unpack_member` to leave its copy loop."""
 
 
 def _unsafe_member_problem(info: zipfile.ZipInfo) -> str | None:

@@ -24,8 +24,10 @@ saying what is wrong with it.
 from __future__ import annotations
 
 import ast
+import contextlib
 import io
 import json
+import logging
 import re
 import tokenize
 import warnings
@@ -37,7 +39,10 @@ from typing import Any, Literal
 import nbformat
 from nbformat import NotebookNode
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_raw_cell
+from traitlets.log import get_logger
 
+from grader.errors import GraderError
+from grader.submission.json_depth import JSONTooDeep, loads_with_depth_limit
 from grader.submission.self_check_lines import without_self_check
 
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
@@ -47,7 +52,7 @@ _PERCENT_MARKER = re.compile(r"^# ?%%(.*)$", re.MULTILINE)
 _CONTINUATION = re.compile(r"^(else\b|elif\b|except\b|finally\b|case\b|[)\]}])")
 
 
-class SubmissionUnreadable(Exception):
+class SubmissionUnreadable(GraderError):
     """A submission file that cannot be turned into a notebook."""
 
     def __init__(self, path: Path | str, reason: str) -> None:
@@ -125,7 +130,9 @@ def _notebook_from_json(path: Path, data: bytes) -> tuple[NotebookNode, tuple[st
     except UnicodeDecodeError:
         raise SubmissionUnreadable(path, "not a notebook: the file is not UTF-8 text (is it binary?)") from None
     try:
-        raw = json.loads(text)
+        raw = loads_with_depth_limit(text)
+    except JSONTooDeep as error:
+        raise SubmissionUnreadable(path, f"not a usable notebook: {error}") from None
     except json.JSONDecodeError as error:
         raise SubmissionUnreadable(
             path, f"not a notebook: the file is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
@@ -136,7 +143,8 @@ def _notebook_from_json(path: Path, data: bytes) -> tuple[NotebookNode, tuple[st
     notes: list[str] = []
     version = raw.get("nbformat", 4)
     try:
-        upgraded = nbformat.convert(nbformat.from_dict(raw), 4)
+        with _nbformat_quiet():
+            upgraded = nbformat.convert(nbformat.from_dict(raw), 4)
         if version != 4:
             notes.append(f"upgraded from nbformat {version} to 4")
         cells = upgraded.get("cells")
@@ -156,6 +164,19 @@ def _notebook_from_json(path: Path, data: bytes) -> tuple[NotebookNode, tuple[st
     if len(rebuilt) < len(cells):
         notes.append(f"{len(cells) - len(rebuilt)} damaged cell(s) were dropped")
     return new_notebook(cells=rebuilt), tuple(notes)
+
+
+@contextlib.contextmanager
+def _nbformat_quiet() -> Iterator[None]:
+    """nbformat logs what it finds wrong while upgrading, quoting the notebook: on a batch's
+    terminal that is student text, and the report says what was done anyway."""
+    found = get_logger()
+    logger = found.logger if isinstance(found, logging.LoggerAdapter) else found
+    disabled, logger.disabled = logger.disabled, True
+    try:
+        yield
+    finally:
+        logger.disabled = disabled
 
 
 def _cells_from_any_version(raw: dict[str, Any]) -> Any:
@@ -178,7 +199,8 @@ def _clean_cell(cell: Any) -> NotebookNode | None:
     kind = cell.get("cell_type")
     metadata = cell.get("metadata")
     tags = metadata.get("tags") if isinstance(metadata, dict) else None
-    extra = {"metadata": {"tags": list(tags)}} if isinstance(tags, list) else {}
+    # Only string tags are kept: whatever else the metadata holds never reaches the kernel.
+    extra = {"metadata": {"tags": [t for t in tags if isinstance(t, str)]}} if isinstance(tags, list) else {}
     if kind == "code":
         return new_code_cell(source, **extra)
     if kind in ("markdown", "heading"):
@@ -238,9 +260,8 @@ def _statement_kind(node: ast.stmt) -> str:
 
 def _split_statements(source: str) -> list[str] | None:
     """Cells of a file that parses; None when it does not."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    tree = _parse(source)
+    if tree is None:
         return None
     lines = source.splitlines(keepends=True)
     groups: list[tuple[str, int, int]] = []  # kind, first line, last line (1-based)
@@ -314,22 +335,30 @@ def _regroup(chunks: list[str]) -> list[str]:
 
 
 def _chunk_kind(chunk: str) -> str | None:
-    try:
-        body = ast.parse(chunk).body
-    except (SyntaxError, ValueError):
+    tree = _parse(chunk)
+    if tree is None:
         return None
-    kinds = {_statement_kind(node) for node in body}
+    kinds = {_statement_kind(node) for node in tree.body}
     return kinds.pop() if len(kinds) == 1 else None
 
 
 def _parses(text: str) -> bool:
     if not text.strip() or all(line.lstrip().startswith("#") or not line.strip() for line in text.splitlines()):
         return False
+    return _parse(text) is not None
+
+
+# Not only syntax errors: CPython's parser raises RecursionError or MemoryError on deeply
+# nested expressions (``a.a.a...``, ``- - - 1``), and neither may escape the reader.
+_UNPARSEABLE = (SyntaxError, ValueError, RecursionError, MemoryError)
+
+
+def _parse(source: str) -> ast.Module | None:
+    """The syntax tree of ``source``, or None when it does not parse, for whatever reason."""
     try:
-        ast.parse(text)
-    except (SyntaxError, ValueError):
-        return False
-    return True
+        return ast.parse(source)
+    except _UNPARSEABLE:
+        return None
 
 
 def _first_syntax_error(source: str) -> str:
@@ -339,6 +368,8 @@ def _first_syntax_error(source: str) -> str:
         return f"no part of it is valid Python (line {error.lineno}: {error.msg})"
     except ValueError as error:
         return f"no part of it is valid Python ({error})"
+    except (RecursionError, MemoryError):
+        return "no part of it is valid Python (it is nested too deeply to be read)"
     return "no part of it is valid Python"
 
 
@@ -352,9 +383,8 @@ def definition_statements(source: str) -> str:
     without re-running the loop or call that caused the trouble. Empty when the cell does
     not parse.
     """
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    tree = _parse(source)
+    if tree is None:
         return ""
     lines = source.splitlines(keepends=True)
     kept = []

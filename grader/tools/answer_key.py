@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from reference import Board, MalformedBoard, SearchSpec, alphabeta, minimax
 from reference.codecs import cell_to_position
@@ -28,11 +28,6 @@ class Solution:
     depth_limit: int | None
     outcome: str | None = None
     """For a finished game: who won, or "tie"."""
-
-    def to_dict(self) -> dict:
-        data = asdict(self)
-        data["best_moves"] = list(self.best_moves)
-        return data
 
     def __str__(self) -> str:
         board = Board.from_string(self.board)

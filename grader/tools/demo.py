@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.batch.outputs import INDEX_FILE
 from grader.batch.plan import BatchJob, BatchOptions, run_batches
+from grader.class_folder.layout import ClassFolder
 from grader.spec.loader import BUILTIN_ASSIGNMENTS, list_assignments, load_assignment
 
 EXAMPLES = BUILTIN_ASSIGNMENTS.parent / "examples"
@@ -39,5 +39,5 @@ def run_demo(out: Path, jobs: int | None = None, examples: Path = EXAMPLES) -> i
         print(result, end="\n\n")
     print("Class reports (open in a browser):")
     for job in batch_jobs:
-        print(f"  {(job.out_dir / INDEX_FILE).resolve()}")
+        print(f"  {ClassFolder(job.out_dir).index.resolve()}")
     return max(result.return_code for result in results)

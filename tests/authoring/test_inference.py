@@ -12,15 +12,16 @@ import pytest
 from grader.authoring.aliases import aliases_for
 from grader.authoring.create import InitFailed, _require_recognized, generous_limit
 from grader.authoring.discovery import Discovered, discover
-from grader.authoring.draft import Draft
+from grader.authoring.draft import Draft, call
 from grader.authoring.encodings import candidate_encodings, source_literals
 from grader.authoring.handout import stub_source
 from grader.authoring.inference import EncodingChoice, infer
 from grader.authoring.probes import ProbeHang, Prober, predicate_positions, screening_positions
 from grader.authoring.signatures import read_constructor, read_signature, read_signatures
 from grader.authoring.toml_writer import render_toml
+from grader.checks.kinds import predicates
 from grader.execution.channel.calls import DefinedNames
-from grader.spec.loader import load_assignment
+from grader.spec.loader import assignment_from, load_assignment
 from grader.submission.reader import notebook_from_script
 from reference import Board
 from tests.checks.in_process import InProcessRunner
@@ -94,7 +95,7 @@ def test_the_encoding_is_the_one_every_function_answers_under(
         "X",
         "O",
     )
-    assert draft.board is not None and ("empty", '"_"') in draft.board.fields
+    assert draft.board is not None and draft.board.fields["empty"] == "_"
     assert not choice.near_misses
 
 
@@ -111,20 +112,18 @@ def test_conventions_come_with_their_evidence(flat_underscore: tuple[Draft, Enco
 def test_each_function_gets_the_check_of_its_role(flat_underscore: tuple[Draft, EncodingChoice | None]) -> None:
     draft, _ = flat_underscore
     roles = {c.role: c for c in draft.checks}
-    assert roles["win-test"].params == {"call": "check_win(board, player)", "expect": "wins", "boards": "arbitrary"}
-    assert roles["draw-test"].params["expect"] == "full"
-    assert roles["minimax"].params["call"] == "minimax(board, 0, is_max)"
-    assert roles["best-move"].params["to_move"] == "X"
-    assert roles["never-loses"].params["ai"] == "X"
+    assert roles["win-test"].params == predicates.Params(call("check_win(board, player)"), "wins", "arbitrary")
+    assert roles["draw-test"].params.expect == "full"
+    assert roles["minimax"].params.call.text == "minimax(board, 0, is_max)"
+    assert roles["best-move"].params.to_move == "X"
+    assert roles["never-loses"].params.ai == "X"
 
 
 def test_the_written_toml_loads_as_it_was_inferred(
     flat_underscore: tuple[Draft, EncodingChoice | None], tmp_path: Path
 ) -> None:
     draft, _ = flat_underscore
-    text = render_toml(
-        draft, assignment_id="flat", title="Flat", source="flat.ipynb", stdin_file=None, timeouts={"call_timeout": 20.0}
-    )
+    text = render_toml(draft.spec("flat", "Flat", call_timeout=20.0), draft, source="flat.ipynb")
     (tmp_path / "assignment.toml").write_text(text, encoding="utf-8")
     assignment = load_assignment(tmp_path)
     assert assignment.scoring == "depth-adjusted" and assignment.maximizer == "X"
@@ -132,6 +131,20 @@ def test_the_written_toml_loads_as_it_was_inferred(
     assert [c.id for c in assignment.checks] == [c.id for c in draft.checks]
     assert "# first_player = " in text  # undecided: commented out, with the candidates
     assert 'maximizer = "X"  # ' in text
+
+
+@pytest.mark.parametrize("solution", ["flat_underscore", "state_class"])
+def test_the_written_toml_loads_back_to_the_assignment_init_grades(
+    solution: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """Init grades the drafted assignment in memory and writes it once: what it writes must
+    be what it graded, every check's own parameters included."""
+    draft, _ = request.getfixturevalue(solution)
+    spec = draft.spec("drafted", "Drafted", cell_timeout=60.0, call_timeout=20.0)
+    graded = assignment_from(spec, tmp_path / "assignment.toml")
+    assert len(graded.checks) == len(draft.checks) >= 4
+    (tmp_path / "assignment.toml").write_text(render_toml(spec, draft, source="s.ipynb"), encoding="utf-8")
+    assert load_assignment(tmp_path) == graded
 
 
 def test_a_win_test_that_misses_a_line_makes_the_solution_wrong() -> None:
@@ -183,7 +196,7 @@ def test_each_plain_function_gets_the_other_names_of_its_job(
     # `is_full` is a full-board test: named like one, never like a draw test
     assert "is_board_full" in draft.aliases["is_full"] and "is_draw" not in draft.aliases["is_full"]
     assert "find_best_move" in draft.aliases["best_move"]
-    text = render_toml(draft, assignment_id="flat", title="Flat", source="s", stdin_file=None, timeouts={})
+    text = render_toml(draft.spec("flat", "Flat"), draft, source="s")
     (tmp_path / "assignment.toml").write_text(text, encoding="utf-8")
     assert load_assignment(tmp_path).names_for("check_win")[:3] == ("check_win", "checkWin", "check_winner")
 
@@ -280,13 +293,17 @@ def test_a_class_made_from_the_board_is_called_through_its_constructor(
 ) -> None:
     draft, choice = state_class
     assert choice is not None and choice.conventions.location.where == "argument"
-    calls = {c.kind + ":" + c.params.get("expect", ""): c.params["call"] for c in draft.checks if "call" in c.params}
+    calls = {
+        c.kind + ":" + getattr(c.params, "expect", ""): c.params.call.text
+        for c in draft.checks
+        if hasattr(c.params, "call")
+    }
     assert calls["predicate:outcome"] == "State(board, to_move).terminal_test()"
     assert calls["predicate:legal-moves"] == "State(board, to_move).possible_actions()"
     assert calls["search-value:"] == "State(board, to_move, max_depth=9).minmax('max')"
     assert calls["depth-limited:"] == "State(board, to_move, max_depth=depth_limit).minmax('max')"
-    outcome = next(c for c in draft.checks if c.params.get("expect") == "outcome")
-    assert outcome.params["codes"] == {"X": 1, "O": 2, "tie": -1, "ongoing": 0}
+    outcome = next(c for c in draft.checks if getattr(c.params, "expect", None) == "outcome")
+    assert outcome.params.codes == {"X": 1, "O": 2, "tie": -1, "ongoing": 0}
     assert {f.name: f.value for f in draft.fields}["maximizer"] == "to-move"
     assert "State" not in draft.aliases  # a class is not a plain function with a job
 
@@ -312,7 +329,7 @@ def test_a_string_argument_is_the_candidate_that_reproduces_the_reference() -> N
     draft, choice = _infer(source)
     assert choice is not None
     search = next(c for c in draft.checks if c.kind == "search-value")
-    assert search.params["call"] == "State(board, to_move, max_depth=9).minmax('max')"
+    assert search.params.call.text == "State(board, to_move, max_depth=9).minmax('max')"
 
 
 def test_a_constructor_is_read_as_a_maker_of_boards() -> None:

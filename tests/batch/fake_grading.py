@@ -20,7 +20,7 @@ import signal
 import time
 from pathlib import Path
 
-from grader.execution.records import ExecutionResult
+from grader.execution.result import ExecutionResult
 from grader.grading import GradingOptions
 from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
 from grader.spec.model import Assignment

@@ -14,11 +14,13 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from grader.batch.outputs import RESULT_FILE
-from grader.batch.plan import BatchOptions, BatchResult, run_batch
-from grader.batch.records import GradingRecord
+from grader.batch.plan import BatchJob, BatchOptions, BatchResult, _plan, run_batch
+from grader.class_folder.layout import RESULT_FILE
+from grader.class_folder.records import GradingRecord
+from grader.overrides.apply import NO_DECISIONS
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
+from grader.submission.inputs import collect_submissions
 from tests.batch.fake_grading import grade_by_content
 from tests.feedback.test_output_formats import GRADESCOPE_SCHEMA
 
@@ -233,3 +235,20 @@ def test_demo_finds_the_classes_with_a_matching_assignment(tmp_path: Path) -> No
     (tmp_path / "README.md").write_text("not a class")
     matched, unmatched = example_classes(tmp_path)
     assert [p.name for p in matched] == ["lab05"] and [p.name for p in unmatched] == ["no-such-assignment"]
+
+
+def test_planning_reads_the_folder_and_says_what_to_rewrite(tmp_path: Path, lab05: Assignment) -> None:
+    source = make_class(tmp_path / "in", {"s1.py": "check-win", "s2.py": "check-win", "s3.py": "check-draw"})
+    out = tmp_path / "out"
+    batch(source, out, lab05)
+    (out / "s1" / "report.html").unlink()
+    (out / "s2" / "submitted.py").unlink()
+    (source / "s3.py").write_text("check-win check-draw")  # resubmitted: graded again
+    before = {p: p.stat().st_mtime_ns for p in out.rglob("*")}
+    found = collect_submissions(source, lab05.id, tmp_path / "scratch")
+    plan = _plan(BatchJob(source, lab05, out), found, BatchOptions(), NO_DECISIONS)
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*")} == before  # nothing written
+    assert {k.record.submission.student_id: k.report_missing for k in plan.kept} == {"s1": True, "s2": False}
+    assert [t.submission.student_id for t in plan.tasks] == ["s3"]
+    plan.rewrite_kept()
+    assert (out / "s1" / "report.html").is_file() and (out / "s2" / "submitted.py").is_file()

@@ -16,7 +16,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from grader.batch.outputs import RESULT_FILE
+from grader.class_folder.layout import RESULT_FILE
 from grader.spec.loader import load_assignment
 from tests.feedback.test_output_formats import GRADESCOPE_SCHEMA
 

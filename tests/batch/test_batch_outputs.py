@@ -13,11 +13,14 @@ import pytest
 
 from grader.atomic_write import write_atomic
 from grader.autograder import run_autograder
-from grader.batch.outputs import GRADES_FILE, INDEX_FILE, SIMILARITY_FILE, STUDENT_FILES
+from grader.class_folder.layout import GRADES_FILE, INDEX_FILE, SIMILARITY_FILE, STUDENT_FILES
+from grader.class_folder.outputs import write_submitted_copy
 from grader.feedback.gradebook import GradebookRow, grades_csv
 from grader.grading import not_graded_result
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
+from grader.submission.inputs import StudentSubmission
+from grader.submission.reader import DEFAULT_MAX_BYTES, SubmissionUnreadable, read_submission
 from tests.batch.fake_grading import grade_by_content
 from tests.batch.test_batch import batch, make_class
 
@@ -78,3 +81,22 @@ def test_manual_columns_stay_empty_for_an_unreadable_upload() -> None:
     assert all(rows[0][check] == "" for check in manual)
     automatic = [c.id for c in assignment.checks if c.kind != "manual"]
     assert all(rows[0][check] == "0" for check in automatic)
+
+
+def test_a_refused_oversized_file_is_stored_only_up_to_the_size_limit(tmp_path: Path) -> None:
+    huge = tmp_path / "in" / "huge.ipynb"
+    huge.parent.mkdir()
+    with huge.open("wb") as handle:  # 150 MB, sparse: cheap to make, all of it read by a plain copy
+        handle.write(b'{"cells": [')
+        handle.truncate(150 * 1024**2)
+    with pytest.raises(SubmissionUnreadable, match="too large"):
+        read_submission(huge)
+    folder = tmp_path / "out" / "huge"
+    write_submitted_copy(folder, StudentSubmission("huge", huge, huge.name))
+    copy = folder / "submitted.ipynb"
+    assert copy.stat().st_size == DEFAULT_MAX_BYTES
+    assert copy.read_bytes()[:11] == b'{"cells": ['
+    small = tmp_path / "in" / "small.py"
+    small.write_text("x = 1\n")
+    write_submitted_copy(tmp_path / "out" / "small", StudentSubmission("small", small, small.name))
+    assert (tmp_path / "out" / "small" / "submitted.py").read_text() == "x = 1\n"

@@ -1,9 +1,10 @@
 """What a running batch tells the person who started it: progress without a terminal,
-each class's own time, and which submissions Ctrl-C stopped."""
+each class's own time, which submissions Ctrl-C stopped, and the grader's own failures, logged."""
 
 from __future__ import annotations
 
 import io
+import logging
 import os
 import signal
 import subprocess
@@ -16,8 +17,9 @@ import pytest
 
 from grader.batch.local import interrupted_message
 from grader.batch.plan import BatchJob, BatchOptions, run_batches
+from grader.batch.pool import GradingTask, WorkerReport, record_for
 from grader.batch.progress import ProgressReport, progress_line
-from grader.batch.records import GradingRecord
+from grader.class_folder.records import GradingRecord
 from grader.grading import not_graded_result
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
@@ -131,3 +133,14 @@ def test_ctrl_c_names_each_interrupted_submission_once(tmp_path: Path) -> None:
     assert err.count("alice: stopped: the batch was interrupted") == 1
     assert err.count("bob: stopped: the batch was interrupted") == 1
     assert "signal 15" not in err and "stopped by the batch" not in err
+
+
+def test_a_grader_failure_is_logged_as_an_error_with_its_traceback(caplog: pytest.LogCaptureFixture) -> None:
+    task = GradingTask(StudentSubmission("alice", Path("alice.ipynb"), "alice.ipynb"), "f", load_assignment("lab05"))
+    report = WorkerReport(error="RuntimeError: boom", traceback="Traceback (most recent call last): ...")
+    with caplog.at_level(logging.ERROR, logger="grader"):
+        record = record_for(task, 1.0, report)
+    assert record.grader_fault
+    [entry] = caplog.records
+    assert entry.name == "grader.batch.pool" and entry.levelno == logging.ERROR
+    assert entry.getMessage() == "grader: alice: RuntimeError: boom\nTraceback (most recent call last): ..."

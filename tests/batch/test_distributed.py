@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from grader.batch.merge import merge_shards
-from grader.batch.outputs import RESULT_FILE
 from grader.batch.plan import BatchOptions, run_batch
 from grader.batch.sharding import Shard
+from grader.class_folder.layout import RESULT_FILE
 from grader.spec.loader import load_assignment
 from tests.batch.fake_grading import grade_by_content
 

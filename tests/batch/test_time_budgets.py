@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.batch.plan import run_batch
-from grader.batch.pool import BatchOptions
+from grader.batch.plan import BatchOptions, run_batch
 from grader.grading import grade_submission
 from grader.results import CheckStatus
 from grader.spec.loader import load_assignment

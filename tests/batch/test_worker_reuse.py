@@ -10,7 +10,7 @@ import pytest
 
 import grader.batch.plan
 from grader.batch.plan import BatchOptions, run_batch
-from grader.batch.records import GradingRecord
+from grader.class_folder.records import GradingRecord
 from grader.spec.loader import load_assignment
 from tests.batch.fake_grading import grade_by_content
 from tests.batch.probe_grading import grade_and_tell_pid

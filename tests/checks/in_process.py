@@ -16,7 +16,7 @@ from typing import Any
 import nbformat
 
 from grader.execution.channel.calls import Call, CallOutcome, outcome_from
-from grader.execution.channel.executor import CallExecutor
+from grader.execution.channel.kernel.executor import CallExecutor
 from grader.execution.channel.protocol import OutcomeData
 from grader.execution.hangs import HangMemory
 from grader.execution.sandbox import Limits

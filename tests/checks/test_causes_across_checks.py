@@ -5,6 +5,7 @@ text is quoted as printed."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from grader.check_notes import Cause
 from grader.checks.causes.search import SearchAnswer, search_cause
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
-from grader.execution.records import CellRecord, CellStatus, ExecutionResult, SandboxMode
+from grader.execution.result import CellRecord, CellStatus, ExecutionResult, SandboxMode
 from grader.feedback.wording import cause_line
 from grader.results import CheckResult, CheckStatus
 from grader.spec.loader import load_assignment
@@ -175,7 +176,9 @@ def test_a_cause_fitting_one_answer_by_chance_is_not_named() -> None:
 
 def test_printed_text_is_quoted_as_printed() -> None:
     experiment04 = load_assignment("experiment04")
-    check = next(c for c in experiment04.checks if c.kind == "printed-sequence")
+    judged = next(c for c in experiment04.checks if c.kind == "printed-sequence")
+    # Only what was printed (the game itself is judged in tests/checks/test_printed_game.py).
+    check = dataclasses.replace(judged, params=dataclasses.replace(judged.params, game_call=None))
     cell = CellRecord(0, 1, "input()", CellStatus.OK, output="X moves:\nX wins!\n")
     record = ExecutionResult((cell,), (), SandboxMode.NONE, None, 0, 0.0, 0.0, False)
     result = run_check(check, CheckContext.of(experiment04, InProcessRunner(""), frozenset(), execution=record))

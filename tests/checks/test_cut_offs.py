@@ -1,4 +1,4 @@
-"""pruning-equivalence with ``must_prune``: an alpha-beta whose values agree with minimax must
+"""pruning-equivalence with a ``prune`` table: an alpha-beta whose values agree with minimax must
 also cut off. alphabeta-challenges' handout is its solution without the cut-off lines of
 Challenges 6 (MAX) and 7 (MIN); each check's window isolates one side's cut-off."""
 

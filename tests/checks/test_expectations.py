@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from grader.checks.expectations import EXPECTATIONS
 from grader.checks.kinds.predicates import ExpectName
-from grader.execution.channel.predicate_truths import PREDICATE_TRUTHS
+from grader.execution.channel.kernel.predicate_truths import PREDICATE_TRUTHS
 from reference import EMPTY, Board, O, X
 from reference.strategies import arbitrary_boards
 

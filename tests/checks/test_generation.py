@@ -1,16 +1,21 @@
-"""The boards a check asks depend on its seed alone, not on what the process has imported."""
+"""The boards a check asks depend on its seed alone, not on what the process has imported, and
+hypothesis is changed for that only while the grader itself generates."""
 
 from __future__ import annotations
 
 import importlib
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis.internal.conjecture import providers
 
 from grader.checks.positions import positions
-from grader.checks.properties import collect_examples
-from reference import X
+from grader.checks.properties import collect_examples, without_local_constants
+from reference import Board, X
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_examples_do_not_depend_on_imported_modules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -26,3 +31,36 @@ def test_examples_do_not_depend_on_imported_modules(tmp_path: Path, monkeypatch:
     finally:
         sys.modules.pop("course_constants", None)
     assert after == before
+
+
+def _hook_is_hypothesis_own() -> bool:
+    hook = providers._get_local_constants
+    return hook.__module__ == providers.__name__ and hook.__name__ == "_get_local_constants"
+
+
+def test_importing_the_grader_leaves_hypothesis_as_it_was() -> None:
+    # A fresh process: here, the grader was imported long before this test.
+    script = (
+        "from hypothesis.internal.conjecture import providers\n"
+        "hook = providers._get_local_constants\n"
+        "import grader, grader.checks.api, grader.checks.registry, grader.checks.properties, grader.grading\n"
+        "assert providers._get_local_constants is hook, providers._get_local_constants\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_hook_is_replaced_only_while_the_grader_generates() -> None:
+    seen_inside: list[bool] = []
+
+    def noting(board: Board) -> Board:
+        seen_inside.append(_hook_is_hypothesis_own())
+        return board
+
+    noted = positions(X).map(noting)
+    collect_examples(noted, examples=5, run_seed=3)
+    assert seen_inside and not any(seen_inside)
+    assert _hook_is_hypothesis_own()
+    with without_local_constants, without_local_constants:  # runs may overlap (threads)
+        assert not _hook_is_hypothesis_own()
+    assert _hook_is_hypothesis_own()

@@ -8,7 +8,7 @@ from typing import Any
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.execution.channel.calls import Call, CallOutcome
-from grader.execution.records import ExecutionResult
+from grader.execution.result import ExecutionResult
 from grader.results import CheckStatus
 from grader.spec.loader import load_assignment
 

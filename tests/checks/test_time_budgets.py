@@ -12,7 +12,7 @@ import pytest
 from grader.checks.context import CallsStopped, CheckContext
 from grader.checks.registry import run_check
 from grader.execution.channel.calls import Call, CallStatus
-from grader.execution.channel.executor import CallExecutor
+from grader.execution.channel.kernel.executor import CallExecutor
 from grader.execution.channel.protocol import OutcomeData
 from grader.execution.hangs import Allowance, HangMemory, called_names
 from grader.results import CheckStatus

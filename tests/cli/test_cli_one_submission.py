@@ -15,6 +15,10 @@ NOT_NOTEBOOKS = {
     "notes.txt": ("hello", "unsupported file type '.txt'"),
     "lab.ipynb": ("{}", "JSON but not a Jupyter notebook"),
     "empty.ipynb": ("", "the file is empty"),
+    "deep.ipynb": (
+        '{"cells": [], "metadata": {"x": ' + "[" * 200_000 + "]" * 200_000 + "}}",
+        "its JSON is nested 200,002 levels deep; the limit is 64",
+    ),
 }
 
 

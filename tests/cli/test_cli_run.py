@@ -10,7 +10,7 @@ import nbformat
 import pytest
 
 from grader.cli.run import EXIT_CELLS_FAILED, EXIT_NOT_RUN, EXIT_OK, add_run_parser, execution_options
-from grader.execution.records import ExecutionResult
+from grader.execution.result import ExecutionResult
 from grader.execution.session import CellStatus, ExecutionOptions
 from grader.spec.loader import load_assignment
 from tests.execution.support import fixture

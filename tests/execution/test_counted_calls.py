@@ -11,7 +11,7 @@ import pytest
 
 from grader.execution.channel import link
 from grader.execution.channel.calls import Call, CallOutcome, Explore, outcome_from
-from grader.execution.channel.executor import CallExecutor
+from grader.execution.channel.kernel.executor import CallExecutor
 from grader.execution.channel.protocol import OutcomeData
 from reference.search import SearchSpec, alphabeta, minimax_nodes
 from reference.tictactoe import Board

@@ -12,7 +12,7 @@ import pytest
 
 from grader.execution.channel import link
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus, RemoteObject, outcome_from
-from grader.execution.channel.executor import CallExecutor
+from grader.execution.channel.kernel.executor import CallExecutor
 from grader.execution.channel.protocol import CALL_OUTPUT_TRUNCATED, KERNEL_NAMESPACE, OutcomeData
 
 SOURCE = """

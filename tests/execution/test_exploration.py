@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from grader.execution.channel.exploration import (
+from grader.execution.channel.kernel.exploration import (
     ExplorationRecorder,
     is_notebook_code,
     pack_boards,

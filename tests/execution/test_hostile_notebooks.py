@@ -168,3 +168,20 @@ def test_forged_shim_messages_are_ignored(open_session) -> None:
     # A reply sent on the grader's own comm, for the running request, without the nonce.
     assert session.calls.call(Call("forger")).value == "real"
     assert session.calls.call(Call("survivor")).value == "alive"
+
+
+def test_sabotaged_builtins_cost_neither_time_nor_the_kernel(open_session) -> None:
+    """Without the guard, the first cell never replied: ipykernel could not import what it
+    needed to send the reply, and the cell ran until its time limit."""
+    session = open_session("sabotaged_builtins", ExecutionOptions(**FAST))
+    result = session.execute()
+    assert [r.status for r in result.cells] == [CellStatus.OK, CellStatus.OK, CellStatus.ERROR, CellStatus.OK]
+    assert result.kernel_restarts == 0
+    # The notebook's own code keeps its replacement; `import` and `class` work again.
+    assert result.cell(2).output == "student len -1 2 9\n"
+    assert result.cell(3).error_name == "ValueError" and "after the sabotage" in (result.cell(3).error_message or "")
+    assert "still running" in result.cell(4).output
+    outcomes = session.calls.call_many([Call("sabotage"), Call("survivor"), Call("sabotage"), Call("survivor")])
+    assert [o.value for o in outcomes] == [-1, "alive", -1, "alive"]
+    names = session.calls.defined_names()
+    assert {"sabotage", "survivor"} <= set(names.functions) and "len" not in names.functions

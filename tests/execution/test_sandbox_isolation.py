@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from grader.execution.channel.calls import Call, CallStatus
-from grader.execution.records import SandboxMode
+from grader.execution.result import SandboxMode
 from grader.execution.sandbox import SandboxChoice, resolve_mode
 from grader.execution.session import CellStatus, ExecutionOptions
 from tests.execution.support import REPO, OptionOverrides, requires_bwrap

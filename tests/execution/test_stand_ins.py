@@ -11,7 +11,7 @@ import pytest
 
 from grader.execution.channel.call_data import StandIn
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus, outcome_from
-from grader.execution.channel.executor import CallExecutor
+from grader.execution.channel.kernel.executor import CallExecutor
 from grader.execution.channel.protocol import OutcomeData
 
 SOURCE = """

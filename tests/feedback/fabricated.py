@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.check_notes import Cause
-from grader.execution.records import ExecutionResult
+from grader.execution.result import ExecutionResult
 from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
 
 HOSTILE_OUTPUT = "<script>alert(1)</script>"

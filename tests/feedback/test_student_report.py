@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from grader.execution.records import CellStatus, ExecutionResult
+from grader.execution.result import CellStatus, ExecutionResult
 from grader.feedback.html import render_student_report
 from grader.feedback.views import ExecutionView, check_view, headline, score_caveat
 from grader.results import CheckStatus, Counterexample

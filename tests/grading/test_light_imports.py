@@ -15,7 +15,7 @@ KERNEL_MACHINERY = ("jupyter_client", "nbclient", "zmq")
     "module",
     [
         "grader.results",
-        "grader.execution.records",
+        "grader.execution.result",
         "grader.feedback.views",
         "grader.feedback.html",
         "grader.feedback.gradescope",

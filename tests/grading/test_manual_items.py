@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.execution.channel.calls import Call, CallOutcome
-from grader.execution.records import ExecutionResult
+from grader.execution.result import ExecutionResult
 from grader.feedback.class_index import ClassEntry
 from grader.feedback.gradescope import results_json
 from grader.feedback.html import render_class_index, render_student_report

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import nbformat
 
-from grader.batch.outputs import write_class_outputs, write_student_outputs
 from grader.batch.plan import BatchOptions, BatchResult, run_batch
-from grader.batch.records import GradingRecord
 from grader.check_details import ManualMarking
+from grader.class_folder.outputs import write_class_outputs, write_student_outputs
+from grader.class_folder.records import GradingRecord
 from grader.grading import GradingOptions
 from grader.results import CheckResult, CheckStatus, SubmissionResult
 from grader.spec.model import Assignment

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from grader.batch.merge import merge_shards
-from grader.batch.outputs import RESULT_FILE, SIMILARITY_FILE
 from grader.batch.plan import BatchOptions, BatchResult, run_batch
 from grader.batch.sharding import Shard
+from grader.class_folder.layout import RESULT_FILE, SIMILARITY_FILE
 from grader.cli import main
 from grader.cli.batch import similarity_threshold
 from grader.spec.loader import load_assignment

@@ -170,7 +170,10 @@ def test_unreadable_files_are_skipped(lab05_class: list[tuple[str, Path]], tmp_p
     (tmp_path / "empty.py").write_text("", encoding="utf-8")
     (tmp_path / "binary.py").write_bytes(b"\x00\x01\x02 not python")
     (tmp_path / "essay.txt").write_text("I did my best", encoding="utf-8")
+    deep = "[" * 200_000 + "]" * 200_000  # past the recursion limit of json, deepcopy and validation
+    (tmp_path / "deep.ipynb").write_text(f'{{"cells": [], "metadata": {{"x": {deep}}}}}', encoding="utf-8")
     broken = [
+        ("gil", tmp_path / "deep.ipynb"),
         ("hugo", tmp_path / "truncated.ipynb"),
         ("ines", tmp_path / "empty.py"),
         ("jon", tmp_path / "binary.py"),

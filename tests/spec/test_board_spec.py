@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import tomlkit
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -145,7 +146,7 @@ LOCATIONS = st.sampled_from(
 
 @given(encoding=board_encodings(), location=LOCATIONS)
 def test_the_written_table_reads_back_to_the_same_board(encoding: BoardEncoding, location: BoardLocation) -> None:
-    text = "[board]\n" + "".join(f"{name} = {value}\n" for name, value in board_fields(encoding, location))
+    text = tomlkit.dumps({"board": board_fields(encoding, location)})
     table = tomllib.loads(text)["board"]
     assert read_board(None, table, placeholders=PLACEHOLDERS) == (encoding, location)
 

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
 import pytest
+import tomlkit
 
+from grader.checks.kinds.search import PruneParams, PruningParams
 from grader.spec.call_template import CallTemplateError, Placeholder, parse_call
 from grader.spec.loader import list_assignments, load_assignment
-from grader.spec.model import AssignmentError
+from grader.spec.model import Assignment, AssignmentError, Check
+from grader.spec.tables import check_table
+from reference import Board
 
 MINIMAL = """
 [assignment]
@@ -142,22 +147,112 @@ call = "alphabeta(board, alpha, beta, is_max)"
 """
 
 
+def test_pruning_is_judged_only_with_a_prune_table(tmp_path: Path) -> None:
+    """The fields that say how the cut-offs are recorded live in one optional table: without
+    it nothing is recorded, and there is no field to set that would be silently ignored."""
+    (plain,) = load_assignment(write_spec(tmp_path, PRUNING)).checks
+    assert plain.params.prune is None
+    (tmp_path / "on").mkdir()
+    (check,) = load_assignment(
+        write_spec(tmp_path / "on", PRUNING + "prune = { window = [-2, 0], ratio = 0.5 }\n")
+    ).checks
+    assert check.params.prune.window == (-2, 0) and check.params.prune.ratio == 0.5
+    assert [str(b) for b in check.params.prune.positions] == ["X...O...X"]  # the default
+    (tmp_path / "defaults").mkdir()
+    (default,) = load_assignment(write_spec(tmp_path / "defaults", PRUNING + "prune = {}\n")).checks
+    assert default.params.prune is not None and default.params.prune.ratio == 0.9
+
+
 @pytest.mark.parametrize(
-    "fields, refused",
+    "fields, field, words",
     [
-        ("must_prune = true\nprune_window = [-2, 0]\nprune_ratio = 0.5", []),
-        ("prune_window = [-2, 0]", ["prune_window"]),
-        ('prune_positions = ["X...O...."]\nprune_ratio = 0.5', ["prune_positions", "prune_ratio"]),
+        ("prune_window = [-2, 0]", "checks[0] (alphabeta).prune_window", "unknown field"),
+        ("must_prune = true", "checks[0] (alphabeta).must_prune", "unknown field"),
+        ("prune = { window = [-2] }", "checks[0] (alphabeta).prune.window", "must be a list of 2"),
+        ('prune = { positions = ["X"] }', "checks[0] (alphabeta).prune.positions[0]", "bad board"),
+        ("prune = { ratio = 0.5, colour = 1 }", "checks[0] (alphabeta).prune.colour", "unknown field"),
     ],
 )
-def test_pruning_fields_need_must_prune(tmp_path: Path, fields: str, refused: list[str]) -> None:
-    """Without must_prune nothing is recorded: the fields that say how are refused, not ignored."""
-    text = PRUNING + fields + "\n"
-    if not refused:
-        (check,) = load_assignment(write_spec(tmp_path, text)).checks
-        assert check.params.must_prune and check.params.prune_window == (-2, 0) and check.params.prune_ratio == 0.5
-        return
+def test_pruning_mistakes_are_located(tmp_path: Path, fields: str, field: str, words: str) -> None:
+    with pytest.raises(AssignmentError) as info:
+        load_assignment(write_spec(tmp_path, PRUNING + fields + "\n"))
+    assert info.value.field == field
+    assert words in info.value.problem
+
+
+def test_every_mistake_is_reported_at_once(tmp_path: Path) -> None:
+    text = (
+        MINIMAL.replace("points = 10", 'points = "ten"')
+        .replace('expect = "wins"', 'expect = "victory"')
+        .replace('encoding = "flat-space"', 'encoding = "flat-space"\ncall_timeout = true')
+    )
+    text += '\n[[checks]]\nid = "second"\nkind = "runs-cleanly"\npoints = 1\nallowed_errors = "none"\n'
     with pytest.raises(AssignmentError) as info:
         load_assignment(write_spec(tmp_path, text))
-    assert info.value.field.startswith("checks[0] (alphabeta)")
-    assert f"{', '.join(refused)} only apply with must_prune = true" in info.value.problem
+    found = dict(info.value.problems)
+    assert found == {
+        "assignment.call_timeout": "must be a number, not true",
+        "checks[0] (win).points": "must be a number, not 'ten'",
+        "checks[0] (win).expect": found["checks[0] (win).expect"],
+        "checks[1] (second).allowed_errors": "must be an integer, not 'none'",
+    }
+    assert found["checks[0] (win).expect"].startswith("must be one of 'wins', ")
+    assert all(f"{where}: {what}" in str(info.value) for where, what in info.value.problems)
+
+
+@pytest.mark.parametrize("name", ["cell_timeout", "notebook_timeout", "call_timeout", "check_budget_seconds"])
+@pytest.mark.parametrize("seconds", ["0", "-5", "-0.5"])
+def test_a_time_limit_must_be_above_zero(tmp_path: Path, name: str, seconds: str) -> None:
+    """0 seconds is no time at all, not "the default" nor "no limit": it is refused, as is a
+    negative limit."""
+    text = MINIMAL.replace('encoding = "flat-space"', f'encoding = "flat-space"\n{name} = {seconds}')
+    with pytest.raises(AssignmentError) as info:
+        load_assignment(write_spec(tmp_path, text))
+    assert info.value.field == f"assignment.{name}"
+    assert info.value.problem == f"must be more than 0, not {seconds}"
+
+
+@pytest.mark.parametrize("line", ["examples = 0", "examples = -3"])
+def test_a_check_count_must_be_above_zero(tmp_path: Path, line: str) -> None:
+    with pytest.raises(AssignmentError) as info:
+        load_assignment(write_spec(tmp_path, MINIMAL + line + "\n"))
+    assert info.value.field == "checks[0] (win).examples" and "must be more than 0" in info.value.problem
+
+
+def test_a_limit_that_is_given_is_kept_and_one_left_out_takes_the_default(tmp_path: Path) -> None:
+    text = MINIMAL.replace('encoding = "flat-space"', 'encoding = "flat-space"\ncell_timeout = 0.5')
+    assignment = load_assignment(write_spec(tmp_path, text))
+    defaults = {f.name: f.default for f in dataclasses.fields(Assignment)}
+    assert assignment.cell_timeout == 0.5
+    assert assignment.call_timeout == defaults["call_timeout"]
+    assert assignment.notebook_timeout == defaults["notebook_timeout"]
+    assert assignment.hypothesis_examples == defaults["hypothesis_examples"]
+
+
+def test_an_unknown_assignment_field_is_refused(tmp_path: Path) -> None:
+    """A misspelt limit would otherwise be ignored, and the default used without a word."""
+    text = MINIMAL.replace('encoding = "flat-space"', 'encoding = "flat-space"\ncell_timout = 60')
+    with pytest.raises(AssignmentError) as info:
+        load_assignment(write_spec(tmp_path, text))
+    assert info.value.field == "assignment.cell_timout" and "unknown field" in info.value.problem
+
+
+def test_a_check_written_by_the_converter_reads_back_equal(tmp_path: Path) -> None:
+    """What `grader init` writes for a check is what the loader reads: ints in float fields,
+    infinities, nested tables and boards included."""
+    params = PruningParams(
+        parse_call("alphabeta(board, alpha, beta, is_max)"),
+        returns=("value", "value,move"),
+        windows=((-math.inf, math.inf), (-1, 0)),
+        prune=PruneParams(positions=(Board.from_string("X...O...."),), window=(-2, 0)),
+    )
+    check = Check("alphabeta", "pruning-equivalence", "Alpha-beta", 12.5, params, visibility="hidden")
+    document = tomlkit.document()
+    document.add("assignment", {"id": "demo", "title": "Demo", "encoding": "flat-space"})
+    checks = tomlkit.aot()
+    checks.append(check_table(check))
+    document.add("checks", checks)
+    text = tomlkit.dumps(document)
+    assert "points = 12.5" in text and "windows = [[-inf, inf], [-1, 0]]" in text
+    (loaded,) = load_assignment(write_spec(tmp_path, text)).checks
+    assert loaded == check

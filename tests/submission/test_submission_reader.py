@@ -203,3 +203,33 @@ def test_definition_statements_keep_what_a_replay_needs() -> None:
         "@cache\ndef f():\n    return 1\nclass State:\n    pass\n"
     )
     assert definition_statements("def broken(:") == ""
+
+
+def test_a_deeply_nested_notebook_is_refused_with_a_reason(tmp_path: Path) -> None:
+    deep = "[" * 200_000 + "]" * 200_000
+    text = notebook_json([V4_CELL]).replace('"metadata": {}', f'"metadata": {{"deep": {deep}}}', 1)
+    with pytest.raises(SubmissionUnreadable, match="nested 200,004 levels deep; the limit is 64"):
+        read_submission(write(tmp_path, "deep.ipynb", text))
+
+
+def test_nesting_is_measured_outside_strings_only(tmp_path: Path) -> None:
+    from grader.submission.json_depth import MAX_JSON_DEPTH, nesting_depth
+
+    assert nesting_depth('{"a": ["[[[[", "\\"[[[", {"b": "}}}"}]}') == 3
+
+    def in_cell_metadata(levels: int) -> str:  # the notebook's own four levels, then ``levels`` lists
+        nested = "[" * levels + "]" * levels
+        return notebook_json([V4_CELL]).replace('"metadata": {}', f'"metadata": {{"deep": {nested}}}', 1)
+
+    at_limit = read_submission(write(tmp_path, "fine.ipynb", in_cell_metadata(MAX_JSON_DEPTH - 4)))
+    assert at_limit.notebook.cells[0].source == "x = 1"
+    with pytest.raises(SubmissionUnreadable, match=f"nested {MAX_JSON_DEPTH + 1} levels deep"):
+        read_submission(write(tmp_path, "deep.ipynb", in_cell_metadata(MAX_JSON_DEPTH - 3)))
+
+
+@pytest.mark.parametrize("expression", ["a." * 200_000 + "b", "-" * 200_000 + "1", "1" + "+1" * 300_000])
+def test_a_script_too_deep_for_the_parser_is_refused_not_raised(tmp_path: Path, expression: str) -> None:
+    with pytest.raises(SubmissionUnreadable, match="not Python source"):
+        read_submission(write(tmp_path, "deep.py", f"x = {expression}\n"))
+    notebook = read_submission(write(tmp_path, "half.py", f"def f():\n    return 1\n\nx = {expression}\n")).notebook
+    assert [cell.source.splitlines()[0] for cell in notebook.cells] == ["def f():", f"x = {expression}"]

@@ -164,15 +164,66 @@ def test_a_class_zip_with_one_unsafe_entry_is_graded_without_it(tmp_path: Path) 
     ]
 
 
-def test_zip_bombs_stop_at_the_size_limit(tmp_path: Path) -> None:
-    archive = make_zip(tmp_path / "bomb.zip", {"a.ipynb": "0" * 200_000, "b.ipynb": "0" * 200_000})
+def test_a_zip_bomb_member_is_left_out_alone(tmp_path: Path) -> None:
+    archive = make_zip(tmp_path / "bomb.zip", {"a.ipynb": "0" * 200_000, "b.ipynb": NOTEBOOK})
     assert archive.stat().st_size < 5_000
-    with pytest.raises(InputError, match="more than 100,000 bytes"):
-        extract_zip(archive, tmp_path / "out", ZipLimits(max_member_bytes=100_000))
+    unpacked = extract_zip(archive, tmp_path / "out", ZipLimits(max_member_bytes=100_000))
+    assert [p.name for p in unpacked.written] == ["b.ipynb"]
+    assert not (tmp_path / "out" / "a.ipynb").exists()  # the part unpacked before the limit is gone
+    assert [(s.path, s.reason) for s in unpacked.skipped] == [
+        ("a.ipynb", "not unpacked: it unpacks to more than 100,000 bytes, the limit for one file")
+    ]
+
+
+def test_a_class_zip_with_a_bomb_grades_the_others(tmp_path: Path) -> None:
+    archive = make_zip(
+        tmp_path / "canvas.zip",
+        {"doejane_12345_67890_lab05.ipynb": NOTEBOOK, "roeric_23456_78901_lab05.ipynb": "0" * 200_000},
+    )
+    found = collect_submissions(archive, "lab05", tmp_path / "scratch", ZipLimits(max_member_bytes=100_000))
+    assert ids(found) == ["12345"]
+    assert [(s.path, s.reason) for s in found.skipped] == [
+        (
+            "canvas.zip/roeric_23456_78901_lab05.ipynb",
+            "not unpacked: it unpacks to more than 100,000 bytes, the limit for one file",
+        )
+    ]
+
+
+def test_whole_zip_limits_still_refuse_the_archive(tmp_path: Path) -> None:
+    archive = make_zip(tmp_path / "bomb.zip", {"a.ipynb": "0" * 200_000, "b.ipynb": "0" * 200_000})
     with pytest.raises(InputError, match="unpacks to more than 300,000 bytes"):
         extract_zip(archive, tmp_path / "out2", ZipLimits(max_total_bytes=300_000))
     with pytest.raises(InputError, match="entries"):
         extract_zip(archive, tmp_path / "out3", ZipLimits(max_members=1))
+
+
+def test_duplicate_damaged_and_clashing_entries_are_left_out_alone(tmp_path: Path) -> None:
+    archive = tmp_path / "odd.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("alice.ipynb", NOTEBOOK)
+        with pytest.warns(UserWarning, match="Duplicate name"):  # zipfile warns; an odd LMS export would not
+            zf.writestr("alice.ipynb", "second")
+        zf.writestr("bob.ipynb/inner.ipynb", NOTEBOOK)
+        zf.writestr("bob.ipynb", NOTEBOOK)  # a file where a folder was unpacked
+        zf.writestr("cleo.ipynb", NOTEBOOK * 20)
+    data = bytearray(archive.read_bytes())
+    with zipfile.ZipFile(archive) as zf:
+        cleo = zf.getinfo("cleo.ipynb")
+    body = cleo.header_offset + 30 + len(cleo.filename.encode())
+    data[body + 5] ^= 0xFF  # corrupt cleo's compressed stream, not the directory
+    archive.write_bytes(bytes(data))
+    unpacked = extract_zip(archive, tmp_path / "out")
+    assert [p.relative_to(tmp_path / "out").as_posix() for p in unpacked.written] == [
+        "alice.ipynb",
+        "bob.ipynb/inner.ipynb",
+    ]
+    assert (tmp_path / "out" / "alice.ipynb").read_text() == NOTEBOOK  # the first entry of a name wins
+    reasons = {s.path: s.reason for s in unpacked.skipped}
+    assert reasons["alice.ipynb"].startswith("not unpacked: the archive holds another entry of the same name")
+    assert reasons["bob.ipynb"].startswith("not unpacked: it cannot be written")
+    assert reasons["cleo.ipynb"].startswith("not unpacked: the entry is damaged")
+    assert not (tmp_path / "out" / "cleo.ipynb").exists()
 
 
 def test_unusable_inputs(tmp_path: Path) -> None:

@@ -15,19 +15,12 @@ from grader.checks.answers import Answer, MoveCodec, ShapeError, read_search_res
 from grader.checks.causes.root_cause import MoveObservation
 from grader.checks.context import CallsStopped, CheckContext, StudentFunction
 from grader.checks.kind import CheckKind
-from grader.checks.kinds.search import shapes_field
-from grader.checks.params import PLACEHOLDERS, call_field
+from grader.checks.kinds.search import Shapes
 from grader.checks.reference_answers import reference_answer
 from grader.results import CheckResult, CheckStatus, Counterexample
-from grader.spec.call_template import CallTemplate, parse_call
-from grader.spec.model import Check, MoveFormat, Side
-from reference import Board, O, X, solve
-
-
-def _parse_side_calls(raw: Any) -> dict[str, CallTemplate]:
-    if not isinstance(raw, dict) or not raw or set(raw) - {X, O}:
-        raise ValueError('must be a table such as { X = "min()", O = "max()" }')
-    return {side: parse_call(text, allowed_placeholders=PLACEHOLDERS) for side, text in raw.items()}
+from grader.spec.call_template import CallTemplate
+from grader.spec.model import Check, Count, MoveFormat, Side
+from reference import Board, solve
 
 
 def _outcome(board: Board) -> str:
@@ -44,9 +37,9 @@ class SequenceParams:
     """Plays a whole game through the student's functions and compares the moves and the result (seed 003: 1, 2, 7, 6,
     9 and a tie from the empty board)."""
 
-    calls: dict[str, CallTemplate] = field(metadata={"parse": _parse_side_calls})
+    calls: dict[Side, CallTemplate]
     """The function each side's move comes from, e.g. { X = "min()", O = "max()" }."""
-    returns: tuple[str, ...] = shapes_field(("value,move",))
+    returns: Shapes = ("value,move",)
     """The shape of the answer: one of value, value,move, value,row,col, row,col,value, move, move,value, or a list of
     them (the first that reads wins)."""
     move: MoveFormat | None = None
@@ -64,6 +57,10 @@ class SequenceParams:
     moves: Literal["first-best", "optimal"] = "first-best"
     """first-best: the sequence must be exactly the expected one (a pinned tie-break);
     optimal: any optimal move is accepted at every turn and only the result is compared."""
+
+    def __post_init__(self) -> None:
+        if not self.calls:
+            raise ValueError('calls: give at least one side\'s call, such as { X = "min()", O = "max()" }')
 
 
 def _reference_sequence(ctx: CheckContext, player: str) -> tuple[list[int], str]:
@@ -165,7 +162,9 @@ def _recommended_cell(answer: Answer, returns: tuple[str, ...], moves: MoveCodec
 
 def _move_sequence(check: Check[SequenceParams], ctx: CheckContext) -> CheckResult:
     params = check.params
-    students = {side: ctx.student(t, globals_from=params.globals) for side, t in params.calls.items()}
+    students: dict[str, StudentFunction] = {
+        side: ctx.student(t, globals_from=params.globals) for side, t in params.calls.items()
+    }
     shown = MoveCodec(params.sequence_format)
     ref_sequence, ref_result = _reference_sequence(ctx, params.player)
     expected_cells = [shown.decode(m) for m in params.expected_moves] if params.expected_moves else ref_sequence
@@ -233,9 +232,9 @@ class RandomOpponentParams:
     at random among the moves that keep its game value, so that every mistake that throws a draw away is punished;
     the first loss ends the check."""
 
-    call: CallTemplate = call_field()
+    call: CallTemplate
     """The call that gives the AI's move on a board, e.g. ``best_move(board)``."""
-    returns: tuple[str, ...] = shapes_field(("move",))
+    returns: Shapes = ("move",)
     """The shape of the answer: one of value, value,move, value,row,col, row,col,value, move, move,value, or a list of
     them (the first that reads wins)."""
     move: MoveFormat | None = None
@@ -244,7 +243,7 @@ class RandomOpponentParams:
     """Student globals set from placeholders before each call, e.g. { current_state = "board" }."""
     ai: Side = "O"
     """The side the student's AI plays."""
-    games: int = 10
+    games: Count = 10
     """How many games are played."""
     seed: int = 0
     """The seed of the opponent's choices: every submission meets the same games."""

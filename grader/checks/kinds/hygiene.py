@@ -12,15 +12,14 @@ from grader.check_details import ManualMarking
 from grader.checks.answers import Answer
 from grader.checks.context import CheckContext
 from grader.checks.kind import CheckKind
-from grader.checks.params import call_field
 from grader.checks.positions import Sampling
 from grader.checks.properties import Mismatch
 from grader.checks.recipe import PropertyCheck, run_property
 from grader.checks.verdicts import result_from_property
-from grader.execution.records import CellRecord, CellStatus
+from grader.execution.result import CellRecord, CellStatus
 from grader.results import MARKED_BY_HAND, CheckResult, CheckStatus
 from grader.spec.call_template import CallTemplate
-from grader.spec.model import Check, Side
+from grader.spec.model import Check, Count, Side
 from reference import Board
 
 
@@ -28,7 +27,7 @@ from reference import Board
 class NoMutationParams:
     """The function leaves its board argument (and the globals it is given) unchanged."""
 
-    call: CallTemplate = call_field()
+    call: CallTemplate
     """The call made on each position, in Python with placeholders, e.g. ``minimax(board, 0, is_max)``."""
     globals: dict = field(default_factory=dict)
     """Student globals set from placeholders before each call, e.g. { current_state = "board" }."""
@@ -38,7 +37,7 @@ class NoMutationParams:
     """The most empty cells a sampled position has (few keep a full search cheap)."""
     to_move: Side | None = None
     """Only positions with this side to move (for functions that always play one side); default: either."""
-    examples: int = 20
+    examples: Count = 20
     """Positions drawn beyond the first cases."""
 
 

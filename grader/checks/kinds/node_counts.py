@@ -30,9 +30,8 @@ from grader.checks.causes.root_cause import NodeCountObservation
 from grader.checks.context import CheckContext, Explore, StudentFunction
 from grader.checks.kind import CheckKind
 from grader.checks.kinds.node_count_verdicts import Measured, alphabeta_result, judge_alphabeta, single_search_result
-from grader.checks.kinds.search import shapes_field
+from grader.checks.kinds.search import Shapes
 from grader.checks.node_counter import NodeCounter
-from grader.checks.params import boards_field, call_field
 from grader.checks.reference_answers import reference_alphabeta, reference_answer, reference_minimax_nodes
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.call_template import CallTemplate
@@ -49,9 +48,9 @@ class Params:
     credit, fewer nodes but another exploration ``partial_credit``, with the first step where the searches part.
     Beyond 200,000 steps, or where the boards cannot be read, counts are compared."""
 
-    minimax_call: CallTemplate = call_field()
+    minimax_call: CallTemplate
     """The plain minimax call whose nodes are counted, e.g. ``minimax(board, 0, is_max)``."""
-    alphabeta_call: CallTemplate | None = call_field(default=None)
+    alphabeta_call: CallTemplate | None = None
     """Without it, the check compares one search's node count with the reference's."""
     window: tuple[float, float] = (-math.inf, math.inf)
     """The window the alpha-beta call starts with (for the reference count)."""
@@ -67,11 +66,11 @@ class Params:
     """Student globals set from placeholders before each call, e.g. { current_state = "board" }."""
     start_depth: int = 0
     """The depth the student's code gives the root (matters for depth-adjusted scores)."""
-    positions: tuple[Board, ...] = boards_field(default=(Board.empty(),))
+    positions: tuple[Board, ...] = (Board.empty(),)
     """The positions both searches are counted from."""
     partial_credit: float = 0.5
     """The share of the points for fewer nodes than minimax but another exploration."""
-    returns: tuple[str, ...] = shapes_field(("value", "value,move", "value,row,col", "move,value"))
+    returns: Shapes = ("value", "value,move", "value,row,col", "move,value")
     """How the alpha-beta call's result holds the value (the first shape that reads wins)."""
     move_order: Literal["row-major", "any"] = "row-major"
     """row-major: the alpha-beta explores what the reference does trying the cells row by row;

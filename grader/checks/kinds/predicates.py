@@ -16,14 +16,13 @@ from grader.checks.causes.predicates import EveryAnswer
 from grader.checks.context import CheckContext
 from grader.checks.expectations import EXPECTATIONS, LINE_KINDS, Expectation, Reading, lines_of
 from grader.checks.kind import CheckKind
-from grader.checks.params import call_field
 from grader.checks.positions import positions
 from grader.checks.properties import Mismatch
 from grader.checks.recipe import Coverage, PropertyCheck, kinds_phrase, list_kinds, run_property
 from grader.checks.verdicts import explain, result_from_property, shape_of
 from grader.results import CheckResult
 from grader.spec.call_template import CallTemplate
-from grader.spec.model import Check, MoveFormat
+from grader.spec.model import Check, Count, MoveFormat
 from reference import EMPTY, LINES, Board, O, X, reachable_positions
 from reference.strategies import arbitrary_boards
 
@@ -36,7 +35,7 @@ class Params:
     """Compares a board function with the reference's (``expect`` names what it answers) over reachable or arbitrary
     boards, always including the smallest position for each of the 8 lines for each player."""
 
-    call: CallTemplate = call_field()
+    call: CallTemplate
     """The call of the board function, e.g. ``check_win(board, player)``."""
     expect: ExpectName = "wins"
     """What the function answers: wins (True when ``player`` has a line), winner (the winner's mark, or no winner),
@@ -53,7 +52,7 @@ class Params:
     """legal-moves only: the moves must come in row-major order (a set is always read unordered)."""
     move: MoveFormat | None = None
     """The format of the moves the function takes and returns; default: the assignment's ``move``."""
-    examples: int | None = None
+    examples: Count | None = None
     """Positions drawn beyond the first cases; default: the assignment's ``hypothesis_examples``."""
 
     def __post_init__(self) -> None:

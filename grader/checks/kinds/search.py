@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
-from typing import Any, Literal
+from dataclasses import dataclass, field, replace
+from typing import Annotated, Any, Literal
 
 from hypothesis import strategies as st
 
@@ -16,27 +16,20 @@ from grader.checks.causes.search import SearchAnswer, search_cause
 from grader.checks.context import CheckContext, StudentFunction
 from grader.checks.kind import CheckKind
 from grader.checks.kinds.cut_offs import CutOffs, PrunePosition, judge_cut_offs
-from grader.checks.params import boards_field, call_field
 from grader.checks.positions import Sampling, game_result, results_summary
 from grader.checks.properties import Mismatch, PropertyOutcome
 from grader.checks.recipe import Coverage, PropertyCheck, run_property
 from grader.checks.reference_answers import reference_answer
 from grader.checks.verdicts import explain, local_cause, result_from_property, shape_of
 from grader.results import CheckResult, CheckStatus
+from grader.serialization import OneOrMore
 from grader.spec.call_template import CallTemplate
-from grader.spec.model import Check, MoveFormat, Side
+from grader.spec.model import Check, Count, MoveFormat, Side
 from reference import Board, SearchSpec, move_values
 
-
-def _parse_shapes(raw: Any) -> tuple[str, ...]:
-    shapes = (raw,) if isinstance(raw, str) else tuple(raw) if isinstance(raw, list) else None
-    if not shapes or not all(s in SEARCH_SHAPES for s in shapes):
-        raise ValueError(f"must be one or a list of {', '.join(SEARCH_SHAPES)}, not {raw!r}")
-    return shapes
-
-
-def shapes_field(default: tuple[str, ...]) -> Any:
-    return field(default=default, metadata={"parse": _parse_shapes})
+Shapes = Annotated[tuple[str, ...], OneOrMore(SEARCH_SHAPES)]
+"""How a search's result holds its value and move: one of `SEARCH_SHAPES`, or a list of them
+(the first that reads wins)."""
 
 
 JudgeMove = Literal["any-optimal", "first-best", "none"]
@@ -49,9 +42,9 @@ class SearchParams:
     (``min_empty``..``max_empty``), after the named ``include`` positions and the smallest won, lost and drawn
     position for each side to move."""
 
-    call: CallTemplate = call_field()
+    call: CallTemplate
     """The call made on each position, in Python with placeholders, e.g. ``minimax(board, 0, is_max)``."""
-    returns: tuple[str, ...] = shapes_field(("value",))
+    returns: Shapes = ("value",)
     """The shape of the answer: one of value, value,move, value,row,col, row,col,value, move, move,value, or a list of
     them (the first that reads wins)."""
     judge_move: JudgeMove = "any-optimal"
@@ -68,9 +61,9 @@ class SearchParams:
     """The most empty cells a sampled position has (few keep a full search cheap)."""
     to_move: Side | None = None
     """Only positions with this side to move (for functions that always play one side); default: either."""
-    include: tuple[Board, ...] = boards_field(default=())
+    include: tuple[Board, ...] = ()
     """Named positions always tried (the challenge positions), whatever their size."""
-    examples: int | None = None
+    examples: Count | None = None
     """Positions drawn beyond the first cases; default: the assignment's ``hypothesis_examples``."""
 
     @property
@@ -235,10 +228,24 @@ DEPTH_LIMITED = CheckKind("depth-limited", DepthParams, _depth_limited)
 
 
 @dataclass(frozen=True)
+class PruneParams:
+    """How a pruning-equivalence check also judges that the search cuts off."""
+
+    positions: tuple[Board, ...] = (Board.from_string("X...O...X"),)
+    """Small positions (a full minimax is cheap there, and a correct alpha-beta enters a
+    fraction of it)."""
+    window: tuple[float, float] = (-math.inf, math.inf)
+    """The window the recorded call starts with. One bound beyond every value isolates one
+    side's cut-off: (-2, 0) on unit scores prunes only where MAX nodes reach beta."""
+    ratio: float = 0.9
+    """Counting conventions differ by a node or so; a search that never cuts off enters all."""
+
+
+@dataclass(frozen=True)
 class PruningParams(SearchParams):
     """Alpha-beta gives the minimax value on the full window, and keeps the fail-soft or fail-hard bound rules on
-    narrowed windows. Values cannot tell alpha-beta from a search that never cuts off: ``must_prune`` also records
-    the search and fails it (0 points) when it enters more than ``prune_ratio`` of the positions the reference
+    narrowed windows. Values cannot tell alpha-beta from a search that never cuts off: a ``prune`` table also records
+    the search and fails it (0 points) when it enters more than ``prune.ratio`` of the positions the reference
     minimax enters; how much it prunes is ``node-counts``' job. A window with one bound beyond every value isolates
     one side's cut-off."""
 
@@ -251,26 +258,11 @@ class PruningParams(SearchParams):
     judge_move: JudgeMove = "none"
     """Which best moves count: any-optimal, first-best (the first in row-major order), or none (the value alone is
     judged)."""
-    must_prune: bool = False
+    prune: PruneParams | None = None
     """Values alone cannot tell alpha-beta from a search that never cuts off (it gives the
-    exact value on every window): with this on, once the values agree the search is also
-    recorded from each of ``prune_positions`` with ``prune_window``, and must enter at most
-    ``prune_ratio`` of the positions minimax enters there."""
-    prune_positions: tuple[Board, ...] = boards_field(default=(Board.from_string("X...O...X"),))
-    """Small positions (a full minimax is cheap there, and a correct alpha-beta enters a
-    fraction of it)."""
-    prune_window: tuple[float, float] = (-math.inf, math.inf)
-    """The window the recorded call starts with. One bound beyond every value isolates one
-    side's cut-off: (-2, 0) on unit scores prunes only where MAX nodes reach beta."""
-    prune_ratio: float = 0.9
-    """Counting conventions differ by a node or so; a search that never cuts off enters all."""
-
-    def __post_init__(self) -> None:
-        # Without must_prune nothing is recorded: a window or positions given for it would be
-        # silently ignored, and the author would believe the check judges the pruning.
-        given = [f.name for f in fields(self) if f.name.startswith("prune_") and getattr(self, f.name) != f.default]
-        if given and not self.must_prune:
-            raise ValueError(f"{', '.join(given)} only apply with must_prune = true, which this check does not set")
+    exact value on every window): with a ``prune`` table (``prune = {}`` for its defaults),
+    once the values agree the search is also recorded from each of its ``positions`` with its
+    ``window``, and must enter at most ``ratio`` of the positions minimax enters there."""
 
 
 def _bound_problem(value: float, true: float, alpha: float, beta: float, fail: str) -> str | None:
@@ -330,14 +322,14 @@ def _pruning_equivalence(check: Check[PruningParams], ctx: CheckContext) -> Chec
         run_property(check, ctx, student, prop), ctx, check.id, params, student, moves, windows=True
     )
     result = result_from_property(check, outcome, f"`{student.label}` agrees with minimax", cause=cause)
-    if not params.must_prune or result.status is not CheckStatus.PASSED:
+    if params.prune is None or result.status is not CheckStatus.PASSED:
         return result
     positions = []
-    for board in params.prune_positions:
+    for board in params.prune.positions:
         side = _side(ctx, params, board)
         positions.append(PrunePosition(board, side, ctx.spec(board, to_move=side, start_depth=params.start_depth)))
     recorded = ctx.student_for(params, explore=ctx.explore())
-    return judge_cut_offs(check, ctx, recorded, CutOffs(positions, params.prune_window, params.prune_ratio), result)
+    return judge_cut_offs(check, ctx, recorded, CutOffs(positions, params.prune.window, params.prune.ratio), result)
 
 
 PRUNING_EQUIVALENCE = CheckKind("pruning-equivalence", PruningParams, _pruning_equivalence)

@@ -22,14 +22,13 @@ from grader.checks.answers import Answer
 from grader.checks.causes.defects import SuccessorObservation, expand_hypotheses, successor_defect
 from grader.checks.context import CheckContext
 from grader.checks.kind import CheckKind
-from grader.checks.params import call_field
 from grader.checks.positions import positions
 from grader.checks.properties import Mismatch
 from grader.checks.recipe import PropertyCheck, run_property
 from grader.checks.verdicts import explain, local_cause, result_from_property, shape_of
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.call_template import CallTemplate
-from grader.spec.model import Check
+from grader.spec.model import Check, Count, Seconds
 from reference import Board, MalformedBoard, depth_limited_selfplay
 from reference.codecs import cell_to_rowcol
 
@@ -41,14 +40,14 @@ class SuccessorParams:
     """A move makes the right new state, refuses occupied or out-of-range cells (None), and leaves the old state
     unchanged."""
 
-    call: CallTemplate = call_field()
+    call: CallTemplate
     """The call that makes the successor, with a ``move`` placeholder, e.g.
     ``State(board, to_move).expand(move)``."""
     board_attribute: str = "gameplan"
     """Where the successor keeps its board ("" when the call returns the board itself)."""
     globals: dict = field(default_factory=dict)
     """Student globals set from placeholders before each call, e.g. { current_state = "board" }."""
-    examples: int | None = None
+    examples: Count | None = None
     """Positions drawn beyond the first cases; default: the assignment's ``hypothesis_examples``."""
 
 
@@ -144,7 +143,7 @@ class SelfPlayParams:
     and, where that is off, through the grader's own count (``partial_credit`` when only the counter is off). The
     depths are played shallowest first, and a row that can score neither way ends the check."""
 
-    call: CallTemplate = call_field()
+    call: CallTemplate
     """Plays a whole game at a depth limit and returns a tuple, e.g. ``run_game(depth_limit)``."""
     depths: tuple[int, ...] = (2, 4, 9)
     """The depth limits played (the ``depth_limit`` placeholder), in order."""
@@ -158,7 +157,7 @@ class SelfPlayParams:
     partial_credit: float = 0.5
     """Given when the games are right and the grader's count matches, but the student's own
     counter does not: the search is right, the bookkeeping is not."""
-    timeout: float = 180.0
+    timeout: Seconds = 180.0
     """Seconds one game may take."""
 
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from grader.execution.channel.exploration import MAX_STEPS, unpack_boards
+from grader.execution.channel.kernel.exploration import MAX_STEPS, unpack_boards
 from grader.execution.channel.protocol import (
     STATUS_MISSING,
     STATUS_OK,
@@ -126,7 +126,7 @@ class MadeObject:
 @dataclass(frozen=True)
 class StandIn:
     """The reference's version of a lower-level function, bound to ``name`` in the notebook's
-    namespace for one call (:mod:`grader.execution.channel.stand_ins`)."""
+    namespace for one call (:mod:`grader.execution.channel.kernel.stand_ins`)."""
 
     name: str
     """Dotted name: ``check_win``, ``State.terminal_test``."""

@@ -2,7 +2,7 @@
 
 A batch of :class:`Call` specs goes to the kernel in one request and comes back as
 :class:`CallOutcome` values over a :class:`~grader.execution.channel.link.ShimLink`; the
-kernel side is :mod:`grader.execution.channel.shim`. Values travel in the tagged JSON of
+kernel side is :mod:`grader.execution.channel.kernel.shim`. Values travel in the tagged JSON of
 :mod:`grader.execution.channel.wire_format` and are decoded here into plain Python data,
 numpy arrays and :class:`RemoteObject` snapshots. Nothing from the kernel is ever unpickled or evaluated.
 
@@ -21,6 +21,7 @@ from typing import Protocol
 
 from jupyter_core.utils import run_sync
 
+from grader.errors import GraderError
 from grader.execution.channel.call_data import (
     Call,
     CallExploration,
@@ -48,7 +49,7 @@ from grader.execution.channel.protocol import (
 _CALL_SLACK_SECONDS = 1.0
 
 
-class KernelUnavailable(RuntimeError):
+class KernelUnavailable(GraderError, RuntimeError):
     """The session used up its kernel restarts; nothing more can run."""
 
 

@@ -19,16 +19,17 @@ from queue import Empty
 from types import ModuleType
 from typing import Any
 
-from grader.execution.channel import (
+from grader import errors
+from grader.errors import GraderError
+from grader.execution.channel import protocol, wire_format
+from grader.execution.channel.kernel import (
     executor,
     exploration,
     names,
     predicate_truths,
-    protocol,
     references,
     shim,
     stand_ins,
-    wire_format,
 )
 from grader.execution.channel.protocol import KERNEL_NAMESPACE, REPLY_DONE, REPLY_ERROR, REPLY_OUTCOMES, REPLY_READY
 from grader.execution.runtime_dir import RuntimeDir
@@ -45,6 +46,7 @@ def _source(module: ModuleType) -> str:
 KERNEL_SOURCES = tuple(
     _source(module)
     for module in (
+        errors,
         protocol,
         wire_format,
         exploration,
@@ -65,19 +67,19 @@ each), so that a notebook writing into the shim's descriptor cannot make the gra
 the whole file; what is left is read the next time."""
 
 
-class KernelDied(RuntimeError):
+class KernelDied(GraderError, RuntimeError):
     """The kernel process ended while the grader was waiting for it."""
 
 
-class KernelUnresponsive(RuntimeError):
+class KernelUnresponsive(GraderError, RuntimeError):
     """The kernel ignored an interrupt and kept running."""
 
 
-class ShimFailed(RuntimeError):
+class ShimFailed(GraderError, RuntimeError):
     """The shim reported an error of its own (not the student's)."""
 
 
-class RequestAborted(RuntimeError):
+class RequestAborted(GraderError, RuntimeError):
     """The request ended without a reply (an interrupt landed outside a call)."""
 
 

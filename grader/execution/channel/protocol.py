@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-# The ``__name__`` of the private namespace the kernel-side sources are executed in; those
-# modules import their neighbours only when loaded under another name (a normal import).
+# The ``__name__`` of the private namespace the kernel-side sources are executed in. Those
+# modules import their neighbours only when loaded under another name (a normal import): they
+# test ``__name__ != globals().get("KERNEL_NAMESPACE")``, which in the kernel compares with this
+# constant (this module is sent before them) and in a normal import with None.
 KERNEL_NAMESPACE = "__grader_shim__"
 
 # --- requests ---------------------------------------------------------------------------------
@@ -86,7 +88,7 @@ def shows_cell_truncation(text: str) -> bool:
 
 
 class ExploreRequest(TypedDict):
-    """Record the search a call runs (see :mod:`~grader.execution.channel.exploration`)."""
+    """Record the search a call runs (see :mod:`~grader.execution.channel.kernel.exploration`)."""
 
     trace: bool
     """Also record the position each node was entered with, as a board (up to ``max_steps``)."""
@@ -125,7 +127,7 @@ class MadeRequest(TypedDict):
 
 class StandInRequest(TypedDict):
     """The reference's version of a lower-level function, bound to ``name`` for one call
-    (see :mod:`grader.execution.channel.stand_ins`)."""
+    (see :mod:`grader.execution.channel.kernel.stand_ins`)."""
 
     name: str
     """Dotted name in the notebook's namespace: ``check_win``, ``State.terminal_test``."""

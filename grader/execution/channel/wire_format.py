@@ -1,7 +1,7 @@
 """The wire format between the grader and the kernel shim: tagged JSON for plain data.
 
 Both ends use this one definition. The grader imports it; the kernel receives its source
-text, executed into the shim's private namespace before :mod:`grader.execution.channel.shim`.
+text, executed into the shim's private namespace before :mod:`grader.execution.channel.kernel.shim`.
 
 JSON null/bool/int/str/list and finite floats stand for themselves. Everything else is a
 one-key object whose key starts with "$"::
@@ -30,8 +30,11 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
+    from grader.errors import GraderError
 
-class Unserializable(Exception):
+
+class Unserializable(GraderError):
     """A value cannot be represented in the wire format."""
 
 

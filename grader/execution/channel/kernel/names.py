@@ -12,13 +12,14 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-if __name__ != "__grader_shim__":  # in the kernel the sources shipped before this one define these
+if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
+    from grader.errors import GraderError
     from grader.execution.channel.protocol import STATUS_MISSING
 
 NOT_FOUND = object()
 
 
-class CallRefused(Exception):
+class CallRefused(GraderError):
     """The call cannot be made as asked; ``status`` is the outcome's status."""
 
     def __init__(self, status: str, message: str) -> None:

@@ -14,10 +14,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+
+from cattrs.errors import ClassValidationError
 
 from grader.execution.sandbox import SandboxChoice, resolve_mode
 from grader.results import SubmissionResult
+from grader.serialization import converter
 from grader.spec.model import Assignment
 from grader.submission.inputs import StudentSubmission
 
@@ -25,6 +27,21 @@ _PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 _GRADER_PACKAGES = ("grader", "reference")
 _GRADER_SOURCE_SUFFIXES = (".py", ".j2")
 _SPEC_FILES = ("assignment.toml", "adapter.py")
+
+
+@dataclass(frozen=True)
+class BatchFields:
+    """The record's ``batch`` table: who was graded, against what, and how it went."""
+
+    fingerprint: str = ""
+    student_id: str = ""
+    display_name: str = ""
+    original_name: str = ""
+    late: bool = False
+    notes: tuple[str, ...] = ()
+    failure: str | None = None
+    grader_fault: bool = False
+    seconds: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -42,44 +59,32 @@ class GradingRecord:
     reused: bool = False
     """Taken from an earlier run rather than graded now."""
 
-    def to_dict(self) -> dict[str, Any]:
-        s = self.submission
-        return {
-            "batch": {
-                "fingerprint": self.fingerprint,
-                "student_id": s.student_id,
-                "display_name": s.display_name,
-                "original_name": s.original_name,
-                "late": s.late,
-                "notes": list(s.notes),
-                "failure": self.failure,
-                "grader_fault": self.grader_fault,
-                "seconds": round(self.seconds, 3),
-            },
-            **self.result.to_dict(),
-        }
-
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
+        s = self.submission
+        batch = BatchFields(
+            self.fingerprint,
+            s.student_id,
+            s.display_name,
+            s.original_name,
+            s.late,
+            s.notes,
+            self.failure,
+            self.grader_fault,
+            round(self.seconds, 3),
+        )
+        data = {"batch": converter.unstructure(batch), **self.result.to_dict()}
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
     @classmethod
     def load(cls, path: Path, submission: StudentSubmission) -> GradingRecord | None:
         """The stored record, or None when there is none or it cannot be read."""
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-            meta = data["batch"]
+            batch = converter.structure(data["batch"], BatchFields)
             result = SubmissionResult.from_dict(data)
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, ClassValidationError):
             return None
-        return cls(
-            submission,
-            result,
-            str(meta.get("fingerprint", "")),
-            meta.get("failure"),
-            bool(meta.get("grader_fault")),
-            float(meta.get("seconds", 0.0)),
-            reused=True,
-        )
+        return cls(submission, result, batch.fingerprint, batch.failure, batch.grader_fault, batch.seconds, reused=True)
 
 
 # -- fingerprints -----------------------------------------------------------------------------

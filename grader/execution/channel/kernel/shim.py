@@ -1,7 +1,7 @@
 """The part of the grader that lives inside the student's kernel: its IPython wiring.
 
 The grader sends the source of :mod:`~grader.execution.channel.protocol`, of the wire format,
-of :mod:`~grader.execution.channel.references`, of :mod:`~grader.execution.channel.executor`
+of :mod:`~grader.execution.channel.kernel.references`, of :mod:`~grader.execution.channel.kernel.executor`
 and then this file's, and executes them in one
 private namespace whose builtins are a copy taken before any student code ran: a notebook
 that defines ``max``/``min`` or monkeypatches ``builtins`` does not change what this code
@@ -15,6 +15,9 @@ installed, the shim:
 * turns ``exit()``/``quit()`` into ``SystemExit`` (which ends only the cell) instead of a
   kernel shutdown;
 * hides the grader's own packages from ``import``;
+* puts back the builtins a notebook deletes or replaces (``builtins.__import__ = None``)
+  after each statement, which the kernel's own machinery needs (the executor's
+  :class:`~grader.execution.channel.kernel.executor.BuiltinsGuard`, which also runs after each call);
 * runs batches of function calls for the grader with a :class:`CallExecutor` on the
   notebook's namespace, and reports plain data back.
 
@@ -38,8 +41,8 @@ from json import dumps as _json_dumps
 from json import loads as _json_loads
 from typing import Any
 
-if __name__ != "__grader_shim__":  # in the kernel the sources shipped before this one define these
-    from grader.execution.channel.executor import CallExecutor, student_traceback
+if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
+    from grader.execution.channel.kernel.executor import CallExecutor, student_traceback
     from grader.execution.channel.protocol import (
         ERROR_CHARS,
         FLUSH_INTERVAL,
@@ -97,7 +100,11 @@ class _Shim:
         self.stdin_log_entries = 0
         self.shell = get_ipython()
         self.kernel = self.shell.kernel
-        self.executor = CallExecutor(self.shell.user_ns, output_chars=self.output_limit)
+        # The builtins IPython sets per cell are its own business (see enter_cell_context).
+        self.executor = CallExecutor(
+            self.shell.user_ns, output_chars=self.output_limit, unguarded_builtins=(*_CELL_BUILTINS, "_")
+        )
+        self.builtins_guard = self.executor.builtins_guard
         self.displayhook = self.shell.displayhook
         self.excepthook = self.shell.excepthook
         self.comm: Any = None
@@ -117,8 +124,29 @@ class _Shim:
         self.shell.InteractiveTB.set_mode(mode="Plain")
         self.shell.colors = "nocolor"
         self.shell.events.register("pre_run_cell", self.start_cell)
+        self.guard_builtins()
         sys.meta_path.insert(0, _BlockedImports(blocked))
         self.kernel.comm_manager.register_target(comm_target, self.open_comm)
+
+    def guard_builtins(self) -> None:
+        """Put the builtins back after every top-level statement IPython runs, and before it
+        formats a traceback (which it does before the statement is over)."""
+        run_code = self.shell.run_code
+        show_traceback = self.shell.showtraceback
+        restore = self.builtins_guard.restore
+
+        async def guarded_run_code(code_obj: Any, result: Any = None, *, async_: bool = False) -> Any:
+            try:
+                return await run_code(code_obj, result, async_=async_)
+            finally:
+                restore()
+
+        def guarded_show_traceback(*args: Any, **kwargs: Any) -> Any:
+            restore()
+            return show_traceback(*args, **kwargs)
+
+        self.shell.run_code = guarded_run_code
+        self.shell.showtraceback = guarded_show_traceback
 
     def open_comm(self, comm: Any, message: dict[str, Any]) -> None:
         """The grader opened its comm: requests arrive on it from now on.
@@ -195,6 +223,8 @@ class _Shim:
     # requests from the grader ------------------------------------------------------------
 
     def send(self, payload: dict[str, Any]) -> None:
+        # The function just called may have changed builtins: ipykernel needs them to send.
+        self.builtins_guard.restore()
         payload["nonce"] = self.nonce
         self.comm.send(payload)
 
@@ -217,7 +247,8 @@ class _Shim:
             if request["op"] == OP_CALLS:
                 result = self.run_batch(request_id, request["calls"])
             elif request["op"] == OP_DEFINED_NAMES:
-                result = self.executor.defined_names(hidden=set(self.shell.user_ns_hidden))
+                hidden = set(self.shell.user_ns_hidden) | self.builtins_guard.mirrored_names()
+                result = self.executor.defined_names(hidden=hidden)
             elif request["op"] == OP_STDIN_POSITION:
                 self.position = request["position"]
                 result = None

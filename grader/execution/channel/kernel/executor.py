@@ -3,20 +3,21 @@
 This is the call contract, on a plain ``dict`` namespace: assign globals, resolve a dotted
 target, call it and the methods chained on its result, count the calls of named functions
 (recursive ones included) or record the search the call runs, wherever its recursion lives
-(:mod:`~grader.execution.channel.exploration`), stop a call at its time limit with an alarm, tell whether a call
+(:mod:`~grader.execution.channel.kernel.exploration`), stop a call at its time limit with an alarm, tell whether a call
 changed what it was given, read globals back, and list what the namespace defines. It knows
-nothing of IPython: inside the kernel :mod:`grader.execution.channel.shim` runs it on the
+nothing of IPython: inside the kernel :mod:`grader.execution.channel.kernel.shim` runs it on the
 notebook's namespace; tests run it on a dict in their own process.
 
 It is shipped into the kernel as source after the protocol, the wire format, the exploration
-recorder, :mod:`~grader.execution.channel.references`, :mod:`~grader.execution.channel.names`
-and :mod:`~grader.execution.channel.stand_ins`, executed in
+recorder, :mod:`~grader.execution.channel.kernel.references`, :mod:`~grader.execution.channel.kernel.names`
+and :mod:`~grader.execution.channel.kernel.stand_ins`, executed in
 the same private namespace, so it uses only the standard library and imports its neighbours
 only when loaded as a module. ``SIGALRM`` makes it Unix-only and main-thread-only.
 """
 
 from __future__ import annotations
 
+import builtins
 import io
 import signal
 import sys
@@ -26,9 +27,9 @@ import types
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
-if __name__ != "__grader_shim__":  # in the kernel the sources shipped before this one define these
-    from grader.execution.channel.exploration import Exploration, ExplorationRecorder, board_reader, pack_boards
-    from grader.execution.channel.names import (
+if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
+    from grader.execution.channel.kernel.exploration import Exploration, ExplorationRecorder, board_reader, pack_boards
+    from grader.execution.channel.kernel.names import (
         NOT_FOUND,
         CallRefused,
         NameCounters,
@@ -38,6 +39,8 @@ if __name__ != "__grader_shim__":  # in the kernel the sources shipped before th
         methods_of,
         resolve,
     )
+    from grader.execution.channel.kernel.references import code_references
+    from grader.execution.channel.kernel.stand_ins import install_stand_ins
     from grader.execution.channel.protocol import (
         CALL_OUTPUT_TRUNCATED,
         ERROR_CHARS,
@@ -55,16 +58,59 @@ if __name__ != "__grader_shim__":  # in the kernel the sources shipped before th
         ExploreRequest,
         OutcomeData,
     )
-    from grader.execution.channel.references import code_references
-    from grader.execution.channel.stand_ins import install_stand_ins
     from grader.execution.channel.wire_format import Unserializable, decode, encode
+
+
+_ABSENT = object()
+
+
+class BuiltinsGuard:
+    """Puts back the builtins a notebook deleted or replaced: after each of its statements (the
+    shim) and after each call (the executor).
+
+    IPython, ipykernel, pyzmq and the standard library run in the kernel's process and look
+    up ``__import__``, ``isinstance``, ``len``... in the real ``builtins`` module: a cell that
+    set ``builtins.__import__ = None`` left the kernel unable to send its reply, so the cell
+    "ran" until its time limit, and ``signal.signal`` (an enum lookup) fails without
+    ``isinstance``. This code itself runs on a copy of the builtins taken before any student
+    code (see the shim), but the standard library it calls does not.
+
+    The notebook's own code keeps what it put there: a replaced builtin is copied into the
+    notebook's namespace (where its functions look first), unless the notebook defines that
+    name itself. ``unguarded`` names are left alone (those IPython sets for each cell).
+    """
+
+    def __init__(self, namespace: dict[str, Any], unguarded: Collection[str] = ()) -> None:
+        self.namespace = namespace
+        self.originals = {name: value for name, value in builtins.__dict__.items() if name not in unguarded}
+        self.mirrored: dict[str, Any] = {}
+
+    def restore(self) -> None:
+        current = builtins.__dict__
+        for name, original in self.originals.items():
+            value = current.get(name, _ABSENT)
+            if value is original:
+                continue
+            current[name] = original
+            if value is _ABSENT or name.startswith("__"):  # a deletion, or what only the machinery uses
+                continue
+            own = self.namespace.get(name, _ABSENT)
+            if own is _ABSENT or own is self.mirrored.get(name, _ABSENT):
+                self.namespace[name] = self.mirrored[name] = value
+
+    def mirrored_names(self) -> set[str]:
+        """The names in the namespace that are copies of replaced builtins, not definitions."""
+        return {name for name, value in self.mirrored.items() if self.namespace.get(name, _ABSENT) is value}
 
 
 class CallExecutor:
     """Runs batches of calls on ``namespace``, a notebook's globals."""
 
-    def __init__(self, namespace: dict[str, Any], *, output_chars: int) -> None:
+    def __init__(
+        self, namespace: dict[str, Any], *, output_chars: int, unguarded_builtins: Collection[str] = ()
+    ) -> None:
         self.namespace = namespace
+        self.builtins_guard = BuiltinsGuard(namespace, unguarded_builtins)
         self.output_chars = output_chars
         self.in_call = False
         """True while a call runs: ``input()`` has no scripted answers for calls."""
@@ -234,6 +280,7 @@ class CallExecutor:
                 )
         finally:
             self._in_student_code = False
+            self.builtins_guard.restore()  # first: what follows calls into the standard library
             restore()
             if explore is not None:
                 explored.append(self.recorder.stop())

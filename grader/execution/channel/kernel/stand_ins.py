@@ -22,10 +22,10 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
-if __name__ != "__grader_shim__":  # in the kernel the sources shipped before this one define these
-    from grader.execution.channel.exploration import board_text
-    from grader.execution.channel.names import CallRefused, resolve
-    from grader.execution.channel.predicate_truths import PREDICATE_TRUTHS
+if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
+    from grader.execution.channel.kernel.exploration import board_text
+    from grader.execution.channel.kernel.names import CallRefused, resolve
+    from grader.execution.channel.kernel.predicate_truths import PREDICATE_TRUTHS
     from grader.execution.channel.protocol import STATUS_MISSING, StandInRequest
 
 

@@ -12,8 +12,10 @@ import enum
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, TypeVar
+
+from grader.serialization import converter
 
 ANSI_ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 """Terminal colour and cursor codes (IPython colours its tracebacks): noise outside a terminal."""
@@ -104,10 +106,11 @@ class ExecutionResult:
         raise KeyError(f"no code cell at index {index}")
 
     def to_dict(self) -> dict[str, Any]:
-        return json.loads(self.to_json())
+        unstructured: dict[str, Any] = converter.unstructure(self)
+        return unstructured
 
     def to_json(self, indent: int | None = None) -> str:
-        return json.dumps(asdict(self), indent=indent, default=_enum_value)
+        return json.dumps(self.to_dict(), indent=indent)
 
     @classmethod
     def from_dict(cls, data: object) -> ExecutionResult:
@@ -136,12 +139,6 @@ class ExecutionResult:
             kernel_start_seconds=_number(record.get("kernel_start_seconds"), float, 0.0),
             notebook_timed_out=bool(record.get("notebook_timed_out")),
         )
-
-
-def _enum_value(value: object) -> object:
-    if isinstance(value, enum.Enum):
-        return value.value
-    raise TypeError(f"cannot serialize {type(value).__name__}")
 
 
 # -- reading stored records back, whatever their age ------------------------------------------
