@@ -23,7 +23,9 @@ another check found, a known mistake of the catalogue, or the one wrong answer a
 
 @dataclass(frozen=True)
 class Cause:
-    """The likely cause of a check's failure."""
+    """The likely cause of a check's failure: the one place its sentence is held. A cause of
+    shape is the check's headline; any other is written beside the counterexample
+    (`grader.feedback.wording.cause_line`)."""
 
     source: CauseSource
     sentence: str
