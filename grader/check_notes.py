@@ -23,7 +23,9 @@ another check found, a known mistake of the catalogue, or the one wrong answer a
 
 @dataclass(frozen=True)
 class Cause:
-    """The likely cause of a check's failure."""
+    """The likely cause of a check's failure: the one place its sentence is held. A cause of
+    shape is the check's headline; any other is written beside the counterexample
+    (`grader.feedback.wording.cause_line`)."""
 
     source: CauseSource
     sentence: str
@@ -66,10 +68,16 @@ class KindsSeen:
 
 @dataclass(frozen=True)
 class CutsOff:
-    """Where an alpha-beta search entered fewer positions than minimax."""
+    """A position from which an alpha-beta search entered fewer positions than minimax (one
+    note per position; the notes of a check's positions are written as one sentence)."""
 
     name: ClassVar[str] = "cuts-off"
-    seen: tuple[str, ...]
+    board: str
+    call: str
+    nodes: int
+    """The positions the search entered."""
+    minimax: int
+    """The positions minimax enters from there."""
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from grader.check_details import CheckDetail, ManualMarking, read_detail, write_detail
 from grader.check_notes import Cause, Learnt, Note, note_from_dict, note_to_dict
 from grader.execution.result import ExecutionResult
-from grader.feedback.wording import check_message
+from grader.feedback.wording import cause_line, check_message
 from grader.spec.model import MANUAL_KIND, Check, Visibility
 
 __all__ = ["CheckResult", "CheckStatus", "Counterexample", "InstructorMark", "ScoreAdjustment", "SubmissionResult"]
@@ -54,7 +54,9 @@ class Counterexample:
     actual: str
     """What the student's code gave: a value, or a phrase such as "no answer: it raised ..."."""
     cause: str | None = None
-    """One sentence on the likely cause, when the failure has a recognisable shape."""
+    """Only read, never kept: the cause sentence of a record written before results kept
+    their cause as parts, or of a kind that names it here. `CheckResult` moves it to its
+    own ``cause`` (a local one), the one place a cause is held."""
 
 
 @dataclass(frozen=True)
@@ -103,14 +105,23 @@ class CheckResult:
     instructor: InstructorMark | None = None
     """The instructor's points or comment, when given: ``score`` is then the final one."""
     cause: Cause | None = None
-    """Why it failed, where the kind tells (the predicate kind): its source and its defect.
-    The sentence is also the counterexample's, as the student reads it."""
+    """Why it failed, where the kind tells: its source and its defect. The one place the
+    sentence is held; stored JSON also writes it as the counterexample's "cause", for old
+    readers."""
     notes: tuple[Note, ...] = ()
     """What goes with the headline: positions tried, a regrade with the reference's helpers..."""
     not_run_reason: str | None = None
     """Why a NOT RUN check did not run."""
     learnt: Learnt = field(default_factory=Learnt, compare=False, repr=False)
     """What the checks after it on the same submission need: in the process only."""
+
+    def __post_init__(self) -> None:
+        ce = self.counterexample
+        if ce is not None and ce.cause is not None:
+            # An old record's (or a kind's) cause on the counterexample: held once, here.
+            if self.cause is None:
+                object.__setattr__(self, "cause", Cause("local", ce.cause))
+            object.__setattr__(self, "counterexample", dataclasses.replace(ce, cause=None))
 
     @property
     def message(self) -> str:
@@ -202,7 +213,9 @@ class CheckResult:
             "max_score": self.max_score,
             "message": self.message,
             "visibility": self.visibility,
-            "counterexample": dataclasses.asdict(self.counterexample) if self.counterexample else None,
+            "counterexample": (
+                {**dataclasses.asdict(self.counterexample), "cause": cause_line(self)} if self.counterexample else None
+            ),
             "figures": figures,
             "duration": self.duration,
         }

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from grader.check_notes import BudgetRanOut, Cause, KindsSeen, Learnt, NoMoreJudged, Note, PositionsTried
+from grader.checks.causes.defects import Defect
 from grader.checks.causes.shape import Observed, shape_headline
 from grader.checks.context import StudentFunction
 from grader.checks.properties import Mismatch, PropertyOutcome
@@ -25,8 +26,9 @@ def result_from_property(
     learnt: Learnt | None = None,
 ) -> CheckResult:
     """The verdict of a property run. ``cause``: the failure's, when the kind picked one
-    (`explain`); a cause of shape is the headline itself, and the counterexample then names
-    none (the shape accounts for every call: a guess from one answer would only distract)."""
+    (`explain`; else the failing answer's own, `local_cause`); a cause of shape is the
+    headline itself (the shape accounts for every call: a guess from one answer would only
+    distract)."""
     all_figures: dict[str, Any] = {"examples": outcome.tried, **(figures or {})}
     if outcome.budget_exhausted:
         all_figures["budget_exhausted"] = True
@@ -54,16 +56,15 @@ def result_from_property(
     board = outcome.failing_input
     mismatch = outcome.mismatch
     assert mismatch is not None
+    cause = cause or local_cause(mismatch)
     if cause is not None and cause.source == "shape":
         headline = cause.sentence
-        mismatch = replace(mismatch, cause=None)
     else:
         headline = (
             f"Wrong answer on a position with {9 - len(board.empty_cells())} pieces"
             if isinstance(board, Board)
             else "Wrong answer"
         )
-        mismatch = mismatch if cause is None else replace(mismatch, cause=cause.sentence)
     return CheckResult.for_check(
         check,
         CheckStatus.FAILED,
@@ -86,6 +87,12 @@ def explain(explainers: Iterable[Callable[[], Cause | None]]) -> Cause | None:
     return None
 
 
+def local_cause(mismatch: Mismatch | None, defect: Defect | None = None) -> Cause | None:
+    """What the failing answer alone suggests, when its judge said (the last explainer);
+    ``defect``: the function's, when its answers showed one."""
+    return None if mismatch is None or mismatch.cause is None else Cause("local", mismatch.cause, defect)
+
+
 def _unseen(missing: tuple[str, ...], stopped: str | None) -> str:
     """Why a check that saw no wrong answer still does not pass."""
     why = f": {stopped}" if stopped is not None else ""
@@ -98,7 +105,6 @@ def counterexample_for(board: Board | None, mismatch: Mismatch) -> Counterexampl
         call=mismatch.call,
         expected=mismatch.expected,
         actual=mismatch.actual,
-        cause=mismatch.cause,
     )
 
 

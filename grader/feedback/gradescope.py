@@ -15,6 +15,7 @@ import json
 from typing import Any
 
 from grader.feedback.views import HIDDEN_CHECK_MESSAGES, board_rows
+from grader.feedback.wording import cause_line
 from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
 
 VISIBILITY_FOR_STUDENTS = {"public": "visible", "hidden": "after_published"}
@@ -55,7 +56,7 @@ def _test(check: CheckResult) -> dict[str, Any]:
     shown_inputs = visibility == "visible"
     output = check.message if shown_inputs else HIDDEN_CHECK_MESSAGES[check.status]
     if shown_inputs and check.counterexample:
-        output += "\n\n" + counterexample_text(check.counterexample)
+        output += "\n\n" + counterexample_text(check.counterexample, cause_line(check))
     if check.instructor is not None:
         output = "\n\n".join(part for part in (instructor_text(check), output) if part)
     return {
@@ -92,7 +93,7 @@ def instructor_text(check: CheckResult) -> str:
     return "\n".join(lines)
 
 
-def counterexample_text(ce: Counterexample) -> str:
+def counterexample_text(ce: Counterexample, cause: str | None = None) -> str:
     lines = []
     rows = board_rows(ce.board, empty=" ", separator=" | ")
     if rows:
@@ -100,8 +101,8 @@ def counterexample_text(ce: Counterexample) -> str:
     elif ce.board:
         lines.append(f"Input: {ce.board}")
     lines += [f"Call:     {ce.call}", f"Expected: {ce.expected}", f"Got:      {ce.actual}"]
-    if ce.cause:
-        lines.append(f"Likely cause: {ce.cause}")
+    if cause:
+        lines.append(f"Likely cause: {cause}")
     return "\n".join(lines)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from grader.feedback.views import board_rows
+from grader.feedback.wording import cause_line
 from grader.results import CheckResult, CheckStatus, SubmissionResult
 
 STATUS_WORDS = {
@@ -47,8 +48,9 @@ def _counterexample_lines(check: CheckResult, indent: str) -> list[str]:
     facts = [f"call:     {ce.call}", f"expected: {ce.expected}", f"actual:   {ce.actual}"]
     if ce.board and not grid:  # not a tic-tac-toe board: shown as it is
         facts.insert(0, f"input:    {ce.board}")
-    if ce.cause:
-        facts.append(f"likely cause: {ce.cause}")
+    cause = cause_line(check)
+    if cause:
+        facts.append(f"likely cause: {cause}")
     lines = []
     for n in range(max(len(grid), len(facts))):
         left = grid[n] if n < len(grid) else " " * (len(grid[0]) if grid else 0)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from grader.check_details import NodeCounts, PlayedGame
 from grader.execution.result import CellStatus, ExecutionResult, strip_ansi
 from grader.feedback.charts import NodeChart
+from grader.feedback.wording import cause_line
 from grader.results import CheckResult, CheckStatus, Counterexample, InstructorMark
 
 STATUS_LABELS = {
@@ -101,6 +102,8 @@ class CheckView:
     """Counts for nothing toward the maximum (a bonus, or an informational check)."""
     message: str
     counterexample: Counterexample | None
+    likely_cause: str | None
+    """The cause named beside the counterexample (`grader.feedback.wording.cause_line`)."""
     board: tuple[str, ...] | None
     """The counterexample board as nine cells, `X`, `O` or empty strings."""
     node_chart: NodeChart | None
@@ -146,6 +149,7 @@ def check_view(check: CheckResult, *, student_facing: bool) -> CheckView:
         zero_weight=check.max_score == 0,
         message=HIDDEN_CHECK_MESSAGES[check.status] if redact else check.message,
         counterexample=counterexample,
+        likely_cause=None if redact else cause_line(check),
         board=board_cells(counterexample.board) if counterexample else None,
         node_chart=chart,
         duration=check.duration,

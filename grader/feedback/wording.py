@@ -5,6 +5,7 @@ words afterwards, and nothing reads them back.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -21,10 +22,37 @@ def check_message(result: CheckResult) -> str:
     written in the order the check made them."""
     if result.not_run_reason is not None:
         return NOT_RUN_PREFIX + result.not_run_reason
-    text = result.headline
-    for note in result.notes:
-        text = _with_note(text, note)
+    text, closed = result.headline, False
+    for kind, group in itertools.groupby(result.notes, key=type):
+        if kind is CutsOff:
+            text, closed = _cut_offs(text, closed, [note for note in group if isinstance(note, CutsOff)]), True
+            continue
+        for note in group:
+            text, closed = _with_note(text, note), _ends_sentence(note, closed)
     return text
+
+
+def _ends_sentence(note: Note, closed: bool) -> bool:
+    """Whether the text ends with a full sentence once ``note`` is written (``closed``: before it)."""
+    if isinstance(note, Regraded):  # written before the text: its end is as it was
+        return closed
+    return isinstance(note, KindsSeen) and bool(note.summary)
+
+
+def _cut_offs(text: str, closed: bool, notes: Sequence[CutsOff]) -> str:
+    """``closed``: ``text`` ends with a sentence of its own (what a passing check saw)."""
+    entered = "; ".join(
+        f"from {note.board} `{note.call}` entered {note.nodes} positions where minimax enters {note.minimax}"
+        for note in notes
+    )
+    return f"{text}{' ' if closed else '. '}It cuts off: {entered}."
+
+
+def cause_line(result: CheckResult) -> str | None:
+    """The likely cause the student reads beside the counterexample; none when the cause is
+    the shape of every call, which the headline already says."""
+    cause = result.cause
+    return None if cause is None or cause.source == "shape" else cause.sentence
 
 
 def _with_note(text: str, note: Note) -> str:
@@ -36,8 +64,7 @@ def _with_note(text: str, note: Note) -> str:
         return f"{text}; the time budget ran out before all planned positions were tried"
     if isinstance(note, KindsSeen):
         return f"{text}. {note.summary}" if note.summary else text
-    if isinstance(note, CutsOff):
-        return f"{text.rstrip('.')}. It cuts off: {'; '.join(note.seen)}."
+    assert isinstance(note, Regraded)  # a group of CutsOff is written by `_cut_offs`
     return f"{_regraded(note)} {text}"
 
 

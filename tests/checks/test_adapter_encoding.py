@@ -63,7 +63,7 @@ def test_a_wrong_successor_is_shown_as_a_board() -> None:
     assert result.status == CheckStatus.FAILED
     assert result.counterexample is not None
     assert result.counterexample.actual.startswith("a state whose board is ")
-    assert "wrong cell" in (result.counterexample.cause or "")
+    assert "wrong cell" in (result.cause.sentence if result.cause else "")
 
 
 def test_decoding_inverts_the_adapters_encoding_and_refuses_other_marks() -> None:

@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from grader.check_notes import Cause
 from grader.checks.causes.search import SearchAnswer, search_cause
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.execution.result import CellRecord, CellStatus, ExecutionResult, SandboxMode
+from grader.feedback.wording import cause_line
 from grader.results import CheckResult, CheckStatus
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment, AssignmentError
@@ -34,7 +36,7 @@ def grade(source: str, check_ids: list[str], assignment: Assignment = LAB05) -> 
 
 
 def cause(result: CheckResult) -> str | None:
-    return result.counterexample.cause if result.counterexample else None
+    return cause_line(result)
 
 
 def test_failures_above_a_wrong_win_test_name_it() -> None:
@@ -45,6 +47,10 @@ def test_failures_above_a_wrong_win_test_name_it() -> None:
     assert draw_cause is not None and draw_cause.source == "root-cause"
     assert draw_cause.defect == results["check-win"].learnt.defect
     assert draw_cause.defect is not None and draw_cause.defect.function == "check_win"
+    for check_id in ("check-draw", "minimax-value", "best-move", "node-reduction"):
+        named = results[check_id].cause
+        assert named is not None and named.source == "root-cause", check_id
+        assert named.defect == results["check-win"].learnt.defect, check_id
     for check_id in ("check-draw", "minimax-value", "best-move"):
         assert results[check_id].status == CheckStatus.FAILED
         assert cause(results[check_id]) == FOLLOWS, check_id
@@ -57,9 +63,12 @@ def test_an_independent_bug_is_not_blamed_on_the_win_test() -> None:
     results = grade(source, ["check-win", "alphabeta-value", "node-reduction"])
     # the values on the full window show the win test; the cut-off changes the bounds on narrowed
     # windows and the node counts, which a search built on the win test alone does not give
-    assert "anti-diagonal" in (cause(results["alphabeta-value"]) or "")
+    values = results["alphabeta-value"].cause
+    assert values is not None and values.source == "known-mistake" and "anti-diagonal" in values.sentence
     assert results["node-reduction"].status == CheckStatus.PARTIAL
-    assert cause(results["node-reduction"]) != FOLLOWS
+    # no rule reproduces the whole exploration: the fact where it first parts from the reference
+    nodes = results["node-reduction"].cause
+    assert nodes is not None and nodes.source == "local" and nodes.defect is None
 
 
 def test_a_win_test_with_one_parameter_is_said_so_in_the_headline() -> None:
@@ -83,6 +92,8 @@ def test_a_stub_is_not_implemented_and_what_builds_on_it_follows_from_it() -> No
     assert stub.learnt.defect is not None and stub.learnt.defect.description == "not being implemented yet"
     assert stub.message.startswith("`check_win` is not implemented yet: it returns None")
     assert cause(results["minimax-value"]) == "This follows from `check_win` not being implemented yet; fix that first."
+    above = results["minimax-value"].cause
+    assert above is not None and above.source == "root-cause" and above.defect == stub.learnt.defect
 
 
 def test_a_win_test_that_returns_the_winning_mark_follows_a_convention() -> None:
@@ -105,6 +116,7 @@ def test_a_stub_that_raises_is_not_implemented() -> None:
     )
     result = grade(source, ["alphabeta-value"])["alphabeta-value"]
     assert result.message == "`minimaxAB` is not implemented yet: it raises NotImplementedError."
+    assert result.cause is not None and result.cause.source == "shape" and cause(result) is None
 
 
 def test_best_move_for_the_other_player_is_named_as_a_convention() -> None:
@@ -113,6 +125,7 @@ def test_best_move_for_the_other_player_is_named_as_a_convention() -> None:
     )
     assert source != LAB05_SOLUTION
     result = grade(source, ["best-move"])["best-move"]
+    assert result.cause is not None and result.cause.source == "convention" and result.cause.defect is None
     assert "best ones for the opponent of the player to move" in (cause(result) or "")
 
 
@@ -141,7 +154,7 @@ def _answer(board: str, value: float, full: float, expected: float, limit: int) 
 def test_a_cause_fitting_one_answer_by_chance_is_not_named() -> None:
     ctx = CheckContext.of(LAB05, InProcessRunner(""), frozenset())
 
-    def explain(answers: list[SearchAnswer]) -> str | None:
+    def explain(answers: list[SearchAnswer]) -> Cause | None:
         return search_cause(
             ctx,
             "d",
@@ -156,7 +169,8 @@ def test_a_cause_fitting_one_answer_by_chance_is_not_named() -> None:
 
     chance = _answer("X...O....", 1, 1, 0, 1)  # the full-depth value, where the limit gives 0
     other = _answer("XO.......", -1, 1, 0, 1)  # neither the full-depth nor the limited value
-    assert "never reached" in (explain([chance]) or "")
+    named = explain([chance])
+    assert named is not None and named.source == "local" and "never reached" in named.sentence
     assert explain([chance, other]) is None
 
 

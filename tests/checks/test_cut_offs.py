@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from grader.check_notes import Cause
 from grader.checks.context import CheckContext
+from grader.checks.kinds.cut_offs import NO_CUT_OFF_CAUSE
 from grader.checks.registry import run_check
 from grader.results import CheckResult, CheckStatus
 from grader.spec.loader import load_assignment
@@ -58,6 +60,7 @@ def test_a_search_that_never_cuts_off_fails_only_its_challenge(
     assert result.status == CheckStatus.FAILED and result.score == 0
     counterexample = result.counterexample
     assert counterexample is not None and counterexample.board == "X...O...X"
+    assert result.cause == Cause("local", NO_CUT_OFF_CAUSE)
     counts = result.figures["cut_offs"]["X...O...X"]
     assert counts["nodes"] == counts["minimax_nodes"] > 5 * counts["reference_alphabeta_nodes"]
     assert (

@@ -67,4 +67,5 @@ def test_a_wrong_alphabeta_in_its_own_order_is_held_to_what_a_correct_one_visits
     assert "what a correct alpha-beta explores trying the moves in your search's order" in result.message
     assert result.counterexample is not None
     assert result.counterexample.expected == f"{correct_in_its_order:,} nodes"
-    assert result.counterexample.cause is not None and "only past the bound" in result.counterexample.cause
+    assert result.cause is not None and result.cause.source == "known-mistake"
+    assert "only past the bound" in result.cause.sentence

@@ -93,4 +93,4 @@ def test_an_object_passed_as_an_argument_is_shown_by_its_name(tmp_path: Path) ->
     source = BOARD_ARGUMENT.replace("    for i, j, k in LINES:", "    for i, j, k in LINES[:7]:")
     result = grade(assignment(tmp_path, BOARD_ARGUMENT_SPEC), source, ["winner"])["winner"]
     assert result.counterexample is not None and result.counterexample.call == "winner(game)"
-    assert "anti-diagonal" in (result.counterexample.cause or "")
+    assert "anti-diagonal" in (result.cause.sentence if result.cause else "")

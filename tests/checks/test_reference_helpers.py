@@ -9,6 +9,7 @@ from grader.check_notes import Regraded
 from grader.checks.context import CheckContext
 from grader.checks.reference_helpers import stand_in_for
 from grader.checks.registry import run_check
+from grader.feedback.wording import cause_line
 from grader.results import CheckResult, CheckStatus
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
@@ -47,7 +48,7 @@ def assert_costs_once(results: dict[str, CheckResult], wrong: str, built_on: lis
 
 
 def cause(result: CheckResult) -> str | None:
-    return result.counterexample.cause if result.counterexample else None
+    return cause_line(result)
 
 
 def test_a_search_right_on_the_reference_win_test_keeps_its_points_and_says_so() -> None:

@@ -35,6 +35,7 @@ def test_a_wrong_game_at_the_shallowest_limit_skips_the_deeper_games() -> None:
     assert result.status == CheckStatus.FAILED
     assert calls == 1 and [r.depth for r in result.detail_as(SelfPlayTable).rows] == [2]
     assert "games at depth 4, 9 were not played" in result.message
+    assert result.cause is not None and result.cause.source == "local" and "A different game" in result.cause.sentence
     assert result.counterexample.expected.startswith(depth_limited_selfplay(2).winner)
 
 
@@ -55,3 +56,4 @@ def test_a_wrong_reported_count_with_a_right_search_plays_every_depth() -> None:
     result, calls = _run(body)
     assert result.status == CheckStatus.PARTIAL, result.message
     assert calls == 3 and len(result.detail_as(SelfPlayTable).rows) == 3
+    assert result.cause is not None and result.cause.source == "local" and "counter you report" in result.cause.sentence

@@ -6,6 +6,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from grader.check_notes import Cause
 from grader.execution.result import ExecutionResult
 from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
 
@@ -40,6 +41,9 @@ def check(
     """A result as a stored one reads: ``figures`` in their JSON form (node-count rows under
     "positions", a manual item's points under "points")."""
     counterexample = extra.pop("counterexample", None)
+    cause = extra.pop("cause", None)
+    if cause is not None:
+        extra["cause"] = {"source": cause.source, "sentence": cause.sentence}
     return CheckResult.from_dict(
         {
             "id": check_id,
@@ -62,9 +66,8 @@ def public_failure() -> CheckResult:
         0,
         20,
         "Wrong answer on a position with 3 pieces",
-        counterexample=Counterexample(
-            "XO.X.....", "minimax(board, 0, True)", "1", "-1", "The score is seen from the wrong player's side."
-        ),
+        counterexample=Counterexample("XO.X.....", "minimax(board, 0, True)", "1", "-1"),
+        cause=Cause("known-mistake", "The score is seen from the wrong player's side."),
         duration=0.25,
     )
 
@@ -77,9 +80,8 @@ def hidden_failure() -> CheckResult:
         10,
         "SECRET_MESSAGE on the position OOX",
         visibility="hidden",
-        counterexample=Counterexample(
-            "OOX......", "SECRET_BOARD_CALL(board)", "SECRET_EXPECTED", "SECRET_ACTUAL", "SECRET_CAUSE"
-        ),
+        counterexample=Counterexample("OOX......", "SECRET_BOARD_CALL(board)", "SECRET_EXPECTED", "SECRET_ACTUAL"),
+        cause=Cause("local", "SECRET_CAUSE"),
     )
 
 

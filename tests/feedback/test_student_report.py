@@ -74,9 +74,10 @@ def test_hidden_checks_never_show_their_inputs() -> None:
 def test_a_hidden_check_view_carries_nothing_to_leak() -> None:
     view = check_view(fab.hidden_failure(), student_facing=True)
     assert view.counterexample is None and view.board is None and view.node_chart is None
+    assert view.likely_cause is None
     assert "SECRET" not in view.message
     instructor = check_view(fab.hidden_failure(), student_facing=False)
-    assert instructor.counterexample is not None
+    assert instructor.counterexample is not None and instructor.likely_cause == "SECRET_CAUSE"
 
 
 @pytest.mark.parametrize("with_hidden", [False, True])

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from grader.feedback.wording import cause_line
 from grader.results import CheckStatus, SubmissionResult
 from grader.spec.model import Assignment
 
@@ -33,9 +34,7 @@ def assert_outcome(result: SubmissionResult, assignment: Assignment, expected: d
     causes = expected["cause"] if isinstance(expected["cause"], list) else [expected["cause"]]
     for cause in causes:
         feedback = result.check(cause["check"])
-        text = " ".join(
-            filter(None, [feedback.message, feedback.counterexample.cause if feedback.counterexample else None])
-        )
+        text = " ".join(filter(None, [feedback.message, cause_line(feedback)]))
         assert cause["words"] in text, (cause["check"], text)
         if feedback.status == CheckStatus.FAILED and feedback.counterexample and feedback.counterexample.board:
             assert len(feedback.counterexample.board) == 9  # the board that shows the bug is drawn

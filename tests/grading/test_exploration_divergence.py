@@ -132,7 +132,7 @@ def test_the_strict_cut_off_is_named_and_its_tree_shows_where_the_reference_cut_
     comparison = compare(
         _exploration(student), Board.from_string(POSITIONS[0]), SearchSpec(), to_move="O", alpha=-2, beta=2
     )
-    assert comparison is not None and comparison.cause is not None and "(`>` and `<`)" in comparison.cause
+    assert comparison is not None and comparison.cause is not None and "(`>` and `<`)" in comparison.cause.sentence
     excerpt = comparison.excerpt
     assert excerpt is not None and excerpt.reference_cut_off
     cut = excerpt.path[-1]
@@ -224,8 +224,9 @@ def test_the_rule_that_reproduces_the_whole_exploration_is_named_with_its_step(n
     comparison = _lab05(name)
     assert [m.name for m in comparison.readings] == [reading]
     assert comparison.divergence is not None and comparison.cause is not None
-    assert "; or in which" not in comparison.cause
-    assert f"It first shows at step {comparison.divergence.step:,}: the reference's" in comparison.cause
+    assert comparison.cause.source == "known-mistake"
+    assert "; or in which" not in comparison.cause.sentence
+    assert f"It first shows at step {comparison.divergence.step:,}: the reference's" in comparison.cause.sentence
     # the local fact is the reference's own state at the node the excerpt draws
     excerpt = comparison.excerpt
     assert excerpt is not None
@@ -233,20 +234,23 @@ def test_the_rule_that_reproduces_the_whole_exploration_is_named_with_its_step(n
     window = ", ".join(
         "inf" if v == math.inf else "-inf" if v == -math.inf else str(int(v)) for v in (node.alpha, node.beta)
     )
-    assert f"node `{node.board}` was entered with the window ({window})" in comparison.cause
+    assert f"node `{node.board}` was entered with the window ({window})" in comparison.cause.sentence
 
 
 def test_a_local_fact_stands_alone_where_no_rule_reproduces_the_exploration() -> None:
     # no rule explores this: the search stops 40 positions early
     comparison = _lab05("alphabeta-only-max-prunes", keep=slice(None, -40))
     assert comparison is not None and comparison.readings == ()
-    assert comparison.cause is not None and comparison.cause.startswith("At step 29: the reference's MIN node")
+    assert comparison.cause is not None and comparison.cause.sentence.startswith("At step 29: the reference's MIN node")
+    assert comparison.cause.source == "local"
 
 
 def test_readings_one_window_cannot_tell_apart_are_settled_by_a_call_with_a_narrow_one() -> None:
     search = lab05_notebook_search(LAB05 / "alphabeta-children-full-window.ipynb")
     comparison = _lab05("alphabeta-children-full-window")
-    assert len(comparison.readings) > 1 and comparison.cause is not None and "; or in which" in comparison.cause
+    assert (
+        len(comparison.readings) > 1 and comparison.cause is not None and "; or in which" in comparison.cause.sentence
+    )
     asked: list[tuple[float, float]] = []
 
     def ask(window: tuple[float, float]) -> list[str]:
@@ -256,8 +260,8 @@ def test_readings_one_window_cannot_tell_apart_are_settled_by_a_call_with_a_narr
     settled = separate(comparison, FROM_ONE_MARK, SearchSpec(), to_move="O", ask=ask)
     assert [m.name for m in settled.readings] == ["children-full-window"]
     assert len(asked) == 1 and asked[0][0] > -math.inf and asked[0][1] < math.inf
-    assert settled.cause is not None and "; or in which" not in settled.cause
+    assert settled.cause is not None and "; or in which" not in settled.cause.sentence
     alpha, beta = (int(v) for v in asked[0])
-    assert f"called again on X........ with the window ({alpha}, {beta})" in settled.cause
+    assert f"called again on X........ with the window ({alpha}, {beta})" in settled.cause.sentence
     # an answer the grader cannot read leaves the alternatives standing
     assert separate(comparison, FROM_ONE_MARK, SearchSpec(), to_move="O", ask=lambda window: None) == comparison

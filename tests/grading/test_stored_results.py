@@ -7,8 +7,10 @@ import copy
 from typing import Any
 
 from grader.check_details import ManualMarking, NodeCountRow, NodeCounts, PlayedGame, SelfPlayRow, SelfPlayTable
+from grader.check_notes import Cause
 from grader.execution.result import CellStatus
-from grader.results import CheckStatus, SubmissionResult
+from grader.feedback.wording import cause_line
+from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
 
 NODE_ROW: dict[str, Any] = {
     "board": "X........",
@@ -116,3 +118,47 @@ def test_a_record_from_before_cell_numbers_numbers_its_cells_in_order() -> None:
     result = SubmissionResult.from_dict(old)
     assert result.execution is not None
     assert [(c.index, c.number) for c in result.execution.cells] == [(0, 1), (3, 2)]
+
+
+CALL = "minimax(board, 0, True)"
+
+
+def _failed(cause: Cause) -> CheckResult:
+    return CheckResult(
+        "search",
+        "search-value",
+        "search",
+        CheckStatus.FAILED,
+        0.0,
+        10.0,
+        "Wrong answer",
+        counterexample=Counterexample("XO.X.....", CALL, "1", "-1"),
+        cause=cause,
+    )
+
+
+def test_a_cause_is_stored_with_its_source_and_as_the_counterexample_s_for_old_readers() -> None:
+    result = _failed(Cause("known-mistake", "Each final score favours the wrong player."))
+    stored = result.to_dict()
+    assert stored["cause"] == {"source": "known-mistake", "sentence": "Each final score favours the wrong player."}
+    assert stored["counterexample"]["cause"] == "Each final score favours the wrong player."
+    read = CheckResult.from_dict(stored)
+    assert read == result and read.cause is not None and read.cause.source == "known-mistake"
+    assert read.counterexample is not None and read.counterexample.cause is None  # held once: in ``cause``
+
+
+def test_a_cause_of_shape_is_the_headline_and_not_the_counterexample_s() -> None:
+    stored = _failed(Cause("shape", "`minimax` is not implemented yet.")).to_dict()
+    assert stored["counterexample"]["cause"] is None
+    assert CheckResult.from_dict(stored).cause == Cause("shape", "`minimax` is not implemented yet.")
+
+
+def test_an_old_record_s_counterexample_cause_reads_back_as_a_local_cause_and_is_written_back() -> None:
+    old = _check("search", "search-value", "failed", {})
+    old["counterexample"] = {"board": "XO.X.....", "call": CALL, "expected": "1", "actual": "-1", "cause": "Why."}
+    read = CheckResult.from_dict(copy.deepcopy(old))
+    assert read.cause == Cause("local", "Why.") and cause_line(read) == "Why."
+    assert read.counterexample is not None and read.counterexample.cause is None
+    written = read.to_dict()
+    assert written["counterexample"] == old["counterexample"]
+    assert CheckResult.from_dict(written) == read

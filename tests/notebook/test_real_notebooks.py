@@ -10,6 +10,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from grader.feedback.wording import cause_line
 from grader.grading import GradingOptions, grade_submission
 from grader.results import CheckResult, SubmissionResult
 from grader.spec.loader import load_assignment
@@ -98,8 +99,9 @@ def _facts(result: CheckResult) -> dict[str, str]:
     if ce is None:
         return {}
     facts = {"call": unescaped(ce.call), "expected": unescaped(ce.expected), "actual": unescaped(ce.actual)}
-    if ce.cause:
-        facts["cause"] = unescaped(ce.cause.replace("`", ""))
+    cause = cause_line(result)
+    if cause:
+        facts["cause"] = unescaped(cause.replace("`", ""))
     return facts
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from grader.check_details import SearchTreeExcerpt, TreeNode
+from grader.check_notes import Cause
 from grader.execution.channel.calls import CallExploration
 from reference import Board, SearchSpec
 from reference.mistakes import Mistake
@@ -60,14 +61,15 @@ class Comparison:
         return self.divergence is None
 
     @property
-    def cause(self) -> str | None:
-        """The general rule, when one reproduces the whole exploration (those that do, when the
+    def cause(self) -> Cause | None:
+        """The known mistake, when one reproduces the whole exploration (those that do, when the
         evidence cannot tell them apart); otherwise the local fact at the divergence."""
         if self.divergence is None:
             return None
         named = cause_sentence(self.readings)
         if named is None:
-            return None if self.at_divergence is None else f"{self.at_divergence[0].upper()}{self.at_divergence[1:]}."
+            at = self.at_divergence
+            return None if at is None else Cause("local", f"{at[0].upper()}{at[1:]}.")
         if self.separated_by is not None:
             alpha, beta = self.separated_by
             others = self.alike - len(self.readings)
@@ -78,7 +80,7 @@ class Comparison:
             )
         if self.at_divergence is not None:
             named += f" It first shows {self.at_divergence}."
-        return named
+        return Cause("known-mistake", named)
 
 
 def _with_root(steps: Sequence[str], root: str) -> list[str]:

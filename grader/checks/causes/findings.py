@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from grader.check_notes import Learnt
+from grader.check_notes import Cause, Learnt
 from grader.checks.causes.defects import Defect
 from grader.checks.causes.root_cause import Observation, follows_from
 from grader.execution.channel.call_data import StandIn
@@ -37,6 +37,10 @@ class RootCause:
     confirmed: bool = True
     """Read from the source check's own (wrong) answers, which cost it its points; a suspect
     is a mistake its check could not see."""
+
+    @property
+    def cause(self) -> Cause:
+        return Cause("root-cause", self.sentence, self.defect)
 
 
 @dataclass

@@ -71,7 +71,7 @@ class EveryAnswer:
         """A lower-level function's defect, found by an earlier check, that every answer follows from."""
         observations = self.expectation.root_observations(self.readable) if self.readable else None
         found = None if observations is None else findings.root_cause(check_id, observations)
-        return None if found is None else Cause("root-cause", found.sentence, found.defect)
+        return None if found is None else found.cause
 
     def convention(self, marks: Mapping[str, Any]) -> Cause | None:
         """Another convention every answer follows; ``marks``: how the student spells X and O."""

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from grader.check_notes import Cause
 from grader.checks.answers import format_value
 from grader.checks.causes.conventions import SearchObservation, explain_search_convention
 from grader.checks.causes.known_mistakes import Observation, explain_alphabeta, explain_minimax, is_full_window
@@ -27,6 +28,7 @@ from grader.checks.causes.root_cause import MoveObservation, ValueObservation
 from grader.checks.causes.root_cause import Observation as RootObservation
 from grader.checks.context import CheckContext
 from grader.checks.reference_answers import reference_answer
+from grader.checks.verdicts import explain
 from reference import Board, SearchSpec
 
 __all__ = ["SearchAnswer", "search_cause"]
@@ -67,27 +69,40 @@ def search_cause(
     judge_moves: bool,
     windows: bool,
     failing_full: bool,
-) -> str | None:
-    """The first cause that reproduces every answer. ``complete``: every call returned and read
-    (a root cause must explain all of them); ``windows``: alpha-beta called with windows;
-    ``failing_full``: the failing call had the full window."""
+) -> Cause | None:
+    """The first cause that reproduces every answer, in the module's order. ``complete``:
+    every call returned and read (a root cause must explain all of them); ``windows``:
+    alpha-beta called with windows; ``failing_full``: the failing call had the full window."""
     if not answers:
         return None
-    if complete:
+
+    def root_cause() -> Cause | None:
+        if not complete:
+            return None
         found = ctx.findings.root_cause(check_id, _root_observations(answers, judge_moves=judge_moves, windows=windows))
-        if found is not None:
-            return found.sentence
-    full = [a for a in answers if a.full_window]
-    if failing_full and full:
+        return None if found is None else found.cause
+
+    def convention() -> Cause | None:
+        full = [a for a in answers if a.full_window]
+        if not failing_full or not full:
+            return None
         layouts = returns if judge_moves else [r for r in returns if r == "value"] or returns
-        convention = explain_search_convention(
+        sentence = explain_search_convention(
             [SearchObservation(a.board, a.spec, a.to_move, a.raw) for a in full],
             returns=tuple(layouts),
             move_format=move_format,
         )
-        if convention is not None:
-            return convention
-    return _known_mistake(answers, windows=windows, failing_full=failing_full) or _pattern(answers)
+        return None if sentence is None else Cause("convention", sentence)
+
+    def known_mistake() -> Cause | None:
+        sentence = _known_mistake(answers, windows=windows, failing_full=failing_full)
+        return None if sentence is None else Cause("known-mistake", sentence)
+
+    def pattern() -> Cause | None:
+        sentence = _pattern(answers)
+        return None if sentence is None else Cause("local", sentence)
+
+    return explain([root_cause, convention, known_mistake, pattern])
 
 
 def _root_observations(answers: Sequence[SearchAnswer], *, judge_moves: bool, windows: bool) -> list[RootObservation]:

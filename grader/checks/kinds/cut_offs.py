@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from grader.check_notes import CutsOff
+from grader.check_notes import Cause, CutsOff
 from grader.checks.context import CheckContext, StudentFunction
 from grader.checks.node_counter import NodeCounter
 from grader.checks.reference_answers import reference_alphabeta, reference_minimax_nodes
@@ -59,7 +59,7 @@ def judge_cut_offs(
         (str(p.board), ctx.placeholders(p.board, to_move=p.side, alpha=alpha, beta=beta)) for p in cut_offs.positions
     ]
     answers = search.ask_many(requests)
-    seen = []
+    seen: list[CutsOff] = []
     figures = {}
     for position, answer in zip(cut_offs.positions, answers):
         board = str(position.board)
@@ -93,13 +93,13 @@ def judge_cut_offs(
                     f"at most {int(cut_offs.ratio * minimax)} positions entered "
                     f"({cut_offs.ratio:.0%} of minimax's {minimax}; alpha-beta enters {pruned})",
                     f"{nodes} positions entered",
-                    NO_CUT_OFF_CAUSE,
                 ),
+                cause=Cause("local", NO_CUT_OFF_CAUSE),
                 figures={**agreed.figures, "cut_offs": figures},
             )
-        seen.append(f"from {board} `{answer.call_text}` entered {nodes} positions where minimax enters {minimax}")
+        seen.append(CutsOff(board, answer.call_text, nodes, minimax))
     return replace(
         agreed,
-        notes=(*agreed.notes, CutsOff(tuple(seen))),
+        notes=(*agreed.notes, *seen),
         figures={**agreed.figures, "cut_offs": figures},
     )

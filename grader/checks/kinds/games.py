@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from grader.check_details import PlayedGame
+from grader.check_notes import Cause
 from grader.checks.answers import Answer, MoveCodec, ShapeError, read_search_result
 from grader.checks.causes.root_cause import MoveObservation
 from grader.checks.context import CallsStopped, CheckContext, StudentFunction
@@ -199,9 +200,10 @@ def _move_sequence(check: Check[SequenceParams], ctx: CheckContext) -> CheckResu
     cause = None
     for n, (got, want) in enumerate(zip(sequence, expected_cells), start=1):
         if got != want:
-            cause = (
+            cause = Cause(
+                "local",
                 f"Move {n} differs: {shown.show(got)} instead of {shown.show(want)}. "
-                "The recommendation should be the first best move in reading order."
+                "The recommendation should be the first best move in reading order.",
             )
             break
     return CheckResult.for_check(
@@ -209,8 +211,9 @@ def _move_sequence(check: Check[SequenceParams], ctx: CheckContext) -> CheckResu
         CheckStatus.FAILED,
         f"The game went differently: {actual_text}.",
         counterexample=Counterexample(
-            None, " / ".join(s.describe({}) for s in students.values()), expected_text, actual_text, cause
+            None, " / ".join(s.describe({}) for s in students.values()), expected_text, actual_text
         ),
+        cause=cause,
         figures=figures,
         detail=played,
     )
@@ -409,18 +412,18 @@ def _games_verdict(
             f"{student.describe({})} as {params.ai} in game {number}",
             "a win or a draw for the AI",
             f"the moves {', '.join(last.moves)}, a win for {opponent}",
-            _root_cause(ctx, check.id, [move for game in games for move in game.ai_moves]),
         ),
+        cause=_root_cause(ctx, check.id, [move for game in games for move in game.ai_moves]),
         figures=figures,
         detail=PlayedGame(last.moves, last.boards),
     )
 
 
-def _root_cause(ctx: CheckContext, check_id: str, moves: list[MoveObservation]) -> str | None:
+def _root_cause(ctx: CheckContext, check_id: str, moves: list[MoveObservation]) -> Cause | None:
     """Whether every move the AI chose is what a search built on a lower-level function another
     check found wrong chooses."""
     found = ctx.findings.root_cause(check_id, moves)
-    return None if found is None else found.sentence
+    return None if found is None else found.cause
 
 
 RANDOM_OPPONENT = CheckKind("random-opponent", RandomOpponentParams, _random_opponent)

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from grader.check_details import NodeCountRow, NodeCounts
+from grader.check_notes import Cause
 from grader.checks.causes.explorations import Comparison
+from grader.checks.verdicts import explain
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.model import Check
 
@@ -107,12 +109,12 @@ class _Apart:
     counts: _AlphaBetaCounts
     where: str
     """The sentence on the step it parts from the reference at (empty: not traced)."""
-    cause: str | None
+    cause: Cause | None
     """The cause named for it (a lower-level function, or the trace's reading)."""
     detail: NodeCounts
 
     @classmethod
-    def of(cls, counts: _AlphaBetaCounts, comparison: Comparison | None, root_cause: str | None) -> _Apart:
+    def of(cls, counts: _AlphaBetaCounts, comparison: Comparison | None, root_cause: Cause | None) -> _Apart:
         divergence = None if comparison is None else comparison.divergence
         where = ""
         if divergence is not None:
@@ -120,7 +122,7 @@ class _Apart:
                 f" From {counts.board} your search first parts from the reference at step {divergence.step:,} "
                 f"(the root is step 0): {_step_text(divergence.student, divergence.reference)}."
             )
-        cause = root_cause or (None if comparison is None else comparison.cause)
+        cause = explain([lambda: root_cause, lambda: None if comparison is None else comparison.cause])
         return cls(counts, where, cause, NodeCounts((), divergence, None if comparison is None else comparison.excerpt))
 
 
@@ -128,7 +130,7 @@ def alphabeta_result(
     check: Check[Any],
     measured: Sequence[Measured],
     finding: _Finding,
-    root_cause: str | None,
+    root_cause: Cause | None,
     partial_credit: float,
     any_order: bool = False,
 ) -> CheckResult:
@@ -172,10 +174,11 @@ def alphabeta_result(
             CheckStatus.FAILED,
             f"From {wrong.board} alpha-beta gave {wrong.actual} where the minimax value is {wrong.expected}: "
             f"the nodes a search saves earn nothing unless its value is right ({summary}).{apart.where}",
-            counterexample=replace(
-                wrong,
-                cause=apart.cause
-                or "The search cuts off branches that decide the value (or returns before searching): "
+            counterexample=wrong,
+            cause=apart.cause
+            or Cause(
+                "local",
+                "The search cuts off branches that decide the value (or returns before searching): "
                 "check the cut-off condition and which bound each node moves.",
             ),
             detail=apart.detail,
@@ -197,8 +200,11 @@ def _no_fewer_result(check: Check[Any], k: _AlphaBetaCounts, apart: _Apart, note
             k.call,
             f"{k.expected:,} nodes (fewer than {k.reference_minimax:,})",
             f"{k.alphabeta:,} nodes",
-            apart.cause
-            or "No branch is ever cut off: check the cut-off condition and that alpha and beta are passed "
+        ),
+        cause=apart.cause
+        or Cause(
+            "local",
+            "No branch is ever cut off: check the cut-off condition and that alpha and beta are passed "
             "to the children.",
         ),
         detail=apart.detail,
@@ -209,14 +215,15 @@ def _prunes_otherwise_result(
     check: Check[Any], apart: _Apart, summary: str, note: str, partial_credit: float, any_order: bool
 ) -> CheckResult:
     c = apart.counts
-    cause = apart.cause or (
+    cause = apart.cause or Cause(
+        "local",
         "Alpha-beta prunes less than it could: a cut-off on > instead of >= (or < instead of <=), "
         "or a bound not updated."
         if c.alphabeta > c.expected
         else "Alpha-beta prunes more than it should, or explores the moves in another order."
         if c.alphabeta < c.expected
         else "Alpha-beta visits as many nodes as the reference but not the same ones: check the move order "
-        "(row-major) and which bound each node tests."
+        "(row-major) and which bound each node tests.",
     )
     reference = (
         "a correct alpha-beta explores trying the moves in your search's order"
@@ -228,7 +235,8 @@ def _prunes_otherwise_result(
         CheckStatus.PARTIAL,
         f"Alpha-beta prunes ({summary}), but does not explore what {reference}.{apart.where}{note}",
         score=check.points * partial_credit,
-        counterexample=Counterexample(c.board, c.call, f"{c.expected:,} nodes", f"{c.alphabeta:,} nodes", cause),
+        counterexample=Counterexample(c.board, c.call, f"{c.expected:,} nodes", f"{c.alphabeta:,} nodes"),
+        cause=cause,
         detail=apart.detail,
     )
 
@@ -242,26 +250,32 @@ def _step_text(student: str | None, reference: str | None) -> str:
 
 
 def single_search_result(
-    check: Check[Any], rows: Sequence[NodeCountRow], root_cause: str | None, counter: str | None
+    check: Check[Any], rows: Sequence[NodeCountRow], root_cause: Cause | None, counter: str | None
 ) -> CheckResult:
     summary = "; ".join(f"{r.minimax:,} nodes from {r.board}" for r in rows)
     wrong = [r for r in rows if r.minimax != r.reference_minimax]
     if not wrong:
         return CheckResult.for_check(check, CheckStatus.PASSED, f"Node count matches the reference ({summary}).")
     r = wrong[0]
-    cause = root_cause
     counted = r.minimax_calls_counted
-    if counted == r.reference_minimax:
-        cause = (
+
+    def counter_off() -> Cause | None:
+        if counted != r.reference_minimax:
+            return None
+        return Cause(
+            "local",
             f"The search visits the right nodes (the grader counted {counted:,} calls), but `{counter}` "
-            "says otherwise: count every call, the root included, and reset the counter before the search only."
+            "says otherwise: count every call, the root included, and reset the counter before the search only.",
         )
+
+    cause = explain([counter_off, lambda: root_cause])
     return CheckResult.for_check(
         check,
         CheckStatus.FAILED,
         f"Node count differs from the reference ({summary}); plain minimax visits the same nodes in any move "
         "order, so the order is not the cause.",
         counterexample=Counterexample(
-            r.board, r.minimax_call, f"{r.reference_minimax:,} nodes", f"{r.minimax:,} nodes", cause
+            r.board, r.minimax_call, f"{r.reference_minimax:,} nodes", f"{r.minimax:,} nodes"
         ),
+        cause=cause,
     )

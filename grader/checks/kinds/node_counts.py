@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from grader.check_details import NodeCountRow, NodeCounts
+from grader.check_notes import Cause
 from grader.checks.answers import Answer, ShapeError, format_value, read_search_result
 from grader.checks.causes.explorations import Comparison, compare, recorded_steps, separate
 from grader.checks.causes.root_cause import NodeCountObservation
@@ -283,7 +284,7 @@ def _root_cause(
     params: Params,
     positions: Sequence[_Position],
     rows: Sequence[NodeCountRow],
-) -> str | None:
+) -> Cause | None:
     """Whether every count follows from a lower-level function another check found wrong
     (the counts of a search built on it), when the grader counted the calls itself."""
     if params.counter or params.convention != "calls":
@@ -298,7 +299,7 @@ def _root_cause(
                 NodeCountObservation(position.board, position.spec, position.side, row.alphabeta, params.window)
             )
     found = ctx.findings.root_cause(check.id, observations)
-    return None if found is None else found.sentence
+    return None if found is None else found.cause
 
 
 def _recorded_alike(answer: Answer, pinned: tuple[str, ...]) -> bool:

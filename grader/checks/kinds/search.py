@@ -20,7 +20,7 @@ from grader.checks.positions import Sampling, game_result, results_summary
 from grader.checks.properties import Mismatch, PropertyOutcome
 from grader.checks.recipe import Coverage, PropertyCheck, run_property
 from grader.checks.reference_answers import reference_answer
-from grader.checks.verdicts import result_from_property, shape_of
+from grader.checks.verdicts import explain, local_cause, result_from_property, shape_of
 from grader.results import CheckResult, CheckStatus
 from grader.serialization import OneOrMore
 from grader.spec.call_template import CallTemplate
@@ -187,16 +187,15 @@ def _search_run(check: Check[SearchParams], ctx: CheckContext, *, depth_limits: 
         examples=params.examples,
         coverage=_results(ctx),
     )
-    outcome = run_property(check, ctx, student, prop)
-    outcome = _diagnosed(outcome, ctx, check.id, params, student, moves, windows=False)
+    outcome, cause = _diagnosed(
+        run_property(check, ctx, student, prop), ctx, check.id, params, student, moves, windows=False
+    )
     judges_value = any(s != "move" for s in params.returns)
     judges_move = params.judge_move != "none" and any(s != "value" for s in params.returns)
     what = " and ".join(w for w, on in (("values", judges_value), ("moves", judges_move)) if on)
     if depth_limits:
         what += f" at depth limits {', '.join(map(str, depth_limits))}"
-    return result_from_property(
-        check, outcome, f"`{student.label}` gives the reference {what}", cause=_shape(outcome, student)
-    )
+    return result_from_property(check, outcome, f"`{student.label}` gives the reference {what}", cause=cause)
 
 
 def _search_value(check: Check[SearchParams], ctx: CheckContext) -> CheckResult:
@@ -319,11 +318,10 @@ def _pruning_equivalence(check: Check[PruningParams], ctx: CheckContext) -> Chec
         examples=params.examples,
         coverage=_results(ctx),
     )
-    outcome = run_property(check, ctx, student, prop)
-    outcome = _diagnosed(outcome, ctx, check.id, params, student, moves, windows=True)
-    result = result_from_property(
-        check, outcome, f"`{student.label}` agrees with minimax", cause=_shape(outcome, student)
+    outcome, cause = _diagnosed(
+        run_property(check, ctx, student, prop), ctx, check.id, params, student, moves, windows=True
     )
+    result = result_from_property(check, outcome, f"`{student.label}` agrees with minimax", cause=cause)
     if params.prune is None or result.status is not CheckStatus.PASSED:
         return result
     positions = []
@@ -345,10 +343,6 @@ GENERIC_PRUNING_CAUSE = {
 }
 
 
-def _shape(outcome: PropertyOutcome, student: StudentFunction) -> Cause | None:
-    return None if outcome.passed else shape_of(student)
-
-
 def _diagnosed(
     outcome: PropertyOutcome,
     ctx: CheckContext,
@@ -358,20 +352,22 @@ def _diagnosed(
     moves: MoveCodec,
     *,
     windows: bool,
-) -> PropertyOutcome:
-    """Report the failing board alone, with the likely cause found from all the student's answers."""
+) -> tuple[PropertyOutcome, Cause | None]:
+    """The failing board alone, and the likely cause, from all the student's answers: every
+    call's shape, a board the call changed, a cause every answer follows (`search_cause`),
+    the failing answer's own, a generic word on the windows."""
     if outcome.failing_input is None:
-        return outcome
+        return outcome, None
     failing = outcome.failing_input
     assert isinstance(failing, tuple)
     board, extra = failing
     mismatch = outcome.mismatch
     assert mismatch is not None
-    if mismatch.cause != MUTATION_CAUSE:
+    failing_full = not windows or is_full_window(ctx.spec(board, to_move=_side(ctx, params, board)), *extra)
+
+    def every_answer() -> Cause | None:
         answers, complete = _search_answers(ctx, params, student, moves, windows=windows)
-        failing_spec = ctx.spec(board, to_move=_side(ctx, params, board))
-        failing_full = not windows or is_full_window(failing_spec, *extra)
-        cause = search_cause(
+        return search_cause(
             ctx,
             check_id,
             answers,
@@ -382,11 +378,18 @@ def _diagnosed(
             windows=windows,
             failing_full=failing_full,
         )
-        cause = cause or mismatch.cause
-        if cause is None and windows:
-            cause = GENERIC_PRUNING_CAUSE[not failing_full]
-        mismatch = replace(mismatch, cause=cause)
-    return replace(outcome, failing_input=board, mismatch=mismatch)
+
+    mutated = mismatch.cause == MUTATION_CAUSE
+    cause = explain(
+        [
+            lambda: shape_of(student),
+            lambda: local_cause(mismatch) if mutated else None,
+            every_answer,
+            lambda: local_cause(mismatch),
+            lambda: Cause("local", GENERIC_PRUNING_CAUSE[not failing_full]) if windows else None,
+        ]
+    )
+    return replace(outcome, failing_input=board, mismatch=replace(mismatch, cause=None)), cause
 
 
 def _search_answers(

@@ -17,7 +17,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from grader.check_details import SelfPlayRow, SelfPlayTable
-from grader.check_notes import Learnt
+from grader.check_notes import Cause, Learnt
 from grader.checks.answers import Answer
 from grader.checks.causes.defects import SuccessorObservation, expand_hypotheses, successor_defect
 from grader.checks.context import CheckContext
@@ -25,7 +25,7 @@ from grader.checks.kind import CheckKind
 from grader.checks.positions import positions
 from grader.checks.properties import Mismatch
 from grader.checks.recipe import PropertyCheck, run_property
-from grader.checks.verdicts import result_from_property, shape_of
+from grader.checks.verdicts import explain, local_cause, result_from_property, shape_of
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check, Count, Seconds
@@ -108,12 +108,11 @@ def _successor(check: Check[SuccessorParams], ctx: CheckContext) -> CheckResult:
         learnt = Learnt(suspects=tuple(expand_hypotheses(student.label)))
     else:
         learnt = Learnt(defect=None if observations is None else successor_defect(student.label, observations))
+    cause = None
+    if not outcome.passed:
+        cause = explain([lambda: shape_of(student), lambda: local_cause(outcome.mismatch, learnt.defect)])
     return result_from_property(
-        check,
-        outcome.board_alone(),
-        f"`{student.label}` makes the right successors",
-        cause=None if outcome.passed else shape_of(student),
-        learnt=learnt,
+        check, outcome.board_alone(), f"`{student.label}` makes the right successors", cause=cause, learnt=learnt
     )
 
 
@@ -241,6 +240,9 @@ def _table_verdict(check: Check[SelfPlayParams], params: SelfPlayParams, rows: l
                 r.call,
                 f"{_states(r.reference_generated)} reported",
                 f"{_states(r.generated)} reported",
+            ),
+            cause=Cause(
+                "local",
                 "The counter you report is off: is it incremented for every new state, "
                 "and reset before each search only?",
             ),
@@ -266,8 +268,8 @@ def _table_verdict(check: Check[SelfPlayParams], params: SelfPlayParams, rows: l
             r.call,
             f"{r.reference_winner}, {_states(r.reference_generated)}",
             f"{r.winner}, {_states(r.generated)}",
-            cause,
         ),
+        cause=Cause("local", cause),
     )
 
 
