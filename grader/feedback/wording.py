@@ -40,7 +40,9 @@ def _ends_sentence(note: Note, closed: bool) -> bool:
 
 
 def _cut_offs(text: str, closed: bool, notes: Sequence[CutsOff]) -> str:
-    """``closed``: ``text`` ends with a sentence of its own (what a passing check saw)."""
+    """``closed``: ``text`` ends with a sentence of its own (what a passing check saw); so does
+    a reason that brings its own full stop."""
+    closed = closed or text.endswith((".", "!", "?"))
     entered = "; ".join(
         f"from {note.board} `{note.call}` entered {note.nodes} positions where minimax enters {note.minimax}"
         for note in notes

@@ -28,3 +28,20 @@ def test_the_cut_offs_start_a_sentence_of_their_own_after_an_open_one() -> None:
         f"{AGREES} (30 positions tried). It cuts off: "
         "from X...O...X `minimaxAB(board, -2, 0)` entered 40 positions where minimax enters 200."
     )
+
+
+def test_a_headline_that_ends_its_own_sentence_gets_no_second_full_stop() -> None:
+    judged = CheckResult(
+        "ab",
+        "pruning-equivalence",
+        "ab",
+        CheckStatus.PASSED,
+        10.0,
+        10.0,
+        "No more were judged: time ran out.",
+        notes=(FIRST,),
+    )
+    assert judged.message == (
+        "No more were judged: time ran out. It cuts off: "
+        "from X...O...X `minimaxAB(board, -2, 0)` entered 40 positions where minimax enters 200."
+    )
