@@ -29,7 +29,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 PACKAGES = ("grader", "reference")
-BASE_ERROR = "GraderError"
+BASE_ERROR = "GraderException"
 
 
 @dataclass(frozen=True)

@@ -6,16 +6,26 @@ It uses nothing beyond the language: it is also sent into the student's kernel, 
 kernel-side modules whose exceptions derive from `GraderError`
 (:mod:`grader.execution.channel.link`).
 
-Two signals stay outside on purpose: the kernel side's call timeout and "scripted input ran
-out" derive from ``BaseException``, so that a student's ``except Exception`` cannot swallow
-them.
+Everything the grader raises derives from `GraderException`. Its errors derive from
+`GraderError`, an ``Exception``. Two signals of the kernel side, the call timeout and "scripted
+input ran out", derive from `GraderSignal` instead, which is not an ``Exception``, so that a
+student's ``except Exception`` cannot swallow them.
 """
 
 from __future__ import annotations
 
 
-class GraderError(Exception):
+class GraderException(BaseException):
+    """The root of what the grader raises: its errors and its signals."""
+
+
+class GraderError(GraderException, Exception):
     """A failure the grader itself raises and names."""
+
+
+class GraderSignal(GraderException):
+    """Not a failure: the grader stopping the student's code (a call past its time, input past
+    the scripted answers). Not an ``Exception``, so that student code cannot catch it by accident."""
 
 
 class UsageError(GraderError):

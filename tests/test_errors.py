@@ -1,4 +1,5 @@
-"""Every exception the grader defines derives from `GraderError`, and the command line turns
+"""Every exception the grader defines derives from `GraderException` (its errors from
+`GraderError`, its two signals from `GraderSignal`), and the command line turns
 each usage error into one line and exit status 2, whichever command raised it."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import pytest
 import grader
 from grader.cli import main
 from grader.cli.options import USAGE_ERROR
-from grader.errors import GraderError, UsageError
+from grader.errors import GraderError, GraderException, GraderSignal, UsageError
 
 
 def _defined_exceptions() -> list[type[BaseException]]:
@@ -37,9 +38,13 @@ def test_every_exception_of_the_grader_derives_from_one_base() -> None:
     exceptions = _defined_exceptions()
     # The kernel side's two signals must pass a student's `except Exception`, so they cannot be Exceptions.
     signals = {e.__name__ for e in exceptions if not issubclass(e, Exception)}
-    assert signals == {"_CallTimedOut", "ScriptedInputExhausted"}
-    outside = [e.__qualname__ for e in exceptions if issubclass(e, Exception) and not issubclass(e, GraderError)]
-    assert outside == []
+    assert signals == {"_CallTimedOut", "ScriptedInputExhausted", "GraderException", "GraderSignal"}
+    assert [e.__qualname__ for e in exceptions if not issubclass(e, GraderException)] == []
+    errors = [e for e in exceptions if issubclass(e, Exception)]
+    assert [e.__qualname__ for e in errors if not issubclass(e, GraderError)] == []
+    assert all(
+        issubclass(e, GraderSignal) for e in exceptions if e.__name__ in {"_CallTimedOut", "ScriptedInputExhausted"}
+    )
     assert len(exceptions) >= 29
 
 

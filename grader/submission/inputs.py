@@ -39,7 +39,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
-from grader.errors import UsageError
+from grader.errors import GraderError, UsageError
 from grader.submission.own_outputs import OUTPUT_MARKER, OWN_OUTPUT_REASON, is_output_folder
 
 SUBMISSION_SUFFIXES = (".ipynb", ".py")
@@ -222,7 +222,7 @@ def _unpack_member(
     return 0, problem
 
 
-class _MemberTooLarge(Exception):
+class _MemberTooLarge(GraderError):
     """Raised inside `_unpack_member` to leave its copy loop."""
 
 

@@ -16,6 +16,8 @@ import re
 from itertools import accumulate
 from typing import Any
 
+from grader.errors import GraderError
+
 MAX_JSON_DEPTH = 64
 
 # A JSON string, escapes included ("unrolled loop": no backtracking on long strings).
@@ -24,7 +26,7 @@ _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 
 
-class JSONTooDeep(ValueError):
+class JSONTooDeep(GraderError, ValueError):
     """JSON nested deeper than the limit (a ``ValueError``, like any other JSON that will not parse)."""
 
     def __init__(self, depth: int, limit: int) -> None:

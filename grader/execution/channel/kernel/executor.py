@@ -28,6 +28,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
+    from grader.errors import GraderSignal
     from grader.execution.channel.kernel.exploration import Exploration, ExplorationRecorder, board_reader, pack_boards
     from grader.execution.channel.kernel.names import (
         NOT_FOUND,
@@ -344,8 +345,8 @@ def _skipped(why: str) -> OutcomeData:
     }
 
 
-class _CallTimedOut(BaseException):
-    pass
+class _CallTimedOut(GraderSignal):
+    """Raised in the student's code when a call passes its time limit."""
 
 
 class _CappedText(io.TextIOBase):

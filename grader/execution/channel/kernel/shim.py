@@ -42,6 +42,7 @@ from json import loads as _json_loads
 from typing import Any
 
 if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
+    from grader.errors import GraderSignal
     from grader.execution.channel.kernel.executor import CallExecutor, student_traceback
     from grader.execution.channel.protocol import (
         ERROR_CHARS,
@@ -65,10 +66,10 @@ _NO_BUILTIN = object()
 _CELL_BUILTINS = ("input", "get_ipython", "exit", "quit")
 
 
-class ScriptedInputExhausted(BaseException):
+class ScriptedInputExhausted(GraderSignal):
     """``input()`` was called after the scripted answers ran out.
 
-    A ``BaseException`` so that a student's ``except Exception`` retry loop cannot
+    A `GraderSignal`, not an ``Exception``, so that a student's ``except Exception`` retry loop cannot
     swallow it and spin until the cell times out.
     """
 
