@@ -125,3 +125,24 @@ def test_a_new_hand_in_replaces_the_refused_row(tmp_path: Path, lab05: Assignmen
     rerun = batch(fixed, out, lab05)
     assert [(r.reused, r.failure) for r in rerun.records] == [(True, None), (False, None)]
     assert list((out / "23456").glob("submitted.*")) == [out / "23456" / "submitted.ipynb"]
+
+
+def test_a_student_with_another_file_is_graded_on_it_and_the_index_names_the_refused_one(
+    tmp_path: Path, lab05: Assignment
+) -> None:
+    archive = tmp_path / "class.zip"
+    with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("alice/lab05.ipynb", b"check-win")
+        with zf.open("alice/big.ipynb", "w", force_zip64=True) as member:
+            for _ in range(60):
+                member.write(bytes(1 << 20))
+    out = tmp_path / "out"
+    [alice] = batch(archive, out, lab05).records
+    assert (alice.submission.student_id, alice.submission.original_name, alice.failure) == (
+        "alice",
+        "lab05.ipynb",
+        None,
+    )
+    note = f"Also handed in big.ipynb, which was {REASON}; graded lab05.ipynb."
+    assert alice.submission.notes == (note,)
+    assert note in html.unescape((out / "index.html").read_text(encoding="utf-8"))
