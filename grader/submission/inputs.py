@@ -204,7 +204,7 @@ def extract_zip(archive: Path, destination: Path, limits: ZipLimits = ZipLimits(
             if len(members) > limits.max_members:
                 raise InputError(f"{archive}: {len(members)} entries, more than the limit of {limits.max_members}")
             for info in members:
-                problem = _unsafe_member_problem(info)
+                problem = unsafe = _unsafe_member_problem(info)
                 relative = PurePosixPath(info.filename)
                 if problem is None and (info.is_dir() or not (_is_candidate(relative) or _is_output_marker(relative))):
                     continue
@@ -223,7 +223,7 @@ def extract_zip(archive: Path, destination: Path, limits: ZipLimits = ZipLimits(
                     skipped.append(SkippedFile(info.filename, problem))
                     # An entry with an absolute or ``..`` path, or a link, is only listed: its
                     # path is made to point elsewhere, so the student it names cannot be trusted.
-                    if _unsafe_member_problem(info) is None and _is_candidate(relative):
+                    if unsafe is None and _is_candidate(relative):
                         refused.append(RefusedMember(info.filename, problem, info.file_size, info.CRC))
     except zipfile.BadZipFile as exc:
         raise InputError(f"{archive}: damaged zip archive ({exc})") from None
