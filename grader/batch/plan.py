@@ -43,11 +43,17 @@ from grader.class_folder.outputs import (
 )
 from grader.class_folder.records import GradingRecord, assignment_sha256, fingerprint
 from grader.execution.sandbox import SandboxChoice
-from grader.grading import grade_submission
+from grader.grading import grade_submission, not_graded_result
 from grader.overrides.apply import NO_DECISIONS, FittedDecisions, class_decisions
 from grader.similarity.compare import DEFAULT_THRESHOLD
 from grader.spec.model import Assignment
-from grader.submission.inputs import InputError, SubmissionSet, collect_submissions
+from grader.submission.inputs import (
+    InputError,
+    RefusedMember,
+    StudentSubmission,
+    SubmissionSet,
+    collect_submissions,
+)
 from grader.submission.own_outputs import OWN_OUTPUT_REASON, mark_output_folder
 
 _log = logging.getLogger(__name__)
@@ -251,6 +257,9 @@ class _BatchPlan:
     records: dict[str, GradingRecord] = field(default_factory=dict)
     kept: list[KeptResult] = field(default_factory=list)
     """The stored results kept, whose files `rewrite_kept` brings up to date."""
+    not_unpacked: list[GradingRecord] = field(default_factory=list)
+    """New records of hand-ins left out of the zip (not graded: nothing to run), which
+    `rewrite_kept` writes."""
     tasks: list[GradingTask] = field(default_factory=list)
     planning_seconds: float = 0.0
     first_started: float | None = None
@@ -261,7 +270,10 @@ class _BatchPlan:
     def rewrite_kept(self) -> None:
         """Bring each kept result's files up to date with the instructor's decisions: all of
         them when its report is gone, else the submitted copy (it may be missing: deleted, or
-        stored by an older grader), the report and results.json, each only when it changed."""
+        stored by an older grader), the report and results.json, each only when it changed.
+        The records of hand-ins left out of the zip, new, are written whole."""
+        for record in self.not_unpacked:
+            write_student_outputs(self.job.out_dir, record, self.job.assignment, self.decisions)
         for kept in self.kept:
             if kept.report_missing:
                 write_student_outputs(self.job.out_dir, kept.record, self.job.assignment, self.decisions)
@@ -331,13 +343,16 @@ def _plan(job: BatchJob, found: SubmissionSet, options: BatchOptions, decisions:
     plan = _BatchPlan(job, found, decisions)
     spec_digest = assignment_sha256(job.assignment)
     for submission in found.submissions:
-        current = fingerprint(submission.path, spec_digest, options.sandbox)
+        current = fingerprint(submission, spec_digest, options.sandbox)
         folder = ClassFolder(job.out_dir).student(submission)
         stored = GradingRecord.load(folder / RESULT_FILE, submission)
         if stored and stored.fingerprint == current and not stored.grader_fault and not options.force:
             stored = replace(stored, submission=submission)
             plan.kept.append(KeptResult(stored, report_missing=not (folder / REPORT_FILE).is_file()))
             plan.records[submission.student_id] = stored
+        elif submission.refused is not None:  # nothing to run: its record says why
+            plan.not_unpacked.append(not_unpacked_record(submission, submission.refused, current, job.assignment))
+            plan.records[submission.student_id] = plan.not_unpacked[-1]
         else:
             plan.tasks.append(GradingTask(submission, current, job.assignment))
     _log.info(
@@ -345,3 +360,14 @@ def _plan(job: BatchJob, found: SubmissionSet, options: BatchOptions, decisions:
         f"{len(plan.tasks)} to grade, {len(plan.records)} up to date."
     )
     return plan
+
+
+def not_unpacked_record(
+    submission: StudentSubmission, refused: RefusedMember, current: str, assignment: Assignment
+) -> GradingRecord:
+    """The record of a hand-in left out of the zip (``refused``): not graded, every check
+    saying why, as an unreadable notebook's; the submission's fault, not the grader's, so a
+    rerun keeps it."""
+    reason = f"Not graded: {submission.original_name} was {refused.reason}."
+    result = not_graded_result(submission.original_name, assignment, reason)
+    return GradingRecord(submission, result, current, result.not_graded_reason, grader_fault=False)

@@ -76,7 +76,13 @@ def write_submitted_copy(folder: Path, submission: StudentSubmission, max_bytes:
     """Copy the graded file into the student's folder, keeping its suffix (which says how it
     is read); a copy with the other suffix, left by an earlier hand-in, goes. An identical
     copy is left alone. A file over the reader's size limit was refused unread: only its
-    first ``max_bytes`` are kept, enough to see what it was, not a class's worth of disk."""
+    first ``max_bytes`` are kept, enough to see what it was, not a class's worth of disk.
+    A file left out of the zip has no copy: one left by an earlier hand-in goes (it is not
+    what this record is about, and would be compared for similarity)."""
+    if submission.refused is not None:
+        for other in submitted_copy_names():
+            (folder / other).unlink(missing_ok=True)
+        return
     name = SUBMITTED_STEM + submission.path.suffix.lower()
     with submission.path.open("rb") as handed_in:
         content = handed_in.read(max_bytes)

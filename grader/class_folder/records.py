@@ -90,12 +90,21 @@ class GradingRecord:
 # -- fingerprints -----------------------------------------------------------------------------
 
 
-def fingerprint(submission_path: Path, assignment_digest: str, sandbox: SandboxChoice = "auto") -> str:
+def fingerprint(submission: StudentSubmission, assignment_digest: str, sandbox: SandboxChoice = "auto") -> str:
     """What a stored result is valid for: this file, this spec, this grader, this isolation
     (a notebook that ran without bubblewrap may have read files that bubblewrap hides, so
     asking for a stronger sandbox regrades it)."""
-    parts = (file_sha256(submission_path), assignment_digest, grader_version(), isolation_asked(sandbox))
+    parts = (submission_sha256(submission), assignment_digest, grader_version(), isolation_asked(sandbox))
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def submission_sha256(submission: StudentSubmission) -> str:
+    """The digest of what was handed in: the file's bytes, or for a file left out of the zip
+    (never written anywhere) the archive's own identity of it. Nothing on disk stands in for
+    it, so no file a student hands in can take over its stored verdict."""
+    if submission.refused is not None:
+        return hashlib.sha256(submission.refused.identity).hexdigest()
+    return file_sha256(submission.path)
 
 
 def isolation_asked(sandbox: SandboxChoice) -> str:

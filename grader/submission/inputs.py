@@ -17,7 +17,10 @@ Moodle export (zip or unpacked)
 A zip is unpacked into a scratch folder first. An entry that could be written outside it
 (an absolute path, ``..``), that is a link, that repeats a name, that is damaged or that
 unpacks to more than the limit for one file is left out alone and listed with the skipped
-files; only too many entries or more than a set total refuse the whole archive.
+files; only too many entries or more than a set total refuse the whole archive. A notebook or
+script left out that way is still the student's hand-in (`RefusedMember`): a student with no
+other file gets a submission that says why it was not unpacked (graded as nothing), one with
+another file is graded on that file and the refused one is named in the notes.
 
 A folder this grader wrote its outputs into (``grader batch --out``, recognised by the
 marker ``grader.submission.own_outputs`` puts at its root) is never read as submissions:
@@ -71,6 +74,26 @@ class ZipLimits:
 
 
 @dataclass(frozen=True)
+class RefusedMember:
+    """A notebook or script in a zip that was left out alone (too large once unpacked,
+    damaged, unreadable, unwritable), as the archive lists it."""
+
+    name: str
+    """Its name in the archive."""
+    reason: str
+    """Why it was not unpacked (``not unpacked: ...``)."""
+    size: int
+    """Its unpacked size, as the archive's header says (it may lie: only an identity)."""
+    crc: int
+
+    @property
+    def identity(self) -> bytes:
+        """What stands for its content in a fingerprint: its bytes were never all read, so its
+        name, size and CRC as the archive lists them (a new hand-in changes at least one)."""
+        return f"zip entry not unpacked\0{self.name}\0{self.size}\0{self.crc}".encode()
+
+
+@dataclass(frozen=True)
 class StudentSubmission:
     student_id: str
     """The id used in grades.csv and (made safe) as the student's output folder."""
@@ -83,6 +106,9 @@ class StudentSubmission:
     late: bool = False
     notes: tuple[str, ...] = ()
     """Things the instructor should know, e.g. other files the student handed in."""
+    refused: RefusedMember | None = None
+    """Set when the file handed in was left out of the zip: ``path`` (where it would have been
+    unpacked) does not exist, and the submission is not graded but says why."""
 
     @property
     def folder_name(self) -> str:
@@ -112,20 +138,22 @@ def collect_submissions(
     if not source.exists():
         raise InputError(f"{source}: no such file or folder")
     unsafe: list[SkippedFile] = []
+    refused: tuple[RefusedMember, ...]
     if source.is_file():
         if not zipfile.is_zipfile(source):
             raise InputError(f"{source}: not a folder or a zip archive")
         root = scratch / "unpacked"
         unpacked = extract_zip(source, root, limits)
         unsafe = [SkippedFile(f"{source.name}/{s.path}", s.reason) for s in unpacked.skipped]
+        refused = unpacked.refused
     else:
-        root = source
+        root, refused = source, ()
     if is_output_folder(root):
         what = "holds" if source.is_file() else "is"
         raise InputError(
             f"{source}: {what} {OWN_OUTPUT_REASON}, not submissions; give the folder or zip the students' files are in"
         )
-    found = _collect_from_folder(root, assignment_id)
+    found = _collect_from_folder(root, assignment_id, refused)
     # Skipped files are named as the instructor knows them, not by the scratch folder.
     shown = [SkippedFile(_shown_path(Path(s.path), root, source.name), s.reason) for s in found.skipped]
     found = replace(found, skipped=(*unsafe, *shown))
@@ -150,6 +178,9 @@ class UnpackedZip:
     """The files written, under the destination."""
     skipped: tuple[SkippedFile, ...]
     """Entries left out because they are unsafe, by their name in the archive."""
+    refused: tuple[RefusedMember, ...] = ()
+    """Of the skipped, the notebooks and scripts left out alone whose path can be trusted to
+    name their student (not an unsafe path, not a link)."""
 
 
 def extract_zip(archive: Path, destination: Path, limits: ZipLimits = ZipLimits()) -> UnpackedZip:
@@ -165,6 +196,7 @@ def extract_zip(archive: Path, destination: Path, limits: ZipLimits = ZipLimits(
     written: list[Path] = []
     unpacked: set[Path] = set()
     skipped: list[SkippedFile] = []
+    refused: list[RefusedMember] = []
     total = 0
     try:
         with zipfile.ZipFile(archive) as zf:
@@ -172,7 +204,7 @@ def extract_zip(archive: Path, destination: Path, limits: ZipLimits = ZipLimits(
             if len(members) > limits.max_members:
                 raise InputError(f"{archive}: {len(members)} entries, more than the limit of {limits.max_members}")
             for info in members:
-                problem = _unsafe_member_problem(info)
+                problem = unsafe = _unsafe_member_problem(info)
                 relative = PurePosixPath(info.filename)
                 if problem is None and (info.is_dir() or not (_is_candidate(relative) or _is_output_marker(relative))):
                     continue
@@ -189,9 +221,13 @@ def extract_zip(archive: Path, destination: Path, limits: ZipLimits = ZipLimits(
                     unpacked.add(target)
                 else:
                     skipped.append(SkippedFile(info.filename, problem))
+                    # An entry with an absolute or ``..`` path, or a link, is only listed: its
+                    # path is made to point elsewhere, so the student it names cannot be trusted.
+                    if unsafe is None and _is_candidate(relative):
+                        refused.append(RefusedMember(info.filename, problem, info.file_size, info.CRC))
     except zipfile.BadZipFile as exc:
         raise InputError(f"{archive}: damaged zip archive ({exc})") from None
-    return UnpackedZip(tuple(written), tuple(skipped))
+    return UnpackedZip(tuple(written), tuple(skipped), tuple(refused))
 
 
 def _unpack_member(
@@ -276,12 +312,21 @@ def _own_output_names(root: Path, folders: Iterable[Path]) -> tuple[str, ...]:
 # -- identifying students ------------------------------------------------------------------
 
 
-def _collect_from_folder(root: Path, assignment_id: str) -> SubmissionSet:
+def _collect_from_folder(root: Path, assignment_id: str, refused: Iterable[RefusedMember] = ()) -> SubmissionSet:
+    """The submissions under ``root``; ``refused``: entries of the zip unpacked there that were
+    left out, each a hand-in of the student its path names."""
     submitted = root if root.name == "submitted" else root / "submitted"
     if submitted.is_dir():
+        # An nbgrader tree picks each student's assignment folder among the folders unpacked,
+        # so a refused entry has no folder to be weighed in; it stays listed with the skipped.
         return _nbgrader(root, submitted, assignment_id)
     files, own_outputs = _files_outside_own_outputs(root)
     candidates = [_identify(root, path) for path in files]
+    for member in refused:
+        would_be = root.joinpath(*PurePosixPath(member.name).parts)
+        if not any(would_be.is_relative_to(folder) for folder in own_outputs):
+            layout, submission = _identify(root, would_be)
+            candidates.append((layout, replace(submission, refused=member)))
     layouts = {layout for layout, _ in candidates}
     layout = next((lay for lay in (InputLayout.MOODLE, InputLayout.CANVAS) if lay in layouts), InputLayout.FLAT)
     submissions, skipped = _one_per_student((c for _, c in candidates), assignment_id)
@@ -338,13 +383,23 @@ def _one_per_student(
     used_folders: set[str] = set()
     for student_id in sorted(by_student):
         files = by_student[student_id]
-        chosen = choose_submission_file([c.path for c in files], assignment_id)
-        winner = next(c for c in files if c.path == chosen)
+        # A file left out of the zip is the student's row only when nothing of theirs was
+        # unpacked; then the one chosen is the one the archive says is the largest (its path was
+        # never written: it may not even be a valid name here).
+        unpacked = [c for c in files if c.refused is None]
+        if unpacked:
+            chosen = choose_submission_file([c.path for c in unpacked], assignment_id)
+            winner = next(c for c in unpacked if c.path == chosen)
+        else:
+            winner = min(
+                files, key=lambda c: _preference(c.path.name, c.refused.size if c.refused else 0, assignment_id)
+            )
         others = [c for c in files if c is not winner]
-        notes = tuple(f"Also handed in {c.original_name}; graded {winner.original_name}." for c in others)
-        skipped.extend(
+        notes = tuple(_also_handed_in(c, winner) for c in others)
+        skipped.extend(  # a refused file is listed already, with why it was left out
             SkippedFile(str(c.path), f"{student_id} handed in several files; graded {winner.original_name}")
             for c in others
+            if c.refused is None
         )
         if winner.folder_name.lower() in used_folders:  # ids differing only in unsafe characters or case
             skipped.append(
@@ -358,19 +413,28 @@ def _one_per_student(
     return tuple(submissions), tuple(skipped)
 
 
+def _also_handed_in(other: StudentSubmission, chosen: StudentSubmission) -> str:
+    """The note on a student's file that is not the one graded (``chosen``)."""
+    also = f"Also handed in {other.original_name}"
+    if other.refused is not None:
+        also += f", which was {other.refused.reason}"
+    # a refused file is chosen only when all of them were refused: then none is graded
+    return f"{also}; graded {chosen.original_name}." if chosen.refused is None else f"{also}."
+
+
 def choose_submission_file(paths: list[Path], assignment_id: str) -> Path:
     """Which of several handed-in files to grade: a notebook before a script, then one whose
     name mentions the assignment, then the largest (least likely to be a stub), then by name."""
     if not paths:
         raise ValueError("no files to choose from")
+    return min(paths, key=lambda p: _preference(p.name, p.stat().st_size if p.exists() else 0, assignment_id))
+
+
+def _preference(name: str, size: int, assignment_id: str) -> tuple[bool, bool, int, str]:
+    """`choose_submission_file`'s order: the smallest is chosen."""
     key = assignment_id.lower().replace("-", "").replace("_", "")
-
-    def rank(path: Path) -> tuple:
-        squashed = path.name.lower().replace("-", "").replace("_", "")
-        size = path.stat().st_size if path.exists() else 0
-        return (path.suffix.lower() != ".ipynb", key not in squashed, -size, path.name)
-
-    return min(paths, key=rank)
+    squashed = name.lower().replace("-", "").replace("_", "")
+    return (PurePosixPath(name).suffix.lower() != ".ipynb", key not in squashed, -size, name)
 
 
 def safe_folder_name(student_id: str) -> str:

@@ -181,7 +181,8 @@ def test_a_class_zip_with_a_bomb_grades_the_others(tmp_path: Path) -> None:
         {"doejane_12345_67890_lab05.ipynb": NOTEBOOK, "roeric_23456_78901_lab05.ipynb": "0" * 200_000},
     )
     found = collect_submissions(archive, "lab05", tmp_path / "scratch", ZipLimits(max_member_bytes=100_000))
-    assert ids(found) == ["12345"]
+    assert ids(found) == ["12345", "23456"]  # the bomb's student keeps a row, not graded
+    assert [s.refused is not None for s in found.submissions] == [False, True]
     assert [(s.path, s.reason) for s in found.skipped] == [
         (
             "canvas.zip/roeric_23456_78901_lab05.ipynb",
@@ -262,3 +263,69 @@ def test_choosing_among_several_files(tmp_path: Path) -> None:
 )
 def test_safe_folder_names(student_id: str, folder: str) -> None:
     assert safe_folder_name(student_id) == folder
+
+
+def test_a_student_whose_only_file_was_left_out_of_the_zip_still_has_a_submission(tmp_path: Path) -> None:
+    archive = make_zip(
+        tmp_path / "canvas.zip",
+        {"doejane_12345_67890_lab05.ipynb": NOTEBOOK, "roeric_LATE_23456_78901_lab05.ipynb": "0" * 200_000},
+    )
+    found = collect_submissions(archive, "lab05", tmp_path / "scratch", ZipLimits(max_member_bytes=100_000))
+    assert found.layout is InputLayout.CANVAS
+    assert ids(found) == ["12345", "23456"]
+    graded, refused = found.submissions
+    assert graded.refused is None
+    assert refused.refused is not None
+    assert (refused.original_name, refused.display_name, refused.late) == ("lab05.ipynb", "roeric", True)
+    assert refused.refused.reason == "not unpacked: it unpacks to more than 100,000 bytes, the limit for one file"
+    assert (refused.refused.name, refused.refused.size) == ("roeric_LATE_23456_78901_lab05.ipynb", 200_000)
+    assert not refused.path.exists()  # nothing stands in for it on disk
+    assert [s.path for s in found.skipped] == ["canvas.zip/roeric_LATE_23456_78901_lab05.ipynb"]  # still listed
+
+
+def test_a_zip_whose_only_file_was_left_out_is_a_class_of_one_not_graded(tmp_path: Path) -> None:
+    archive = make_zip(tmp_path / "moodle.zip", {"Ann Lee_555_assignsubmission_file_/lab05.ipynb": "0" * 200_000})
+    found = collect_submissions(archive, "lab05", tmp_path / "scratch", ZipLimits(max_member_bytes=100_000))
+    assert found.layout is InputLayout.MOODLE
+    [only] = found.submissions
+    assert (only.student_id, only.display_name, only.original_name) == ("555", "Ann Lee", "lab05.ipynb")
+    assert only.refused is not None
+
+
+def test_a_file_left_out_beside_an_unpacked_one_is_named_in_the_notes(tmp_path: Path) -> None:
+    archive = make_zip(
+        tmp_path / "class.zip",
+        {"alice/lab05.ipynb": NOTEBOOK, "alice/big.ipynb": "0" * 200_000, "bob/big.py": "0" * 200_000},
+    )
+    found = collect_submissions(archive, "lab05", tmp_path / "scratch", ZipLimits(max_member_bytes=100_000))
+    alice, bob = found.submissions
+    assert (alice.student_id, alice.original_name, alice.refused) == ("alice", "lab05.ipynb", None)
+    assert alice.notes == (
+        "Also handed in big.ipynb, which was not unpacked: it unpacks to more than 100,000 bytes, "
+        "the limit for one file; graded lab05.ipynb.",
+    )
+    assert (bob.student_id, bob.original_name) == ("bob", "big.py")
+    assert bob.refused is not None
+    # each file is listed once, with why it was left out (not also as "several files")
+    assert sorted(s.path for s in found.skipped) == ["class.zip/alice/big.ipynb", "class.zip/bob/big.py"]
+
+
+def test_duplicate_and_damaged_entries_are_hand_ins_but_unsafe_ones_and_other_files_are_not(tmp_path: Path) -> None:
+    archive = tmp_path / "odd.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("alice.ipynb", NOTEBOOK)
+        with pytest.warns(UserWarning, match="Duplicate name"):
+            zf.writestr("alice.ipynb", "second")
+        zf.writestr("notes.txt", "0" * 200_000)  # not a submission: never looked at
+        zf.writestr("__MACOSX/._dan.ipynb", "0" * 200_000)  # an ignored path
+        zf.writestr("../eve.ipynb", NOTEBOOK)  # its path cannot be trusted to name a student
+        link = zipfile.ZipInfo("fay.ipynb")
+        link.external_attr = (stat.S_IFLNK | 0o777) << 16
+        zf.writestr(link, "/etc/passwd")
+    unpacked = extract_zip(archive, tmp_path / "out", ZipLimits(max_member_bytes=100_000))
+    assert [m.name for m in unpacked.refused] == ["alice.ipynb"]
+    assert sorted(s.path for s in unpacked.skipped) == ["../eve.ipynb", "alice.ipynb", "fay.ipynb"]
+    found = collect_submissions(archive, "lab05", tmp_path / "scratch")
+    [alice] = found.submissions
+    assert alice.refused is None  # graded on the first entry; the second is in the notes
+    assert alice.notes[0].startswith("Also handed in alice.ipynb, which was not unpacked: the archive holds another")
