@@ -9,6 +9,9 @@ In a cell of Jupyter, JupyterLab, VS Code or Colab::
 or ``%load_ext grader`` and then ``%check lab05``. The functions your session defines right
 now are checked, with the checks and feedback of grading; hidden checks run only when the
 assignment is graded.
+
+This package is part of the public surface: ``check`` and ``NotebookCheck`` (its ``__all__``)
+are stable. Internal to the grader are its modules (``self_check``, ``result_view``, ...).
 """
 
 from grader.notebook.result_view import NotebookCheck
