@@ -125,6 +125,9 @@ def test_marks_entered_on_the_page_reach_every_output_and_survive_a_regrade(
     page.fill(f"#points-{AUTOMATIC}", "3")
     page.fill(f"#comment-{AUTOMATIC}", "Off by one in the last row.")
     page.click(f"#check-{AUTOMATIC} button[type=submit]")
+    # The form posts and the server redirects: reloading before that navigation ends races it
+    # ("Not attached to an active page"), so wait for the saved page first.
+    assert f"Saved: {AUTOMATIC}" in page.inner_text("#saved")
     page.reload()
     assert page.input_value(f"#points-{AUTOMATIC}") == "3"
     assert page.input_value(f"#comment-{AUTOMATIC}") == "Off by one in the last row."
