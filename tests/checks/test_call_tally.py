@@ -12,6 +12,8 @@ BOARD = ["X", "O", " ", " ", " ", " ", " ", " ", " "]
 STUDENT = """
 import random
 
+random.seed(0)  # the draws are the same on every run: the test cannot fail by chance
+
 calls = 0
 
 def counting(board):
