@@ -195,6 +195,18 @@ class CourseJudge:
     def search_empty_board(self, module: ModuleType) -> None:
         raise NotImplementedError
 
+    def correct_versions(self) -> dict[str, Callable[..., Any]]:
+        """The course's board functions written right, on the course's own boards: put in a hand-in's
+        globals in place of its defective ones, they tell a function's own mistake from one it only
+        inherits from a function it calls."""
+        raise NotImplementedError
+
+
+def position_of(cells: Any, empty: Callable[[Any], bool]) -> Position:
+    """The oracle's position of a course board (three rows), whatever marks it holds."""
+    flat = [cell for row in cells for cell in row]
+    return tuple(None if empty(cell) else cell for cell in flat)
+
 
 def cs50_board(position: Position) -> list[list[Cell]]:
     return [list(position[row : row + 3]) for row in (0, 3, 6)]
@@ -327,6 +339,29 @@ class Cs50Judge(CourseJudge):
             if 3 * cell[0] + cell[1] not in optimal_indices(position):
                 raise Defect(f"{what} plays {cell}, which gives away the game's value {game_value(position)}")
 
+    def correct_versions(self) -> dict[str, Callable[..., Any]]:
+        def position(board: Any) -> Position:
+            return position_of(board, lambda cell: cell is None)
+
+        def result(board: Any, action: Any) -> list[list[Cell]]:
+            i, j = action
+            if not (0 <= i < 3 and 0 <= j < 3) or board[i][j] is not None:
+                raise ValueError(f"invalid action {action!r}")
+            return cs50_board(play(position(board), 3 * i + j))
+
+        def utility(board: Any) -> int:
+            return {"X": 1, "O": -1, None: 0}[winner_of(position(board))]
+
+        return {
+            "initial_state": lambda: cs50_board(EMPTY_POSITION),
+            "player": lambda board: side_to_move(position(board)),
+            "actions": lambda board: {(index // 3, index % 3) for index in empty_indices(position(board))},
+            "result": result,
+            "winner": lambda board: winner_of(position(board)),
+            "terminal": lambda board: is_terminal(position(board)),
+            "utility": utility,
+        }
+
     def search_empty_board(self, module: ModuleType) -> None:
         call(module.minimax, cs50_board(EMPTY_POSITION))
 
@@ -428,6 +463,30 @@ class CodecademyJudge(CourseJudge):
             if move - 1 not in optimal_indices(position):
                 raise Defect(f"{what} plays {move}, which gives away the game's value {game_value(position)}")
 
+    def correct_versions(self) -> dict[str, Callable[..., Any]]:
+        def position(board: Any) -> Position:
+            return position_of(board, lambda cell: cell not in ("X", "O"))
+
+        def select_space(board: Any, move: Any, turn: str) -> bool:
+            if not isinstance(move, int) or not 1 <= move <= 9:
+                return False
+            row, column = divmod(move - 1, 3)
+            if board[row][column] in ("X", "O"):
+                return False
+            board[row][column] = turn
+            return True
+
+        def evaluate_board(board: Any) -> int:
+            return {"X": 1, "O": -1, None: 0}[winner_of(position(board))]
+
+        return {
+            "select_space": select_space,
+            "available_moves": lambda board: [index + 1 for index in empty_indices(position(board))],
+            "has_won": lambda board, mark: winner_of(position(board)) == mark,
+            "game_is_over": lambda board: is_terminal(position(board)),
+            "evaluate_board": evaluate_board,
+        }
+
     def search_empty_board(self, module: ModuleType) -> None:
         call(module.minimax, codecademy_board(EMPTY_POSITION), True)
 
@@ -443,6 +502,10 @@ class Verdict:
     import_error: str = ""
     # Function name -> why it is defective (the first counterexample).
     defects: dict[str, str] = field(default_factory=dict)
+    # A defective function that is right once the hand-in's other defective functions are replaced by
+    # correct ones -> those functions: its mistake is theirs, and a grader that charges a mistake once
+    # charges it there.
+    through: dict[str, list[str]] = field(default_factory=dict)
     # None when not measured; True when the search from the empty board exceeds SLOW_POSITION_LIMIT positions.
     slow: bool | None = None
     empty_board_positions: int | None = None
@@ -503,7 +566,34 @@ def judge_in_process(course_name: str, path: Path, scope: Scope) -> Verdict:
             check(module)
         except Defect as defect:
             verdict.defects[name] = str(defect)
+    verdict.through = inherited_defects(course, module, scope, verdict.defects)
     return verdict
+
+
+def inherited_defects(
+    course: CourseJudge, module: ModuleType, scope: Scope, defects: dict[str, str]
+) -> dict[str, list[str]]:
+    """Each defective function that passes its check once every other defective function the course
+    writes right is replaced by the correct version in the hand-in's globals -> those functions."""
+    correct = course.correct_versions()
+    through: dict[str, list[str]] = {}
+    for name in defects:
+        others = sorted(other for other in defects if other != name and other in correct)
+        if not others:
+            continue
+        saved = {other: getattr(module, other) for other in others}
+        for other in others:
+            setattr(module, other, correct[other])
+        try:
+            course.checks(scope)[name](module)
+        except Defect:
+            pass
+        else:
+            through[name] = others
+        finally:
+            for other, function in saved.items():
+                setattr(module, other, function)
+    return through
 
 
 def measure_in_process(course_name: str, path: Path) -> Verdict:

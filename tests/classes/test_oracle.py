@@ -21,6 +21,7 @@ import pytest
 
 from tests.classes.oracle import (
     COURSES,
+    DEFAULT_SCOPE,
     EMPTY_POSITION,
     Verdict,
     game_value,
@@ -75,6 +76,7 @@ def test_oracle_matches_expected(course: str, path: Path, verdicts: dict[tuple[s
     expected = EXPECTED[course][path.stem]
     assert verdict.imports == expected["imports"], verdict.import_error
     assert verdict.defects == expected.get("defective", {})
+    assert verdict.through == expected.get("through", {})
 
 
 # The search from the empty board is measured only where the oracle finds minimax correct.
@@ -302,3 +304,16 @@ def test_the_handouts_stubs_are_defective_and_their_given_functions_correct() ->
     assert set(cs50_handout.defects) == set(COURSES["cs50"].functions) - {"initial_state"}
     cc_handout = judge_handin("codecademy", HERE / "codecademy" / "handout.py")
     assert set(cc_handout.defects) == {"minimax"}
+
+
+@pytest.mark.parametrize("course", COURSE_NAMES)
+def test_the_oracles_correct_versions_pass_its_own_checks(course: str) -> None:
+    """The stand-ins that tell a function's own mistake from an inherited one are themselves right."""
+    judge = COURSES[course]
+    module = ModuleType(f"correct_{course}")
+    for name, function in judge.correct_versions().items():
+        setattr(module, name, function)
+    checks = judge.checks(DEFAULT_SCOPE)
+    assert set(judge.correct_versions()) == set(judge.functions) - {"minimax"}
+    for name in judge.correct_versions():
+        checks[name](module)  # raises Defect on the first wrong answer
