@@ -19,6 +19,7 @@ from grader.authoring.conventions import TurnEvidence, choose_conventions
 from grader.authoring.discovery import Discovered
 from grader.authoring.draft import BoardTable, Draft, DraftCheck, Field, NearMiss, call, slug
 from grader.authoring.encodings import candidate_locations
+from grader.authoring.finished_games import FinishedAnswer, finished_answer
 from grader.authoring.probes import (
     SCREEN_CALL_TIMEOUT,
     Conventions,
@@ -27,7 +28,7 @@ from grader.authoring.probes import (
     screening_positions,
     search_positions,
 )
-from grader.authoring.search_checks import search_checks
+from grader.authoring.search_checks import ReadSearch, search_checks
 from grader.authoring.search_readings import SearchFunction, read_search
 from grader.authoring.signatures import Signature, read_constructor, read_signatures
 from grader.checks.kinds import predicates
@@ -238,7 +239,12 @@ def infer(
             continue
         draft.add_check(_board_test_check(test))
     counter = find_counter(prober, discovered, choice.searches, choice.conventions)
-    search_checks(draft, choice.searches, chosen, counter)
+    conventions = choice.conventions
+
+    def on_finished(found: ReadSearch) -> FinishedAnswer | None:
+        return finished_answer(prober, found.search.signature, found.reading, conventions)
+
+    search_checks(draft, choice.searches, chosen, counter, on_finished)
     draft.aliases = aliases_for(draft.jobs(), prober.defined)
     moves = [c.params.move for c in draft.checks if getattr(c.params, "move", None)]
     if moves:

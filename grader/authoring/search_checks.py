@@ -5,12 +5,13 @@ alone and in pairs (judged)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
 from grader.authoring.conventions import ChosenConventions, reading_under
 from grader.authoring.draft import Draft, DraftCheck, call, slug
+from grader.authoring.finished_games import FinishedAnswer
 from grader.authoring.search_readings import SearchFunction, SearchReading
 from grader.checks.kinds.games import RandomOpponentParams
 from grader.checks.kinds.hygiene import NoMutationParams
@@ -103,9 +104,16 @@ def read_searches(searches: Sequence[SearchFunction], chosen: ChosenConventions)
     return found, notes
 
 
-def _role_checks(found: ReadSearch, chosen: ChosenConventions) -> list[DraftCheck]:
-    """The checks of one function: its role's, and its depth limit's."""
+def _role_checks(
+    found: ReadSearch, chosen: ChosenConventions, finished: FinishedAnswer | None = None
+) -> list[DraftCheck]:
+    """The checks of one function: its role's, and its depth limit's. ``finished``: what it
+    answers on a finished game, asked of the students too."""
     name, evidence = found.function, found.evidence()
+    on_finished: dict[str, Any] = {}
+    if finished is not None:
+        on_finished = {"finished": finished.rule}
+        evidence += f"; {finished.evidence}"
     checks: list[DraftCheck] = []
     if found.role == "alpha-beta":
         windows = ((-math.inf, math.inf), *_narrow_windows(chosen))
@@ -114,10 +122,12 @@ def _role_checks(found: ReadSearch, chosen: ChosenConventions) -> list[DraftChec
         checks.append(DraftCheck(slug(name), "alpha-beta", title, "pruning-equivalence", params, evidence))
     elif found.role == "minimax":
         title = f"{name} gives the minimax value"
-        checks.append(DraftCheck(slug(name), "minimax", title, "search-value", found.params(SearchParams), evidence))
+        params = found.params(SearchParams, **on_finished)
+        checks.append(DraftCheck(slug(name), "minimax", title, "search-value", params, evidence))
     else:
         title = f"{name} picks an optimal move"
-        checks.append(DraftCheck(slug(name), "best-move", title, "search-value", found.params(SearchParams), evidence))
+        params = found.params(SearchParams, **on_finished)
+        checks.append(DraftCheck(slug(name), "best-move", title, "search-value", params, evidence))
         ai = found.reading.to_move or (chosen.maximizer if chosen.maximizer != "to-move" else "O")
         # An optimal opponent punishes every move that throws a draw away; a random one
         # mostly does not (a best move for the wrong side).
@@ -176,13 +186,18 @@ def _pair_checks(found: Sequence[ReadSearch], counter: str | None) -> list[Draft
 
 
 def search_checks(
-    draft: Draft, searches: Sequence[SearchFunction], chosen: ChosenConventions, counter: str | None = None
+    draft: Draft,
+    searches: Sequence[SearchFunction],
+    chosen: ChosenConventions,
+    counter: str | None = None,
+    finished: Callable[[ReadSearch], FinishedAnswer | None] = lambda _: None,
 ) -> None:
-    """The checks of the search functions, under the chosen conventions."""
+    """The checks of the search functions, under the chosen conventions; ``finished`` tells
+    what a search answers on a finished game."""
     found, notes = read_searches(searches, chosen)
     draft.notes += notes
     for read in found:
-        for check in _role_checks(read, chosen):
+        for check in _role_checks(read, chosen, finished(read)):
             draft.add_check(check)
     for check in _pair_checks(found, counter):
         draft.add_check(check)

@@ -131,6 +131,27 @@ def read_search_result(raw: Any, shapes: Sequence[str], moves: MoveCodec) -> tup
     raise ShapeError(f"expected {expected}, got {_brief(raw)}")
 
 
+def read_value_only(raw: Any, shapes: Sequence[str]) -> float:
+    """The value part of an answer, whatever its move part holds: on a finished game a search
+    has no move to give, and says so its own way (``None``, ``""``, ``-1``)."""
+    for shape in shapes:
+        parts = shape.split(",")
+        if "value" not in parts:
+            continue
+        if len(parts) == 1:
+            try:
+                return _number(raw)
+            except ShapeError:
+                continue
+        if isinstance(raw, (list, tuple)) and len(raw) == len(parts):
+            try:
+                return _number(raw[parts.index("value")])
+            except ShapeError:
+                continue
+    expected = " or ".join(_shape_words(s) for s in shapes if "value" in s.split(","))
+    raise ShapeError(f"expected {expected or 'a value'}, got {_brief(raw)}")
+
+
 def _read_shape(raw: Any, shape: str, moves: MoveCodec) -> tuple[float | None, int | None]:
     if shape == "value":
         return _number(raw), None

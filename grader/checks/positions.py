@@ -60,6 +60,18 @@ def covering_positions(first: str, min_empty: int, max_empty: int, to_move: str 
     return tuple(smallest.values())
 
 
+@functools.cache
+def finished_positions(first: str, to_move: str | None = None) -> tuple[Board, ...]:
+    """The smallest finished position of each outcome and number of empty cells: wins for
+    either side with as many cells left as a game can leave, down to full boards, and draws
+    (``to_move``: only those where that side would be next)."""
+    smallest: dict[tuple[str | None, int], Board] = {}
+    for board in position_pool(first, 0, 9, None, True):
+        if board.is_terminal() and (to_move is None or board.to_move(first) == to_move):
+            smallest.setdefault((board.winner(), len(board.empty_cells())), board)
+    return tuple(smallest.values())
+
+
 def results_summary(counts: Mapping[str, int]) -> str:
     """What a search check's passing message adds, e.g. "Among them, for O to move: 9 won and
     4 drawn; for X to move: 20 won, 12 lost and 9 drawn."."""

@@ -12,7 +12,7 @@ import pytest
 from grader.authoring.aliases import aliases_for
 from grader.authoring.create import InitFailed, _require_recognized, generous_limit
 from grader.authoring.discovery import Discovered, discover
-from grader.authoring.draft import Draft, call
+from grader.authoring.draft import Draft, DraftCheck, call
 from grader.authoring.encodings import candidate_encodings, source_literals
 from grader.authoring.handout import stub_source
 from grader.authoring.inference import EncodingChoice, infer
@@ -377,3 +377,23 @@ def test_a_solution_init_cannot_read_names_what_ran_out_of_time_not_what_crashed
         _require_recognized(Discovered((), {}, ()), Draft(), None, hangs)
     assert "(`minimax` did not return within 2 s on X........; not checked)" in str(raised.value)
     assert "evaluate" not in str(raised.value)
+
+
+def _search_check(draft: Draft, function: str) -> DraftCheck:
+    return next(c for c in draft.checks if c.kind == "search-value" and c.call and c.call.function == function)
+
+
+def test_what_the_search_answers_on_a_finished_game_is_asked_of_the_students() -> None:
+    """`best_move` above searches a won board like any other; a version that returns None there
+    writes `finished = "none"`, and a minimax that scores a finished board writes "value"."""
+    guarded = FLAT_UNDERSCORE.replace(
+        "def best_move(board):\n",
+        "def best_move(board):\n    if check_win(board, 'X') or check_win(board, 'O') or is_full(board):\n        return None\n",
+    )
+    draft, _ = _infer(guarded)
+    best = _search_check(draft, "best_move")
+    assert best.params.finished == "none"
+    assert "best_move returns None on all" in best.evidence
+    assert _search_check(draft, "minimax").params.finished == "value"
+    unguarded, _ = _infer(FLAT_UNDERSCORE)
+    assert _search_check(unguarded, "best_move").params.finished == "not-asked"

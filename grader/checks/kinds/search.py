@@ -10,13 +10,21 @@ from typing import Annotated, Any, Literal
 from hypothesis import strategies as st
 
 from grader.check_notes import Cause
-from grader.checks.answers import SEARCH_SHAPES, Answer, MoveCodec, ShapeError, format_value, read_search_result
+from grader.checks.answers import (
+    SEARCH_SHAPES,
+    Answer,
+    MoveCodec,
+    ShapeError,
+    format_value,
+    read_search_result,
+    read_value_only,
+)
 from grader.checks.causes.known_mistakes import is_full_window
 from grader.checks.causes.search import SearchAnswer, search_cause
 from grader.checks.context import CheckContext, StudentFunction
 from grader.checks.kind import CheckKind
 from grader.checks.kinds.cut_offs import CutOffs, PrunePosition, judge_cut_offs
-from grader.checks.positions import Sampling, game_result, results_summary
+from grader.checks.positions import Sampling, finished_positions, game_result, results_summary
 from grader.checks.properties import Mismatch, PropertyOutcome
 from grader.checks.recipe import Coverage, PropertyCheck, run_property
 from grader.checks.reference_answers import reference_answer
@@ -34,6 +42,9 @@ Shapes = Annotated[tuple[str, ...], OneOrMore(SEARCH_SHAPES)]
 
 JudgeMove = Literal["any-optimal", "first-best", "none"]
 """Which best moves count: any optimal one, the first-best one only, or none is judged."""
+
+OnFinished = Literal["not-asked", "none", "value"]
+"""What a search answers on a finished game (`SearchParams.finished`)."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +76,10 @@ class SearchParams:
     """Named positions always tried (the challenge positions), whatever their size."""
     examples: Count | None = None
     """Positions drawn beyond the first cases; default: the assignment's ``hypothesis_examples``."""
+    finished: OnFinished = "not-asked"
+    """What it answers on a finished game (won or full), asked on the smallest one of each outcome:
+    not-asked (finished games are not judged), none (it returns None: there is no move to make) or
+    value (the value it returns is the game's, whatever its move part holds)."""
 
     @property
     def sampling(self) -> Sampling:
@@ -76,8 +91,36 @@ def _side(ctx: CheckContext, params: SearchParams, board: Board) -> str:
 
 
 def _first_boards(params: SearchParams, ctx: CheckContext) -> list[Board]:
-    """The named positions, then the smallest won, lost and drawn one for each side."""
-    return [*params.include, *params.sampling.covering(ctx.assignment.first_player)]
+    """The named positions, then the smallest won, lost and drawn one for each side, then the
+    finished games when the check judges them."""
+    first = ctx.assignment.first_player
+    finished = finished_positions(first, params.to_move) if params.finished != "not-asked" else ()
+    return [*params.include, *params.sampling.covering(first), *finished]
+
+
+FINISHED_CAUSE = "The game is over, so there is no move to make: test for a finished game before searching."
+
+
+def judge_finished_answer(
+    params: SearchParams, board: Board, answer: Answer, spec: SearchSpec, side: str
+) -> Mismatch | None:
+    """What a search answers on a finished ``board``: None, or the game's value (``params.finished``)."""
+    if params.finished == "none":
+        expected = "None (the game is over: there is no move)"
+    else:
+        expected = f"value {format_value(reference_answer(board, spec, side).value)} (the game is over)"
+    if not answer.ok:
+        return Mismatch(answer.call_text, expected, answer.given(), _mutation_cause(answer))
+    if params.finished == "none":
+        return None if answer.value is None else Mismatch(answer.call_text, expected, answer.given(), FINISHED_CAUSE)
+    try:
+        value = read_value_only(answer.value, params.returns)
+    except ShapeError as exc:
+        return Mismatch(answer.call_text, expected, exc.given())
+    if value == reference_answer(board, spec, side).value:
+        return None
+    cause = "On a finished game the value is the game's result: score the board before looking for moves."
+    return Mismatch(answer.call_text, expected, f"value {format_value(value)}", cause)
 
 
 def _results(ctx: CheckContext) -> Coverage[Any]:
@@ -176,6 +219,8 @@ def _search_run(check: Check[SearchParams], ctx: CheckContext, *, depth_limits: 
 
     def judge(board: Board, limit: int | None, answer: Answer) -> Mismatch | None:
         spec = spec_for(board, limit)
+        if board.is_terminal():
+            return judge_finished_answer(params, board, answer, spec, _side(ctx, params, board))
         return judge_search_answer(ctx, params, board, answer, spec, moves=moves, judge_move=params.judge_move)
 
     prop = PropertyCheck(
@@ -293,6 +338,8 @@ def _pruning_equivalence(check: Check[PruningParams], ctx: CheckContext) -> Chec
     def judge(board: Board, window: tuple[float, float], answer: Answer) -> Mismatch | None:
         alpha, beta = window
         spec = ctx.spec(board, to_move=_side(ctx, params, board), start_depth=params.start_depth)
+        if board.is_terminal():
+            return judge_finished_answer(params, board, answer, spec, _side(ctx, params, board))
         if is_full_window(spec, alpha, beta) or not answer.ok:
             return judge_search_answer(ctx, params, board, answer, spec, moves=moves, judge_move=params.judge_move)
         true = reference_answer(board, spec, _side(ctx, params, board)).value
@@ -404,6 +451,8 @@ def _search_answers(
             complete = False
             continue
         board = Board.from_string(board_text)
+        if board.is_terminal():
+            continue  # judged against the finished-game rule alone, not the search's conventions
         side = _side(ctx, params, board)
         spec = ctx.spec(board, to_move=side, start_depth=params.start_depth)
         window, limit = (case_extra, None) if windows else ((-math.inf, math.inf), case_extra)
