@@ -24,7 +24,7 @@ import nbformat
 from grader.authoring.discovery import Discovered, discover
 from grader.authoring.draft import Draft, DraftCheck
 from grader.authoring.encodings import candidate_encodings, source_literals
-from grader.authoring.handout import handout_from
+from grader.authoring.handout import handout_from, stub_source
 from grader.authoring.inference import EncodingChoice, infer
 from grader.authoring.probes import ProbeHang, Prober
 from grader.authoring.stdin_answers import run_with_answers
@@ -237,11 +237,7 @@ def _write_folder(
     request.out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{request.out.name}.", dir=request.out.parent))
     try:
-        nbformat.write(notebook, staging / "solution.ipynb")
-        if request.template is not None:
-            shutil.copyfile(request.template, staging / "template.ipynb")
-        else:
-            nbformat.write(handout_from(notebook), staging / "template.ipynb")
+        _store_handed_files(request, notebook, staging)
         if stdin:
             (staging / STDIN_FILE).write_text("\n".join(stdin) + "\n", encoding="utf-8")
         results = _check_own_solution(draft.spec(assignment_id, title, **settings), staging, session, execution)
@@ -255,6 +251,24 @@ def _write_folder(
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return results
+
+
+def _store_handed_files(request: InitRequest, notebook: nbformat.NotebookNode, staging: Path) -> None:
+    """The solution and the handout, each in the form it was given (a script stays a script:
+    `Assignment.solution_path` finds either); a handout made here takes the solution's form."""
+    solution_is_script = request.solution.suffix.lower() == ".py"
+    if solution_is_script:
+        shutil.copyfile(request.solution, staging / "solution.py")
+    else:
+        nbformat.write(notebook, staging / "solution.ipynb")
+    if request.template is not None:
+        suffix = ".py" if request.template.suffix.lower() == ".py" else ".ipynb"
+        shutil.copyfile(request.template, staging / f"template{suffix}")
+    elif solution_is_script:
+        source = request.solution.read_text(encoding="utf-8")
+        (staging / "template.py").write_text(stub_source(source), encoding="utf-8")
+    else:
+        nbformat.write(handout_from(notebook), staging / "template.ipynb")
 
 
 def _drop_failing(draft: Draft, results: list[CheckResult]) -> None:
