@@ -29,6 +29,7 @@ from typing import Literal
 from nbformat import NotebookNode
 
 from grader.authoring.draft import Draft, DraftCheck
+from grader.checks.kinds.hygiene import NoMutationParams
 from grader.spec.call_template import CallTemplate
 
 ApiSource = Literal["handout", "program", "every function"]
@@ -190,8 +191,29 @@ def _calls(check: DraftCheck) -> list[CallTemplate]:
     return [value for value in values if isinstance(value, CallTemplate)]
 
 
+SEARCH_ROLES = ("minimax", "best-move", "alpha-beta")
+
+
 def keep_api_checks(draft: Draft, api: Api) -> list[DraftCheck]:
-    """Leave out of ``draft`` the checks that call a function outside ``api``; returns them."""
+    """Leave out of ``draft`` the checks that call a function outside ``api``; returns them.
+    A helper's board-left-alone check moves to the API's first search that takes the board
+    (CS50's `max_value` -> `minimax`): the search would change the board through it."""
     dropped = [c for c in draft.checks if not all(api.admits_call(call) for call in _calls(c))]
     draft.checks = [c for c in draft.checks if c not in dropped]
+    helper_checked = next((c for c in dropped if c.kind == "no-mutation"), None)
+    if helper_checked is not None and not any(c.kind == "no-mutation" for c in draft.checks):
+        searches = [c for c in draft.checks if c.role in SEARCH_ROLES and c.call and "board" in c.call.placeholders]
+        if searches:
+            draft.add_check(_no_mutation_of(searches[0], helper_checked))
     return dropped
+
+
+def _no_mutation_of(search: DraftCheck, helper_checked: DraftCheck) -> DraftCheck:
+    call = search.call
+    assert call is not None, "only a search with a call is given the check"
+    name = ".".join([call.target.name, *(step.name for step in call.chain)])
+    helper = helper_checked.call.text if helper_checked.call else helper_checked.id
+    why = f"{name} takes the board as an argument (in place of the same check of the helper {helper})"
+    params = NoMutationParams(call, to_move=getattr(search.params, "to_move", None))
+    title = f"{name} leaves the board as it found it"
+    return DraftCheck(f"{search.id}-no-mutation", "no-mutation", title, "no-mutation", params, why)

@@ -107,3 +107,16 @@ def test_checks_that_call_a_helper_are_left_out() -> None:
     dropped = keep_api_checks(draft, handout_api(CS50_HANDOUT, "template.py"))
     assert [c.id for c in dropped] == ["max_value", "node-reduction"]
     assert [c.id for c in draft.checks] == ["minimax", "minimax-no-mutation", "runs-cleanly"]
+
+
+def test_a_helpers_board_left_alone_check_moves_to_the_api_search() -> None:
+    best_move = DraftCheck("minimax", "best-move", "t", "search-value", SearchParams(call("minimax(board)")), "e")
+    helper = DraftCheck(
+        "max-value-no-mutation", "no-mutation", "t", "no-mutation", NoMutationParams(call("max_value(board)")), "e"
+    )
+    draft = Draft(checks=[best_move, helper])
+    keep_api_checks(draft, handout_api(CS50_HANDOUT, "template.py"))
+    assert [c.id for c in draft.checks] == ["minimax", "minimax-no-mutation"]
+    moved = draft.checks[1]
+    assert moved.kind == "no-mutation" and moved.call is not None and moved.call.text == "minimax(board)"
+    assert "max_value(board)" in moved.evidence

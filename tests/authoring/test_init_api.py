@@ -66,6 +66,7 @@ def test_a_cs50_hand_in_with_the_course_handout_grades_the_handout_functions_onl
     called = set().union(*_called(assignment).values())
     assert {"minimax", "winner", "terminal", "actions"} <= called
     assert not called & {"max_value", "min_value"}, called
+    assert "minimax-no-mutation" in _called(assignment)  # the helper's check, moved to the API's search
     text = (out / "assignment.toml").read_text(encoding="utf-8")
     assert "# Helpers of the solution, not graded: max_value, min_value\n" in text
     assert "Helpers of the solution, not graded: max_value, min_value" in str(report)
