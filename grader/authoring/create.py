@@ -21,10 +21,11 @@ from pathlib import Path
 
 import nbformat
 
+from grader.authoring.api import Api, handout_api, program_api
 from grader.authoring.discovery import Discovered, discover
 from grader.authoring.draft import Draft, DraftCheck
 from grader.authoring.encodings import candidate_encodings, source_literals
-from grader.authoring.handout import handout_from
+from grader.authoring.handout import handout_from, stub_source
 from grader.authoring.inference import EncodingChoice, infer
 from grader.authoring.probes import ProbeHang, Prober
 from grader.authoring.stdin_answers import run_with_answers
@@ -102,6 +103,7 @@ def _create(request: InitRequest) -> InitReport:
         notebook = read_submission(request.solution).notebook
     except SubmissionUnreadable as exc:
         raise InitFailed(f"{request.solution}: {exc}") from None
+    api = _api(request, notebook)
     options = ExecutionOptions(
         cell_timeout=request.cell_timeout,
         notebook_timeout=PROBE_NOTEBOOK_TIMEOUT,
@@ -112,12 +114,24 @@ def _create(request: InitRequest) -> InitReport:
     if request.stdin is not None:
         stdin = tuple(request.stdin.read_text(encoding="utf-8").splitlines())
         with NotebookSession(notebook, dataclasses.replace(options, stdin=stdin)) as session:
-            return _author(request, notebook, session, session.execute(), stdin, [], started)
+            return _author(request, notebook, api, session, session.execute(), stdin, [], started)
     with run_with_answers(notebook, options) as (session, execution, search):
         if search.answers is None:
             raise InitFailed(f"the notebook asks for input() and {search.explanation}; give answers with --stdin")
         summary = [f"{STDIN_FILE}: {search.explanation} (found in {search.runs} run(s))"] if search.answers else []
-        return _author(request, notebook, session, execution, search.answers or None, summary, started)
+        return _author(request, notebook, api, session, execution, search.answers or None, summary, started)
+
+
+def _api(request: InitRequest, solution: nbformat.NotebookNode) -> Api:
+    """The functions checks are written for: the handout's, else those the solution's own
+    program shows (`grader.authoring.api`)."""
+    if request.template is None:
+        return program_api(solution)
+    try:
+        handout = read_submission(request.template).notebook
+    except SubmissionUnreadable as exc:
+        raise InitFailed(f"{request.template}: {exc}") from None
+    return handout_api(handout, request.template.name)
 
 
 def _names(discovered: Discovered) -> frozenset[str]:
@@ -167,6 +181,7 @@ def _found_words(draft: Draft) -> str:
 def _author(
     request: InitRequest,
     notebook: nbformat.NotebookNode,
+    api: Api,
     session: NotebookSession,
     execution: ExecutionResult,
     stdin: tuple[str, ...] | None,
@@ -177,7 +192,7 @@ def _author(
     kernel, and write the folder."""
     _require_clean(execution)
     probing_from = time.monotonic()
-    draft = _infer_draft(notebook, session)
+    draft = _infer_draft(notebook, api, session)
     probed_at = time.monotonic()
     results = _write_folder(request, notebook, session, execution, draft, stdin)
     finished = time.monotonic()
@@ -189,12 +204,12 @@ def _author(
     return InitReport(request.out, (*summary, *_summary(draft, timings)), results=tuple(results), timings=timings)
 
 
-def _infer_draft(notebook: nbformat.NotebookNode, session: NotebookSession) -> Draft:
+def _infer_draft(notebook: nbformat.NotebookNode, api: Api, session: NotebookSession) -> Draft:
     """The draft from the solution's answers; InitFailed when they make no assignment."""
     discovered = discover(session.notebook, session.calls.defined_names())
     encodings = candidate_encodings(source_literals(notebook))
     prober = Prober(session.calls, _names(discovered), PROBE_CALL_TIMEOUT)
-    draft, choice = infer(prober, discovered, encodings)
+    draft, choice = infer(prober, discovered, encodings, api)
     hangs = prober.hangs_under(choice.conventions) if choice else list(prober.hung.values())
     if hangs and draft.checks and not _has_search(draft):
         raise InitFailed(f"the solution hangs: {'; '.join(map(str, hangs))}. Found: {_found_words(draft)}")
@@ -237,11 +252,7 @@ def _write_folder(
     request.out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{request.out.name}.", dir=request.out.parent))
     try:
-        nbformat.write(notebook, staging / "solution.ipynb")
-        if request.template is not None:
-            shutil.copyfile(request.template, staging / "template.ipynb")
-        else:
-            nbformat.write(handout_from(notebook), staging / "template.ipynb")
+        _store_handed_files(request, notebook, staging)
         if stdin:
             (staging / STDIN_FILE).write_text("\n".join(stdin) + "\n", encoding="utf-8")
         results = _check_own_solution(draft.spec(assignment_id, title, **settings), staging, session, execution)
@@ -255,6 +266,24 @@ def _write_folder(
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return results
+
+
+def _store_handed_files(request: InitRequest, notebook: nbformat.NotebookNode, staging: Path) -> None:
+    """The solution and the handout, each in the form it was given (a script stays a script:
+    `Assignment.solution_path` finds either); a handout made here takes the solution's form."""
+    solution_is_script = request.solution.suffix.lower() == ".py"
+    if solution_is_script:
+        shutil.copyfile(request.solution, staging / "solution.py")
+    else:
+        nbformat.write(notebook, staging / "solution.ipynb")
+    if request.template is not None:
+        suffix = ".py" if request.template.suffix.lower() == ".py" else ".ipynb"
+        shutil.copyfile(request.template, staging / f"template{suffix}")
+    elif solution_is_script:
+        source = request.solution.read_text(encoding="utf-8")
+        (staging / "template.py").write_text(stub_source(source), encoding="utf-8")
+    else:
+        nbformat.write(handout_from(notebook), staging / "template.ipynb")
 
 
 def _drop_failing(draft: Draft, results: list[CheckResult]) -> None:
@@ -276,7 +305,8 @@ def _drop_failing(draft: Draft, results: list[CheckResult]) -> None:
 
 def _summary(draft: Draft, timings: dict[str, float]) -> list[str]:
     """What was written and why, for the terminal."""
-    lines = [f"  {f.name} = {f.value!r}: {f.evidence}" for f in draft.fields]
+    lines = [f"  {line}" for line in draft.api]
+    lines += [f"  {f.name} = {f.value!r}: {f.evidence}" for f in draft.fields]
     lines += [f"  NOT DECIDED {u.name}: one of {', '.join(map(repr, u.candidates))} ({u.why})" for u in draft.undecided]
     lines += [f"  check {c.id} ({c.kind}, {c.points:g} points)" for c in draft.checks]
     lines += [f"  note: {n}" for n in draft.notes]

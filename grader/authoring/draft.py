@@ -102,6 +102,8 @@ class Draft:
     """Set when the board is not one of the preset encodings passed as an argument."""
     aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """The `[aliases]` table: other names a student may give a plain function."""
+    api: list[str] = field(default_factory=list)
+    """Which functions were taken as the course's API, and why: lines of the TOML's heading."""
 
     def add_check(self, check: DraftCheck) -> None:
         if all(c.id != check.id for c in self.checks):

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import cast
 
 from grader.authoring.aliases import aliases_for
+from grader.authoring.api import Api, keep_api_checks
 from grader.authoring.board_tests import BoardTest, read_board_test
 from grader.authoring.conventions import TurnEvidence, choose_conventions
 from grader.authoring.discovery import Discovered
@@ -216,11 +217,15 @@ def find_counter(
 
 
 def infer(
-    prober: Prober, discovered: Discovered, encodings: Sequence[BoardEncoding]
+    prober: Prober, discovered: Discovered, encodings: Sequence[BoardEncoding], api: Api | None = None
 ) -> tuple[Draft, EncodingChoice | None]:
-    """The draft assignment: fields with evidence, checks, what is undecided and why."""
+    """The draft assignment: fields with evidence, checks, what is undecided and why. Every
+    function is read (a helper's answers are evidence of the conventions), but only the
+    functions of ``api`` get checks (`grader.authoring.api`)."""
     draft = Draft()
-    signatures = _signatures(draft, discovered)
+    if api is not None:
+        draft.api = api.comment(f.name for f in discovered.functions)
+    signatures = _signatures(draft, discovered, api)
     choice = choose_encoding(prober, signatures, encodings, candidate_locations(discovered), discovered)
     if choice is None:
         return draft, None
@@ -245,6 +250,8 @@ def infer(
         return finished_answer(prober, found.search.signature, found.reading, conventions)
 
     search_checks(draft, choice.searches, chosen, counter, on_finished)
+    if api is not None:
+        keep_api_checks(draft, api)
     draft.aliases = aliases_for(draft.jobs(), prober.defined)
     moves = [c.params.move for c in draft.checks if getattr(c.params, "move", None)]
     if moves:
@@ -253,15 +260,15 @@ def infer(
     return draft, choice
 
 
-def _signatures(draft: Draft, discovered: Discovered) -> list[Signature]:
+def _signatures(draft: Draft, discovered: Discovered, api: Api | None) -> list[Signature]:
     """Each function's readings; a method of a class whose constructor takes the board is
-    read as called through it, the others (noted) are not probed."""
+    read as called through it, the others are not probed (noted when they are the API's)."""
     constructors = {name: read_constructor(name, params) for name, params in discovered.classes.items()}
     signatures: list[Signature] = []
     for function in discovered.functions:
         constructor = constructors.get(function.owner) if function.owner else None
         found = read_signatures(function, constructor)
-        if not found:
+        if not found and (api is None or api.admits(function.name)):
             draft.notes.append(
                 f"`{function.name}({', '.join(p.name for p in function.parameters)})`: "
                 "parameters init cannot fill; not probed."

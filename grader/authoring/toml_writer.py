@@ -65,6 +65,8 @@ def spec_document(spec: SpecFile, draft: Draft, *, source: str) -> tomlkit.TOMLD
     document.add(
         tomlkit.comment('Points are the defaults (docs/course-authors.md, "The checks it writes"): edit them freely.')
     )
+    for line in draft.api:
+        document.add(tomlkit.comment(_comment(line)))
     document.add("assignment", _assignment(spec, draft))
     if spec.board:
         if draft.board is not None:

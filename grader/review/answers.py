@@ -13,6 +13,8 @@ import nbformat
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from grader.submission.reader import read_submission
+
 MAX_CELLS_PER_ANSWER = 8
 """Added cells shown after an answer cell, at most (a long appendix is not an answer)."""
 
@@ -87,8 +89,10 @@ def _answer_cell(index: int, cell: nbformat.NotebookNode) -> AnswerCell:
 def _sources(handout: Path | None) -> frozenset[str]:
     if handout is None or not handout.is_file():
         return frozenset()
-    try:
-        return frozenset(_source(c).strip() for c in nbformat.read(handout, as_version=4).cells)
+    try:  # a handout given as a script is read as a script submission is
+        is_script = handout.suffix.lower() == ".py"
+        cells = read_submission(handout).notebook.cells if is_script else nbformat.read(handout, as_version=4).cells
+        return frozenset(_source(c).strip() for c in cells)
     except Exception:  # a broken handout only means every following cell is shown
         return frozenset()
 

@@ -152,8 +152,10 @@ and the spec loader: edit those (a field's docstring is the line after it) and r
 
 An assignment is a folder: `assignment.toml` (this page), `template.ipynb` (the handout),
 `solution.ipynb` (which must score full marks: `grader validate`), and optionally `STDIN.txt`
-and `adapter.py`. How to write one is in [Course authors](course-authors.md). Every field below
-is validated when the assignment loads; a mistake is reported with its file, field and problem.
+and `adapter.py`. A handout or solution given as a script is kept as one, `template.py` or
+`solution.py`, and used wherever the notebook would be (the notebook wins when both exist).
+How to write one is in [Course authors](course-authors.md). Every field below is validated
+when the assignment loads; a mistake is reported with its file, field and problem.
 """
 
 

@@ -114,6 +114,21 @@ class Check(Generic[P]):
         return 0.0 if self.bonus or self.manual else self.points
 
 
+HANDED_SUFFIXES = (".ipynb", ".py")
+"""The forms a solution or handout is stored in, the notebook first."""
+
+
+def handed_file(directory: Path, stem: str) -> Path:
+    """The assignment's ``stem`` file (``solution``, ``template``) in the form it was given:
+    the notebook when there is one, else the script; the notebook's name when neither exists,
+    so that "missing" names the usual file."""
+    for suffix in HANDED_SUFFIXES:
+        path = directory / f"{stem}{suffix}"
+        if path.is_file():
+            return path
+    return directory / f"{stem}{HANDED_SUFFIXES[0]}"
+
+
 @dataclass(frozen=True)
 class Assignment:
     """An assignment as loaded. The defaults here are the spec's: a field its ``[assignment]``
@@ -146,11 +161,13 @@ class Assignment:
 
     @property
     def solution_path(self) -> Path:
-        return self.directory / "solution.ipynb"
+        """``solution.ipynb``, or ``solution.py`` when the solution was given as a script."""
+        return handed_file(self.directory, "solution")
 
     @property
     def template_path(self) -> Path:
-        return self.directory / "template.ipynb"
+        """The handout: ``template.ipynb``, or ``template.py`` when it was given as a script."""
+        return handed_file(self.directory, "template")
 
     @property
     def max_score(self) -> float:

@@ -11,6 +11,7 @@ import pytest
 from grader.results import CheckStatus
 from grader.spec.loader import list_assignments, load_assignment
 from grader.validation import TEMPLATE_MAX_FRACTION, validate_assignment
+from tests.notebook_scripts import as_scripts
 
 pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 
@@ -40,3 +41,14 @@ def test_validate_reports_a_broken_solution(tmp_path: Path) -> None:
     assert "alphabeta-max" in failed  # the handout leaves alpha-beta to the student
     named = [p.removeprefix("solution: check ").split()[0] for p in report.problems if p.startswith("solution: check ")]
     assert named == failed
+
+
+def test_a_solution_and_a_handout_given_as_scripts_are_graded_as_such(tmp_path: Path) -> None:
+    copy = as_scripts(load_assignment("experiment04").directory, tmp_path / "experiment04")
+    assignment = load_assignment(copy)
+    assert (assignment.solution_path.name, assignment.template_path.name) == ("solution.py", "template.py")
+    report = validate_assignment(assignment)
+    assert report.ok, str(report)
+    assert report.solution is not None and report.template is not None
+    assert report.solution.score == report.solution.max_score > 0
+    assert report.template.score == 0

@@ -55,3 +55,19 @@ def test_a_python_file_or_a_missing_cell_says_so(tmp_path: Path) -> None:
     assert (
         "No cell beginning with '## Analysis'" in find_answer(tmp_path / "submitted.ipynb", None, ["## Analysis"]).note
     )
+
+
+def test_a_handout_given_as_a_script_ends_the_answer_at_its_cells(tmp_path: Path) -> None:
+    handout = tmp_path / "template.py"
+    handout.write_text("# %% [markdown]\n# ## Analysis\n\n# %%\nboard = []\n\n# %% [markdown]\n# ## Next task\n")
+    submitted = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell("## Analysis\nmy text"),
+            nbformat.v4.new_code_cell("print(1)"),
+            nbformat.v4.new_code_cell("board = []"),
+            nbformat.v4.new_markdown_cell("not part of the answer"),
+        ]
+    )
+    nbformat.write(submitted, tmp_path / "submitted.ipynb")
+    answer = find_answer(tmp_path / "submitted.ipynb", handout, ["## Analysis"])
+    assert [(c.number, c.kind) for c in answer.cells] == [(1, "markdown"), (2, "code")]

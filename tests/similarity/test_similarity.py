@@ -31,6 +31,7 @@ from grader.similarity.compare import (
 )
 from grader.similarity.view import Segment, side_view, similar_pairs_view, similarity_csv
 from grader.submission.reader import SubmissionUnreadable, read_submission
+from tests.notebook_scripts import script_of
 from tests.similarity.lab05_class import (
     ALL_ANY,
     COMMENTS,
@@ -337,3 +338,15 @@ def test_notebooks_are_read_as_read_submission_reads_them(tmp_path: Path) -> Non
             assert _code_cells(path) == expected, path
         except SubmissionUnreadable:
             assert not expected
+
+
+def test_a_handout_and_a_solution_given_as_scripts_set_the_same_code_aside(
+    lab05_class: list[tuple[str, Path]], tmp_path: Path
+) -> None:
+    scripts = {}
+    for name, notebook in (("template", TEMPLATE), ("solution", SOLUTION)):
+        scripts[name] = tmp_path / f"{name}.py"
+        scripts[name].write_text(script_of(nbformat.read(notebook, as_version=4)), encoding="utf-8")
+    as_scripts = compare_submissions(lab05_class, handout=scripts["template"], solution=scripts["solution"])
+    assert listed(as_scripts) == listed(compare(lab05_class))
+    assert [p.similarity for p in as_scripts.pairs] == [p.similarity for p in compare(lab05_class).pairs]

@@ -256,3 +256,21 @@ def test_a_check_written_by_the_converter_reads_back_equal(tmp_path: Path) -> No
     assert "points = 12.5" in text and "windows = [[-inf, inf], [-1, 0]]" in text
     (loaded,) = load_assignment(write_spec(tmp_path, text)).checks
     assert loaded == check
+
+
+@pytest.mark.parametrize(
+    ("present", "solution", "template"),
+    [
+        ((), "solution.ipynb", "template.ipynb"),
+        (("solution.py", "template.py"), "solution.py", "template.py"),
+        (("solution.ipynb", "solution.py", "template.py"), "solution.ipynb", "template.py"),
+    ],
+)
+def test_the_solution_and_the_handout_are_found_in_the_form_they_were_given(
+    tmp_path: Path, present: tuple[str, ...], solution: str, template: str
+) -> None:
+    folder = write_spec(tmp_path, MINIMAL)
+    for name in present:
+        (folder / name).write_text("x = 1\n")
+    assignment = load_assignment(folder)
+    assert (assignment.solution_path, assignment.template_path) == (folder / solution, folder / template)
