@@ -41,6 +41,9 @@ COMMON_NAMES: dict[str, tuple[str, ...]] = {
         "alphaBeta",
     ),
     "best-move": ("best_move", "bestMove", "find_best_move", "findBestMove", "get_best_move", "ai_move"),
+    "to-move": ("player", "current_player", "get_player", "next_player", "whose_turn", "to_move", "get_turn"),
+    "successor": ("result", "make_move", "play_move", "apply_move", "select_space", "place_mark", "do_move"),
+    "initial-state": ("initial_state", "new_board", "empty_board", "create_board", "init_board", "make_board"),
 }
 """Names by job: a board test's expectation (`wins`, `full`, ...) or a search's role."""
 

@@ -38,9 +38,8 @@ class BoardTest:
         return self.signature.function.name
 
     @property
-    def expectation(self) -> Expectation | None:
-        """None for the side to move, which no check kind tests."""
-        return EXPECTATIONS.get(self.expect)
+    def expectation(self) -> Expectation:
+        return EXPECTATIONS[self.expect]
 
 
 def _plain(value: Any) -> bool:
@@ -190,12 +189,21 @@ def _turn(
             fitting.append(first)
     if len(fitting) != 1:
         return None
+    first = fitting[0]
+    finished = [(a, b) for a, b in zip(answers, boards) if b.is_terminal() and b.legality_problem(first) is None]
+    plain = all(a == marks[b.to_move(first)] and type(a) is type(marks[X]) for a, b in finished)
+    on_finished = (
+        "on finished games too it names the side with fewer marks"
+        if plain
+        else "on finished games it answers otherwise, as a course may allow"
+    )
     return BoardTest(
         signature,
         "turn",
         "to-move",
-        f"names the side to move on {len(ongoing)} games in progress, {fitting[0]} where the marks are even",
-        codes={"first_player": fitting[0]},
+        f"names the side to move on {len(ongoing)} games in progress, {first} where the marks are even; "
+        f'{on_finished}; only games in progress are asked (boards = "reachable" asks finished ones too)',
+        codes={"first_player": first},
     )
 
 

@@ -21,6 +21,7 @@ from grader.authoring.discovery import Discovered
 from grader.authoring.draft import BoardTable, Draft, DraftCheck, Field, NearMiss, call, slug
 from grader.authoring.encodings import candidate_locations
 from grader.authoring.finished_games import FinishedAnswer, finished_answer
+from grader.authoring.game_roles import read_initial_state, read_successor
 from grader.authoring.probes import (
     SCREEN_CALL_TIMEOUT,
     Conventions,
@@ -34,6 +35,7 @@ from grader.authoring.search_readings import SearchFunction, read_search
 from grader.authoring.signatures import Signature, read_constructor, read_signatures
 from grader.checks.kinds import predicates
 from grader.spec.board import BoardLocation, board_fields, preset_name
+from grader.spec.model import MoveFormat
 from reference import Board
 from reference.codecs import BoardEncoding
 
@@ -58,7 +60,7 @@ class EncodingChoice:
     @property
     def telling(self) -> int:
         """Board tests other than a static score."""
-        return sum(t.expectation is None or not t.expectation.scores_for_maximizer for t in self.board_tests)
+        return sum(not t.expectation.scores_for_maximizer for t in self.board_tests)
 
     @property
     def rank(self) -> tuple[int, int]:
@@ -176,7 +178,6 @@ def choose_encoding(
 
 def _board_test_check(test: BoardTest) -> DraftCheck:
     expectation = test.expectation
-    assert expectation is not None, "the side to move has no check"
     params = predicates.Params(
         call(test.signature.call_text()),
         cast(predicates.ExpectName, test.expect),
@@ -230,34 +231,61 @@ def infer(
     if choice is None:
         return draft, None
     _board_fields(draft, choice)
-    turns = [t for t in choice.board_tests if t.expectation is None]
+    turns = [t for t in choice.board_tests if t.expect == "to-move"]
     turn = TurnEvidence(turns[0].function, turns[0].codes["first_player"]) if turns else None
     chosen = choose_conventions(choice.searches, turn)
     draft.fields.extend(chosen.fields)
     draft.undecided.extend(chosen.undecided)
     for test in choice.board_tests:
-        if test.expectation is None:
-            draft.notes.append(f"`{test.function}` {test.evidence}: who moves first; no check kind tests it.")
-            continue
         if test.expectation.scores_for_maximizer and test.codes.get("maximizer") != chosen.maximizer:
             draft.notes.append(f"`{test.function}` scores for {test.codes.get('maximizer')}; no check was written.")
             continue
         draft.add_check(_board_test_check(test))
     counter = find_counter(prober, discovered, choice.searches, choice.conventions)
-    conventions = choice.conventions
+    board_conventions = choice.conventions
 
     def on_finished(found: ReadSearch) -> FinishedAnswer | None:
-        return finished_answer(prober, found.search.signature, found.reading, conventions)
+        return finished_answer(prober, found.search.signature, found.reading, board_conventions)
 
     search_checks(draft, choice.searches, chosen, counter, on_finished)
+    moves = [c.params.move for c in draft.checks if getattr(c.params, "move", None)]
+    fmt: MoveFormat | None = max(set(moves), key=moves.count) if moves else None
+    if fmt is not None:
+        draft.fields.append(Field("move", fmt, f"{moves.count(fmt)} function(s) number moves this way"))
+    conventions = replace(choice.conventions, first_player=chosen.first_player)
+    here = _signatures_at(choice.conventions.location, signatures, discovered)
+    _game_roles(draft, prober, here, signatures, conventions, fmt)
     if api is not None:
         keep_api_checks(draft, api)
     draft.aliases = aliases_for(draft.jobs(), prober.defined)
-    moves = [c.params.move for c in draft.checks if getattr(c.params, "move", None)]
-    if moves:
-        fmt = max(set(moves), key=moves.count)
-        draft.fields.append(Field("move", fmt, f"{moves.count(fmt)} function(s) number moves this way"))
     return draft, choice
+
+
+def _game_roles(
+    draft: Draft,
+    prober: Prober,
+    here: Sequence[Signature],
+    signatures: Sequence[Signature],
+    conventions: Conventions,
+    fmt: MoveFormat | None,
+) -> None:
+    """The successor (among the functions ``here``, where the board is) and the initial
+    state, where the solution has them. A successor's moves are read in the format the other
+    functions use first; without one, in the format its own answers fit, which then becomes
+    the assignment's. An initial state is looked for only where boards are arguments: a
+    function of no arguments there reads no board of the grader's."""
+    for signature in dict.fromkeys(s.without_keywords() for s in here):
+        successor = read_successor(prober, signature, conventions, [fmt] if fmt else [])
+        if successor is not None:
+            if fmt is None:
+                fmt = successor.move_format
+                draft.fields.append(Field("move", fmt, f"{signature.function.name} takes its moves this way"))
+            draft.add_check(successor.check(fmt))
+    if conventions.location.where == "argument":
+        for signature in signatures:
+            initial = read_initial_state(prober, signature, conventions)
+            if initial is not None:
+                draft.add_check(initial)
 
 
 def _signatures(draft: Draft, discovered: Discovered, api: Api | None) -> list[Signature]:

@@ -68,7 +68,8 @@ def draft_assignment(conventions: Conventions, call_timeout: float, directory: P
     )
 
 
-def _swap(board: Board) -> Board:
+def swap_marks(board: Board) -> Board:
+    """The same position with X and O exchanged: as a game the other side began sees it."""
     return Board(tuple({X: O, O: X}.get(c, c) for c in board.cells))
 
 
@@ -129,7 +130,7 @@ def search_positions(first_player: str, per_side: int = 8) -> tuple[Board, ...]:
         decided = [b for b in mine if table[b].value != 0]
         drawn = [b for b in mine if table[b].value == 0]
         boards += rng.sample(decided, per_side - per_side // 2) + rng.sample(drawn, per_side // 2)
-    return tuple(boards if first_player == X else [_swap(b) for b in boards])
+    return tuple(boards if first_player == X else [swap_marks(b) for b in boards])
 
 
 @dataclass(frozen=True)

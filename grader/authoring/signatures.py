@@ -21,8 +21,9 @@ from typing import Literal
 from grader.authoring.discovery import Function, Parameter
 from grader.spec.board import OBJECT
 
-Slot = Literal["board", "player", "to_move", "depth", "is_max", "alpha", "beta", "depth_limit"]
-"""``to_move`` is the side to move on the board asked about, given to a constructor."""
+Slot = Literal["board", "player", "to_move", "depth", "is_max", "alpha", "beta", "depth_limit", "move"]
+"""``to_move`` is the side to move on the board asked about, given to a constructor; ``move`` a
+move to play (a successor's)."""
 
 _PATTERNS: tuple[tuple[Slot, re.Pattern[str]], ...] = (
     ("depth_limit", re.compile(r"^(max_?depth|depth_?limit|limit|maxd|max_d|cutoff|search_depth|max_plies)$", re.I)),
@@ -30,6 +31,7 @@ _PATTERNS: tuple[tuple[Slot, re.Pattern[str]], ...] = (
     ("alpha", re.compile(r"^(alpha|a_?lo|lower)$", re.I)),
     ("beta", re.compile(r"^(beta|b_?hi|upper)$", re.I)),
     ("depth", re.compile(r"^(depth|d|ply|level|plies)$", re.I)),
+    ("move", re.compile(r"^(action|move|mv|cell|square|space|spot|choice)$", re.I)),
     (
         "player",
         re.compile(r"^(player|turn|mark|symbol|piece|letter|who|current_?player|to_?move|side|me|p|sign|token)$", re.I),
@@ -138,6 +140,7 @@ class Signature:
             "depth_limit": "depth_limit" if depth_limit else "9",
         }
         words["to_move"] = "to_move"
+        words["move"] = "move"
         args = [words[s] for s in self.slots]
         if self.literal is not None:
             args.insert(self.literal[0], repr(self.literal[1]))

@@ -97,6 +97,15 @@ class MoveCodec:
         except (TypeError, ValueError) as exc:
             raise ShapeError(f"could not read {raw!r} as a move: {exc}") from None
 
+    def write(self, cell: int) -> Any:
+        """``cell`` as a move the student's function takes: the inverse of `decode`."""
+        if self.format == "index":
+            return cell
+        if self.format == "position":
+            return cell_to_position(cell)
+        row, col = cell_to_rowcol(cell)
+        return (row + 1, col + 1) if self.format == "rowcol1" else (row, col)
+
     def show(self, cell: int | None) -> str:
         if cell is None:
             return "None"

@@ -31,7 +31,7 @@ from grader.checks.causes.defects import (
     win_test_defect,
 )
 from grader.execution.channel.kernel.predicate_truths import PREDICATE_TRUTHS, PredicateTruth
-from reference import LINE_NAMES, LINES, Board, O, X, cell_to_rowcol
+from reference import EMPTY, LINE_NAMES, LINES, Board, O, X, cell_to_rowcol
 
 __all__ = ["EXPECTATIONS", "LINE_KINDS", "Expectation", "Read", "Reading", "line_name", "lines_of"]
 
@@ -106,11 +106,14 @@ class Expectation:
     """The boards a True/False function is True on, when ``grader init`` reads it from answers alone."""
     draft_role: ClassVar[str] = ""
     """The role of a function ``grader init`` reads as this expectation."""
-    draft_boards: ClassVar[Literal["reachable", "arbitrary"]] = "reachable"
+    draft_boards: ClassVar[Literal["reachable", "arbitrary", "unfinished"]] = "reachable"
     """Boards ``grader init`` asks about: arbitrary ones reach the full and nearly full
     boards a draw test must get right."""
     draft_examples: ClassVar[bool] = False
     """``grader init`` asks about more boards than a property's default (a missed cell shows on few)."""
+    player_is_first: ClassVar[bool] = False
+    """The truth's ``player`` is the side that began the game (the assignment's ``first_player``),
+    not a player the call is given."""
 
     def expected(self, board: Board, player: str | None, position: int | None, maximizer: str) -> Any:
         return self.truth.truth(board.cells, player, position, maximizer)
@@ -412,6 +415,45 @@ class ValidMove(Expectation):
         return None
 
 
+class ToMove(Expectation):
+    """The mark of the side to move, on games in progress (who moves on a finished game is
+    each course's own convention)."""
+
+    name = "to-move"
+    truth = PREDICATE_TRUTHS["to-move"]
+    stands_in = False
+    player_is_first = True
+    title = "names the side to move"
+    draft_role = "turn"
+    draft_boards = "unfinished"
+
+    def first_cases(
+        self, lines: Sequence[Board], drawn: Sequence[Board], near_full: Sequence[Board]
+    ) -> list[tuple[Board, Any]]:
+        # The empty board (the first player's turn) and a drawn board with each cell emptied
+        # in turn: a side to move counted from the empty cells or one mark shows on them.
+        return [(b, None) for b in dict.fromkeys([Board.from_string(EMPTY * 9), *near_full])]
+
+    def read(self, raw: Any, reading: Reading) -> Any:
+        for side in (X, O):
+            mark = reading.marks[side]
+            if raw == mark and type(raw) is type(mark):
+                return side
+        raise ShapeError(f"returned {raw!r}, which is neither mark ({reading.marks[X]!r} or {reading.marks[O]!r})")
+
+    def show(self, value: Any, reading: Reading) -> str:
+        return repr(reading.marks.get(value, value))
+
+    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
+        xs, os = board.cells.count(X), board.cells.count(O)
+        return ["positions with as many X as O" if xs == os else "positions with one mark more for one side"]
+
+    def local_cause(self, function: str, board: Board, player: str | None, expected: Any, actual: Any) -> str | None:
+        if board.cells.count(X) == board.cells.count(O):
+            return f"With as many X as O on the board, it is {expected}'s turn: {expected} moves first."
+        return f"{expected} has one mark fewer than the other side, so it is {expected}'s turn."
+
+
 def _observed(seen: Sequence[Read]) -> list[PredicateObservation]:
     return [PredicateObservation(r.board, r.answer.value, r.player) for r in seen]
 
@@ -434,6 +476,7 @@ EXPECTATIONS: Mapping[str, Expectation] = {
         Terminal(),
         LegalMoves(),
         ValidMove(),
+        ToMove(),
     )
 }
 """Every expectation by its name in an assignment."""

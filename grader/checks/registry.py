@@ -10,7 +10,7 @@ from typing import Any
 
 from grader.checks.context import CallsStopped, CheckContext, NotDefined
 from grader.checks.kind import CheckKind
-from grader.checks.kinds import adapter, games, hygiene, node_counts, predicates, printed, search, state
+from grader.checks.kinds import adapter, games, hygiene, initial, node_counts, predicates, printed, search, state
 from grader.checks.reference_helpers import better_of, stand_ins_to_try, wrong_helper
 from grader.results import CheckResult, CheckStatus
 from grader.spec.model import Check
@@ -27,6 +27,7 @@ CHECK_KINDS: Mapping[str, CheckKind[Any]] = {
         games.RANDOM_OPPONENT,
         printed.PRINTED_SEQUENCE,
         state.SUCCESSOR,
+        initial.INITIAL_STATE,
         state.SELFPLAY_TABLE,
         adapter.ADAPTER,
         hygiene.NO_MUTATION,

@@ -268,7 +268,8 @@ def test_a_function_naming_the_side_to_move_decides_who_moves_first(turn: str, f
     assert fields["first_player"].value == first
     assert "`player`" in fields["first_player"].evidence
     assert "first_player" not in {u.name for u in draft.undecided}
-    assert "player" not in draft.aliases  # no check is written for it
+    (check,) = [c for c in draft.checks if c.id == "player"]
+    assert check.params.expect == "to-move" and check.params.boards == "unfinished"
 
 
 def test_who_moves_first_stays_open_when_the_turn_function_ignores_the_marks() -> None:

@@ -35,6 +35,8 @@ def test_the_truths_agree_with_the_reference_board(board: Board, player: str, po
     assert truth("terminal") is (bool(winners) or full)
     assert truth("legal-moves") == sorted(board.empty_cells())
     assert truth("valid-move") is (1 <= position <= 9 and board.cells[position - 1] == EMPTY)
+    xs, os = board.cells.count(X), board.cells.count(O)
+    assert truth("to-move") == (player if xs == os else O if xs > os else X)  # ``player``: who began
     if len(winners) <= 1:  # a position a game can reach: the one winner, if any
         assert truth("winner") == next(iter(winners), None)
         assert truth("outcome") == next(iter(winners), "tie" if full else None)

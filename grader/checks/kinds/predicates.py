@@ -26,7 +26,9 @@ from grader.spec.model import Check, Count, MoveFormat
 from reference import EMPTY, LINES, Board, O, X, reachable_positions
 from reference.strategies import arbitrary_boards
 
-ExpectName = Literal["wins", "winner", "outcome", "score", "draw", "full", "terminal", "legal-moves", "valid-move"]
+ExpectName = Literal[
+    "wins", "winner", "outcome", "score", "draw", "full", "terminal", "legal-moves", "valid-move", "to-move"
+]
 """The names of `grader.checks.expectations.EXPECTATIONS`, as an assignment writes them."""
 
 
@@ -40,10 +42,12 @@ class Params:
     expect: ExpectName = "wins"
     """What the function answers: wins (True when ``player`` has a line), winner (the winner's mark, or no winner),
     outcome (the winner, tie, or an unfinished game), score (+1/-1/0 for the maximizer), draw (full with no line),
-    full, terminal (won or full), legal-moves (the empty cells), valid-move (``position``, 1-9, is a free cell)."""
-    boards: Literal["reachable", "arbitrary"] = "reachable"
+    full, terminal (won or full), legal-moves (the empty cells), valid-move (``position``, 1-9, is a free cell),
+    to-move (the mark of the side to move)."""
+    boards: Literal["reachable", "arbitrary", "unfinished"] = "reachable"
     """reachable: only positions a game can reach; arbitrary: any mix of marks (for functions that must not assume a
-    legal game)."""
+    legal game); unfinished: the reachable positions of games in progress (for functions a course asks nothing of on
+    a finished game)."""
     codes: dict = field(default_factory=dict)
     """How the student spells outcomes, e.g. { X = 1, O = 2, tie = -1, ongoing = 0 }."""
     globals: dict = field(default_factory=dict)
@@ -126,10 +130,13 @@ def _first_cases(params: Params, first_player: str) -> list[tuple[Board, Any]]:
     """Every line complete for each player (see `line_boards`), every drawn board and a drawn
     board with each cell emptied in turn, as the expectation takes them, tried before any
     generated board: together they show each kind of answer."""
-    reachable = params.boards == "reachable"
-    return params.expectation.first_cases(
+    reachable = params.boards != "arbitrary"
+    cases = params.expectation.first_cases(
         line_boards(reachable, first_player), drawn_boards(first_player), near_full_boards(reachable, first_player)
     )
+    if params.boards == "unfinished":
+        return [(board, extra) for board, extra in cases if not board.is_terminal()]
+    return cases
 
 
 def _summary(counts: Mapping[str, int]) -> str:
@@ -155,7 +162,7 @@ def _property(params: Params, ctx: CheckContext, moves: MoveCodec) -> PropertyCh
     def boards(spread: bool) -> st.SearchStrategy[Board]:
         if params.boards == "arbitrary":
             return arbitrary_boards()
-        return positions(ctx.assignment.first_player, spread=spread)
+        return positions(ctx.assignment.first_player, include_terminal=params.boards == "reachable", spread=spread)
 
     def values(board: Board, extra: Any) -> dict[str, Any]:
         player, position = expectation.player(extra), expectation.position(extra)
@@ -166,8 +173,12 @@ def _property(params: Params, ctx: CheckContext, moves: MoveCodec) -> PropertyCh
             named["position"] = position
         return ctx.placeholders(board, **named)
 
+    def asked(extra: Any) -> str | None:
+        """The player the truth is told about: who began, or the one the call is given."""
+        return ctx.assignment.first_player if expectation.player_is_first else expectation.player(extra)
+
     def judge(board: Board, extra: Any, answer: Answer) -> Mismatch | None:
-        player = expectation.player(extra)
+        player = asked(extra)
         expected = expectation.expected(board, player, expectation.position(extra), ctx.maximizer_for(board))
         shown = expectation.show(expected, reading)
         if not answer.ok:

@@ -230,6 +230,8 @@ class CallOutcome:
     """``"ZeroDivisionError: division by zero"``, or why the call could not run."""
     counts: Mapping[str, int] = field(default_factory=dict)
     mutated: bool = False
+    changed_args: Mapping[int, object] = field(default_factory=dict)
+    """Positional argument -> its value after the call, for each argument the call changed."""
     globals_after: Mapping[str, object] = field(default_factory=dict)
     """Values of ``read_globals`` names that exist and could be transferred."""
     stdout: str = ""

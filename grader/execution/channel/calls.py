@@ -156,10 +156,11 @@ def outcome_from(data: OutcomeData) -> CallOutcome:
     try:
         value = decode_value(data["value"])
         globals_after = {name: decode_value(value) for name, value in data["globals"]}
+        changed_args = {int(position): decode_value(value) for position, value in data["changed_args"]}
         explored = data.get("exploration")
         exploration = None if explored is None else CallExploration.from_data(explored)
     except (ValueError, TypeError, KeyError) as trouble:
-        status, value, globals_after = CallStatus.UNSERIALIZABLE, None, {}
+        status, value, globals_after, changed_args = CallStatus.UNSERIALIZABLE, None, {}, {}
         error = f"the reply could not be decoded: {trouble}"
     return CallOutcome(
         status=status,
@@ -167,6 +168,7 @@ def outcome_from(data: OutcomeData) -> CallOutcome:
         error=error,
         counts=dict(data["counts"]),
         mutated=bool(data["mutated"]),
+        changed_args=changed_args,
         globals_after=globals_after,
         stdout=data["stdout"],
         duration=float(data["duration"]),

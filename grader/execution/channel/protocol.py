@@ -187,6 +187,8 @@ class OutcomeData(TypedDict):
     duration: float
     counts: dict[str, int]
     mutated: bool
+    changed_args: list[list[Any]]
+    """``[position, value]`` for each positional argument the call changed, as it was after the call."""
     globals: list[list[Any]]
     """``[name, value]`` for each ``read_globals`` name that exists and could be encoded."""
     stdout: str

@@ -212,6 +212,7 @@ class CallExecutor:
             "duration": duration,
             "counts": {name: counters.cells[name][0] for name in wanted if name in counters.cells},
             "mutated": call["check_mutation"] and any(_changed(given, data) for given, data in sent),
+            "changed_args": _changed_args(call, sent) if call["check_mutation"] else [],
             "globals": self._read_globals(call["read_globals"]),
             "stdout": captured.getvalue(),
             "exploration": _exploration_data(explored[0]) if explored else None,
@@ -339,6 +340,7 @@ def _skipped(why: str) -> OutcomeData:
         "duration": 0.0,
         "counts": {},
         "mutated": False,
+        "changed_args": [],
         "globals": [],
         "stdout": "",
         "exploration": None,
@@ -389,6 +391,21 @@ def _exploration_data(exploration: Exploration) -> ExplorationData:
         "complete": exploration.complete,
         "retry": exploration.retry,
     }
+
+
+def _changed_args(call: CallRequest, sent: list[tuple[Any, Any]]) -> list[list[Any]]:
+    """The positional arguments the call changed, as they are now: what a function that plays
+    on the board it is given did to it. ``sent`` holds the globals set first, then the args."""
+    first = len(call["set_globals"])
+    changed = []
+    for position, (value, data) in enumerate(sent[first : first + len(call["args"])]):
+        try:
+            now = encode(value)
+        except Unserializable:
+            continue
+        if now != data:
+            changed.append([position, now])
+    return changed
 
 
 def _changed(value: Any, sent: Any) -> bool:

@@ -127,6 +127,22 @@ class ValidMoveTruth(PredicateTruth):
         return position is not None and 1 <= position <= 9 and cells[position - 1] == TRUTH_EMPTY
 
 
+class ToMoveTruth(PredicateTruth):
+    """The mark of the side to move: the side with fewer marks, or ``player``, who began the
+    game, where both have as many."""
+
+    name = "to-move"
+
+    def truth(self, cells: Sequence[str], player: str | None, position: int | None, maximizer: str) -> Any:
+        xs, os = list(cells).count("X"), list(cells).count("O")
+        if xs == os:
+            return player
+        return "O" if xs > os else "X"
+
+    def spelled(self, value: Any, codes: Mapping[str, Any], move: Callable[[int], Any]) -> Any:
+        return codes[value]
+
+
 PREDICATE_TRUTHS: dict[str, PredicateTruth] = {
     truth.name: truth
     for truth in (
@@ -139,5 +155,6 @@ PREDICATE_TRUTHS: dict[str, PredicateTruth] = {
         TerminalTruth(),
         LegalMovesTruth(),
         ValidMoveTruth(),
+        ToMoveTruth(),
     )
 }
