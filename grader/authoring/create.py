@@ -21,12 +21,13 @@ from pathlib import Path
 
 import nbformat
 
+from grader.authoring.board_use import domain_notes, narrow_domains, trace_board_use
 from grader.authoring.discovery import Discovered, discover
 from grader.authoring.draft import Draft, DraftCheck
 from grader.authoring.encodings import candidate_encodings, source_literals
 from grader.authoring.handout import handout_from
 from grader.authoring.inference import EncodingChoice, infer
-from grader.authoring.probes import ProbeHang, Prober
+from grader.authoring.probes import Conventions, ProbeHang, Prober
 from grader.authoring.stdin_answers import run_with_answers
 from grader.authoring.toml_writer import render_toml
 from grader.checks.kinds.hygiene import RunsCleanlyParams
@@ -200,8 +201,28 @@ def _infer_draft(notebook: nbformat.NotebookNode, session: NotebookSession) -> D
         raise InitFailed(f"the solution hangs: {'; '.join(map(str, hangs))}. Found: {_found_words(draft)}")
     draft.notes += [f"{hang}; not checked" for hang in hangs]
     _require_recognized(discovered, draft, choice, hangs)
+    assert choice is not None  # `_require_recognized` refuses a solution without one
+    _judge_where_used(draft, prober, choice.conventions, discovered)
     draft.add_check(_runs_cleanly())
     return draft
+
+
+def _judge_where_used(draft: Draft, prober: Prober, conventions: Conventions, discovered: Discovered) -> None:
+    """Each board test judged where the solution's own searches use it (`grader.authoring.board_use`)."""
+    decided = {f.name: f.value for f in draft.fields}
+    chosen = dataclasses.replace(
+        conventions,
+        maximizer=decided.get("maximizer", conventions.maximizer),
+        first_player=decided.get("first_player", conventions.first_player),
+        scoring=decided.get("scoring", conventions.scoring),
+        move_format=decided.get("move", conventions.move_format),
+    )
+    plain = {f.name for f in discovered.functions if "." not in f.name}
+    searches = [c for c in draft.checks if c.kind == "search-value"]
+    uses = trace_board_use(prober, chosen, searches, plain)
+    narrow_domains(draft, uses)
+    judged = {c.call.function for c in draft.checks if c.call is not None}
+    draft.notes += domain_notes(uses, judged)
 
 
 def generous_limit(seconds: float, least: float) -> float:
