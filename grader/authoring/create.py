@@ -23,14 +23,16 @@ import nbformat
 
 from grader.authoring.board_use import domain_notes, narrow_domains, trace_board_use
 from grader.authoring.discovery import Discovered, discover
-from grader.authoring.draft import Draft, DraftCheck
+from grader.authoring.draft import Draft, DraftCheck, Field
 from grader.authoring.encodings import candidate_encodings, source_literals
 from grader.authoring.handout import handout_from
 from grader.authoring.inference import EncodingChoice, infer
 from grader.authoring.probes import Conventions, ProbeHang, Prober
 from grader.authoring.stdin_answers import run_with_answers
+from grader.authoring.time_limits import HARD_SECONDS_PER_POSITION, SOFT_SECONDS_PER_POSITION, time_limits
 from grader.authoring.toml_writer import render_toml
 from grader.checks.kinds.hygiene import RunsCleanlyParams
+from grader.checks.slow_verdict import is_slow_only
 from grader.errors import GraderError
 from grader.execution.result import CellStatus, ExecutionResult
 from grader.execution.sandbox import SandboxChoice
@@ -43,7 +45,8 @@ from grader.spec.tables import SpecFile
 from grader.submission.reader import SubmissionUnreadable, read_submission
 
 CALL_TIMEOUT = 20.0
-"""The written assignment's limit on one call."""
+"""The limit on one call of the solution's own run (the written assignment's limits come
+from the work its checks ask for: `grader.authoring.time_limits`)."""
 PROBE_CALL_TIMEOUT = 2.0
 """A probe searches from at most five empty cells: a function that takes longer is stuck."""
 PROBE_CELL_TIMEOUT = 60.0
@@ -251,7 +254,6 @@ def _write_folder(
         "stdin_file": STDIN_FILE if stdin else None,
         "cell_timeout": generous_limit(5 * slowest, 30.0),
         "notebook_timeout": generous_limit(5 * execution.total_duration, 300.0),
-        "call_timeout": CALL_TIMEOUT,
     }
     assignment_id = request.assignment_id or re.sub(r"[^a-z0-9-]+", "-", request.out.name.lower()).strip("-")
     title = _title(notebook, request.solution)
@@ -265,8 +267,10 @@ def _write_folder(
             nbformat.write(handout_from(notebook), staging / "template.ipynb")
         if stdin:
             (staging / STDIN_FILE).write_text("\n".join(stdin) + "\n", encoding="utf-8")
+        _set_time_limits(draft)
         results = _check_own_solution(draft.spec(assignment_id, title, **settings), staging, session, execution)
         _drop_failing(draft, results)
+        _set_time_limits(draft)  # for the checks that are left
         text = render_toml(draft.spec(assignment_id, title, **settings), draft, source=request.solution.name)
         (staging / "assignment.toml").write_text(text, encoding="utf-8")
         if request.out.exists():
@@ -278,9 +282,37 @@ def _write_folder(
     return results
 
 
+_TIME_FIELDS = ("call_timeout", "slow_after", "slow_cost")
+
+
+def _set_time_limits(draft: Draft) -> None:
+    """The hard and soft limits from the work the draft's checks ask for, and what being slow
+    costs (nothing, as written), each with its evidence."""
+    first = next((f.value for f in draft.fields if f.name == "first_player"), "X")
+    limits = time_limits([c.check() for c in draft.checks], first)
+    draft.fields = [f for f in draft.fields if f.name not in _TIME_FIELDS]
+    draft.fields += [
+        Field(
+            "call_timeout",
+            limits.call_timeout,
+            f"the hard limit, {HARD_SECONDS_PER_POSITION * 1e6:g} µs a position for {limits.evidence}",
+        ),
+        Field(
+            "slow_after",
+            limits.slow_after,
+            f"a right answer after this is 'correct, but slower than' it: {SOFT_SECONDS_PER_POSITION * 1e6:g} µs "
+            "a position for the same work",
+        ),
+        Field(
+            "slow_cost", 0.0, "being slow costs nothing: the time depends on the machine's load; 0.25 takes a quarter"
+        ),
+    ]
+
+
 def _drop_failing(draft: Draft, results: list[CheckResult]) -> None:
-    """Leave out the checks the solution itself fails, with a note each."""
-    failing = [c for c in results if c.status not in (CheckStatus.PASSED, CheckStatus.MANUAL)]
+    """Leave out the checks the solution itself fails, with a note each (one that is right
+    but slow is not failing)."""
+    failing = [c for c in results if c.status not in (CheckStatus.PASSED, CheckStatus.MANUAL) and not is_slow_only(c)]
     if not failing:
         return
     draft.checks = [c for c in draft.checks if c.id not in {f.check_id for f in failing}]
