@@ -92,9 +92,34 @@ class Regraded:
     passed: bool
 
 
-Note = PositionsTried | NoMoreJudged | BudgetRanOut | KindsSeen | CutsOff | Regraded
+@dataclass(frozen=True)
+class SlowerThan:
+    """Every answer was right, and one came after the assignment's soft limit (before the
+    hard one, past which a call has no answer): correct, but slow, at ``cost``."""
+
+    name: ClassVar[str] = "slower-than"
+    limit: float
+    """The soft limit, in seconds (``slow_after``)."""
+    seconds: float
+    """The slowest answer's time."""
+    cost: float
+    """The share of the check's points it cost (0: said, not charged)."""
+
+
+@dataclass(frozen=True)
+class RanOutOfTime:
+    """The failing call had no answer: it was stopped at the hard limit. Not a wrong answer,
+    and not a slow one (`SlowerThan`): none came."""
+
+    name: ClassVar[str] = "ran-out-of-time"
+    limit: float
+    """The limit it was stopped at, in seconds."""
+
+
+Note = PositionsTried | NoMoreJudged | BudgetRanOut | KindsSeen | CutsOff | Regraded | SlowerThan | RanOutOfTime
 _NOTES: Mapping[str, type[Note]] = {
-    t.name: t for t in (PositionsTried, NoMoreJudged, BudgetRanOut, KindsSeen, CutsOff, Regraded)
+    t.name: t
+    for t in (PositionsTried, NoMoreJudged, BudgetRanOut, KindsSeen, CutsOff, Regraded, SlowerThan, RanOutOfTime)
 }
 
 

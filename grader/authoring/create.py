@@ -22,15 +22,18 @@ from pathlib import Path
 import nbformat
 
 from grader.authoring.api import Api, handout_api, program_api
+from grader.authoring.board_use import domain_notes, narrow_domains, trace_board_use
 from grader.authoring.discovery import Discovered, discover
-from grader.authoring.draft import Draft, DraftCheck
+from grader.authoring.draft import Draft, DraftCheck, Field
 from grader.authoring.encodings import candidate_encodings, source_literals
 from grader.authoring.handout import handout_from, stub_source
 from grader.authoring.inference import EncodingChoice, infer
-from grader.authoring.probes import ProbeHang, Prober
+from grader.authoring.probes import Conventions, ProbeHang, Prober
 from grader.authoring.stdin_answers import run_with_answers
+from grader.authoring.time_limits import HARD_SECONDS_PER_POSITION, SOFT_SECONDS_PER_POSITION, time_limits
 from grader.authoring.toml_writer import render_toml
 from grader.checks.kinds.hygiene import RunsCleanlyParams
+from grader.checks.slow_verdict import is_slow_only
 from grader.errors import GraderError
 from grader.execution.result import CellStatus, ExecutionResult
 from grader.execution.sandbox import SandboxChoice
@@ -43,7 +46,8 @@ from grader.spec.tables import SpecFile
 from grader.submission.reader import SubmissionUnreadable, read_submission
 
 CALL_TIMEOUT = 20.0
-"""The written assignment's limit on one call."""
+"""The limit on one call of the solution's own run (the written assignment's limits come
+from the work its checks ask for: `grader.authoring.time_limits`)."""
 PROBE_CALL_TIMEOUT = 2.0
 """A probe searches from at most five empty cells: a function that takes longer is stuck."""
 PROBE_CELL_TIMEOUT = 60.0
@@ -215,8 +219,28 @@ def _infer_draft(notebook: nbformat.NotebookNode, api: Api, session: NotebookSes
         raise InitFailed(f"the solution hangs: {'; '.join(map(str, hangs))}. Found: {_found_words(draft)}")
     draft.notes += [f"{hang}; not checked" for hang in hangs]
     _require_recognized(discovered, draft, choice, hangs)
+    assert choice is not None  # `_require_recognized` refuses a solution without one
+    _judge_where_used(draft, prober, choice.conventions, discovered)
     draft.add_check(_runs_cleanly())
     return draft
+
+
+def _judge_where_used(draft: Draft, prober: Prober, conventions: Conventions, discovered: Discovered) -> None:
+    """Each board test judged where the solution's own searches use it (`grader.authoring.board_use`)."""
+    decided = {f.name: f.value for f in draft.fields}
+    chosen = dataclasses.replace(
+        conventions,
+        maximizer=decided.get("maximizer", conventions.maximizer),
+        first_player=decided.get("first_player", conventions.first_player),
+        scoring=decided.get("scoring", conventions.scoring),
+        move_format=decided.get("move", conventions.move_format),
+    )
+    plain = {f.name for f in discovered.functions if "." not in f.name}
+    searches = [c for c in draft.checks if c.kind == "search-value"]
+    uses = trace_board_use(prober, chosen, searches, plain)
+    narrow_domains(draft, uses)
+    judged = {c.call.function for c in draft.checks if c.call is not None}
+    draft.notes += domain_notes(uses, judged)
 
 
 def generous_limit(seconds: float, least: float) -> float:
@@ -245,7 +269,6 @@ def _write_folder(
         "stdin_file": STDIN_FILE if stdin else None,
         "cell_timeout": generous_limit(5 * slowest, 30.0),
         "notebook_timeout": generous_limit(5 * execution.total_duration, 300.0),
-        "call_timeout": CALL_TIMEOUT,
     }
     assignment_id = request.assignment_id or re.sub(r"[^a-z0-9-]+", "-", request.out.name.lower()).strip("-")
     title = _title(notebook, request.solution)
@@ -255,8 +278,10 @@ def _write_folder(
         _store_handed_files(request, notebook, staging)
         if stdin:
             (staging / STDIN_FILE).write_text("\n".join(stdin) + "\n", encoding="utf-8")
+        _set_time_limits(draft)
         results = _check_own_solution(draft.spec(assignment_id, title, **settings), staging, session, execution)
         _drop_failing(draft, results)
+        _set_time_limits(draft)  # for the checks that are left
         text = render_toml(draft.spec(assignment_id, title, **settings), draft, source=request.solution.name)
         (staging / "assignment.toml").write_text(text, encoding="utf-8")
         if request.out.exists():
@@ -286,9 +311,37 @@ def _store_handed_files(request: InitRequest, notebook: nbformat.NotebookNode, s
         nbformat.write(handout_from(notebook), staging / "template.ipynb")
 
 
+_TIME_FIELDS = ("call_timeout", "slow_after", "slow_cost")
+
+
+def _set_time_limits(draft: Draft) -> None:
+    """The hard and soft limits from the work the draft's checks ask for, and what being slow
+    costs (nothing, as written), each with its evidence."""
+    first = next((f.value for f in draft.fields if f.name == "first_player"), "X")
+    limits = time_limits([c.check() for c in draft.checks], first)
+    draft.fields = [f for f in draft.fields if f.name not in _TIME_FIELDS]
+    draft.fields += [
+        Field(
+            "call_timeout",
+            limits.call_timeout,
+            f"the hard limit, {HARD_SECONDS_PER_POSITION * 1e6:g} µs a position for {limits.evidence}",
+        ),
+        Field(
+            "slow_after",
+            limits.slow_after,
+            f"a right answer after this is 'correct, but slower than' it: {SOFT_SECONDS_PER_POSITION * 1e6:g} µs "
+            "a position for the same work",
+        ),
+        Field(
+            "slow_cost", 0.0, "being slow costs nothing: the time depends on the machine's load; 0.25 takes a quarter"
+        ),
+    ]
+
+
 def _drop_failing(draft: Draft, results: list[CheckResult]) -> None:
-    """Leave out the checks the solution itself fails, with a note each."""
-    failing = [c for c in results if c.status not in (CheckStatus.PASSED, CheckStatus.MANUAL)]
+    """Leave out the checks the solution itself fails, with a note each (one that is right
+    but slow is not failing)."""
+    failing = [c for c in results if c.status not in (CheckStatus.PASSED, CheckStatus.MANUAL) and not is_slow_only(c)]
     if not failing:
         return
     draft.checks = [c for c in draft.checks if c.id not in {f.check_id for f in failing}]

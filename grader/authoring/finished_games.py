@@ -14,7 +14,7 @@ from grader.authoring.search_readings import SearchReading
 from grader.authoring.signatures import Signature
 from grader.checks.answers import ShapeError, read_value_only
 from grader.checks.kinds.search import OnFinished
-from grader.checks.positions import finished_positions
+from grader.checks.positions import smallest_finished_positions
 from grader.checks.reference_answers import reference_answer
 from reference import Board, SearchSpec, X
 
@@ -51,7 +51,7 @@ def finished_answer(
     prober: Prober, signature: Signature, reading: SearchReading, conventions: Conventions
 ) -> FinishedAnswer | None:
     """The rule the solution's answers on the smallest finished game of each outcome follow."""
-    boards = finished_positions(reading.first_player, reading.to_move)
+    boards = smallest_finished_positions(reading.first_player, reading.to_move)
     if not boards:
         return None
     cases = [_case(signature, reading, board) for board in boards]

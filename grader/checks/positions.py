@@ -17,7 +17,7 @@ from grader.checks.context import CheckContext
 from grader.spec.model import Check, Side
 from reference import Board, SearchSpec, reachable_positions, solve
 
-__all__ = ["board_size", "check_seed", "positions"]
+__all__ = ["board_size", "check_seed", "finished_positions", "positions"]
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ def covering_positions(first: str, min_empty: int, max_empty: int, to_move: str 
 
 
 @functools.cache
-def finished_positions(first: str, to_move: str | None = None) -> tuple[Board, ...]:
+def smallest_finished_positions(first: str, to_move: str | None = None) -> tuple[Board, ...]:
     """The smallest finished position of each outcome and number of empty cells: wins for
     either side with as many cells left as a game can leave, down to full boards, and draws
     (``to_move``: only those where that side would be next)."""
@@ -123,13 +123,28 @@ def positions(
     )
 
 
+def finished_positions(first: str, *, spread: bool = False) -> st.SearchStrategy[Board]:
+    """Reachable won or full boards, drawn as `positions` draws (958 when X begins)."""
+    return st.sampled_from(_spread(_finished_pool(first)) if spread else _finished_pool(first))
+
+
+@functools.cache
+def _finished_pool(first: str) -> tuple[Board, ...]:
+    return tuple(b for b in position_pool(first, 0, 9, None, True) if b.is_terminal())
+
+
+@functools.cache
+def _spread(pool: tuple[Board, ...]) -> tuple[Board, ...]:
+    shuffled = list(pool)
+    random.Random(len(shuffled)).shuffle(shuffled)
+    return tuple(shuffled)
+
+
 @functools.cache
 def _spread_pool(
     first: str, min_empty: int, max_empty: int, to_move: str | None, include_terminal: bool
 ) -> tuple[Board, ...]:
-    pool = list(position_pool(first, min_empty, max_empty, to_move, include_terminal))
-    random.Random(len(pool)).shuffle(pool)
-    return tuple(pool)
+    return _spread(position_pool(first, min_empty, max_empty, to_move, include_terminal))
 
 
 def board_size(board: Board) -> tuple[int, str]:

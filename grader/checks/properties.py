@@ -40,6 +40,8 @@ class Mismatch:
     expected: str
     actual: str
     cause: str | None = None
+    ran_out: float | None = None
+    """The call had no answer: it was stopped at this limit, in seconds (too slow, not wrong)."""
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from grader.checks.answers import Answer
 from grader.checks.context import CheckContext, StudentFunction
 from grader.checks.positions import board_size, check_key, check_seed
 from grader.checks.properties import Covered, Mismatch, PropertyOutcome, RunPlan, find_smallest_failure
+from grader.execution.channel.calls import CallStatus
 from grader.spec.model import Check
 from reference import Board
 
@@ -113,8 +114,12 @@ def run_property(
 
     def judge(case: Case[E]) -> Mismatch | None:
         board, extra = case
-        mismatch = prop.judge(board, extra, student.ask(*request(case)))
+        answer = student.ask(*request(case))
+        mismatch = prop.judge(board, extra, answer)
         seen.judged(case)
+        if mismatch is not None and answer.outcome.status is CallStatus.TIMEOUT:
+            # No answer is not a wrong one: the verdict says the call ran out of time.
+            return replace(mismatch, ran_out=student.timeout)
         return mismatch
 
     plan = RunPlan(

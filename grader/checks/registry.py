@@ -12,6 +12,7 @@ from grader.checks.context import CallsStopped, CheckContext, NotDefined
 from grader.checks.kind import CheckKind
 from grader.checks.kinds import adapter, games, hygiene, initial, node_counts, predicates, printed, search, state
 from grader.checks.reference_helpers import better_of, stand_ins_to_try, wrong_helper
+from grader.checks.slow_verdict import with_speed
 from grader.results import CheckResult, CheckStatus
 from grader.spec.model import Check
 
@@ -53,8 +54,13 @@ def run_check(check: Check[Any], ctx: CheckContext) -> CheckResult:
     whose failures may come from a lower-level function an earlier check found wrong is run
     again with the reference's version of it in its place, and keeps the better result
     (`grader.checks.reference_helpers`); a check that finds its function wrong leaves the
-    reference's version of it for the checks after it."""
+    reference's version of it for the checks after it.
+
+    A passing check one of whose answers came after the soft limit is "correct, but slower
+    than" it (`grader.checks.slow_verdict`)."""
     started = time.monotonic()
+    log = ctx.submission.outcomes_log
+    first_call = len(log)
     result = _run_kind(check, ctx)
     ctx.findings.learn(check.id, result.learnt)
     stand_ins, own = stand_ins_to_try(check, ctx, result, needed_functions(check))
@@ -63,6 +69,7 @@ def run_check(check: Check[Any], ctx: CheckContext) -> CheckResult:
     wrong = wrong_helper(check, ctx, result)
     if wrong is not None:
         ctx.findings.wrong_helpers.append((check.id, wrong))
+    result = with_speed(result, check, ctx.assignment, log[first_call:])
     return replace(result, duration=round(time.monotonic() - started, 4))
 
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from grader.check_notes import BudgetRanOut, Cause, KindsSeen, Learnt, NoMoreJudged, Note, PositionsTried
+from grader.check_notes import BudgetRanOut, Cause, KindsSeen, Learnt, NoMoreJudged, Note, PositionsTried, RanOutOfTime
 from grader.checks.causes.defects import Defect
 from grader.checks.causes.shape import Observed, shape_headline
 from grader.checks.context import StudentFunction
@@ -57,8 +57,12 @@ def result_from_property(
     mismatch = outcome.mismatch
     assert mismatch is not None
     cause = cause or local_cause(mismatch)
+    ran_out: tuple[Note, ...] = ()
     if cause is not None and cause.source == "shape":
         headline = cause.sentence
+    elif mismatch.ran_out is not None:
+        pieces = f" on a position with {9 - len(board.empty_cells())} pieces" if isinstance(board, Board) else ""
+        headline, ran_out = f"No answer{pieces}", (RanOutOfTime(mismatch.ran_out),)
     else:
         headline = (
             f"Wrong answer on a position with {9 - len(board.empty_cells())} pieces"
@@ -72,6 +76,7 @@ def result_from_property(
         counterexample=counterexample_for(board if isinstance(board, Board) else None, mismatch),
         figures=all_figures,
         cause=cause,
+        notes=ran_out,
         learnt=learnt,
     )
 

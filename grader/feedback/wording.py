@@ -9,7 +9,17 @@ import itertools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from grader.check_notes import BudgetRanOut, CutsOff, KindsSeen, NoMoreJudged, Note, PositionsTried, Regraded
+from grader.check_notes import (
+    BudgetRanOut,
+    CutsOff,
+    KindsSeen,
+    NoMoreJudged,
+    Note,
+    PositionsTried,
+    RanOutOfTime,
+    Regraded,
+    SlowerThan,
+)
 
 if TYPE_CHECKING:
     from grader.results import CheckResult
@@ -28,8 +38,19 @@ def check_message(result: CheckResult) -> str:
             text, closed = _cut_offs(text, closed, [note for note in group if isinstance(note, CutsOff)]), True
             continue
         for note in group:
+            if isinstance(note, SlowerThan):
+                text, closed = _slower_than(text, closed, note), True
+                continue
             text, closed = _with_note(text, note), _ends_sentence(note, closed)
     return text
+
+
+def _slower_than(text: str, closed: bool, note: SlowerThan) -> str:
+    """Said after everything the check saw: right, but slow, and what that cost."""
+    closed = closed or text.endswith((".", "!", "?"))
+    cost = f": that costs {note.cost:.0%} of the points" if note.cost else ", which costs nothing here"
+    slow = f"Correct, but slower than {note.limit:g} s (the slowest answer took {note.seconds:.1f} s){cost}."
+    return f"{text}{' ' if closed else '. '}{slow}"
 
 
 def _ends_sentence(note: Note, closed: bool) -> bool:
@@ -66,6 +87,8 @@ def _with_note(text: str, note: Note) -> str:
         return f"{text}; the time budget ran out before all planned positions were tried"
     if isinstance(note, KindsSeen):
         return f"{text}. {note.summary}" if note.summary else text
+    if isinstance(note, RanOutOfTime):
+        return f"{text}: the call was still running at {note.limit:g} s, the time limit, and was stopped"
     assert isinstance(note, Regraded)  # a group of CutsOff is written by `_cut_offs`
     return f"{_regraded(note)} {text}"
 

@@ -98,7 +98,27 @@ ASSIGNMENT_KEYS: tuple[SpecKey, ...] = (
     ),
     SpecKey("cell_timeout", "cell_timeout", "Seconds a cell may run.", 60),
     SpecKey("notebook_timeout", "notebook_timeout", "Seconds the whole notebook may run.", 600),
-    SpecKey("call_timeout", "call_timeout", "Seconds one call of a student's function may take.", 20),
+    SpecKey(
+        "call_timeout",
+        "call_timeout",
+        "Seconds one call of a student's function may take: the hard limit, past which the call is stopped and has "
+        "no answer.",
+        20,
+    ),
+    SpecKey(
+        "slow_after",
+        "slow_after",
+        'The soft limit: a check whose answers are all right, one of them after this many seconds, is "correct, '
+        'but slower than" it and loses `slow_cost` of its points. Below `call_timeout`; left out: no soft limit.',
+        8,
+    ),
+    SpecKey(
+        "slow_cost",
+        "slow_cost",
+        "The share of a check's points (0 to 1) that being slower than `slow_after` costs; a check's own "
+        "`slow_cost` wins over it (see [course authors](course-authors.md#time-limits)).",
+        0.25,
+    ),
     SpecKey(
         "check_budget_seconds",
         "check_budget_seconds",
@@ -128,6 +148,7 @@ CHECK_KEY_DOCS: dict[str, str] = {
     "points": "What the check is worth.",
     "visibility": "`hidden`: students see the check's name, status and points, never its inputs.",
     "description": "A longer description, kept with the spec (no output shows it).",
+    "slow_cost": "This check's share of the points (0 to 1) lost when it is right but slower than `slow_after`.",
 }
 """The common keys of a ``[[checks]]`` entry whose `Check` field has no docstring of its own."""
 

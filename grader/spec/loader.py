@@ -85,6 +85,7 @@ def assignment_from(spec: SpecFile, path: Path) -> Assignment:
     if isinstance(board, list):
         raise AssignmentError.of(path, board)
     _check_ids(path, spec.checks)
+    _check_slow_limits(path, spec)
     encoding, location = board
     _check_object_calls(path, list(spec.checks), location)
     table = spec.assignment
@@ -112,6 +113,21 @@ def _check_ids(path: Path, checks: Sequence[Check[Any]]) -> None:
         if check.id in seen:
             raise AssignmentError(path, f"checks[{n}] ({check.id}).id", "duplicate check id")
         seen.add(check.id)
+
+
+def _check_slow_limits(path: Path, spec: SpecFile) -> None:
+    """A cost is a share of the points, and the soft limit comes before the hard one."""
+    table = spec.assignment
+    costs = [("assignment.slow_cost", table.slow_cost)]
+    costs += [(f"checks[{n}] ({c.id}).slow_cost", c.slow_cost) for n, c in enumerate(spec.checks)]
+    for where, cost in costs:
+        if cost is not None and not 0 <= cost <= 1:
+            raise AssignmentError(path, where, f"must be a share of the points from 0 to 1, not {cost:g}")
+    hard = table.call_timeout if table.call_timeout is not None else Assignment.call_timeout
+    if table.slow_after is not None and table.slow_after >= hard:
+        raise AssignmentError(
+            path, "assignment.slow_after", f"must be below call_timeout ({hard:g} s), not {table.slow_after:g}"
+        )
 
 
 def _board(preset: str | None, table: Mapping[str, Any]) -> tuple[BoardEncoding, BoardLocation] | list[tuple[str, str]]:

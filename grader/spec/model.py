@@ -98,6 +98,9 @@ class Check(Generic[P]):
     """Bonus checks add to the score but not to the maximum, and only run when the notebook
     defines the function they need."""
     description: str = ""
+    slow_cost: float | None = None
+    """The share of the points a correct but slow answer costs (`Assignment.slow_after`);
+    None: the assignment's ``slow_cost``."""
 
     @property
     def hidden(self) -> bool:
@@ -149,6 +152,13 @@ class Assignment:
     cell_timeout: float = 30.0
     notebook_timeout: float = 300.0
     call_timeout: float = 10.0
+    """The hard limit: a call still running after it is stopped and has no answer."""
+    slow_after: float | None = None
+    """The soft limit: a check whose answers are right, one of which came after this many
+    seconds (and before ``call_timeout``), is "correct, but slower than" it and loses
+    ``slow_cost`` of its points. None: no soft limit."""
+    slow_cost: float = 0.0
+    """The share of a check's points that being slow costs (0: it is said, and costs nothing)."""
     description: str = ""
     adapter: types.ModuleType | None = None
     hypothesis_examples: int = 60

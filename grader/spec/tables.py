@@ -49,6 +49,8 @@ class AssignmentTable:
     cell_timeout: Seconds | None = None
     notebook_timeout: Seconds | None = None
     call_timeout: Seconds | None = None
+    slow_after: Seconds | None = None
+    slow_cost: float | None = None
     check_budget_seconds: Seconds | None = None
     hypothesis_examples: Count | None = None
     reference_helpers: bool | None = None

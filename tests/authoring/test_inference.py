@@ -65,7 +65,12 @@ def best_move(board):
 
 
 def _infer(source: str) -> tuple[Draft, EncodingChoice | None]:
-    source = "import math\n" + source
+    draft, choice, _, _ = in_process_inference("import math\n" + source)
+    return draft, choice
+
+
+def in_process_inference(source: str) -> tuple[Draft, EncodingChoice | None, Prober, Discovered]:
+    """Init's inference on ``source`` run in this process, with the prober and what was discovered."""
     runner = InProcessRunner(source)
     names = runner.executor.defined_names(hidden=("__name__", "__builtins__"))
     defined = DefinedNames(
@@ -74,7 +79,8 @@ def _infer(source: str) -> tuple[Draft, EncodingChoice | None]:
     notebook = notebook_from_script(source)
     discovered = discover(notebook, defined)
     prober = Prober(runner, frozenset(runner.defined_names()), 5.0)
-    return infer(prober, discovered, candidate_encodings(source_literals(notebook)))
+    draft, choice = infer(prober, discovered, candidate_encodings(source_literals(notebook)))
+    return draft, choice, prober, discovered
 
 
 @pytest.fixture(scope="module")

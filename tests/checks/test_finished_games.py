@@ -9,7 +9,7 @@ import pytest
 
 from grader.checks.answers import ShapeError, read_value_only
 from grader.checks.context import CheckContext
-from grader.checks.positions import finished_positions
+from grader.checks.positions import smallest_finished_positions
 from grader.checks.registry import run_check
 from grader.results import CheckResult, CheckStatus
 from grader.spec.loader import load_assignment
@@ -103,12 +103,12 @@ def grade(tmp_path: Path, source: str, finished: str) -> CheckResult:
 
 
 def test_the_finished_positions_cover_every_outcome_and_stop_at_full_boards() -> None:
-    boards = finished_positions(X)
+    boards = smallest_finished_positions(X)
     assert all(b.is_terminal() for b in boards)
     assert {b.winner() for b in boards} == {X, O, None}
     assert min(len(b.empty_cells()) for b in boards) == 0
     assert max(len(b.empty_cells()) for b in boards) == 4  # X wins on its third mark at the earliest
-    assert all(b.to_move(X) == O for b in finished_positions(X, O))
+    assert all(b.to_move(X) == O for b in smallest_finished_positions(X, O))
 
 
 def test_a_search_without_a_terminal_test_plays_on_a_won_board(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from grader.checks.causes.predicates import EveryAnswer
 from grader.checks.context import CheckContext
 from grader.checks.expectations import EXPECTATIONS, LINE_KINDS, Expectation, Reading, lines_of
 from grader.checks.kind import CheckKind
-from grader.checks.positions import positions
+from grader.checks.positions import finished_positions, positions
 from grader.checks.properties import Mismatch
 from grader.checks.recipe import Coverage, PropertyCheck, kinds_phrase, list_kinds, run_property
 from grader.checks.verdicts import explain, result_from_property, shape_of
@@ -44,10 +44,11 @@ class Params:
     outcome (the winner, tie, or an unfinished game), score (+1/-1/0 for the maximizer), draw (full with no line),
     full, terminal (won or full), legal-moves (the empty cells), valid-move (``position``, 1-9, is a free cell),
     to-move (the mark of the side to move)."""
-    boards: Literal["reachable", "arbitrary", "unfinished"] = "reachable"
-    """reachable: only positions a game can reach; arbitrary: any mix of marks (for functions that must not assume a
-    legal game); unfinished: the reachable positions of games in progress (for functions a course asks nothing of on
-    a finished game)."""
+    boards: Literal["reachable", "unfinished", "finished", "arbitrary"] = "reachable"
+    """reachable: only positions a game can reach; unfinished: only reachable games in progress (for a function the
+    program never asks about a finished game, such as a list of moves a course leaves open there); finished: only
+    reachable won or full boards (a score asked only at the end of a game); arbitrary: any mix of marks (for functions
+    that must not assume a legal game)."""
     codes: dict = field(default_factory=dict)
     """How the student spells outcomes, e.g. { X = 1, O = 2, tie = -1, ongoing = 0 }."""
     globals: dict = field(default_factory=dict)
@@ -134,9 +135,17 @@ def _first_cases(params: Params, first_player: str) -> list[tuple[Board, Any]]:
     cases = params.expectation.first_cases(
         line_boards(reachable, first_player), drawn_boards(first_player), near_full_boards(reachable, first_player)
     )
+    return [(board, extra) for board, extra in cases if in_domain(params, board)]
+
+
+def in_domain(params: Params, board: Board) -> bool:
+    """Whether ``board`` is one the check's ``boards`` asks about (its first cases are drawn
+    from every kind of position, then kept to the domain)."""
     if params.boards == "unfinished":
-        return [(board, extra) for board, extra in cases if not board.is_terminal()]
-    return cases
+        return not board.is_terminal()
+    if params.boards == "finished":
+        return board.is_terminal()
+    return True
 
 
 def _summary(counts: Mapping[str, int]) -> str:
@@ -162,7 +171,12 @@ def _property(params: Params, ctx: CheckContext, moves: MoveCodec) -> PropertyCh
     def boards(spread: bool) -> st.SearchStrategy[Board]:
         if params.boards == "arbitrary":
             return arbitrary_boards()
-        return positions(ctx.assignment.first_player, include_terminal=params.boards == "reachable", spread=spread)
+        first = ctx.assignment.first_player
+        if params.boards == "unfinished":
+            return positions(first, include_terminal=False, spread=spread)
+        if params.boards == "finished":
+            return finished_positions(first, spread=spread)
+        return positions(first, spread=spread)
 
     def values(board: Board, extra: Any) -> dict[str, Any]:
         player, position = expectation.player(extra), expectation.position(extra)

@@ -24,7 +24,7 @@ from grader.checks.causes.search import SearchAnswer, search_cause
 from grader.checks.context import CheckContext, StudentFunction
 from grader.checks.kind import CheckKind
 from grader.checks.kinds.cut_offs import CutOffs, PrunePosition, judge_cut_offs
-from grader.checks.positions import Sampling, finished_positions, game_result, results_summary
+from grader.checks.positions import Sampling, game_result, results_summary, smallest_finished_positions
 from grader.checks.properties import Mismatch, PropertyOutcome
 from grader.checks.recipe import Coverage, PropertyCheck, run_property
 from grader.checks.reference_answers import reference_answer
@@ -94,7 +94,7 @@ def _first_boards(params: SearchParams, ctx: CheckContext) -> list[Board]:
     """The named positions, then the smallest won, lost and drawn one for each side, then the
     finished games when the check judges them."""
     first = ctx.assignment.first_player
-    finished = finished_positions(first, params.to_move) if params.finished != "not-asked" else ()
+    finished = smallest_finished_positions(first, params.to_move) if params.finished != "not-asked" else ()
     return [*params.include, *params.sampling.covering(first), *finished]
 
 

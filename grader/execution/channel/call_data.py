@@ -63,9 +63,13 @@ class Explore:
     (`reference.codecs.BoardEncoding.marks`)."""
     max_steps: int = MAX_STEPS
     """Positions recorded at most; a longer search is reported as incomplete."""
+    watch: tuple[str, ...] = ()
+    """Notebook globals whose calls during the call record the board they are given
+    (``CallExploration.uses``): where a program uses its board functions."""
 
     def to_request(self) -> ExploreRequest:
         return {
+            "watch": list(self.watch),
             "trace": self.trace,
             "board_global": self.board_global,
             "board_attribute": self.board_attribute,
@@ -87,11 +91,18 @@ class CallExploration:
     not be read); None unless traced."""
     complete: bool
     """``steps`` holds every node: the search ended within the cap."""
+    uses: Mapping[str, Mapping[str | None, int]] = field(default_factory=dict)
+    """For each watched name, the boards it was called on and how often (``None``: an
+    argument that held no board)."""
 
     @classmethod
     def from_data(cls, data: ExplorationData) -> CallExploration:
         packed = data["steps"]
+        uses = {
+            name: dict(zip(unpack_boards(boards), counts)) for name, (boards, counts) in data.get("uses", {}).items()
+        }
         return cls(
+            uses=uses,
             nodes=int(data["nodes"]),
             search=dict(data["search"]),
             steps=None if packed is None else tuple(unpack_boards(packed)),

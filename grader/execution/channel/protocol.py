@@ -99,6 +99,8 @@ class ExploreRequest(TypedDict):
     marks: list[Any]
     """How the board holds ``[X, O, [empty values...]]`` (``["X", "O", [" "]]``, ``[1, 2, [0]]``)."""
     max_steps: int
+    watch: list[str]
+    """Notebook globals whose calls record the board they are given (``ExplorationData.uses``)."""
 
 
 class ExplorationData(TypedDict):
@@ -111,6 +113,8 @@ class ExplorationData(TypedDict):
     """The positions, packed two bytes a board (``pack_boards``); None unless traced."""
     complete: bool
     retry: bool
+    uses: dict[str, list[Any]]
+    """For each watched name: ``[packed distinct boards, [calls on each]]``."""
 
 
 class MadeRequest(TypedDict):

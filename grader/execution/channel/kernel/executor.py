@@ -29,7 +29,13 @@ from typing import Any
 
 if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
     from grader.errors import GraderSignal
-    from grader.execution.channel.kernel.exploration import Exploration, ExplorationRecorder, board_reader, pack_boards
+    from grader.execution.channel.kernel.exploration import (
+        Exploration,
+        ExplorationRecorder,
+        board_reader,
+        pack_boards,
+        watch_boards,
+    )
     from grader.execution.channel.kernel.names import (
         NOT_FOUND,
         CallRefused,
@@ -174,11 +180,12 @@ class CallExecutor:
         timeout = call["timeout"]
         result: Any = None
         explored: list[Exploration] = []
+        uses: dict[str, dict[str | None, int]] = {}
         self.in_call, self._timed_out = True, False
         sys.stdout = sys.stderr = captured
         started = time.perf_counter()
         try:
-            result = self._invoke(call, counters, sent, explored)
+            result = self._invoke(call, counters, sent, explored, uses)
         except CallRefused as refusal:
             status, error = refusal.status, refusal.message
         except _CallTimedOut:
@@ -215,14 +222,20 @@ class CallExecutor:
             "changed_args": _changed_args(call, sent) if call["check_mutation"] else [],
             "globals": self._read_globals(call["read_globals"]),
             "stdout": captured.getvalue(),
-            "exploration": _exploration_data(explored[0]) if explored else None,
+            "exploration": _exploration_data(explored[0], uses) if explored else None,
         }
 
     def _invoke(
-        self, call: CallRequest, counters: NameCounters, sent: list[tuple[Any, Any]], explored: list[Exploration]
+        self,
+        call: CallRequest,
+        counters: NameCounters,
+        sent: list[tuple[Any, Any]],
+        explored: list[Exploration],
+        uses: dict[str, dict[str | None, int]],
     ) -> Any:
         """Assign the globals, resolve the target and call it (then the chained methods); the
-        recorder's findings go to ``explored`` when the call asks to explore."""
+        recorder's findings go to ``explored`` when the call asks to explore, and the boards
+        its watched functions were given to ``uses``."""
         try:
             for name, data in call["set_globals"]:
                 value = decode(data)
@@ -258,6 +271,10 @@ class CallExecutor:
                 else None
             )
             self.recorder.start(snapshot, explore["max_steps"])
+        unwatch = None
+        if explore is not None and explore.get("watch"):
+            unwatch, watched = watch_boards(self.namespace, explore["watch"], explore["marks"])
+            uses.update(watched)
         self._in_student_code = True
         try:
             if made is not None and factory is not None:
@@ -284,6 +301,8 @@ class CallExecutor:
             self._in_student_code = False
             self.builtins_guard.restore()  # first: what follows calls into the standard library
             restore()
+            if unwatch is not None:
+                unwatch()
             if explore is not None:
                 explored.append(self.recorder.stop())
             signal.setitimer(signal.ITIMER_REAL, 0)
@@ -382,9 +401,10 @@ class _CappedText(io.TextIOBase):
         return text + CALL_OUTPUT_TRUNCATED if self.truncated else text
 
 
-def _exploration_data(exploration: Exploration) -> ExplorationData:
+def _exploration_data(exploration: Exploration, uses: dict[str, dict[str | None, int]]) -> ExplorationData:
     steps = exploration.steps
     return {
+        "uses": {name: [pack_boards(list(seen)), list(seen.values())] for name, seen in uses.items()},
         "nodes": exploration.nodes,
         "search": exploration.search,
         "steps": None if steps is None else pack_boards(steps),

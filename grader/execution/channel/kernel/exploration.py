@@ -39,6 +39,7 @@ __all__ = [
     "is_notebook_code",
     "pack_boards",
     "unpack_boards",
+    "watch_boards",
 ]
 
 MAX_STEPS = 200_000
@@ -382,6 +383,58 @@ def board_text(marks: Sequence[Any]) -> Callable[[Any], str | None]:
 
 _KNOWN_BOARDS = 20_000
 """Boards a reader remembers (5,478 positions are reachable; beyond these it starts again)."""
+
+
+# -- the boards named functions are asked about ----------------------------------------------
+
+
+def watch_boards(
+    namespace: dict[str, Any], names: Sequence[str], marks: Sequence[Any]
+) -> tuple[Callable[[], None], dict[str, dict[str | None, int]]]:
+    """Wrap the notebook globals ``names`` so that each call records the board it is given
+    (its first argument, or a ``board`` keyword, read with ``marks`` as in `board_text`), for
+    one call of the grader's. Returns the undo and ``{name: {board: calls}}`` (``None``: an
+    argument that holds no board). Calls through the global name are seen, so a recursive
+    function's own calls count; a name that is not a plain function is left alone.
+
+    A wrapper, not the profile hook: the recorder may be using that, and a wrapper costs only
+    the calls it watches."""
+    text = board_text(marks)
+    seen: dict[str, dict[str | None, int]] = {}
+    undo: list[Callable[[], None]] = []
+
+    def wrap(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+        boards = seen[name] = {}
+
+        def watched(*args: Any, **kwargs: Any) -> Any:
+            given = args[0] if args else kwargs.get("board")
+            try:
+                board = text(given)
+            except Exception:  # reading must never break the student's call
+                board = None
+            boards[board] = boards.get(board, 0) + 1
+            return original(*args, **kwargs)
+
+        return watched
+
+    for name in names:
+        original = namespace.get(name)
+        if not callable(original) or isinstance(original, type):
+            continue
+        wrapper = wrap(name, original)
+        namespace[name] = wrapper
+
+        def put_back(name: str = name, original: Any = original, wrapper: Any = wrapper) -> None:
+            if namespace.get(name) is wrapper:
+                namespace[name] = original
+
+        undo.append(put_back)
+
+    def restore() -> None:
+        for step in undo:
+            step()
+
+    return restore, seen
 
 
 # -- positions across the channel: two bytes a board -----------------------------------------

@@ -1,0 +1,106 @@
+"""The time limits init writes, from the work its checks ask for, not from the solution's speed.
+
+A check asks the student's search about positions up to some number of empty cells (the
+empty board, for a game the AI opens). The game tree below the largest of them is the work
+a search without pruning does there: 549,945 positions below the empty board. The hard
+limit (``call_timeout``) gives every one of them `HARD_SECONDS_PER_POSITION`, so that such
+a search, the slowest correct kind, still answers on a loaded machine; the soft limit
+(``slow_after``) gives `SOFT_SECONDS_PER_POSITION`, about what a plain search costs on a
+quiet one. A search answering between the two is "correct, but slower than" the soft limit
+(`grader.checks.slow_verdict`), at the cost the instructor sets (``slow_cost``, 0 as written:
+the time depends on the grading machine's load as much as on the student's code).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from grader.spec.model import Check
+from reference import Board, reachable_positions
+
+HARD_SECONDS_PER_POSITION = 120e-6
+"""Plain Python searches of the class's hand-ins take 5 to 20 microseconds a position on a
+quiet 2-core machine and up to 45 under load (the slowest correct one: 11 s of CPU and 25 s
+of wall time for the 549,945 positions below the empty board): 120 leaves room for both
+slower code and a busier machine, 66 s from the empty board."""
+SOFT_SECONDS_PER_POSITION = 20e-6
+"""About what a plain search costs a position on a quiet machine: 11 s from the empty board.
+A search that prunes or remembers positions (16,000 to 120,000 of them from there) is well
+within it even under load."""
+LEAST_HARD = 20.0
+"""Below this a call is stopped only when it is stuck: the limit init wrote before it
+measured the work."""
+LEAST_SOFT = 5.0
+
+
+@dataclass(frozen=True)
+class TimeLimits:
+    call_timeout: float
+    slow_after: float
+    positions: int
+    """The game tree below the largest position a check asks about."""
+    evidence: str
+    """Which check asks about it, and where."""
+
+
+@functools.cache
+def _tree_sizes(first: str) -> dict[int, int]:
+    """For each number of empty cells, the largest game tree (positions, its root included)
+    below a reachable position with that many."""
+
+    @functools.cache
+    def size(board: Board) -> int:
+        if board.is_terminal():
+            return 1
+        side = board.to_move(first)
+        return 1 + sum(size(board.play(cell, side, first=first)) for cell in board.empty_cells())
+
+    largest: dict[int, int] = {}
+    for board in reachable_positions(first):
+        empty = len(board.empty_cells())
+        largest[empty] = max(largest.get(empty, 0), size(board))
+    return largest
+
+
+def positions_below(empty: int, first: str) -> int:
+    """The positions a search without pruning visits below the largest position with
+    ``empty`` empty cells, its root left out (549,945 below the empty board)."""
+    return _tree_sizes(first)[empty] - 1
+
+
+def largest_position(check: Check[Any], first: str) -> int | None:
+    """The most empty cells of a position ``check`` asks the student's search about; None
+    for a check that asks no search."""
+    params = check.params
+    if check.kind == "random-opponent":
+        return 9 if params.ai == first else 8
+    if check.kind == "move-sequence":
+        return 9
+    boards = [b for name in ("positions", "include") for b in getattr(params, name, ()) if isinstance(b, Board)]
+    asked = [len(b.empty_cells()) for b in boards]
+    if isinstance(getattr(params, "max_empty", None), int):
+        asked.append(params.max_empty)
+    return max(asked, default=None)
+
+
+def time_limits(checks: Iterable[Check[Any]], first: str) -> TimeLimits:
+    """The hard and soft limits for the largest position any of ``checks`` asks about."""
+    asked = [(empty, check.id) for check in checks if (empty := largest_position(check, first)) is not None]
+    empty, check_id = max(asked, default=(0, ""))
+    positions = positions_below(empty, first)
+    where = "the empty board" if empty == 9 else f"a position with {empty} empty cells"
+    evidence = (
+        f"{positions:,} positions below {where} (check {check_id}), the work of a search without pruning"
+        if check_id
+        else "no check asks a search"
+    )
+    return TimeLimits(
+        call_timeout=max(LEAST_HARD, math.ceil(positions * HARD_SECONDS_PER_POSITION)),
+        slow_after=max(LEAST_SOFT, math.ceil(positions * SOFT_SECONDS_PER_POSITION)),
+        positions=positions,
+        evidence=evidence,
+    )
