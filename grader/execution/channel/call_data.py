@@ -194,6 +194,10 @@ class Call:
     decides what the rest deserve (see `grader.execution.hangs`)."""
     stand_ins: tuple[StandIn, ...] = ()
     """Lower-level functions the reference's versions stand in for during this call."""
+    read_after: tuple[int | str, ...] = ()
+    """Arguments (positions, keyword names) and attributes of the object the board was written
+    to (``".name"``) read back once the call returned, into ``CallOutcome.after``: where a
+    function that plays its move in place answers."""
 
     def to_request(self) -> CallRequest:
         return {
@@ -216,6 +220,7 @@ class Call:
             "start_within": self.start_within,
             "skip_after_timeout": self.skip_after_timeout,
             "stand_ins": [stand_in.to_request() for stand_in in self.stand_ins],
+            "read_after": list(self.read_after),
         }
 
 
@@ -232,6 +237,8 @@ class CallOutcome:
     mutated: bool = False
     globals_after: Mapping[str, object] = field(default_factory=dict)
     """Values of ``read_globals`` names that exist and could be transferred."""
+    after: Mapping[int | str, object] = field(default_factory=dict)
+    """The ``read_after`` arguments and attributes as the call left them."""
     stdout: str = ""
     """What the call printed (stdout and stderr), truncated."""
     duration: float = 0.0

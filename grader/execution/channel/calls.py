@@ -156,10 +156,11 @@ def outcome_from(data: OutcomeData) -> CallOutcome:
     try:
         value = decode_value(data["value"])
         globals_after = {name: decode_value(value) for name, value in data["globals"]}
+        after = {what: decode_value(value) for what, value in data.get("after") or []}
         explored = data.get("exploration")
         exploration = None if explored is None else CallExploration.from_data(explored)
     except (ValueError, TypeError, KeyError) as trouble:
-        status, value, globals_after = CallStatus.UNSERIALIZABLE, None, {}
+        status, value, globals_after, after = CallStatus.UNSERIALIZABLE, None, {}, {}
         error = f"the reply could not be decoded: {trouble}"
     return CallOutcome(
         status=status,
@@ -168,6 +169,7 @@ def outcome_from(data: OutcomeData) -> CallOutcome:
         counts=dict(data["counts"]),
         mutated=bool(data["mutated"]),
         globals_after=globals_after,
+        after=after,
         stdout=data["stdout"],
         duration=float(data["duration"]),
         traceback=data["traceback"],
