@@ -19,7 +19,7 @@ from grader.authoring.board_tests import BoardTest, read_board_test
 from grader.authoring.conventions import TurnEvidence, choose_conventions
 from grader.authoring.discovery import Discovered
 from grader.authoring.draft import BoardTable, Draft, DraftCheck, Field, NearMiss, call, slug
-from grader.authoring.encodings import candidate_locations
+from grader.authoring.encodings import candidate_locations, made_objects
 from grader.authoring.finished_games import FinishedAnswer, finished_answer
 from grader.authoring.game_roles import read_initial_state, read_successor
 from grader.authoring.probes import (
@@ -227,7 +227,9 @@ def infer(
     if api is not None:
         draft.api = api.comment(f.name for f in discovered.functions)
     signatures = _signatures(draft, discovered, api)
-    choice = choose_encoding(prober, signatures, encodings, candidate_locations(discovered), discovered)
+    made = made_objects(prober.runner, discovered, prober.call_timeout)
+    locations = candidate_locations(discovered, made, encodings)
+    choice = choose_encoding(prober, signatures, encodings, locations, discovered)
     if choice is None:
         return draft, None
     _board_fields(draft, choice)
@@ -294,6 +296,12 @@ def _signatures(draft: Draft, discovered: Discovered, api: Api | None) -> list[S
     constructors = {name: read_constructor(name, params) for name, params in discovered.classes.items()}
     signatures: list[Signature] = []
     for function in discovered.functions:
+        if "input" in function.free_names:
+            # Asked about a position, a game loop plays on it with the answers it reads; what
+            # it returns then is the game's end, which looks like a win test under encodings
+            # the real board tests do not fit.
+            draft.notes.append(f"`{function.name}` reads input(): a game loop, not probed.")
+            continue
         constructor = constructors.get(function.owner) if function.owner else None
         found = read_signatures(function, constructor)
         if not found and (api is None or api.admits(function.name)):

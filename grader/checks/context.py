@@ -26,10 +26,13 @@ from grader.execution.channel.call_data import StandIn
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus, Explore
 from grader.execution.hangs import HangMemory
 from grader.execution.result import ExecutionResult
-from grader.spec.board import OBJECT
+from grader.spec.board import OBJECT, BoardLocation
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Assignment, MoveFormat
 from reference import EMPTY, Board, MalformedBoard, O, SearchSpec, X
+
+NOT_READ = object()
+"""What `StudentFunction.board_after` gives when the board was not read back."""
 
 
 class CallRunner(Protocol):
@@ -336,6 +339,7 @@ class StudentFunction:
         read_globals: Sequence[str] = (),
         timeout: float | None = None,
         explore: Explore | None = None,
+        read_board: bool = False,
     ) -> None:
         self.ctx = ctx
         location = ctx.assignment.board
@@ -350,10 +354,37 @@ class StudentFunction:
             self.factory = ctx.resolve(location.factory.function)  # raises NotDefined
         self.reset = dict(reset or {})
         self.count = tuple(ctx.resolve(name) for name in count)
+        self.board_read = self._board_place(location) if read_board else None
+        """Where the board is read back after each call (`board_after`), or None."""
+        if location.board_global is not None and self.board_read is not None:
+            read_globals = (*read_globals, location.board_global)
         self.read_globals = tuple(read_globals)
         self.timeout = timeout or ctx.assignment.call_timeout
         self.explore = explore
         self._cache: dict[Any, Answer] = {}
+
+    def _board_place(self, location: BoardLocation) -> int | str:
+        """Where the board is after a call: the board argument (a position or keyword name),
+        the attribute of the object holding it (``".cells"``), or the global's name."""
+        if location.board_global is not None:
+            return location.board_global
+        if self.board_attribute is not None or self.factory is not None:
+            return f".{location.name}"
+        slots = self.template.slots_of("board")
+        if not slots:
+            raise ValueError(f"{self.template.text!r} is not given the board, so it cannot be read back")
+        return slots[0]
+
+    def board_after(self, outcome: CallOutcome) -> Any:
+        """The board as the call left it (raw, in the student's encoding); `NOT_READ` when the
+        call did not return or was not asked to read it back."""
+        place = self.board_read
+        if place is None or not outcome.ok:
+            return NOT_READ
+        location = self.ctx.assignment.board
+        if location.board_global is not None:
+            return outcome.globals_after.get(location.board_global, NOT_READ)
+        return outcome.after.get(place, NOT_READ)
 
     @property
     def label(self) -> str:
@@ -377,6 +408,8 @@ class StudentFunction:
             timeout=timeout or self.timeout,
         )
         call = call if made is None else replace(call, made=made)
+        if self.board_read is not None and self.ctx.assignment.board.board_global is None:
+            call = replace(call, read_after=(self.board_read,))
         stand_ins = tuple(s for s in self.ctx.stand_ins if s.name not in (self.function, self.label))
         call = call if not stand_ins else replace(call, stand_ins=stand_ins)
         return call if self.explore is None else replace(call, explore=self.explore)

@@ -100,6 +100,19 @@ def test_mutation_of_an_argument_or_a_global_is_reported() -> None:
     assert not unchanged.mutated and unchanged.value == 7
 
 
+def test_arguments_and_the_written_attribute_are_read_back_as_the_call_left_them() -> None:
+    played, made, missing, raised = run(
+        Call("append_one", ([0],), read_after=(0,)),
+        Call("Counter", (1,), then=(("bump", (2,), {}),), set_attributes={"value": 10}, read_after=(".value",)),
+        Call("append_one", ([0],), read_after=(3, "items", ".value")),
+        Call("fail", read_after=(0,)),
+    )
+    assert played.after == {0: [0, 1]} and played.value == 2
+    assert made.after == {".value": 12}
+    assert missing.after == {} and missing.ok
+    assert raised.status is CallStatus.RAISED and raised.after == {}
+
+
 def test_missing_and_uncallable_targets() -> None:
     missing, uncallable, method, counted = run(
         Call("nope"),

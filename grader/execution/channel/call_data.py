@@ -205,6 +205,10 @@ class Call:
     decides what the rest deserve (see `grader.execution.hangs`)."""
     stand_ins: tuple[StandIn, ...] = ()
     """Lower-level functions the reference's versions stand in for during this call."""
+    read_after: tuple[int | str, ...] = ()
+    """Arguments (positions, keyword names) and attributes of the object the board was written
+    to (``".name"``) read back once the call returned, into ``CallOutcome.after``: where a
+    function that plays its move in place answers."""
 
     def to_request(self) -> CallRequest:
         return {
@@ -227,6 +231,7 @@ class Call:
             "start_within": self.start_within,
             "skip_after_timeout": self.skip_after_timeout,
             "stand_ins": [stand_in.to_request() for stand_in in self.stand_ins],
+            "read_after": list(self.read_after),
         }
 
 
@@ -245,6 +250,8 @@ class CallOutcome:
     """Positional argument -> its value after the call, for each argument the call changed."""
     globals_after: Mapping[str, object] = field(default_factory=dict)
     """Values of ``read_globals`` names that exist and could be transferred."""
+    after: Mapping[int | str, object] = field(default_factory=dict)
+    """The ``read_after`` arguments and attributes as the call left them."""
     stdout: str = ""
     """What the call printed (stdout and stderr), truncated."""
     duration: float = 0.0

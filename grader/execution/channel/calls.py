@@ -157,10 +157,11 @@ def outcome_from(data: OutcomeData) -> CallOutcome:
         value = decode_value(data["value"])
         globals_after = {name: decode_value(value) for name, value in data["globals"]}
         changed_args = {int(position): decode_value(value) for position, value in data["changed_args"]}
+        after = {what: decode_value(value) for what, value in data.get("after") or []}
         explored = data.get("exploration")
         exploration = None if explored is None else CallExploration.from_data(explored)
     except (ValueError, TypeError, KeyError) as trouble:
-        status, value, globals_after, changed_args = CallStatus.UNSERIALIZABLE, None, {}, {}
+        status, value, globals_after, changed_args, after = CallStatus.UNSERIALIZABLE, None, {}, {}, {}
         error = f"the reply could not be decoded: {trouble}"
     return CallOutcome(
         status=status,
@@ -170,6 +171,7 @@ def outcome_from(data: OutcomeData) -> CallOutcome:
         mutated=bool(data["mutated"]),
         changed_args=changed_args,
         globals_after=globals_after,
+        after=after,
         stdout=data["stdout"],
         duration=float(data["duration"]),
         traceback=data["traceback"],

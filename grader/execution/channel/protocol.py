@@ -179,6 +179,9 @@ class CallRequest(TypedDict):
     """Not started once an earlier call of the same batch ran out of its time."""
     stand_ins: list[StandInRequest]
     """Lower-level functions the reference's versions stand in for during the call."""
+    read_after: list[int | str]
+    """Arguments (positions, keyword names) and attributes of the object the board was written
+    to (``".name"``) read back once the call returned."""
 
 
 class OutcomeData(TypedDict):
@@ -195,6 +198,8 @@ class OutcomeData(TypedDict):
     """``[position, value]`` for each positional argument the call changed, as it was after the call."""
     globals: list[list[Any]]
     """``[name, value]`` for each ``read_globals`` name that exists and could be encoded."""
+    after: list[list[Any]]
+    """``[what, value]`` for each ``read_after`` item that exists and could be encoded."""
     stdout: str
     exploration: ExplorationData | None
     """Set when the request asked to ``explore``."""

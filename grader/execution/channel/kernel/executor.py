@@ -174,6 +174,7 @@ class CallExecutor:
         """Make one call; whatever happens becomes the status of the returned outcome."""
         status, error, traceback_text = STATUS_OK, None, ""
         sent: list[tuple[Any, Any]] = []  # (object handed to the student, its encoding)
+        after: list[list[Any]] = []  # [what, its encoding] read back after the call
         counters.reset()
         captured = _CappedText(self.output_chars)
         saved_streams = sys.stdout, sys.stderr
@@ -185,7 +186,7 @@ class CallExecutor:
         sys.stdout = sys.stderr = captured
         started = time.perf_counter()
         try:
-            result = self._invoke(call, counters, sent, explored, uses)
+            result = self._invoke(call, counters, sent, explored, uses, after)
         except CallRefused as refusal:
             status, error = refusal.status, refusal.message
         except _CallTimedOut:
@@ -221,6 +222,7 @@ class CallExecutor:
             "mutated": call["check_mutation"] and any(_changed(given, data) for given, data in sent),
             "changed_args": _changed_args(call, sent) if call["check_mutation"] else [],
             "globals": self._read_globals(call["read_globals"]),
+            "after": after,
             "stdout": captured.getvalue(),
             "exploration": _exploration_data(explored[0], uses) if explored else None,
         }
@@ -232,10 +234,12 @@ class CallExecutor:
         sent: list[tuple[Any, Any]],
         explored: list[Exploration],
         uses: dict[str, dict[str | None, int]],
+        after: list[list[Any]],
     ) -> Any:
         """Assign the globals, resolve the target and call it (then the chained methods); the
-        recorder's findings go to ``explored`` when the call asks to explore, and the boards
-        its watched functions were given to ``uses``."""
+        recorder's findings go to ``explored`` when the call asks to explore, the boards its
+        watched functions were given to ``uses``, and what the call asks to ``read_after`` to
+        ``after`` once it returned."""
         try:
             for name, data in call["set_globals"]:
                 value = decode(data)
@@ -276,11 +280,13 @@ class CallExecutor:
             unwatch, watched = watch_boards(self.namespace, explore["watch"], explore["marks"])
             uses.update(watched)
         self._in_student_code = True
+        holder: Any = None  # the object whose attributes were written
         try:
             if made is not None and factory is not None:
                 made_object = factory(*made_args, **made_kwargs)
                 for name, value in made_attributes:
                     setattr(made_object, name, value)
+                holder = made_object
                 for slot in made["slots"]:
                     if isinstance(slot, int):
                         args[slot] = made_object
@@ -289,6 +295,8 @@ class CallExecutor:
             result = target(*args, **kwargs)
             for name, value in attributes:
                 setattr(result, name, value)
+            if attributes:
+                holder = result
             for method_name, method_args, method_kwargs in call["then"]:
                 method: Any = getattr(result, method_name, NOT_FOUND)
                 if method is NOT_FOUND:
@@ -297,6 +305,7 @@ class CallExecutor:
                 result = method(
                     *[decode(data) for data in method_args], **{name: decode(data) for name, data in method_kwargs}
                 )
+            after += _read_after(call.get("read_after") or [], args, kwargs, holder)
         finally:
             self._in_student_code = False
             self.builtins_guard.restore()  # first: what follows calls into the standard library
@@ -350,6 +359,29 @@ class CallExecutor:
         }
 
 
+def _read_after(wanted: list[Any], args: list[Any], kwargs: dict[str, Any], holder: Any) -> list[list[Any]]:
+    """``[what, encoding]`` for each argument (a position or keyword name) and attribute of the
+    object the board was written to (``".name"``) in ``wanted``, as the call left it: a
+    function that plays its move on the board it was given answers there. What is missing
+    or cannot be encoded is left out."""
+    found = []
+    for what in wanted:
+        if isinstance(what, int):
+            present, value = 0 <= what < len(args), args[what] if 0 <= what < len(args) else None
+        elif what.startswith("."):
+            value = getattr(holder, what[1:], NOT_FOUND) if holder is not None else NOT_FOUND
+            present = value is not NOT_FOUND
+        else:
+            present, value = what in kwargs, kwargs.get(what)
+        if not present:
+            continue
+        try:
+            found.append([what, encode(value)])
+        except Unserializable:
+            continue
+    return found
+
+
 def _skipped(why: str) -> OutcomeData:
     return {
         "status": STATUS_SKIPPED,
@@ -361,6 +393,7 @@ def _skipped(why: str) -> OutcomeData:
         "mutated": False,
         "changed_args": [],
         "globals": [],
+        "after": [],
         "stdout": "",
         "exploration": None,
     }
