@@ -258,7 +258,7 @@ def infer(
     here = _signatures_at(choice.conventions.location, signatures, discovered)
     _game_roles(draft, prober, here, signatures, conventions, fmt)
     if api is not None:
-        keep_api_checks(draft, api)
+        keep_api_checks(draft, api, choice.conventions.location)
     draft.aliases = aliases_for(draft.jobs(), prober.defined)
     return draft, choice
 

@@ -58,8 +58,10 @@ def test_utility_is_judged_on_finished_games_and_winner_everywhere(bruno: Draft)
     assert _check(bruno, "winner").params.boards == "reachable"  # `terminal` asks it about both
 
 
-def test_the_side_to_move_is_noted_where_no_check_judges_it(bruno: Draft) -> None:
-    assert any(n.startswith("`player` has no check") and "none finished" in n for n in bruno.notes)
+def test_the_side_to_move_is_judged_on_games_in_progress(bruno: Draft) -> None:
+    player = _check(bruno, "player")
+    assert player.params.boards == "unfinished"
+    assert "only games in progress are asked" in player.evidence
 
 
 def test_too_few_calls_decide_nothing() -> None:
