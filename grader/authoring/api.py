@@ -48,7 +48,8 @@ class Api:
     why: str
     """Where the API was read, in words: ``defined in the handout template.py``."""
     methods: frozenset[str] = frozenset()
-    """Method names the evidence names on an object (``game.best_move()``), of any class."""
+    """Method names of the API, of any class: a check calls them on an object it is given
+    (``game.best_move()``), whose class the call does not name."""
 
     def admits(self, name: str) -> bool:
         """Whether ``name`` (a function, a class, or ``Class.method``) is part of the API."""
@@ -176,11 +177,9 @@ def program_api(solution: NotebookNode) -> Api:
     named_by_others: set[str] = set()
     for function in (n for n in defined if program.defined[n] is not None):
         named_by_others |= resolve(*program.named_by(function)) - {function}
-    return Api(
-        frozenset(reached | (defined - named_by_others)),
-        "program",
-        "run by the solution's top-level code, or named by no other function of it",
-    )
+    functions = frozenset(reached | (defined - named_by_others))
+    why = "run by the solution's top-level code, or named by no other function of it"
+    return Api(functions, "program", why, frozenset(m.rpartition(".")[2] for m in functions if "." in m))
 
 
 def _calls(check: DraftCheck) -> list[CallTemplate]:

@@ -58,6 +58,20 @@ def test_a_method_is_admitted_when_the_handout_defines_it_on_its_class_or_calls_
     assert api.admits_call(call("Game(board).best_move()"))
     assert not api.admits_call(call("Game(board).max_value()"))
     assert not api.admits_call(call("max_value(board)"))
+    # A board held in an object's attribute: the check calls the method on the object it makes.
+    assert api.admits_call(call("game.minimax()")) and not api.admits_call(call("game.max_value()"))
+
+
+def test_without_a_handout_the_methods_of_an_object_the_program_makes_are_the_api() -> None:
+    solution = _notebook(
+        "class Game:\n    def __init__(self):\n        self.board = [' '] * 9\n"
+        "    def minimax(self):\n        return self._value()\n"
+        "    def _value(self):\n        return 0\n",
+        "game = Game()\nprint(game.minimax())\n",
+    )
+    api = program_api(solution)
+    assert api.admits_call(call("game.minimax()")) and api.admits_call(call("game._value()"))
+    assert api.helpers(["Game.minimax", "Game._value"]) == []
 
 
 def test_without_top_level_calls_every_function_is_the_api() -> None:
