@@ -168,6 +168,8 @@ def _successor(
     for kind, (how, count) in shown.items():
         if how is not None and kind in refuses:
             said.append(f"{words[how]} on all {count} moves {what[kind]}, the board left alone")
+        elif how is not None:
+            said.append(f"{words[how]} on the moves {what[kind]}, another way than above: not checked")
         else:
             said.append(f"no one way of refusing the moves {what[kind]}: not checked")
     return Successor(signature, move_format, returns, invalid, refuses, "; ".join(said))

@@ -11,12 +11,19 @@ import pytest
 
 from grader.authoring.create import InitRequest, create_assignment
 from grader.checks.context import CheckContext
+from grader.checks.kinds.state import SuccessorParams
 from grader.checks.registry import run_check
 from grader.results import CheckStatus
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
+from tests.authoring.test_inference import _infer
 from tests.checks.in_process import InProcessRunner
 from tests.checks.test_course_roles import CLASSES, _handins
+
+ABIGAIL = (CLASSES / "cs50" / "handins" / "abigail.py").read_text(encoding="utf-8")
+CHECKED = """    if action not in actions(board):
+        raise Exception("Invalid action")
+"""
 
 
 def _init(course: str, solution: str, out: Path) -> Assignment:
@@ -67,3 +74,36 @@ def test_init_writes_select_space_played_in_place_from_a_correct_hand_in(tmp_pat
     assert (check.params.returns, check.params.invalid) == ("played", "false")
     assert set(check.params.refuses) == {"occupied", "off-board"}
     _failed_where_the_oracle_says(assignment, "codecademy", {"select-space": "select_space"})
+
+
+def _successor_draft(source: str) -> tuple[SuccessorParams, str]:
+    """The params and the evidence of the successor check init drafts for ``source``."""
+    draft, _ = _infer(source)
+    (check,) = [c for c in draft.checks if c.kind == "successor"]
+    return check.params, check.evidence
+
+
+def test_a_successor_that_refuses_nothing_is_checked_on_its_legal_moves_only() -> None:
+    params, evidence = _successor_draft(ABIGAIL.replace(CHECKED, ""))
+    assert params.refuses == ()
+    assert "no one way of refusing the moves on a taken cell: not checked" in evidence
+
+
+def test_each_refusal_is_checked_only_the_way_the_solution_shows_it() -> None:
+    refusing = """    if not (0 <= action[0] < 3 and 0 <= action[1] < 3):
+        raise ValueError("off the board")
+    if board[action[0]][action[1]] is not None:
+        return None
+"""
+    params, evidence = _successor_draft(ABIGAIL.replace(CHECKED, refusing))
+    assert (params.invalid, params.refuses) == ("none", ("occupied",))
+    assert "returns None on all 11 moves on a taken cell" in evidence
+    assert "raises on the moves off the board" in evidence and "not checked" in evidence
+
+
+def test_a_function_of_no_arguments_is_the_initial_state_only_when_it_returns_the_empty_board() -> None:
+    draft, _ = _infer(ABIGAIL)
+    (check,) = [c for c in draft.checks if c.kind == "initial-state"]
+    assert check.params.call.text == "initial_state()"
+    draft, _ = _infer(ABIGAIL.replace("[[EMPTY, EMPTY, EMPTY],\n", "[[X, EMPTY, EMPTY],\n", 1))
+    assert not [c for c in draft.checks if c.kind == "initial-state"]

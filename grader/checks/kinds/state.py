@@ -109,13 +109,13 @@ def _first_successor_cases(first: str, moves: _Moves, refuses: tuple[Invalid, ..
     return cases
 
 
-def _refusal_cause(params: SuccessorParams, refused: Invalid | None) -> str:
+def _refusal_cause(params: SuccessorParams, refused: Invalid | None, codec: MoveCodec) -> str:
     how = {"none": "return None", "raise": "raise an exception", "false": "return False"}[params.invalid]
     if refused == "occupied":
         return f"A move on a taken cell must be refused ({how}): check that the cell is empty before placing the mark."
     return (
-        f"A move off the board must be refused ({how}): check that the row and the column are in range, "
-        "as Python reads a negative index from the end of a list."
+        f"A move off the board must be refused ({how}): check the bounds, moves go from {codec.write(0)} to "
+        f"{codec.write(8)}, and Python reads a negative index from the end of a list."
     )
 
 
@@ -147,7 +147,7 @@ def _successor(check: Check[SuccessorParams], ctx: CheckContext) -> CheckResult:
             return None  # a move the check does not ask to be refused (hypothesis draws any cell)
         expected = board.play(move, board.to_move(first), first=first) if legal else None
         refused: Invalid | None = None if legal else "occupied" if move < 9 else "off-board"
-        return _judge_successor(ctx, params, board_arg, board, expected, refused, answer)
+        return _judge_successor(ctx, params, codec, board_arg, board, expected, refused, answer)
 
     prop = PropertyCheck(
         boards,
@@ -176,6 +176,7 @@ def _successor(check: Check[SuccessorParams], ctx: CheckContext) -> CheckResult:
 def _judge_successor(
     ctx: CheckContext,
     params: SuccessorParams,
+    codec: MoveCodec,
     board_arg: int | None,
     board: Board,
     expected: Board | None,
@@ -202,7 +203,7 @@ def _judge_successor(
             if {"none": answer.value is None, "false": answer.value is False}.get(params.invalid, False):
                 return None
         given = _given(ctx, params, board_arg, answer) if answer.ok else answer.given()
-        return Mismatch(answer.call_text, expected_text, given, _refusal_cause(params, refused))
+        return Mismatch(answer.call_text, expected_text, given, _refusal_cause(params, refused, codec))
     if played:
         return _judge_played(ctx, board_arg, board, expected, expected_text, answer)
     if answer.outcome.mutated:
