@@ -7,9 +7,10 @@ reading, or more than one, is not a board test.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from grader.authoring.draft import NEAR_MISS, NearMiss
 from grader.authoring.probes import Conventions, Prober
@@ -17,6 +18,7 @@ from grader.authoring.signatures import Signature
 from grader.checks.answers import ShapeError
 from grader.checks.context import CheckContext
 from grader.checks.expectations import EXPECTATIONS, Expectation
+from grader.execution.channel.calls import CallOutcome, CallStatus
 from grader.spec.model import MOVE_FORMATS, MoveFormat
 from reference import Board, O, X
 
@@ -32,6 +34,9 @@ class BoardTest:
     codes: dict[str, Any] = field(default_factory=dict)
     move: MoveFormat | None = None
     ordered: bool = False
+    boards: Literal["unfinished"] | None = None
+    """Set when the function answers only on games in progress (None or raising on finished
+    ones): its check is judged there alone."""
 
     @property
     def function(self) -> str:
@@ -76,6 +81,48 @@ def read_board_test(
     if rest:
         return None
     outcomes = prober.ask(signature, conventions, [{"board": b} for b in boards], call_timeout=call_timeout)
+    found = _read_answers(prober, signature, conventions, boards, outcomes)
+    return found if found is not None else _read_in_progress(prober, signature, conventions, boards, outcomes)
+
+
+_OPEN_WHEN_FINISHED = ("legal-moves", "to-move")
+"""What a course may leave open on a finished game (CS50 AI: any answer of `actions` and
+`player` there), as a solution shows by answering None or raising."""
+
+
+def _read_in_progress(
+    prober: Prober,
+    signature: Signature,
+    conventions: Conventions,
+    boards: Sequence[Board],
+    outcomes: Sequence[CallOutcome],
+) -> BoardTest | None:
+    """The moves or the side to move, read from games in progress alone, when the function
+    answers None or raises on every finished game: judged on games in progress only."""
+    finished = [o for o, b in zip(outcomes, boards) if b.is_terminal()]
+    ongoing = [(b, o) for b, o in zip(boards, outcomes) if not b.is_terminal()]
+    if not finished or not ongoing:
+        return None
+    if all(o.ok and o.value is None for o in finished):
+        how = "returns None"
+    elif all(o.status is CallStatus.RAISED for o in finished):
+        how = "raises"
+    else:
+        return None
+    found = _read_answers(prober, signature, conventions, [b for b, _ in ongoing], [o for _, o in ongoing])
+    if not isinstance(found, BoardTest) or found.expect not in _OPEN_WHEN_FINISHED:
+        return None
+    evidence = f"{found.evidence}; it {how} on the {len(finished)} finished games"
+    return dataclasses.replace(found, evidence=evidence, boards="unfinished")
+
+
+def _read_answers(
+    prober: Prober,
+    signature: Signature,
+    conventions: Conventions,
+    boards: Sequence[Board],
+    outcomes: Sequence[CallOutcome],
+) -> BoardTest | NearMiss | None:
     if not all(o.ok for o in outcomes):
         return None
     answers = [o.value for o in outcomes]

@@ -131,14 +131,12 @@ def narrow_domains(draft: Draft, uses: Mapping[str, BoardUse]) -> None:
     with the evidence in its comment; the other checks are left as they are."""
     for index, check in enumerate(draft.checks):
         params = check.params
-        if not isinstance(params, PredicateParams) or params.boards != "reachable":
-            continue
-        if params.call.placeholders != {"board"}:
+        if not isinstance(params, PredicateParams) or params.call.placeholders != {"board"}:
             continue  # a win test told the player, a move test told the cell: asked as the check asks
         use = uses.get(params.call.function)
         domain = None if use is None else use.domain()
-        if use is None or domain is None:
-            continue
+        if use is None or domain is None or params.boards not in ("reachable", domain):
+            continue  # arbitrary boards are asked for a function that must not assume a game
         narrowed = dataclasses.replace(params, boards=domain)
         draft.checks[index] = dataclasses.replace(
             check, params=narrowed, evidence=f"{check.evidence}; {use.evidence()}"

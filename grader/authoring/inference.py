@@ -181,7 +181,7 @@ def _board_test_check(test: BoardTest) -> DraftCheck:
     params = predicates.Params(
         call(test.signature.call_text()),
         cast(predicates.ExpectName, test.expect),
-        boards=expectation.draft_boards,
+        boards=test.boards or expectation.draft_boards,
         codes=dict(test.codes) if expectation.takes_codes else {},
         ordered=test.ordered,
         move=test.move,

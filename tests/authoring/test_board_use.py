@@ -129,3 +129,13 @@ def test_the_trace_reads_the_boards_each_function_was_given() -> None:
     assert uses["utility"].unfinished == 0
     assert uses["terminal"].finished > 0 and uses["terminal"].unfinished > 0
     assert uses["actions"].searches == ("minimax",)
+
+
+@pytest.mark.parametrize(("handin", "how"), [("dara", "returns None"), ("otto", "raises")])
+def test_a_solution_that_answers_nothing_on_a_finished_game_is_read_on_games_in_progress(handin: str, how: str) -> None:
+    """A solution whose `actions` returns None (or raises) on a finished game, as the course
+    allows, still gets its `actions` check, judged where it answers."""
+    draft = _draft((HANDINS / f"{handin}.py").read_text())
+    actions = _check(draft, "actions")
+    assert actions.params.expect == "legal-moves" and actions.params.boards == "unfinished"
+    assert f"it {how} on the" in actions.evidence and "none finished" in actions.evidence

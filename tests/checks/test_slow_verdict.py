@@ -142,3 +142,26 @@ def test_a_cost_outside_the_points_or_a_soft_limit_past_the_hard_one_is_refused(
 ) -> None:
     with pytest.raises(AssignmentError, match=where.replace(".", r"\.")):
         _load(tmp_path, assignment_lines, check_lines)
+
+
+class RecordingRunner(InProcessRunner):
+    """Records the board of every call it makes."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__(source)
+        self.boards: list[tuple[object, ...]] = []
+
+    def call_many(self, calls: Sequence[Call]) -> list[CallOutcome]:
+        self.boards += [tuple(call.args[0]) for call in calls]
+        return super().call_many(calls)
+
+
+def test_a_game_check_searches_each_position_once_however_many_games_meet_it() -> None:
+    """Ten games against a random opponent open on at most nine cells: some games meet the
+    same position, and the AI's (slow) search of it is asked once."""
+    runner = RecordingRunner(LAB05_SOLUTION)
+    ctx = CheckContext.of(LAB05, runner, frozenset(runner.defined_names()))
+    check = next(c for c in LAB05.checks if c.id == "random-opponent")
+    result = run_check(check, ctx)
+    assert result.status == CheckStatus.PASSED and result.figures["played"] == 10
+    assert runner.boards and max(runner.boards.count(b) for b in runner.boards) == 1
