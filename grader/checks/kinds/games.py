@@ -16,6 +16,7 @@ from grader.checks.causes.root_cause import MoveObservation
 from grader.checks.context import CallsStopped, CheckContext, StudentFunction
 from grader.checks.kind import CheckKind
 from grader.checks.kinds.search import Shapes
+from grader.checks.played_moves import played_cell
 from grader.checks.reference_answers import reference_answer
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.call_template import CallTemplate
@@ -247,6 +248,9 @@ class RandomOpponentParams:
     """How many games are played."""
     seed: int = 0
     """The seed of the opponent's choices: every submission meets the same games."""
+    in_place: bool = False
+    """The AI plays its move on the board it is given and returns nothing (``ai_move(board)``): its move is the one
+    cell the call changed (see ``search-value``); ``returns`` is not read."""
     opponent: Literal["random", "optimal"] = "random"
     """``random``: any free cell. ``optimal``: any move that keeps the game's value for the
     opponent (win, draw or loss), so every mistake that throws away a draw is punished; the
@@ -325,7 +329,10 @@ def play_game(
             except CallsStopped as stop:
                 return GameRecord(tuple(moves), tuple(boards), board, tuple(ai_moves), stopped=stop.reason)
             try:
-                move = _recommended_cell(answer, params.returns, codec)
+                if params.in_place:
+                    move: int | None = played_cell(ctx, student, board, side, answer, codec)
+                else:
+                    move = _recommended_cell(answer, params.returns, codec)
                 if move is None or move not in board.empty_cells():
                     raise ShapeError(f"returned {codec.show(move)}, which is not a free cell")
                 cell = move
@@ -343,7 +350,7 @@ def play_game(
 def _random_opponent(check: Check[RandomOpponentParams], ctx: CheckContext) -> CheckResult:
     """A full-depth AI never loses seeded games against a random or an optimal opponent."""
     params = check.params
-    student = ctx.student_for(params)
+    student = ctx.student_for(params, read_board=params.in_place)
     rng = random.Random(params.seed)
     games: list[GameRecord] = []
     # Game after game from one seeded stream: the opponent's moves depend on how the

@@ -16,6 +16,7 @@ from grader.checks.causes.search import SearchAnswer, search_cause
 from grader.checks.context import CheckContext, StudentFunction
 from grader.checks.kind import CheckKind
 from grader.checks.kinds.cut_offs import CutOffs, PrunePosition, judge_cut_offs
+from grader.checks.played_moves import played_cell
 from grader.checks.positions import Sampling, game_result, results_summary
 from grader.checks.properties import Mismatch, PropertyOutcome
 from grader.checks.recipe import Coverage, PropertyCheck, run_property
@@ -65,6 +66,10 @@ class SearchParams:
     """Named positions always tried (the challenge positions), whatever their size."""
     examples: Count | None = None
     """Positions drawn beyond the first cases; default: the assignment's ``hypothesis_examples``."""
+    in_place: bool = False
+    """The function plays its move on the board it is given and returns nothing (``ai_move(board)``): the move is the
+    one cell the call changed, which must have been empty and now hold the mark of the side to move, every other cell
+    unchanged. Only the move is judged; ``returns`` is not read."""
 
     @property
     def sampling(self) -> Sampling:
@@ -91,6 +96,16 @@ def _sampled(params: SearchParams, ctx: CheckContext) -> Callable[[bool], st.Sea
     return lambda spread: params.sampling.strategy(ctx, spread=spread)
 
 
+def read_answer(
+    ctx: CheckContext, params: SearchParams, student: StudentFunction, board: Board, answer: Answer, moves: MoveCodec
+) -> tuple[float | None, int | None]:
+    """The (value, move) an answer on ``board`` gives: read from what it returned, or for a
+    function that plays in place, the move from the board it left (`played_cell`)."""
+    if params.in_place:
+        return None, played_cell(ctx, student, board, _side(ctx, params, board), answer, moves)
+    return read_search_result(answer.value, params.returns, moves)
+
+
 def judge_search_answer(
     ctx: CheckContext,
     params: SearchParams,
@@ -98,15 +113,16 @@ def judge_search_answer(
     answer: Answer,
     spec: SearchSpec,
     *,
+    student: StudentFunction,
     moves: MoveCodec,
     judge_move: JudgeMove,
 ) -> Mismatch | None:
-    """Compare one (value, move) answer, its moves read with ``moves``, with the reference
-    under ``spec``."""
+    """Compare one (value, move) answer of ``student``, its moves read with ``moves``, with
+    the reference under ``spec``."""
     side = _side(ctx, params, board)
     ref = reference_answer(board, spec, side)
-    wants_value = any(s != "move" for s in params.returns)
-    wants_move = judge_move != "none" and any(s != "value" for s in params.returns)
+    wants_value = not params.in_place and any(s != "move" for s in params.returns)
+    wants_move = judge_move != "none" and (params.in_place or any(s != "value" for s in params.returns))
     best = ref.best_moves if wants_move else ()
     expected_parts = []
     if wants_value:
@@ -118,9 +134,9 @@ def judge_search_answer(
         )
     expected = "; ".join(expected_parts)
     if not answer.ok:
-        return Mismatch(answer.call_text, expected, answer.given(), _mutation_cause(answer))
+        return Mismatch(answer.call_text, expected, answer.given(), _mutation_cause(params, answer))
     try:
-        value, move = read_search_result(answer.value, params.returns, moves)
+        value, move = read_answer(ctx, params, student, board, answer, moves)
     except ShapeError as exc:
         return Mismatch(answer.call_text, expected, exc.given())
     problems = []
@@ -137,7 +153,7 @@ def judge_search_answer(
     if not problems:
         return None
     # Facts about this answer alone; a cause every answer shows is looked for afterwards.
-    cause = _mutation_cause(answer)
+    cause = _mutation_cause(params, answer)
     if cause is None and problems == ["move"] and move is not None:
         if move not in board.empty_cells():
             cause = "The move is on a cell that is already taken."
@@ -154,14 +170,15 @@ def judge_search_answer(
 MUTATION_CAUSE = "The call changed the board it was given: a move that is tried is not undone afterwards."
 
 
-def _mutation_cause(answer: Answer) -> str | None:
-    return MUTATION_CAUSE if answer.outcome.mutated else None
+def _mutation_cause(params: SearchParams, answer: Answer) -> str | None:
+    """A changed board is the answer of a function that plays in place, else a mistake."""
+    return MUTATION_CAUSE if answer.outcome.mutated and not params.in_place else None
 
 
 def _search_run(check: Check[SearchParams], ctx: CheckContext, *, depth_limits: tuple[int, ...] = ()) -> CheckResult:
     params = check.params
     cutoff_value = _cutoff(params)
-    student = ctx.student_for(params)
+    student = ctx.student_for(params, read_board=params.in_place)
     moves = ctx.moves(params.move)
     limits: tuple[int | None, ...] = depth_limits or (None,)
 
@@ -176,7 +193,9 @@ def _search_run(check: Check[SearchParams], ctx: CheckContext, *, depth_limits: 
 
     def judge(board: Board, limit: int | None, answer: Answer) -> Mismatch | None:
         spec = spec_for(board, limit)
-        return judge_search_answer(ctx, params, board, answer, spec, moves=moves, judge_move=params.judge_move)
+        return judge_search_answer(
+            ctx, params, board, answer, spec, student=student, moves=moves, judge_move=params.judge_move
+        )
 
     prop = PropertyCheck(
         _sampled(params, ctx),
@@ -190,8 +209,8 @@ def _search_run(check: Check[SearchParams], ctx: CheckContext, *, depth_limits: 
     outcome, cause = _diagnosed(
         run_property(check, ctx, student, prop), ctx, check.id, params, student, moves, windows=False
     )
-    judges_value = any(s != "move" for s in params.returns)
-    judges_move = params.judge_move != "none" and any(s != "value" for s in params.returns)
+    judges_value = not params.in_place and any(s != "move" for s in params.returns)
+    judges_move = params.judge_move != "none" and (params.in_place or any(s != "value" for s in params.returns))
     what = " and ".join(w for w, on in (("values", judges_value), ("moves", judges_move)) if on)
     if depth_limits:
         what += f" at depth limits {', '.join(map(str, depth_limits))}"
@@ -217,6 +236,15 @@ class DepthParams(SearchParams):
     judge_move: JudgeMove = "none"
     """Which best moves count: any-optimal, first-best (the first in row-major order), or none (the value alone is
     judged)."""
+
+    def __post_init__(self) -> None:
+        _judges_values(self, "depth-limited")
+
+
+def _judges_values(params: SearchParams, kind: str) -> None:
+    """A kind that judges values has nothing to judge in a function that returns none."""
+    if params.in_place:
+        raise ValueError(f"in_place: {kind} judges the values a search returns; a move played in place gives none")
 
 
 def _depth_limited(check: Check[DepthParams], ctx: CheckContext) -> CheckResult:
@@ -264,6 +292,9 @@ class PruningParams(SearchParams):
     once the values agree the search is also recorded from each of its ``positions`` with its
     ``window``, and must enter at most ``ratio`` of the positions minimax enters there."""
 
+    def __post_init__(self) -> None:
+        _judges_values(self, "pruning-equivalence")
+
 
 def _bound_problem(value: float, true: float, alpha: float, beta: float, fail: str) -> str | None:
     if alpha < true < beta and value != true:
@@ -282,7 +313,7 @@ def _bound_problem(value: float, true: float, alpha: float, beta: float, fail: s
 def _pruning_equivalence(check: Check[PruningParams], ctx: CheckContext) -> CheckResult:
     """Alpha-beta gives the minimax value, and honours the bound rules on narrowed windows."""
     params = check.params
-    student = ctx.student_for(params)
+    student = ctx.student_for(params, read_board=params.in_place)
     moves = ctx.moves(params.move)
     windows = params.windows
 
@@ -294,10 +325,12 @@ def _pruning_equivalence(check: Check[PruningParams], ctx: CheckContext) -> Chec
         alpha, beta = window
         spec = ctx.spec(board, to_move=_side(ctx, params, board), start_depth=params.start_depth)
         if is_full_window(spec, alpha, beta) or not answer.ok:
-            return judge_search_answer(ctx, params, board, answer, spec, moves=moves, judge_move=params.judge_move)
+            return judge_search_answer(
+                ctx, params, board, answer, spec, student=student, moves=moves, judge_move=params.judge_move
+            )
         true = reference_answer(board, spec, _side(ctx, params, board)).value
         try:
-            value, _ = read_search_result(answer.value, params.returns, moves)
+            value, _ = read_answer(ctx, params, student, board, answer, moves)
         except ShapeError as exc:
             return Mismatch(answer.call_text, f"a result consistent with value {format_value(true)}", exc.given())
         problem = _bound_problem(value, true, alpha, beta, params.fail) if value is not None else None
@@ -382,7 +415,7 @@ def _diagnosed(
     mutated = mismatch.cause == MUTATION_CAUSE
     cause = explain(
         [
-            lambda: shape_of(student),
+            lambda: shape_of(student, none_ok=params.in_place),
             lambda: local_cause(mismatch) if mutated else None,
             every_answer,
             lambda: local_cause(mismatch),
@@ -412,7 +445,7 @@ def _search_answers(
             full_value = reference_answer(board, spec, side).value
             spec = replace(spec, depth_limit=limit, cutoff_value=_cutoff(params))
         try:
-            value, move = read_search_result(answer.value, params.returns, moves)
+            value, move = read_answer(ctx, params, student, board, answer, moves)
             readable = True
         except ShapeError:
             value, move, readable = None, None, False
