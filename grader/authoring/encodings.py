@@ -11,14 +11,17 @@ from __future__ import annotations
 import ast
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from nbformat import NotebookNode
 
 from grader.authoring.discovery import Discovered
+from grader.checks.context import CallRunner
+from grader.execution.channel.calls import Call
 from grader.spec.board import BoardLocation
 from grader.spec.call_template import parse_call
+from reference import MalformedBoard
 from reference.codecs import CODECS, BoardEncoding, CellName, Symbol
 
 _STRING_EMPTIES = (" ", "", "_", "-", ".", "*")
@@ -88,15 +91,51 @@ def candidate_encodings(literals: SourceLiterals) -> tuple[BoardEncoding, ...]:
     return tuple(found)
 
 
-def candidate_locations(discovered: Discovered) -> tuple[BoardLocation, ...]:
-    """An argument; each global with a board's name; each board-named attribute an object
-    made without arguments sets in its constructor."""
+def candidate_locations(
+    discovered: Discovered,
+    made: Mapping[str, Mapping[str, object]] | None = None,
+    encodings: Sequence[BoardEncoding] = (),
+) -> tuple[BoardLocation, ...]:
+    """An argument; each global with a board's name; each attribute of an object made
+    without arguments that holds a board.
+
+    ``made`` gives, per class, the attributes of an object the solution made (`made_objects`):
+    an attribute holds a board when one of ``encodings`` reads its value as one, whatever it
+    is called and wherever the class sets it (the constructor, or a method such as
+    ``initialize_game()`` the constructor calls). A class no object was made of falls back on
+    the board-named attributes its constructor sets."""
+    made = made or {}
     locations = [BoardLocation()]
     locations += [BoardLocation("global", name) for name in discovered.global_names if BOARD_NAME.match(name)]
-    for cls, attributes in discovered.attributes.items():
+    for cls in discovered.classes:
         if any(not p.has_default for p in discovered.classes.get(cls, ())):
             continue
-        for attribute in attributes:
-            if BOARD_NAME.match(attribute):
-                locations.append(BoardLocation("attribute", attribute, parse_call(f"{cls}()")))
+        if cls in made:
+            attributes = [name for name, value in made[cls].items() if _reads_as_board(value, encodings)]
+        else:
+            attributes = [name for name in discovered.attributes.get(cls, ()) if BOARD_NAME.match(name)]
+        locations += [BoardLocation("attribute", name, parse_call(f"{cls}()")) for name in attributes]
     return tuple(locations)
+
+
+def _reads_as_board(value: object, encodings: Sequence[BoardEncoding]) -> bool:
+    for encoding in encodings:
+        try:
+            encoding.decode(value)
+        except (MalformedBoard, ValueError, TypeError):
+            continue
+        return True
+    return False
+
+
+def made_objects(runner: CallRunner, discovered: Discovered, timeout: float) -> dict[str, Mapping[str, object]]:
+    """Per class whose constructor needs no argument, the attributes of an object made with
+    it: where such a class keeps its board is read from the object, not guessed from names."""
+    classes = [cls for cls, params in discovered.classes.items() if all(p.has_default for p in params)]
+    outcomes = runner.call_many([Call(cls, timeout=timeout, check_mutation=False) for cls in classes])
+    made: dict[str, Mapping[str, object]] = {}
+    for cls, outcome in zip(classes, outcomes):
+        attributes = getattr(outcome.value, "attributes", None) if outcome.ok else None
+        if isinstance(attributes, Mapping):
+            made[cls] = attributes
+    return made

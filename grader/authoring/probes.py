@@ -18,7 +18,7 @@ from typing import Any
 
 from grader.authoring.signatures import Signature
 from grader.checks.call_budget import CallWindow
-from grader.checks.context import CallRunner, CheckContext, NotDefined
+from grader.checks.context import NOT_READ, CallRunner, CheckContext, NotDefined
 from grader.execution.channel.calls import CallOutcome, CallStatus
 from grader.spec.board import BoardLocation
 from grader.spec.call_template import parse_call
@@ -168,6 +168,16 @@ class Prober:
         ctx = CheckContext.of(draft_assignment(conventions, self.call_timeout), self.runner, self.defined)
         return ctx.within(CallWindow(time.monotonic() + BATCH_SECONDS, "the probe's time was spent"))
 
+    def board_after(self, signature: Signature, conventions: Conventions, outcome: CallOutcome) -> Any:
+        """The board as a call of ``signature`` asked with ``read_board`` left it (raw), or
+        `NOT_READ`."""
+        ctx = self.context(conventions)
+        try:
+            student = ctx.student(parse_call(signature.call_text()), read_board=True)
+        except NotDefined:
+            return NOT_READ
+        return student.board_after(outcome)
+
     def ask(
         self,
         signature: Signature,
@@ -176,11 +186,13 @@ class Prober:
         *,
         reset: Mapping[str, Any] | None = None,
         call_timeout: float | None = None,
+        read_board: bool = False,
     ) -> list[CallOutcome]:
         """One call per case; a case gives the board (canonical) and the other slots' values.
         ``reset``: globals set before each call and read back after it. ``call_timeout``: a
         shorter limit for a screening ask; running out of it is an answer (no board test
-        is that slow), not a hang to remember."""
+        is that slow), not a hang to remember. ``read_board``: the board is read back after
+        each call (`board_after`)."""
         ctx = self.context(conventions)
         try:
             student = ctx.student(
@@ -188,6 +200,7 @@ class Prober:
                 timeout=call_timeout or self.call_timeout,
                 reset=reset,
                 read_globals=tuple(reset or ()),
+                read_board=read_board,
             )
         except NotDefined:
             return [CallOutcome(CallStatus.MISSING, error="not defined")] * len(cases)

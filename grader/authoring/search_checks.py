@@ -11,7 +11,7 @@ from typing import Any, Literal, TypeVar
 
 from grader.authoring.conventions import ChosenConventions, reading_under
 from grader.authoring.draft import Draft, DraftCheck, call, slug
-from grader.authoring.search_readings import SearchFunction, SearchReading
+from grader.authoring.search_readings import IN_PLACE, SearchFunction, SearchReading
 from grader.checks.kinds.games import RandomOpponentParams
 from grader.checks.kinds.hygiene import NoMutationParams
 from grader.checks.kinds.node_counts import Params as NodeCountParams
@@ -48,13 +48,20 @@ class ReadSearch:
         ``more`` of the kind's fields."""
         reading = self.reading
         more.setdefault("call", self.call(full_window=full_window))
+        if self.in_place:
+            more["in_place"] = True
         return kind(
-            returns=(reading.returns,),
+            returns=("move",) if self.in_place else (reading.returns,),
             move=reading.move,
             start_depth=reading.start_depth,
             to_move=reading.to_move,
             **more,
         )
+
+    @property
+    def in_place(self) -> bool:
+        """The function plays its move on the board it is given and returns nothing."""
+        return self.reading.returns == IN_PLACE
 
     def evidence(self) -> str:
         shape = {
@@ -69,7 +76,10 @@ class ReadSearch:
         side = f", always for {reading.to_move}" if reading.to_move else ""
         fmt = f" with {reading.move} moves" if reading.move else ""
         calls = self.search.answers
-        said = [f"{self.function} returns {returned}{fmt}{side}, as the reference does on all {calls} calls"]
+        does = f"returns {returned}{fmt}"
+        if self.in_place:
+            does = "returns nothing and plays a best move on the board it is given"
+        said = [f"{self.function} {does}{side}, as the reference does on all {calls} calls"]
         signature = self.search.signature
         if signature.literal is not None:
             said.append(f"called with {signature.literal_text}: of the strings its code compares it with, this one")
@@ -121,7 +131,9 @@ def _role_checks(found: ReadSearch, chosen: ChosenConventions) -> list[DraftChec
         ai = found.reading.to_move or (chosen.maximizer if chosen.maximizer != "to-move" else "O")
         # An optimal opponent punishes every move that throws a draw away; a random one
         # mostly does not (a best move for the wrong side).
-        games = RandomOpponentParams(found.call(), ai=ai, opponent="optimal", games=5, seed=2024)
+        games = RandomOpponentParams(
+            found.call(), ai=ai, opponent="optimal", games=5, seed=2024, in_place=found.in_place
+        )
         title = f"{name} never loses, even to an opponent who makes no mistakes"
         why = f"{name} picks optimal moves for {ai}"
         checks.append(DraftCheck(f"{slug(name)}-never-loses", "never-loses", title, "random-opponent", games, why))

@@ -10,6 +10,7 @@ depend on (the maximizer of a function that returns only a move) are left open: 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Iterator, Sequence
@@ -20,7 +21,7 @@ from grader.authoring.draft import NEAR_MISS, NearMiss
 from grader.authoring.probes import Conventions, Prober, search_positions
 from grader.authoring.signatures import Signature
 from grader.checks.answers import SEARCH_SHAPES, ShapeError, read_search_result
-from grader.checks.context import CheckContext
+from grader.checks.played_moves import cell_played
 from grader.checks.reference_answers import reference_answer
 from grader.execution.channel.calls import CallOutcome
 from grader.spec.model import MOVE_FORMATS, Maximizer, MoveFormat, Scoring, Side
@@ -28,6 +29,10 @@ from reference import Board, O, SearchSpec, X
 
 MIN_BOARDS = 5
 """A reading restricted to one side to move must still explain this many answers."""
+
+IN_PLACE = "in-place"
+"""The reading of a function that returns nothing and plays its move on the board it was
+given (``ai_move(board)``): its move is the one mark the call added."""
 
 
 @dataclass(frozen=True)
@@ -43,7 +48,7 @@ class SearchReading:
 
     @property
     def values(self) -> bool:
-        return self.returns != "move"
+        return self.returns not in ("move", IN_PLACE)
 
 
 @dataclass(frozen=True)
@@ -90,7 +95,7 @@ def ask_search(
             if signature.has("player"):
                 case["player"] = variant
             cases.append(case)
-        outcomes = prober.ask(signature, replace(base, first_player=first), cases)
+        outcomes = prober.ask(signature, replace(base, first_player=first), cases, read_board=True)
         asked[first] = [
             _Asked(c["board"], c["board"].to_move(first), c.get("is_max", c.get("player")), o)
             for c, o in zip(cases, outcomes)
@@ -115,20 +120,25 @@ def _used(asked: Sequence[_Asked], signature: Signature, maximizer: Maximizer, t
 class _Reads:
     """Each answer read once per (shape, move format): None where it does not read so."""
 
-    def __init__(self, ctx: CheckContext) -> None:
-        self.ctx = ctx
+    def __init__(self, prober: Prober, signature: Signature, conventions: Conventions) -> None:
+        self.ctx = prober.context(conventions)
+        self.board_after = functools.partial(prober.board_after, signature, conventions)
         self.cache: dict[tuple[int, str, MoveFormat | None], tuple[float | None, int | None] | None] = {}
 
     def read(self, a: _Asked, returns: str, move: MoveFormat | None) -> tuple[float | None, int | None] | None:
         key = (id(a), returns, move)
         if key not in self.cache:
             try:
-                self.cache[key] = (
-                    read_search_result(a.outcome.value, (returns,), self.ctx.moves(move)) if a.outcome.ok else None
-                )
+                self.cache[key] = self._read(a, returns, move) if a.outcome.ok else None
             except ShapeError:
                 self.cache[key] = None
         return self.cache[key]
+
+    def _read(self, a: _Asked, returns: str, move: MoveFormat | None) -> tuple[float | None, int | None]:
+        moves = self.ctx.moves(move)
+        if returns == IN_PLACE:
+            return None, cell_played(self.ctx, a.board, self.board_after(a.outcome), a.side, moves)
+        return read_search_result(a.outcome.value, (returns,), moves)
 
 
 def _fits(a: _Asked, spec: SearchSpec, returns: str, move: MoveFormat | None, reads: _Reads) -> bool:
@@ -163,11 +173,11 @@ def _misses(
 def _candidates(
     returns: str, signature: Signature
 ) -> Iterator[tuple[Maximizer | None, Scoring | None, int, MoveFormat | None]]:
-    moves: tuple[MoveFormat | None, ...] = (None,) if returns == "value" else MOVE_FORMATS
+    moves: tuple[MoveFormat | None, ...] = (None,) if returns in ("value", IN_PLACE) else MOVE_FORMATS
     if returns in ("value,row,col", "row,col,value"):
         moves = ("rowcol", "rowcol1")
     maximizer: Maximizer
-    if returns == "move":
+    if returns in ("move", IN_PLACE):
         # Which moves are best does not depend on the scores, only on which side is asked.
         sides: tuple[Maximizer | None, ...] = ("X", "O", "to-move") if signature.has("is_max") else (None,)
         for maximizer, move in itertools.product(sides, moves):  # type: ignore[assignment]
@@ -191,8 +201,8 @@ def read_search(prober: Prober, signature: Signature, base: Conventions) -> Sear
     if not (signature.has("is_max") or signature.has("player")):
         restrictions = (None, "X", "O")
     for first, answers in asked.items():
-        reads = _Reads(prober.context(replace(base, first_player=first)))
-        for returns in SEARCH_SHAPES:
+        reads = _Reads(prober, signature, replace(base, first_player=first))
+        for returns in (*SEARCH_SHAPES, IN_PLACE):
             for maximizer, scoring, start, move in _candidates(returns, signature):
                 for to_move in restrictions:
                     used = _used(answers, signature, maximizer or "X", to_move)
@@ -217,6 +227,9 @@ def read_search(prober: Prober, signature: Signature, base: Conventions) -> Sear
                         )
     if not readings:
         return _near_miss(signature, closest)
+    # A function that returns its move and also plays it is read by what it returns.
+    if any(r.returns != IN_PLACE for r in readings):
+        readings = [r for r in readings if r.returns != IN_PLACE]
     # A reading that needs no restriction to one side is the better one.
     if any(r.to_move is None for r in readings):
         readings = [r for r in readings if r.to_move is None]
@@ -228,8 +241,9 @@ def _near_miss(signature: Signature, closest: tuple[int, int, _Asked, SearchSpec
         return None
     agreed, asked, a, spec, returns = closest
     ref = reference_answer(a.board, spec, a.side)
-    expected = f"a move in {list(ref.best_moves)}" if returns == "move" else f"value {ref.value:g}"
-    role = "a best-move function" if returns == "move" else "a minimax"
+    moves = returns in ("move", IN_PLACE)
+    expected = f"a move in {list(ref.best_moves)}" if moves else f"value {ref.value:g}"
+    role = "a best-move function" if moves else "a minimax"
     return NearMiss(
         signature.function.name, role, agreed, asked, f"{a.board} ({a.side} to move)", a.outcome.value, expected
     )
