@@ -12,7 +12,7 @@ from typing import cast
 
 from reference.search import SearchSpec, alphabeta, minimax, minimax_nodes
 from reference.solved import reachable_positions, solve_all
-from reference.tictactoe import Board
+from reference.tictactoe import EMPTY, Board
 from tests.courses.manifest import Course, Function, Role
 from tests.courses.student import StudentCode, StudentRaised, cell_of_move
 
@@ -133,6 +133,8 @@ def check_win_test(code: StudentCode, function: Function) -> str | None:
                     return _disagreement(function, board, f"gives {got} for {player}")
         else:
             expected = course.symbol(next(iter(winners))) if winners else course.no_winner
+            if function.returns == "outcome" and not winners and board.is_full():
+                expected = course.tie
             answer = code.call(function, board)
             if answer is not expected and answer != expected:
                 return _disagreement(function, board, f"gives {answer!r}, the reference {expected!r}")
@@ -202,14 +204,29 @@ def check_alphabeta(code: StudentCode, function: Function) -> str | None:
 def check_best_move(code: StudentCode, function: Function) -> str | None:
     table = solve_all(spec_of(code.course))
     for board in search_positions(code.course, function):
-        move = _call(code, function, board, "move")
-        try:
-            cell = cell_of_move(move, code.course.move)
-        except ValueError as error:
-            return _disagreement(function, board, str(error))
+        if function.returns == "in-place":
+            cell = played_cell(code, function, board)
+            move: object = cell
+        else:
+            move = _call(code, function, board, "move")
+            try:
+                cell = cell_of_move(move, code.course.move)
+            except ValueError as error:
+                return _disagreement(function, board, str(error))
         if cell not in table[board].optimal_moves:
             return _disagreement(function, board, f"plays {move!r}, optimal are cells {table[board].optimal_moves}")
     return None
+
+
+def played_cell(code: StudentCode, function: Function, board: Board) -> int:
+    """The cell a function that plays in place put the side to move's mark on; ValueError when
+    it did not play exactly that one move."""
+    after = code.board_after(function, board, **_side(code.course, board))
+    changed = [cell for cell in range(9) if after.cells[cell] != board.cells[cell]]
+    side = board.to_move(code.course.first_player)
+    if len(changed) != 1 or board.cells[changed[0]] != EMPTY or after.cells[changed[0]] != side:
+        raise ValueError(f"{function.call} on {board} leaves {after}, not one {side} more")
+    return changed[0]
 
 
 def check_depth_limited(code: StudentCode, function: Function) -> str | None:

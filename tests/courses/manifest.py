@@ -49,7 +49,9 @@ class Function:
     """A Python expression; ``board``, ``game``, ``player``, ``is_max``, ``alpha``, ``beta`` and
     ``limit`` stand for the position under test (see ``student.py``)."""
     returns: str
-    """``bool``, ``mark``, ``moves``, ``value``, ``move`` or comma-separated parts of a sequence:
+    """``bool``, ``mark``, ``outcome`` (the winner's mark, the course's ``tie`` on a full board
+    without one, ``no_winner`` otherwise), ``moves``, ``value``, ``move``, ``in-place`` (returns
+    nothing and plays its move on the board it is given) or comma-separated parts of a sequence:
     ``value``, ``move``, ``row``, ``col`` and ``_`` (ignored)."""
     does: str
     """One line in words."""
@@ -114,6 +116,8 @@ class Course:
     """For ``location = "global"``: the global the functions read."""
     no_winner: object = None
     """What a win test returning the winner's mark gives when nobody has won."""
+    tie: object = None
+    """What a win test returning ``outcome`` gives on a full board without a winner."""
     min_marks: int = 3
     """Value checks use positions with at least this many marks (keeps slow styles fast)."""
 
@@ -164,7 +168,7 @@ def _mutant(raw: dict[str, Any]) -> Mutant:
 
 def _course(raw: dict[str, Any]) -> Course:
     fields = dict(raw)
-    for symbol in ("empty", "x", "o", "no_winner"):
+    for symbol in ("empty", "x", "o", "no_winner", "tie"):
         if symbol in fields:
             fields[symbol] = _literal(str(fields[symbol]))
     functions = tuple(_function(f) for f in fields.pop("function"))

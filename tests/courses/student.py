@@ -75,6 +75,25 @@ def _cell_symbols(empty: object, x: object, o: object) -> tuple[dict[str, object
     return tuple({EMPTY: str(cell + 1) if empty == DIGIT else empty, "X": x, "O": o} for cell in range(9))
 
 
+def decode(raw: object, course: Course) -> Board:
+    """The reference board a (list or tuple) board in the course's encoding stands for;
+    ``ValueError`` when it is none."""
+    cells = list(raw) if isinstance(raw, (list, tuple)) else []
+    if course.layout == "rows":
+        cells = [cell for row in cells for cell in (row if isinstance(row, (list, tuple)) else [None] * 4)]
+    if len(cells) != 9:
+        raise ValueError(f"not a board: {raw!r}")
+    marks = []
+    for number, cell in enumerate(cells):
+        found = [
+            mark for mark, symbol in _cell_symbols(course.empty, course.x, course.o)[number].items() if symbol == cell
+        ]
+        if not found:
+            raise ValueError(f"not a board: {raw!r}")
+        marks.append(found[0])
+    return Board(tuple(marks))
+
+
 def cell_of_move(move: object, move_format: str) -> int:
     """The cell 0..8 a move in ``move_format`` names; ``ValueError`` when it names none."""
     if move_format in ("index", "position"):
@@ -131,6 +150,24 @@ class StudentCode:
                 return eval(_compiled(function.call), self.namespace, names)
             except Exception as error:
                 raise StudentRaised(function.call, error) from error
+
+    def board_after(self, function: Function, board: Board, **values: object) -> Board:
+        """The board as a call of ``function`` on ``board`` left it (it plays in place)."""
+        names: dict[str, object] = dict(values)
+        with contextlib.redirect_stdout(io.StringIO()):
+            try:
+                self._install(encode(board, self.course), names)
+                eval(_compiled(function.call), self.namespace, names)
+            except Exception as error:
+                raise StudentRaised(function.call, error) from error
+        course = self.course
+        if course.location == "argument":
+            raw = names["board"]
+        elif course.location == "attribute":
+            raw = getattr(names["game"], str(course.attribute))
+        else:
+            raw = self.namespace[str(course.global_name)]
+        return decode(raw, course)
 
     def _install(self, encoded: object, names: dict[str, object]) -> None:
         """Put the board where the course's functions look for it (making the object that holds it)."""
