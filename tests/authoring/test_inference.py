@@ -438,3 +438,9 @@ def test_a_board_attribute_set_outside_the_constructor_is_found_by_what_it_holds
     assert played.in_place and played.returns == ("move",) and played.to_move == "O"
     assert checks["match-computer-plays-never-loses"].params.in_place
     assert "`Match.game` reads input(): a game loop, not probed." in draft.notes
+
+
+def test_the_attributes_a_constructor_sets_include_those_of_the_methods_it_calls() -> None:
+    names = DefinedNames((), {"Match": ("start", "won", "value", "computer_plays", "game")}, ())
+    found = discover(notebook_from_script(SET_BY_A_METHOD), names)
+    assert found.attributes == {"Match": ("turn", "scores", "pos")}
