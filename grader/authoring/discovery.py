@@ -56,7 +56,8 @@ class Discovered:
     global_names: tuple[str, ...]
     """Names a top-level statement assigns (candidates for a global board or counter)."""
     attributes: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    """Class name -> the attributes its constructor sets on ``self``."""
+    """Class name -> the attributes its constructor sets on ``self``, itself or through the
+    methods it calls."""
 
     def function(self, name: str) -> Function | None:
         return next((f for f in self.functions if f.name == name), None)
@@ -166,11 +167,12 @@ def discover(notebook: NotebookNode, defined: DefinedNames) -> Discovered:
                 )
             elif isinstance(node, ast.ClassDef):
                 classes[node.name] = ()
+                methods = {i.name: i for i in node.body if isinstance(i, (ast.FunctionDef, ast.AsyncFunctionDef))}
                 for item in node.body:
                     if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                         if item.name == "__init__":
                             classes[node.name] = _parameters(item, method=True)
-                            attributes[node.name] = _self_attributes(item)
+                            attributes[node.name] = _constructor_attributes(item, methods)
                         elif not item.name.startswith("__"):
                             qualified = f"{node.name}.{item.name}"
                             functions[qualified] = Function(
@@ -188,10 +190,23 @@ def discover(notebook: NotebookNode, defined: DefinedNames) -> Discovered:
     )
 
 
-def _self_attributes(init: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+Method = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def _constructor_attributes(init: Method, methods: dict[str, Method]) -> tuple[str, ...]:
+    """The attributes the constructor sets on ``self``, itself or through the methods it calls
+    on ``self`` (``self.initialize_game()`` setting ``self.current_state``)."""
     names: dict[str, None] = {}
-    for node in ast.walk(init):
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+    seen: set[str] = set()
+    todo = [init]
+    while todo:
+        method = todo.pop()
+        for node in ast.walk(method):
+            if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"):
+                continue
             if isinstance(node.ctx, ast.Store):
                 names[node.attr] = None
+            elif node.attr in methods and node.attr not in seen:
+                seen.add(node.attr)
+                todo.append(methods[node.attr])
     return tuple(names)

@@ -23,6 +23,22 @@ from reference import Board
 NODE_POSITIONS = (Board.from_string("X........"), Board.from_string("X...O...."))
 """Where node counts are compared: big enough for pruning to show, small enough to be quick."""
 
+_ONE_SIDE_POSITIONS = tuple(
+    Board.from_string(text)
+    for text in ("X........", "X...O...X", "X...O....", "XO.......", "O........", "O...X...O", "O...X....", "OX.......")
+)
+"""Where a search that plays one side only (``max()`` for O) is counted: the first two of these
+that side moves on, in a game its first player began."""
+
+
+def node_positions(to_move: str | None, first_player: str) -> tuple[Board, ...]:
+    """Where the node counts of a search playing ``to_move`` (None: either side) are compared."""
+    if to_move is None:
+        return NODE_POSITIONS
+    legal = [b for b in _ONE_SIDE_POSITIONS if b.legality_problem(first_player) is None]
+    return tuple(b for b in legal if b.to_move(first_player) == to_move)[:2]
+
+
 S = TypeVar("S", bound=SearchParams)
 
 SearchRole = Literal["alpha-beta", "minimax", "best-move"]
@@ -157,11 +173,15 @@ def _role_checks(
     return checks
 
 
-def _pair_checks(found: Sequence[ReadSearch], counter: str | None) -> list[DraftCheck]:
+def _pair_checks(found: Sequence[ReadSearch], counter: str | None, first_player: str) -> list[DraftCheck]:
     """What the searches show together: the board left alone, alpha-beta's node reduction,
-    a node counter the notebook keeps."""
+    a node counter the notebook keeps. An alpha-beta that plays one side is compared with a
+    minimax of that side, on positions where it moves."""
     minimaxes = [f for f in found if f.role == "minimax"]
     alphabetas = [f for f in found if f.role == "alpha-beta"]
+    if alphabetas:
+        side = alphabetas[0].reading.to_move
+        minimaxes.sort(key=lambda f: f.reading.to_move not in (None, side))
     checks: list[DraftCheck] = []
     if minimaxes:
         mm = minimaxes[0]
@@ -185,13 +205,16 @@ def _pair_checks(found: Sequence[ReadSearch], counter: str | None) -> list[Draft
             mm_call = ab_call
         # A solution shows one move order, not whether the handout prescribes it: any order
         # a correct alpha-beta takes is accepted (the author sets "row-major" for exact counts).
-        counts = NodeCountParams(mm_call, ab_call, positions=NODE_POSITIONS, move_order="any")
+        positions = node_positions(ab.reading.to_move, first_player)
+        counts = NodeCountParams(mm_call, ab_call, positions=positions, move_order="any")
         why += '; move_order = "row-major" asks for the reference\'s exploration, cells tried row by row'
         checks.append(DraftCheck("node-reduction", "node-reduction", title, "node-counts", counts, why))
     if minimaxes and counter is not None:
         mm = minimaxes[0]
         title = f"the global {counter} counts the nodes {mm.function} visits"
-        counted = NodeCountParams(mm.call(), counter=counter, positions=NODE_POSITIONS)
+        counted = NodeCountParams(
+            mm.call(), counter=counter, positions=node_positions(mm.reading.to_move, first_player)
+        )
         why = f"the global {counter} grows while {mm.function} searches"
         checks.append(DraftCheck(f"{slug(counter)}-counter", "node-counter", title, "node-counts", counted, why))
     return checks
@@ -211,7 +234,7 @@ def search_checks(
     for read in found:
         for check in _role_checks(read, chosen, finished(read)):
             draft.add_check(check)
-    for check in _pair_checks(found, counter):
+    for check in _pair_checks(found, counter, chosen.first_player):
         draft.add_check(check)
 
 

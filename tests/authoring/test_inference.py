@@ -404,3 +404,70 @@ def test_what_the_search_answers_on_a_finished_game_is_asked_of_the_students() -
     assert _search_check(draft, "minimax").params.finished == "value"
     unguarded, _ = _infer(FLAT_UNDERSCORE)
     assert _search_check(unguarded, "best_move").params.finished == "not-asked"
+
+
+SET_BY_A_METHOD = """
+class Match:
+    def __init__(self):
+        self.start()
+
+    def start(self):
+        self.turn = 'X'
+        self.scores = {'X': 0, 'O': 0}
+        self.pos = [' '] * 9
+
+    def won(self, mark):
+        lines = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+        return any(self.pos[a] == self.pos[b] == self.pos[c] == mark for a, b, c in lines)
+
+    def value(self, maximizing):
+        if self.won('O'):
+            return 1
+        if self.won('X'):
+            return -1
+        free = [i for i in range(9) if self.pos[i] == ' ']
+        if not free:
+            return 0
+        scores = []
+        for i in free:
+            self.pos[i] = "O" if maximizing else "X"
+            scores.append(self.value(not maximizing))
+            self.pos[i] = ' '
+        return max(scores) if maximizing else min(scores)
+
+    def computer_plays(self):
+        best, cell = -2, None
+        for i in range(9):
+            if self.pos[i] == ' ':
+                self.pos[i] = 'O'
+                v = self.value(False)
+                self.pos[i] = ' '
+                if v > best:
+                    best, cell = v, i
+        self.pos[cell] = 'O'
+
+    def game(self):
+        while not self.won('X'):
+            self.pos[int(input('cell: '))] = 'X'
+            self.computer_plays()
+"""
+
+
+def test_a_board_attribute_set_outside_the_constructor_is_found_by_what_it_holds() -> None:
+    draft, choice = _infer(SET_BY_A_METHOD)
+    assert choice is not None
+    location = choice.conventions.location
+    assert (location.where, location.name) == ("attribute", "pos")  # not a board's name: read from its value
+    checks = {c.id: c for c in draft.checks}
+    value = checks["match-value"]
+    assert value.kind == "search-value" and value.params.call.text == "game.value(is_max)"
+    played = checks["match-computer-plays"].params
+    assert played.in_place and played.returns == ("move",) and played.to_move == "O"
+    assert checks["match-computer-plays-never-loses"].params.in_place
+    assert "`Match.game` reads input(): a game loop, not probed." in draft.notes
+
+
+def test_the_attributes_a_constructor_sets_include_those_of_the_methods_it_calls() -> None:
+    names = DefinedNames((), {"Match": ("start", "won", "value", "computer_plays", "game")}, ())
+    found = discover(notebook_from_script(SET_BY_A_METHOD), names)
+    assert found.attributes == {"Match": ("turn", "scores", "pos")}

@@ -194,7 +194,7 @@ def test_the_last_free_cell_is_a_legal_move_that_is_not_optimal(tmp_path: Path) 
     search = results["ai-move"]
     assert search.status is CheckStatus.FAILED
     example = search.counterexample
-    assert example is not None
+    assert example is not None and example.board is not None
     last = Board.from_string(example.board).empty_cells()[-1]
     assert example.actual == f"move {last}" and str(last) not in example.expected
     assert results["never-loses"].status is CheckStatus.FAILED
