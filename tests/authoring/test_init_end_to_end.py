@@ -1,5 +1,6 @@
 """`grader init` on real notebooks: each course fixture becomes an assignment that validates
-untouched and catches every mutant in the check of the function it breaks; a solution that is
+untouched, finds the board where the course keeps it, judges a move played in place by the board
+it leaves, and catches every mutant in the check of the function it breaks; a solution that is
 not tic-tac-toe, is wrong, crashes or hangs gets one message, exit status 1 and no folder."""
 
 from __future__ import annotations
@@ -50,6 +51,13 @@ def test_a_course_becomes_an_assignment_that_catches_its_mutants(course: Course,
     assignment = load_assignment(out)
     validation = validate_assignment(assignment)
     assert validation.ok, str(validation)
+    if course.location == "attribute":  # found by what the object holds, wherever the class sets it
+        assert (assignment.board.where, assignment.board.name) == ("attribute", course.attribute)
+    for function in course.functions:
+        if function.returns == "in-place":  # judged by the board it leaves, in a search and in games
+            played = [c.kind for c in assignment.checks if c.id in _checks_of(assignment, function.name)]
+            assert {"search-value", "random-opponent"} <= set(played), played
+            assert all(c.params.in_place for c in assignment.checks if c.id in _checks_of(assignment, function.name))
     for mutant in course.mutants:
         result = grade_submission(course.mutant_path(mutant), assignment, GradingOptions())
         assert result.score < result.max_score, f"{mutant.name} scores full marks"
