@@ -118,8 +118,9 @@ def run_property(
         mismatch = prop.judge(board, extra, answer)
         seen.judged(case)
         if mismatch is not None and answer.outcome.status is CallStatus.TIMEOUT:
-            # No answer is not a wrong one: the verdict says the call ran out of time.
-            return replace(mismatch, ran_out=student.timeout)
+            # No answer is not a wrong one: the verdict says the call ran out of time, at
+            # its own limit (shorter than the full one once the function has hung before).
+            return replace(mismatch, ran_out=round(min(student.timeout, answer.outcome.duration), 1))
         return mismatch
 
     plan = RunPlan(

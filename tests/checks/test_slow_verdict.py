@@ -38,7 +38,10 @@ class TimedRunner:
 
     def call_many(self, calls: Sequence[Call]) -> list[CallOutcome]:
         if self.stopped:
-            return [CallOutcome(CallStatus.TIMEOUT, error="stopped", duration=call.timeout) for call in calls]
+            stopped_at = self.seconds or None
+            return [
+                CallOutcome(CallStatus.TIMEOUT, error="stopped", duration=stopped_at or call.timeout) for call in calls
+            ]
         return [dataclasses.replace(o, duration=self.seconds) for o in self.inner.call_many(calls)]
 
 
@@ -99,6 +102,12 @@ def test_no_answer_by_the_hard_limit_is_told_apart_from_a_wrong_one() -> None:
     assert result.message.startswith("No answer on a position with")
     assert RanOutOfTime(LAB05.call_timeout) in result.notes
     assert "was stopped" in result.message
+
+
+def test_no_answer_names_the_limit_the_call_was_stopped_at() -> None:
+    """A function that hung before is given a shorter limit: the verdict says that one."""
+    result = _grade("minimax-value", 5.0, stopped=True)
+    assert RanOutOfTime(5.0) in result.notes and "still running at 5 s" in result.message
 
 
 def test_the_verdicts_notes_are_stored_and_read_back() -> None:
