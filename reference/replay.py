@@ -17,20 +17,56 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
-from reference.engine import ROW_MAJOR, Cells
+from reference.engine import ROW_MAJOR, Cells, MoveOrder
 from reference.search import SearchSpec
-from reference.tictactoe import Board
-from reference.trace import MAX_STEPS, Trace, rules_trace
+from reference.tictactoe import EMPTY, Board
+from reference.trace import MAX_STEPS, Trace, rules_trace, steps_digest
 
 __all__ = ["StudentOrder", "one_order", "orders_tried", "replayed_trace"]
 
 
 def _move_between(parent: str, child: str) -> int | None:
     """The cell ``child`` adds to ``parent`` (one more mark, nothing else changed), else ``None``."""
-    changed = [cell for cell, (a, b) in enumerate(zip(parent, child)) if a != b]
-    if len(changed) == 1 and parent[changed[0]] == ".":
-        return changed[0]
-    return None
+    return _Cells.of(parent).move_to(_Cells.of(child))
+
+
+class _Cells:
+    """A position as one bit mask per character: which cells changed between two positions
+    is a few integer operations, where comparing them cell by cell costs microseconds, paid
+    once per step of explorations that run to tens of thousands of steps."""
+
+    __slots__ = ("length", "masks")
+
+    def __init__(self, text: str) -> None:
+        self.length = len(text)
+        masks: dict[str, int] = {}
+        for cell, mark in enumerate(text):
+            masks[mark] = masks.get(mark, 0) | 1 << cell
+        self.masks = masks
+
+    @classmethod
+    def of(cls, text: str, known: dict[str, _Cells] | None = None) -> _Cells:
+        if known is None:
+            return cls(text)
+        cells = known.get(text)
+        if cells is None:
+            cells = known[text] = cls(text)
+        return cells
+
+    def move_to(self, child: _Cells) -> int | None:
+        """The cell ``child`` adds to this position, else ``None`` (cells compared as ``zip``
+        pairs them: up to the shorter position's length)."""
+        mine, theirs = self.masks, child.masks
+        changed = 0
+        for mark, mask in mine.items():
+            changed |= mask ^ theirs.get(mark, 0)
+        for mark, mask in theirs.items():
+            if mark not in mine:
+                changed |= mask
+        changed &= (1 << min(self.length, child.length)) - 1
+        if changed and not changed & (changed - 1) and mine.get(EMPTY, 0) & changed:
+            return changed.bit_length() - 1
+        return None
 
 
 def orders_tried(steps: Sequence[str]) -> dict[str, tuple[int, ...]]:
@@ -41,17 +77,24 @@ def orders_tried(steps: Sequence[str]) -> dict[str, tuple[int, ...]]:
     A position expanded more than once (reached by other move sequences, with other windows)
     may cut off sooner or later each time; the longest of its orders is kept.
     """
+    known: dict[str, _Cells] = {}
     expansions: list[tuple[str, list[int]]] = []
-    path: list[tuple[str, list[int]]] = []  # (position, the moves tried there so far)
+    # (position, its marks, its cells, the moves tried there so far); each entry a child of
+    # the one below it, so one mark more: only the entry with one mark fewer than a step can
+    # be its parent, and those above it are popped without comparing them.
+    path: list[tuple[str, int, _Cells, list[int]]] = []
     for step in steps:
-        while path and _move_between(path[-1][0], step) is None:
+        marks = len(step) - step.count(EMPTY)
+        while path and path[-1][1] >= marks:
             path.pop()
-        if path:
-            move = _move_between(path[-1][0], step)
-            assert move is not None
-            path[-1][1].append(move)
-        path.append((step, []))
-        expansions.append(path[-1])
+        cells = _Cells.of(step, known)
+        move = path[-1][2].move_to(cells) if path and path[-1][1] == marks - 1 else None
+        if move is None:
+            path.clear()
+        else:
+            path[-1][3].append(move)
+        path.append((step, marks, cells, []))
+        expansions.append((step, path[-1][3]))
     orders: dict[str, tuple[int, ...]] = {}
     for position, moves in expansions:
         if len(moves) > len(orders.get(position, ())):
@@ -88,9 +131,37 @@ class StudentOrder:
     def __init__(self, steps: Sequence[str]) -> None:
         self.tried = orders_tried(steps)
 
+    @classmethod
+    def of(cls, steps: Sequence[str]) -> StudentOrder:
+        """The order of ``steps``, read once per exploration in a process: students who make
+        the same mistake explore alike, step for step."""
+        digest = steps_digest(steps)
+        order = _orders_read.pop(digest, None) or cls(steps)
+        if len(_orders_read) >= _ORDERS_LIMIT:
+            del _orders_read[next(iter(_orders_read))]
+        _orders_read[digest] = order
+        return order
+
     def __call__(self, cells: Cells) -> tuple[int, ...]:
         tried = self.tried.get("".join(cells), ())
         return tried + tuple(cell for cell in ROW_MAJOR if cell not in tried)
+
+    def fixed(self) -> MoveOrder:
+        """Row-major, when the student tried the empty cells row by row wherever it expanded
+        (then this order is row-major at every node); else this order. One fixed order is
+        cheaper to search with, and the same for every such student: what is searched in it
+        can be remembered across a class."""
+        for position, moves in self.tried.items():
+            empty = tuple(cell for cell in ROW_MAJOR if position[cell] == EMPTY)
+            if moves != empty[: len(moves)]:
+                return self
+        return ROW_MAJOR
+
+
+_ORDERS_LIMIT = 32
+"""Orders remembered (at most one entry per position the exploration expanded: 5,478)."""
+
+_orders_read: dict[bytes, StudentOrder] = {}
 
 
 def replayed_trace(

@@ -16,7 +16,7 @@ from reference.engine import MoveOrder
 from reference.mistakes import Mistake
 from reference.search import SearchSpec, minimax
 from reference.tictactoe import Board
-from reference.trace import MAX_STEPS, rules_trace
+from reference.trace import MAX_STEPS, reproduces, steps_digest, whole_exploration
 
 __all__ = ["confirmed", "separating_window"]
 
@@ -31,11 +31,12 @@ def _windows(board: Board, spec: SearchSpec, to_move: str | None) -> tuple[Windo
 
 def _exploration(
     board: Board, spec: SearchSpec, mistake: Mistake, window: Window, to_move: str | None, order: MoveOrder | None
-) -> tuple[str, ...] | None:
+) -> bytes | None:
     """The first rule set's exploration (the others are the same mistake written another way),
-    ``None`` past the cap."""
-    trace = rules_trace(board, spec, mistake.rules[0], alpha=window[0], beta=window[1], to_move=to_move, order=order)
-    return trace.steps if trace is not None and trace.complete else None
+    as a digest: only whether two are equal matters here; ``None`` past the cap."""
+    return whole_exploration(
+        board, spec, mistake.rules[0], alpha=window[0], beta=window[1], to_move=to_move, order=order
+    )
 
 
 def separating_window(
@@ -75,9 +76,13 @@ def confirmed(
     if not student or len(student) >= MAX_STEPS:
         return ()
 
+    digest = steps_digest(student)
+
     def fits(mistake: Mistake) -> bool:
         return any(
-            rules_trace(
+            reproduces(
+                student,
+                digest,
                 board,
                 spec,
                 rules,
@@ -85,10 +90,8 @@ def confirmed(
                 beta=window[1],
                 fail=fail,
                 to_move=to_move,
-                expected=student,
                 order=order,
             )
-            is not None
             for rules in mistake.rules
             for fail in ("soft", "hard")
         )

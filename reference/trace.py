@@ -14,6 +14,7 @@ cannot.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,7 +35,10 @@ __all__ = [
     "first_divergence",
     "fitting_mistakes",
     "minimax_trace",
+    "reproduces",
     "rules_trace",
+    "steps_digest",
+    "whole_exploration",
 ]
 
 MAX_STEPS = 200_000
@@ -83,13 +87,61 @@ class StepRecorder:
         self.cap = cap
         self.expected = expected
         self.steps: list[str] = []
+        self.left_at: str | None = None
+        """The step the search took where it left ``expected`` (None: it did not)."""
 
     def __call__(self, cells: Cells, alpha: float, beta: float) -> None:
         step = "".join(cells)
         n = len(self.steps)
-        if n >= self.cap or (self.expected is not None and (n >= len(self.expected) or self.expected[n] != step)):
+        if n >= self.cap:
+            raise TraceEnds
+        if self.expected is not None and (n >= len(self.expected) or self.expected[n] != step):
+            self.left_at = step
             raise TraceEnds
         self.steps.append(step)
+
+
+@dataclass(frozen=True)
+class _RuleSearch:
+    """One exploration of the alpha-beta loop ``rules`` describe: what decides it."""
+
+    board: Board
+    spec: SearchSpec
+    rules: Rules
+    alpha: float
+    beta: float
+    fail: FailMode
+    to_move: str | None
+    order: MoveOrder | None
+
+    def run(self, recorder: StepRecorder) -> bool:
+        """Run the search with ``recorder`` watching; False when the recorder ended it."""
+        if not self.alpha < self.beta:
+            raise ValueError(f"alpha-beta needs alpha < beta, got alpha={self.alpha}, beta={self.beta}")
+        window = (self.alpha, self.beta)
+        search = spec_search(self.spec, self.rules, fail=self.fail, order=self.order, window=window, on_enter=recorder)
+        mover = root_mover(self.board, self.spec, self.to_move)
+        try:
+            search.search(self.board.cells, mover, self.spec.start_depth, self.alpha, self.beta)
+        except TraceEnds:
+            return False
+        return True
+
+    def known_key(self, cap: int) -> tuple[object, ...] | None:
+        """What it is remembered by (None: not remembered)."""
+        if self.order is not None and not isinstance(self.order, tuple):
+            return None  # an order read from one student's exploration is that student's only
+        return (
+            self.board.cells,
+            self.spec,
+            self.rules,
+            self.alpha,
+            self.beta,
+            self.fail,
+            self.to_move,
+            cap,
+            self.order,
+        )
 
 
 def rules_trace(
@@ -111,13 +163,8 @@ def rules_trace(
     With ``expected``, the search stops at the first step that differs from it and the
     answer is ``None``; the answer is a trace only when the whole exploration equals it.
     """
-    if not alpha < beta:
-        raise ValueError(f"alpha-beta needs alpha < beta, got alpha={alpha}, beta={beta}")
     recorder = StepRecorder(cap, expected)
-    search = spec_search(spec, rules, fail=fail, order=order, window=(alpha, beta), on_enter=recorder)
-    try:
-        search.search(board.cells, root_mover(board, spec, to_move), spec.start_depth, alpha, beta)
-    except TraceEnds:
+    if not _RuleSearch(board, spec, rules, alpha, beta, fail, to_move, order).run(recorder):
         if expected is not None:
             return None
         return Trace(tuple(recorder.steps), complete=False)
@@ -198,8 +245,12 @@ def fitting_mistakes(
     if not student or len(student) >= cap:
         return ()
 
+    digest = steps_digest(student)
+
     def fits(rules: Rules) -> bool:
-        trace = rules_trace(
+        return reproduces(
+            student,
+            digest,
             board,
             spec,
             rules,
@@ -208,10 +259,8 @@ def fitting_mistakes(
             fail=fail,
             to_move=to_move,
             cap=cap,
-            expected=student,
             order=order,
         )
-        return trace is not None
 
     def tried(rules: Rules) -> bool:
         # An order variant that is the assignment's own order would only repeat the correct search.
@@ -226,6 +275,113 @@ def fitting_mistakes(
     if mistakes is not None:
         return fitting(mistakes)
     return fitting(explored_mistakes()) or fitting(SCOPED)
+
+
+# -- what a rule set explores, remembered across a process -------------------------------
+
+_KNOWN_LIMIT = 4096
+"""Rule sets' explorations remembered (a few dozen bytes each); the oldest are forgotten first."""
+
+
+@dataclass(frozen=True)
+class _Known:
+    """What is known of one rule set's exploration from one position: the whole of it (as a
+    digest), or its first ``steps`` steps (as a digest) and the one it took next."""
+
+    steps: int
+    digest: bytes
+    next_step: str | None = None
+    """None: the exploration is whole, ``steps`` long."""
+    complete: bool = True
+    """False: the exploration goes on past the cap."""
+
+    def fits(self, student: Sequence[str], digest: bytes) -> bool | None:
+        """Whether the exploration is ``student``'s (``digest``: its :func:`steps_digest`);
+        None when what is known cannot tell."""
+        if self.next_step is None:
+            return self.complete and self.digest == digest
+        n = self.steps
+        if len(student) <= n or student[n] != self.next_step:
+            return False
+        return None if steps_digest(student[:n]) == self.digest else False
+
+
+_known: dict[tuple[object, ...], _Known] = {}
+"""(position, spec, rules, window, fail mode, side, cap, order) -> what is known of that
+exploration. It depends on none of the students: once known, another student's exploration
+in the class is compared with it instead of searching again."""
+
+
+def steps_digest(steps: Sequence[str]) -> bytes:
+    """A digest of an exploration, to compare it with a remembered one without keeping it."""
+    return hashlib.blake2b("\n".join(steps).encode(), digest_size=16).digest()
+
+
+def _remember(key: tuple[object, ...] | None, known: _Known) -> None:
+    if key is None:
+        return
+    _known.pop(key, None)
+    if len(_known) >= _KNOWN_LIMIT:
+        del _known[next(iter(_known))]
+    _known[key] = known
+
+
+def reproduces(
+    student: Sequence[str],
+    digest: bytes,
+    board: Board,
+    spec: SearchSpec,
+    rules: Rules,
+    *,
+    alpha: float = -math.inf,
+    beta: float = math.inf,
+    fail: FailMode = "soft",
+    to_move: str | None = None,
+    cap: int = MAX_STEPS,
+    order: MoveOrder | None = None,
+) -> bool:
+    """Whether the whole exploration of ``rules`` is ``student`` (``digest``: its
+    :func:`steps_digest`). What is known of it from an earlier student usually answers;
+    otherwise the search stops at its first step that is not the student's, and what it
+    showed is remembered."""
+    search = _RuleSearch(board, spec, rules, alpha, beta, fail, to_move, order)
+    key = search.known_key(cap)
+    known = None if key is None else _known.get(key)
+    answer = None if known is None else known.fits(student, digest)
+    if answer is not None:
+        return answer
+    recorder = StepRecorder(cap, student)
+    finished = search.run(recorder)
+    n = len(recorder.steps)
+    if finished:
+        _remember(key, _Known(n, digest if n == len(student) else steps_digest(recorder.steps)))
+        return n == len(student)
+    if recorder.left_at is None:  # past the cap
+        _remember(key, _Known(n, b"", complete=False))
+    else:
+        _remember(key, _Known(n, steps_digest(student[:n]), recorder.left_at))
+    return False
+
+
+def whole_exploration(
+    board: Board,
+    spec: SearchSpec,
+    rules: Rules,
+    *,
+    alpha: float = -math.inf,
+    beta: float = math.inf,
+    to_move: str | None = None,
+    order: MoveOrder | None = None,
+) -> bytes | None:
+    """The digest of the whole exploration of ``rules``, ``None`` past :data:`MAX_STEPS`."""
+    key = _RuleSearch(board, spec, rules, alpha, beta, "soft", to_move, order).known_key(MAX_STEPS)
+    known = None if key is None else _known.get(key)
+    if known is None or known.next_step is not None:
+        trace = rules_trace(board, spec, rules, alpha=alpha, beta=beta, to_move=to_move, order=order)
+        assert trace is not None  # no expected trace, so never abandoned
+        known = _Known(len(trace.steps), steps_digest(trace.steps), complete=trace.complete)
+        _remember(key, known)
+    return known.digest if known.complete else None
 
 
 def cause_sentence(mistakes: Sequence[Mistake]) -> str | None:

@@ -8,7 +8,7 @@ import math
 from pathlib import Path
 
 from grader.check_details import NodeCountRow
-from grader.checks.causes.explorations import compare
+from grader.checks.causes.explorations import compare, explained
 from grader.checks.kinds.node_count_verdicts import Measured, alphabeta_result, judge_alphabeta
 from grader.execution.channel.calls import CallExploration
 from grader.results import CheckResult, CheckStatus
@@ -69,3 +69,24 @@ def test_a_wrong_alphabeta_in_its_own_order_is_held_to_what_a_correct_one_visits
     assert result.counterexample.expected == f"{correct_in_its_order:,} nodes"
     assert result.cause is not None and result.cause.source == "known-mistake"
     assert "only past the bound" in result.cause.sentence
+
+
+def test_where_the_searches_part_is_known_before_why_and_why_is_the_same_found_later() -> None:
+    """The verdict needs only where an exploration parts from the reference; why (the known
+    mistakes, the tree there) is worked out for the position the words speak of, and is
+    what a comparison worked out at once says."""
+    steps = lab05_notebook_search(CENTRE_FIRST, STRICT)(BOARD)
+    exploration = CallExploration(
+        nodes=len(steps), search={"minimaxAB:1": len(steps)}, steps=tuple(steps), complete=True
+    )
+    options = {"to_move": "O", "alpha": -math.inf, "beta": math.inf}
+    whole = compare(exploration, BOARD, SPEC, any_order=True, **options)  # type: ignore[arg-type]
+    where = compare(exploration, BOARD, SPEC, any_order=True, explain=False, **options)  # type: ignore[arg-type]
+    assert whole is not None and where is not None
+    assert where.divergence == whole.divergence and where.nodes == whole.nodes
+    assert not where.explained and where.readings == () and where.excerpt is None
+    later = explained(where, BOARD, SPEC, **options)  # type: ignore[arg-type]
+    assert later == whole and later.cause == whole.cause
+    assert whole.readings  # a known mistake was named
+    unnamed = explained(where, BOARD, SPEC, named=False, **options)  # type: ignore[arg-type]
+    assert unnamed.readings == () and unnamed.excerpt == whole.excerpt

@@ -77,3 +77,23 @@ def test_a_mistake_still_parts_from_the_replay_under_the_students_order() -> Non
     divergence = first_divergence(strict, replayed_trace(strict, board, SPEC).steps)
     assert divergence is not None and divergence.step > 0
     assert divergence.student is not None  # the strict search went on where the reference cut off
+
+
+def test_a_row_major_exploration_is_searched_in_one_fixed_order() -> None:
+    # Read from a row-major search (one that prunes nothing, too), the per-node order is
+    # row-major everywhere: the reference is then searched in the fixed order, the same for
+    # every such student. A centre-first or per-node order stays the student's own.
+    row_major = student()(Board.from_string("X...O...."))
+    never_prunes = student(("if beta <= alpha:", "if False:"))(Board.from_string("X...O...."))
+    for steps in (row_major, never_prunes):
+        assert StudentOrder(steps).fixed() == tuple(range(9))
+    for search in (CENTRE_FIRST_SEARCH, SORTED_SEARCH):
+        order = StudentOrder(search(Board.from_string("X...O....")))
+        assert order.fixed() is order
+
+
+def test_an_exploration_s_order_is_read_once_and_is_the_same_order() -> None:
+    steps = CENTRE_FIRST_SEARCH(Board.from_string("X...O...."))
+    first = StudentOrder.of(steps)
+    assert StudentOrder.of(list(steps)) is first
+    assert first.tried == orders_tried(steps)

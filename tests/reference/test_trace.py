@@ -14,6 +14,7 @@ from typing import Any, Protocol
 import pytest
 from hypothesis import given, settings
 
+import reference.trace as trace_module
 from reference.engine import Rules
 from reference.mistakes import MISTAKES, Mistake
 from reference.search import SearchSpec, alphabeta, minimax_nodes
@@ -27,7 +28,9 @@ from reference.trace import (
     first_divergence,
     fitting_mistakes,
     minimax_trace,
+    reproduces,
     rules_trace,
+    steps_digest,
 )
 from tests.seed_sources import LAB05_RECORDS_VISITS, LAB05_SOLUTION, SEED_003_ALPHABETA, edited
 
@@ -268,3 +271,50 @@ def test_first_divergence_when_one_search_ended() -> None:
     assert shorter is not None and (shorter.step, shorter.student, shorter.reference) == (1, None, "XO.......")
     longer = first_divergence((*reference, "XOX......"), reference)
     assert longer is not None and (longer.step, longer.student, longer.reference) == (2, "XOX......", None)
+
+
+def _explored(board: Board, rules: Rules) -> list[str]:
+    trace = rules_trace(board, SEED003, rules)
+    assert trace is not None
+    return list(trace.steps)
+
+
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(board=nonterminal_boards(max_empty=7))
+def test_what_is_remembered_of_a_rule_set_answers_as_searching_again(board: Board) -> None:
+    """Every mistake's exploration is remembered from one student's exploration; another
+    student's is then judged from that memory, and the answer is the one a fresh search gives."""
+    students = [_explored(board, m.rules[0]) for m in MISTAKES[:8]]
+    for rules in [Rules(), *(r for m in MISTAKES for r in m.rules)]:
+        for student in students:
+            searched = rules_trace(board, SEED003, rules, expected=student) is not None
+            assert reproduces(student, steps_digest(student), board, SEED003, rules) == searched, rules
+
+
+def test_a_rule_set_known_to_fit_is_not_searched_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    board = Board.from_string("X...O....")
+    never_prunes = _explored(board, Rules(prune=False))
+    digest = steps_digest(never_prunes)
+    first = name_cause(never_prunes, board, SEED003)
+    searched: list[Rules] = []
+    run = trace_module._RuleSearch.run
+
+    def counted(self: Any, recorder: Any) -> bool:
+        searched.append(self.rules)
+        return run(self, recorder)
+
+    monkeypatch.setattr(trace_module._RuleSearch, "run", counted)
+    assert name_cause(never_prunes, board, SEED003) == first
+    assert reproduces(never_prunes, digest, board, SEED003, Rules(prune=False))
+    assert searched == []
+
+
+def test_the_memory_of_explorations_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(trace_module, "_KNOWN_LIMIT", 5)
+    monkeypatch.setattr(trace_module, "_known", {})
+    student = list(alphabeta_trace(Board.from_string("XO.......")).steps)
+    for depth in range(10):
+        reproduces(
+            student, steps_digest(student), Board.from_string("XO......."), SearchSpec(start_depth=depth), Rules()
+        )
+    assert len(trace_module._known) == 5

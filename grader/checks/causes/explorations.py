@@ -10,6 +10,7 @@ the root itself: it explores the reference's positions minus the first, and is j
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -18,12 +19,13 @@ from grader.check_details import SearchTreeExcerpt, TreeNode
 from grader.check_notes import Cause
 from grader.execution.channel.calls import CallExploration
 from reference import Board, SearchSpec
+from reference.engine import MoveOrder
 from reference.mistakes import Mistake
-from reference.replay import StudentOrder, one_order, replayed_trace
+from reference.replay import StudentOrder, one_order
 from reference.search import root_mover
 from reference.separate import confirmed, separating_window
 from reference.tictactoe import opponent
-from reference.trace import MAX_STEPS, Divergence, alphabeta_trace, cause_sentence, first_divergence, fitting_mistakes
+from reference.trace import MAX_STEPS, Divergence, cause_sentence, first_divergence, fitting_mistakes, rules_trace
 from reference.trace_windows import Visit, visits
 
 EXCERPT_ANCESTORS = 4
@@ -55,6 +57,13 @@ class Comparison:
     student_order: StudentOrder | None = field(default=None, compare=False, repr=False)
     replayed_nodes: int | None = None
     """The nodes of the reference replayed in the student's order (None: not replayed)."""
+    explained: bool = True
+    """False: where the searches part is known, not yet why (:func:`explained`)."""
+    student: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    """The student's exploration (a wrapper's root added), for :func:`explained`."""
+    searched_order: MoveOrder | None = field(default=None, compare=False, repr=False)
+    """The move order the reference was searched in (``student_order``, or row-major where
+    that is the same at every node)."""
 
     @property
     def same(self) -> bool:
@@ -112,20 +121,19 @@ def compare(
     alpha: float,
     beta: float,
     any_order: bool = False,
+    explain: bool = True,
 ) -> Comparison | None:
     """The comparison, or None when the exploration cannot be compared step by step: then
     counts decide. With ``any_order`` the reference is replayed in the order the student's
-    search tried the moves at each node, and every rule is judged in that order."""
+    search tried the moves at each node, and every rule is judged in that order. Without
+    ``explain``, only whether and where the searches part (:func:`explained` adds why)."""
     steps = recorded_steps(exploration)
     if steps is None:
         return None
-    root = str(board)
-    student = _with_root(steps, root)
-    order = StudentOrder(student) if any_order else None
-    if order is None:
-        reference = list(alphabeta_trace(board, spec, alpha=alpha, beta=beta, to_move=to_move).steps)
-    else:
-        reference = list(replayed_trace(student, board, spec, alpha=alpha, beta=beta, to_move=to_move).steps)
+    student = tuple(_with_root(steps, str(board)))
+    order = StudentOrder.of(student) if any_order else None
+    searched = None if order is None else order.fixed()
+    reference = _reference_steps(board, spec, alpha, beta, to_move, searched)
     if not reference or len(reference) >= MAX_STEPS:
         return None
     divergence = first_divergence(student, reference)
@@ -134,19 +142,75 @@ def compare(
         return Comparison(
             len(student), None, order=_order_words(order, spec), student_order=order, replayed_nodes=replayed_nodes
         )
-    readings = fitting_mistakes(student, board, spec, alpha=alpha, beta=beta, to_move=to_move, order=order)
+    comparison = Comparison(
+        len(student),
+        divergence,
+        student_order=order,
+        replayed_nodes=replayed_nodes,
+        explained=False,
+        student=student,
+        searched_order=searched,
+    )
+    return explained(comparison, board, spec, to_move=to_move, alpha=alpha, beta=beta) if explain else comparison
+
+
+def explained(
+    comparison: Comparison,
+    board: Board,
+    spec: SearchSpec,
+    *,
+    to_move: str,
+    alpha: float,
+    beta: float,
+    named: bool = True,
+) -> Comparison:
+    """The comparison with why the searches part: the known mistakes that reproduce the whole
+    exploration, what the reference did where they part, the tree around it. This is the
+    costly part (a search per rule set): done only for the position a verdict speaks of.
+    Without ``named`` the known mistakes are not looked for (another cause is named)."""
+    divergence = comparison.divergence
+    if divergence is None or comparison.explained:
+        return comparison
+    student, order = comparison.student, comparison.searched_order
+    readings = (
+        fitting_mistakes(student, board, spec, alpha=alpha, beta=beta, to_move=to_move, order=order) if named else ()
+    )
     walk = visits(board, spec, alpha=alpha, beta=beta, to_move=to_move, cap=divergence.step + 1, order=order)
     focus = _focus(walk, divergence)
     side = root_mover(board, spec, to_move)
-    return Comparison(
-        len(student),
-        divergence,
-        readings,
-        None if focus is None or side is None else _at_divergence(walk, divergence, focus, side, spec, board),
-        None if focus is None else excerpt(student, walk, divergence),
-        student_order=order,
-        replayed_nodes=replayed_nodes,
+    return replace(
+        comparison,
+        readings=readings,
+        at_divergence=None
+        if focus is None or side is None
+        else _at_divergence(walk, divergence, focus, side, spec, board),
+        excerpt=None if focus is None else excerpt(student, walk, divergence),
+        explained=True,
     )
+
+
+def _reference_steps(
+    board: Board, spec: SearchSpec, alpha: float, beta: float, to_move: str, order: MoveOrder | None
+) -> tuple[str, ...]:
+    """The correct alpha-beta's exploration (in ``order``, else the spec's)."""
+    if order is None or isinstance(order, tuple):
+        return _shared_reference_steps(board, spec, alpha, beta, to_move, order)
+    trace = rules_trace(board, spec, alpha=alpha, beta=beta, to_move=to_move, order=order)
+    assert trace is not None  # no expected trace, so never abandoned
+    return trace.steps
+
+
+@functools.lru_cache(maxsize=32)
+def _shared_reference_steps(
+    board: Board, spec: SearchSpec, alpha: float, beta: float, to_move: str, order: tuple[int, ...] | None
+) -> tuple[str, ...]:
+    """In one fixed order the reference's exploration is the same for every student: searched
+    once per position and window in a process (a batch worker's class). An assignment counts
+    from a few positions, and a correct alpha-beta explores little (18,297 steps from the empty
+    board in row-major order)."""
+    trace = rules_trace(board, spec, alpha=alpha, beta=beta, to_move=to_move, order=order)
+    assert trace is not None
+    return trace.steps
 
 
 def separate(
@@ -163,14 +227,14 @@ def separate(
     one reading or none fits, no window parts them, or the second exploration cannot be read."""
     if len(comparison.readings) < 2:
         return comparison
-    window = separating_window(board, spec, comparison.readings, to_move=to_move, order=comparison.student_order)
+    window = separating_window(board, spec, comparison.readings, to_move=to_move, order=comparison.searched_order)
     if window is None:
         return comparison
     steps = ask(window)
     if steps is None:
         return comparison
     student = _with_root(steps, str(board))
-    order = StudentOrder(student) if comparison.student_order is not None else None
+    order = StudentOrder.of(student).fixed() if comparison.student_order is not None else None
     kept = confirmed(student, board, spec, comparison.readings, window, to_move=to_move, order=order)
     if not kept or len(kept) == len(comparison.readings):
         return comparison

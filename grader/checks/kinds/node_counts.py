@@ -25,7 +25,7 @@ from typing import Literal
 from grader.check_details import NodeCountRow, NodeCounts
 from grader.check_notes import Cause
 from grader.checks.answers import Answer, ShapeError, format_value, read_search_result
-from grader.checks.causes.explorations import Comparison, compare, recorded_steps, separate
+from grader.checks.causes.explorations import Comparison, compare, explained, recorded_steps, separate
 from grader.checks.causes.root_cause import NodeCountObservation
 from grader.checks.context import CheckContext, Explore, StudentFunction
 from grader.checks.kind import CheckKind
@@ -183,8 +183,9 @@ def _first_failure(positions: Sequence[_Position], answers: Sequence[Answer]) ->
 
 
 def _measure(ctx: CheckContext, params: Params, positions: Sequence[_Position], answers: _Answers) -> list[Measured]:
+    """Each position's counts, and where the alpha-beta's exploration parts from the
+    reference's (why it does is left to :func:`_explain`, for the position the verdict names)."""
     measured = []
-    separated = False  # one call tells readings apart: on the first position that needs it
     for i, position in enumerate(positions):
         mm_answer = answers.minimax[i]
         row = NodeCountRow(
@@ -211,10 +212,8 @@ def _measure(ctx: CheckContext, params: Params, positions: Sequence[_Position], 
                 alpha=alpha,
                 beta=beta,
                 any_order=params.move_order == "any",
+                explain=False,
             )
-            if comparison is not None and not separated and len(comparison.readings) > 1:
-                separated = True
-                comparison = _separate(ctx, params, position, answers.alphabeta_search, comparison)
         counted = counter.nodes(ab_answer)
         row = replace(
             row,
@@ -224,6 +223,39 @@ def _measure(ctx: CheckContext, params: Params, positions: Sequence[_Position], 
         )
         measured.append(Measured(row, comparison, _wrong_value(ctx, params, position, ab_answer)))
     return measured
+
+
+def _explain(
+    ctx: CheckContext,
+    params: Params,
+    positions: Sequence[_Position],
+    answers: _Answers,
+    measured: list[Measured],
+    first_apart: int,
+    root_cause: Cause | None,
+) -> list[Measured]:
+    """Why the alpha-beta parts from the reference, at the one position the verdict's words
+    speak of (the first where it explores otherwise): the rule searches and the call that
+    tells readings apart cost seconds on a large exploration, and no other position's
+    explanation reaches the report. A lower-level function's defect, when it explains every
+    count, is the cause named: then no rule set is looked for."""
+    at = measured[first_apart]
+    if at.comparison is None or at.comparison.divergence is None:
+        return measured
+    position = positions[first_apart]
+    alpha, beta = params.window
+    comparison = explained(
+        at.comparison,
+        position.board,
+        position.spec,
+        to_move=position.side,
+        alpha=alpha,
+        beta=beta,
+        named=root_cause is None,
+    )
+    if len(comparison.readings) > 1:
+        comparison = _separate(ctx, params, position, answers.alphabeta_search, comparison)
+    return [*measured[:first_apart], replace(at, comparison=comparison), *measured[first_apart + 1 :]]
 
 
 def _separate(
@@ -270,8 +302,10 @@ def run(check: Check[Params], ctx: CheckContext) -> CheckResult:
     elif params.alphabeta_call is None:
         verdict = single_search_result(check, rows, root_cause, params.counter)
     else:
+        finding = judge_alphabeta(measured)
+        measured = _explain(ctx, params, positions, answers, measured, finding.first_apart, root_cause)
         verdict = alphabeta_result(
-            check, measured, judge_alphabeta(measured), root_cause, params.partial_credit, params.move_order == "any"
+            check, measured, finding, root_cause, params.partial_credit, params.move_order == "any"
         )
     source = f"the global `{params.counter}`" if params.counter else "calls counted by the grader"
     detail = verdict.detail_as(NodeCounts) or NodeCounts(())
