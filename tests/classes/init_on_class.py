@@ -100,6 +100,16 @@ class ClassOutcome:
         return sum(s.score == s.max_score for s in self.correct)
 
     @property
+    def inherited_charged(self) -> list[str]:
+        """Functions wrong only through another one whose own checks lost points too."""
+        return [
+            f"{s.name}: {function}"
+            for s in self.students
+            for function in sorted(s.inherited_defects)
+            if set(checks_of(self.assignment, function)) & s.failed_checks
+        ]
+
+    @property
     def correct_functions_failed(self) -> list[str]:
         return [f"{s.name}: {w}" for s in self.students for w in s.wrongly_failed]
 
@@ -115,6 +125,9 @@ class ClassOutcome:
                 "  defects missed: "
                 + ("none" if self.caught == self.defects else "")
                 + "".join(f"\n    {s.name}: {m}" for s in self.students for m in s.missed),
+                f"  functions wrong only through another: {sum(len(s.inherited_defects) for s in self.students)}, "
+                f"of which charged again: {len(self.inherited_charged)}"
+                + "".join(f"\n    {line}" for line in self.inherited_charged),
                 f"  not importing: {', '.join(s.name for s in self.not_importing) or 'none'}"
                 f" (scores {', '.join(f'{s.score:g}' for s in self.not_importing)})",
                 f"  API functions with no check: {', '.join(self.unchecked_functions) or 'none'}",
