@@ -421,7 +421,6 @@ class ToMove(Expectation):
 
     name = "to-move"
     truth = PREDICATE_TRUTHS["to-move"]
-    stands_in = False
     player_is_first = True
     title = "names the side to move"
     draft_role = "turn"

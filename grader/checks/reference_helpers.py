@@ -77,6 +77,7 @@ def stand_in_for(check: Check[Any], ctx: CheckContext) -> StandIn | None:
         codes=codes,
         move_format=params.move or ctx.assignment.move_format,
         maximizer=X if maximizer == "to-move" else maximizer,
+        first_player=ctx.assignment.first_player,
     )
 
 

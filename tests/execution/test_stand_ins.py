@@ -45,6 +45,13 @@ def is_end():
 def ask_is_end():
     return is_end()
 
+def player(board):
+    marks = sum(cell is not None for row in board for cell in row)
+    return "O" if marks % 2 == 0 else "X"  # wrong: the parity inverted
+
+def mark_of_next_move(board):
+    return player(board)
+
 class State:
     def __init__(self, gameplan):
         self.gameplan = gameplan
@@ -145,3 +152,23 @@ def test_a_function_without_the_parameters_the_call_passes_is_not_stood_in_for()
     (outcome,) = run(calls, Call("winner_is_o", (FLAT_O_WINS,), stand_ins=(one_argument,)))
     assert outcome.status is CallStatus.MISSING and "takes other parameters" in (outcome.error or "")
     assert namespace["check_winner"] is original
+
+
+@pytest.mark.parametrize(("first", "on_empty", "after_one"), [("X", "X", "O"), ("O", "O", "X")])
+def test_the_side_to_move_stands_in_with_the_assignments_first_player(
+    first: str, on_empty: str, after_one: str
+) -> None:
+    calls, _ = executor()
+    turn = StandIn(
+        "player", "to-move", ("X", "O", (None,)), board_arg=0, codes={"X": "X", "O": "O"}, first_player=first
+    )
+    empty: list[list[str | None]] = [[None] * 3 for _ in range(3)]
+    one: list[list[str | None]] = [[None] * 3 for _ in range(3)]
+    one[1][1] = first
+    answers = run(
+        calls,
+        Call("mark_of_next_move", (empty,), stand_ins=(turn,)),
+        Call("mark_of_next_move", (one,), stand_ins=(turn,)),
+        Call("mark_of_next_move", (empty,)),
+    )
+    assert [a.value for a in answers] == [on_empty, after_one, "O"]

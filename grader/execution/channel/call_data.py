@@ -155,6 +155,8 @@ class StandIn:
     """The answer for each outcome (X, O, tie, ongoing), for ``winner`` and ``outcome``."""
     move_format: str = "index"
     maximizer: str = "X"
+    first_player: str = "X"
+    """Who moves on a board with as many X as O, for ``to-move``."""
 
     def to_request(self) -> StandInRequest:
         return {
@@ -167,6 +169,7 @@ class StandIn:
             "codes": [[outcome, code] for outcome, code in self.codes.items()],
             "move_format": self.move_format,
             "maximizer": self.maximizer,
+            "first_player": self.first_player,
         }
 
 

@@ -152,6 +152,8 @@ class StandInRequest(TypedDict):
     """index, position, rowcol or rowcol1, for ``legal-moves``."""
     maximizer: str
     """X or O, for ``score``."""
+    first_player: str
+    """X or O, for ``to-move`` on a board with as many X as O."""
 
 
 class CallRequest(TypedDict):

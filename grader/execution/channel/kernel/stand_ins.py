@@ -166,6 +166,8 @@ def _answerer(request: StandInRequest) -> Callable[[str, str | None], Any]:
     codes = {outcome: code for outcome, code in request["codes"]}
     move_format = request["move_format"]
     maximizer = request["maximizer"]
+    # The side to move is asked with no player: on a board with as many X as O it is the first.
+    default_player = request.get("first_player", "X") if role == "to-move" else None
     known: dict[tuple[str, str | None], Any] = {}
 
     def move(cell: int) -> Any:
@@ -178,7 +180,8 @@ def _answerer(request: StandInRequest) -> Callable[[str, str | None], Any]:
         except KeyError:
             if truth is None:
                 raise ValueError(f"no stand-in for the role {role!r}") from None
-            found = known[board, player] = truth.spelled(truth.truth(board, player, None, maximizer), codes, move)
+            asked = player if player is not None else default_player
+            found = known[board, player] = truth.spelled(truth.truth(board, asked, None, maximizer), codes, move)
         return list(found) if isinstance(found, list) else found  # a list the caller may change
 
     return answer
