@@ -39,6 +39,8 @@ from grader.spec.model import MoveFormat
 from reference import Board
 from reference.codecs import BoardEncoding
 
+BOARD_FUNCTION_KINDS = ("predicate", "successor", "initial-state")
+"""The kinds of check that judge a function the searches are built on."""
 COUNTER_NAME = re.compile(r"(count|nodes|calls|visited|expanded|evaluated)", re.I)
 
 
@@ -259,6 +261,9 @@ def infer(
     _game_roles(draft, prober, here, signatures, conventions, fmt)
     if api is not None:
         keep_api_checks(draft, api, choice.conventions.location)
+    # The board functions first: a check that finds one wrong leaves the reference's version
+    # of it for the searches built on it, graded after it (`grader.checks.reference_helpers`).
+    draft.checks.sort(key=lambda c: c.kind not in BOARD_FUNCTION_KINDS)
     draft.aliases = aliases_for(draft.jobs(), prober.defined)
     return draft, choice
 

@@ -29,6 +29,7 @@ from typing import Any
 from grader.check_notes import Regraded
 from grader.checks.context import CheckContext, NotDefined
 from grader.checks.kinds.predicates import Params as PredicateParams
+from grader.checks.kinds.state import SuccessorParams
 from grader.execution.channel.call_data import StandIn
 from grader.results import CheckResult, CheckStatus
 from grader.spec.call_template import CallTemplate, Placeholder
@@ -41,9 +42,11 @@ _PLAYER = (Placeholder("player"), Placeholder("to_move"))
 
 
 def stand_in_for(check: Check[Any], ctx: CheckContext) -> StandIn | None:
-    """The reference's version of the function a predicate check tests, speaking the
-    assignment's encoding and that check's answer convention; None where it cannot stand in."""
+    """The reference's version of the function a predicate or successor check tests, speaking
+    the assignment's encoding and that check's answer convention; None where it cannot stand in."""
     params = check.params
+    if isinstance(params, SuccessorParams):
+        return _successor_stand_in(params, ctx)
     if not isinstance(params, PredicateParams) or not params.expectation.stands_in or ctx.adapter_encodes_boards:
         return None
     template = ctx.assignment.board.on_object(params.call)
@@ -78,6 +81,36 @@ def stand_in_for(check: Check[Any], ctx: CheckContext) -> StandIn | None:
         move_format=params.move or ctx.assignment.move_format,
         maximizer=X if maximizer == "to-move" else maximizer,
         first_player=ctx.assignment.first_player,
+    )
+
+
+def _successor_stand_in(params: SuccessorParams, ctx: CheckContext) -> StandIn | None:
+    """The reference's successor for a plain function of the board and the move that returns
+    the new board or plays on the given one (``result(board, action)``, ``select_space(board,
+    move, turn)``); None for a state object's method, which the reference cannot make."""
+    template = params.call
+    if template.chain or params.globals or ctx.adapter_encodes_boards:
+        return None
+    if params.returns == "state" and params.board_attribute:
+        return None
+    board_arg = _position(template.target.args, (Placeholder("board"),))
+    move_arg = _position(template.target.args, (Placeholder("move"),))
+    if board_arg is None or move_arg is None:
+        return None
+    try:
+        function = ctx.resolve(template.function)
+    except NotDefined:
+        return None
+    return StandIn(
+        name=function,
+        role="successor",
+        marks=ctx.assignment.encoding.marks,
+        board_arg=board_arg,
+        move_arg=move_arg,
+        move_format=params.move or ctx.assignment.move_format,
+        first_player=ctx.assignment.first_player,
+        returns=params.returns,
+        invalid=params.invalid,
     )
 
 

@@ -7,7 +7,8 @@ handout, with no edit, then every other hand-in graded and set beside the oracle
 - every correct hand-in scores full marks;
 - every function the oracle finds wrong on its own loses a check of it; a function that is wrong only
   through another one (`through` in expected.toml) is not required to, since a mistake costs once;
-- no check of a function the oracle finds correct loses points;
+- no check of a function the oracle finds correct loses points, nor one of a function wrong only
+  through another;
 - a hand-in that does not import does not score full marks.
 """
 
@@ -55,6 +56,13 @@ def test_every_own_defect_loses_a_check_of_its_function(graded: ClassOutcome) ->
 
 def test_no_correct_function_is_failed(graded: ClassOutcome) -> None:
     assert graded.correct_functions_failed == []
+
+
+def test_a_mistake_costs_once(graded: ClassOutcome) -> None:
+    """A function wrong only through another one is graded again with the reference's version of
+    that one, and passes: the mistake is charged where it is made."""
+    assert sum(len(s.inherited_defects) for s in graded.students) > 0
+    assert graded.inherited_charged == []
 
 
 def test_a_handin_that_does_not_import_is_not_at_full_marks(graded: ClassOutcome) -> None:

@@ -52,6 +52,35 @@ def player(board):
 def mark_of_next_move(board):
     return player(board)
 
+def result(board, action):
+    new = [row for row in board]  # wrong: the rows are shared with the given board
+    new[action[0]][action[1]] = "X"
+    return new
+
+def children(board):
+    boards = []
+    for i in range(3):
+        for j in range(3):
+            if board[i][j] is None:
+                boards.append(result(board, (i, j)))
+    return boards, board
+
+def try_moves(board, moves):
+    answers = []
+    for move in moves:
+        try:
+            answers.append(result(board, move))
+        except ValueError:
+            answers.append("refused")
+    return answers
+
+def select_space(board, move, turn):
+    board[move - 1] = turn  # wrong: no check at all
+    return True
+
+def play_all(board, moves):
+    return [select_space(board, move, "X") for move in moves], board
+
 class State:
     def __init__(self, gameplan):
         self.gameplan = gameplan
@@ -172,3 +201,47 @@ def test_the_side_to_move_stands_in_with_the_assignments_first_player(
         Call("mark_of_next_move", (empty,)),
     )
     assert [a.value for a in answers] == [on_empty, after_one, "O"]
+
+
+RESULT = StandIn(
+    "result", "successor", ("X", "O", (None,)), board_arg=0, move_arg=1, move_format="rowcol", invalid="raise"
+)
+
+
+def test_the_successor_stands_in_with_a_new_board_and_the_given_one_untouched() -> None:
+    calls, _ = executor()
+    one: list[list[str | None]] = [[None, None, None], [None, "X", None], [None, None, None]]
+    (answer,) = run(calls, Call("children", (one,), stand_ins=(RESULT,)))
+    value: Any = answer.value
+    boards, given = value
+    assert given == [[None, None, None], [None, "X", None], [None, None, None]]
+    assert len(boards) == 8 and boards[0] == [["O", None, None], [None, "X", None], [None, None, None]]
+
+
+def test_the_successor_refuses_a_taken_cell_and_one_off_the_board_as_the_check_reads_it() -> None:
+    calls, _ = executor()
+    one: list[list[str | None]] = [[None, None, None], [None, "X", None], [None, None, None]]
+    (answer,) = run(calls, Call("try_moves", (one, [(1, 1), (-1, 0), (3, 3), (0, 0)]), stand_ins=(RESULT,)))
+    value: Any = answer.value
+    assert value[:3] == ["refused"] * 3
+    assert value[3] == [["O", None, None], [None, "X", None], [None, None, None]]
+
+
+def test_a_successor_that_plays_in_place_answers_true_or_false() -> None:
+    calls, _ = executor()
+    played = StandIn(
+        "select_space",
+        "successor",
+        ("X", "O", ("1", "2", "3", "4", "5", "6", "7", "8", "9")),
+        board_arg=0,
+        move_arg=1,
+        move_format="position",
+        returns="played",
+        invalid="false",
+    )
+    board = [str(n) for n in range(1, 10)]
+    (answer,) = run(calls, Call("play_all", (board, [5, 5, 0, 10, 1]), stand_ins=(played,)))
+    value: Any = answer.value
+    answers, after = value
+    assert answers == [True, False, False, False, True]
+    assert after == ["O", "2", "3", "4", "X", "6", "7", "8", "9"]

@@ -156,7 +156,13 @@ class StandIn:
     move_format: str = "index"
     maximizer: str = "X"
     first_player: str = "X"
-    """Who moves on a board with as many X as O, for ``to-move``."""
+    """Who moves on a board with as many X as O, for ``to-move`` and ``successor``."""
+    move_arg: int | None = None
+    """The move's position among the function's parameters, for ``successor``."""
+    returns: str = "state"
+    """For ``successor``: state (a new board, the given one unchanged) or played (on the given one)."""
+    invalid: str = "none"
+    """For ``successor``: what a refused move gives: none, raise or false."""
 
     def to_request(self) -> StandInRequest:
         return {
@@ -170,6 +176,9 @@ class StandIn:
             "move_format": self.move_format,
             "maximizer": self.maximizer,
             "first_player": self.first_player,
+            "move_arg": self.move_arg,
+            "returns": self.returns,
+            "invalid": self.invalid,
         }
 
 

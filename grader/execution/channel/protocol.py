@@ -153,7 +153,13 @@ class StandInRequest(TypedDict):
     maximizer: str
     """X or O, for ``score``."""
     first_player: str
-    """X or O, for ``to-move`` on a board with as many X as O."""
+    """X or O, for ``to-move`` on a board with as many X as O, and the mover of ``successor``."""
+    move_arg: int | None
+    """The position of the move among the function's parameters (for ``successor``)."""
+    returns: str
+    """state or played, for ``successor``: a new board, or the move played on the given one."""
+    invalid: str
+    """none, raise or false, for ``successor``: what a refused move gives."""
 
 
 class CallRequest(TypedDict):

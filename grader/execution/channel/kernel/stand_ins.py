@@ -18,6 +18,7 @@ uses) and the predicates' truths, and before the call executor: standard library
 
 from __future__ import annotations
 
+import copy
 import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -101,6 +102,8 @@ def _takes_the_arguments(original: Any, request: StandInRequest) -> bool:
 def reference_stand_in(namespace: dict[str, Any], request: StandInRequest, original: Any) -> Callable[..., Any]:
     """A plain function (so that it binds as a method too) answering ``request["role"]`` as the
     reference does, for the calls the student's code makes of ``original``."""
+    if request["role"] == "successor":
+        return _successor_stand_in(request, original)
     text = board_text(request["marks"])
     player_of = {request["marks"][0]: "X", request["marks"][1]: "O"}
     board_global, board_at, player_at = request["board_global"], request["board_arg"], request["player_arg"]
@@ -140,6 +143,97 @@ def reference_stand_in(namespace: dict[str, Any], request: StandInRequest, origi
 
     stand_in.__name__ = stand_in.__qualname__ = getattr(original, "__name__", "stand_in")
     return stand_in
+
+
+def _successor_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]:
+    """The move played as the reference plays it, on the board argument the student's code
+    passes: a new board of the same shape (the given one unchanged), or the given board itself
+    with the mark written in (``played``, answering True); a refused move (a taken cell, or a
+    move that names none) raises, or answers None or False, as the assignment's check of the
+    function reads it."""
+    marks = request["marks"]
+    text = board_text(marks)
+    mark = {"X": marks[0], "O": marks[1]}
+    board_at = request["board_arg"] or 0
+    move_at = request["move_arg"] if request["move_arg"] is not None else board_at + 1
+    first, fmt, played, invalid = (
+        request["first_player"],
+        request["move_format"],
+        request["returns"],
+        request["invalid"],
+    )
+    try:
+        signature: inspect.Signature | None = inspect.signature(original)
+    except (TypeError, ValueError):
+        signature = None
+
+    def refused(why: str) -> Any:
+        if invalid == "raise":
+            raise ValueError(why)
+        return False if invalid == "false" else None
+
+    def stand_in(*args: Any, **kwargs: Any) -> Any:
+        given = tuple(signature.bind(*args, **kwargs).arguments.values()) if kwargs and signature else args
+        if max(board_at, move_at) >= len(given):
+            raise TypeError("the reference's stand-in found no board and move in the arguments")
+        board, move = given[board_at], given[move_at]
+        cells = text(board)
+        if cells is None:
+            raise TypeError("the reference's stand-in found no board in the arguments")
+        cell = _cell(move, fmt)
+        if cell is None:
+            return refused(f"{move!r} is not a cell of the board")
+        if cells[cell] != ".":
+            return refused(f"cell {move!r} is taken")
+        mover = first if cells.count("X") == cells.count("O") else ("O" if cells.count("X") > cells.count("O") else "X")
+        if played == "played":
+            _write(board, cell, mark[mover])
+            return True
+        return _written(board, cell, mark[mover])
+
+    stand_in.__name__ = stand_in.__qualname__ = getattr(original, "__name__", "stand_in")
+    return stand_in
+
+
+def _cell(move: Any, move_format: str) -> int | None:
+    """The cell 0-8 a move names in ``move_format``; None when it names none."""
+    if move_format in ("index", "position"):
+        if isinstance(move, bool) or not isinstance(move, int):
+            return None
+        cell = move - (move_format == "position")
+        return cell if 0 <= cell < 9 else None
+    try:
+        row, column = move
+    except (TypeError, ValueError):
+        return None
+    base = 1 if move_format == "rowcol1" else 0
+    if any(isinstance(v, bool) or not isinstance(v, int) for v in (row, column)):
+        return None
+    row, column = row - base, column - base
+    return row * 3 + column if 0 <= row < 3 and 0 <= column < 3 else None
+
+
+def _write(board: Any, cell: int, mark: Any) -> None:
+    """The mark written into ``board`` itself: three rows of three, or nine cells."""
+    if len(board) == 3:
+        board[cell // 3][cell % 3] = mark
+    else:
+        board[cell] = mark
+
+
+def _written(board: Any, cell: int, mark: Any) -> Any:
+    """A new board of ``board``'s kind with the mark written in."""
+    if isinstance(board, str):
+        return board[:cell] + str(mark) + board[cell + 1 :]
+    if isinstance(board, tuple):
+        if len(board) == 3:
+            rows = [list(row) for row in board]
+            rows[cell // 3][cell % 3] = mark
+            return tuple(type(board[i])(rows[i]) for i in range(3))
+        return tuple(mark if i == cell else value for i, value in enumerate(board))
+    new = copy.deepcopy(board)
+    _write(new, cell, mark)
+    return new
 
 
 def _held(given: tuple[Any, ...], text: Callable[[Any], str | None], found: list[str]) -> str | None:
