@@ -212,6 +212,7 @@ class CallExecutor:
             except Unserializable as unserializable:
                 status, error = STATUS_UNSERIALIZABLE, str(unserializable)
         wanted = list(call["count"]) + (counters.all_names if call["count_all"] else [])
+        mutated, changed_args = _mutations(call, sent) if call["check_mutation"] else (False, [])
         return {
             "status": status,
             "value": value,
@@ -219,8 +220,8 @@ class CallExecutor:
             "traceback": traceback_text,
             "duration": duration,
             "counts": {name: counters.cells[name][0] for name in wanted if name in counters.cells},
-            "mutated": call["check_mutation"] and any(_changed(given, data) for given, data in sent),
-            "changed_args": _changed_args(call, sent) if call["check_mutation"] else [],
+            "mutated": mutated,
+            "changed_args": changed_args,
             "globals": self._read_globals(call["read_globals"]),
             "after": after,
             "stdout": captured.getvalue(),
@@ -446,26 +447,26 @@ def _exploration_data(exploration: Exploration, uses: dict[str, dict[str | None,
     }
 
 
-def _changed_args(call: CallRequest, sent: list[tuple[Any, Any]]) -> list[list[Any]]:
-    """The positional arguments the call changed, as they are now: what a function that plays
-    on the board it is given did to it. ``sent`` holds the globals set first, then the args."""
+def _mutations(call: CallRequest, sent: list[tuple[Any, Any]]) -> tuple[bool, list[list[Any]]]:
+    """Whether the call changed anything it was given, and the positional arguments it changed,
+    as they are now (what a function that plays on the board it is given did to it): each
+    value encoded once. ``sent`` holds the globals set first, then the args; a value that no
+    longer encodes counts as changed."""
     first = len(call["set_globals"])
-    changed = []
-    for position, (value, data) in enumerate(sent[first : first + len(call["args"])]):
+    args = range(first, first + len(call["args"]))
+    mutated = False
+    changed: list[list[Any]] = []
+    for index, (value, data) in enumerate(sent):
         try:
             now = encode(value)
         except Unserializable:
+            mutated = True
             continue
         if now != data:
-            changed.append([position, now])
-    return changed
-
-
-def _changed(value: Any, sent: Any) -> bool:
-    try:
-        return encode(value) != sent
-    except Unserializable:
-        return True
+            mutated = True
+            if index in args:
+                changed.append([index - first, now])
+    return mutated, changed
 
 
 def describe(error: BaseException) -> str:
