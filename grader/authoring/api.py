@@ -30,7 +30,6 @@ from nbformat import NotebookNode
 
 from grader.authoring.draft import Draft, DraftCheck
 from grader.checks.kinds.hygiene import NoMutationParams
-from grader.spec.board import BoardLocation
 from grader.spec.call_template import CallTemplate
 
 ApiSource = Literal["handout", "program", "every function"]
@@ -194,19 +193,11 @@ def _calls(check: DraftCheck) -> list[CallTemplate]:
 SEARCH_ROLES = ("minimax", "best-move", "alpha-beta")
 
 
-def keep_api_checks(draft: Draft, api: Api, location: BoardLocation | None = None) -> list[DraftCheck]:
+def keep_api_checks(draft: Draft, api: Api) -> list[DraftCheck]:
     """Leave out of ``draft`` the checks that call a function outside ``api``; returns them.
-    A call on the object that holds the board (``game.minimax()``) is a call of its class's
-    method (``location``). A helper's board-left-alone check moves to the API's first search
-    that takes the board (CS50's `max_value` -> `minimax`): the search would change the board
-    through it."""
-
-    def admitted(call: CallTemplate) -> bool:
-        if location is not None and location.factory is not None:
-            call = location.on_object(call)
-        return api.admits_call(call)
-
-    dropped = [c for c in draft.checks if not all(admitted(call) for call in _calls(c))]
+    A helper's board-left-alone check moves to the API's first search that takes the board
+    (CS50's `max_value` -> `minimax`): the search would change the board through it."""
+    dropped = [c for c in draft.checks if not all(api.admits_call(call) for call in _calls(c))]
     draft.checks = [c for c in draft.checks if c not in dropped]
     helper_checked = next((c for c in dropped if c.kind == "no-mutation"), None)
     if helper_checked is not None and not any(c.kind == "no-mutation" for c in draft.checks):

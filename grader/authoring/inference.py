@@ -260,7 +260,7 @@ def infer(
     here = _signatures_at(choice.conventions.location, signatures, discovered)
     _game_roles(draft, prober, here, signatures, conventions, fmt)
     if api is not None:
-        keep_api_checks(draft, api, choice.conventions.location)
+        keep_api_checks(draft, api)
     # The board functions first: a check that finds one wrong leaves the reference's version
     # of it for the searches built on it, graded after it (`grader.checks.reference_helpers`).
     draft.checks.sort(key=lambda c: c.kind not in BOARD_FUNCTION_KINDS)
