@@ -5,12 +5,10 @@ says nothing a check could hold a student to: finished games are then not judged
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
-from typing import Any
 
 from grader.authoring.probes import Conventions, Prober
-from grader.authoring.search_readings import SearchReading
+from grader.authoring.search_readings import SearchReading, search_case
 from grader.authoring.signatures import Signature
 from grader.checks.answers import ShapeError, read_value_only
 from grader.checks.kinds.search import OnFinished
@@ -23,16 +21,6 @@ from reference import Board, SearchSpec, X
 class FinishedAnswer:
     rule: OnFinished
     evidence: str
-
-
-def _case(signature: Signature, reading: SearchReading, board: Board) -> dict[str, Any]:
-    side = board.to_move(reading.first_player)
-    case: dict[str, Any] = {"board": board, "alpha": -math.inf, "beta": math.inf, "depth_limit": 9}
-    if signature.has("is_max"):
-        case["is_max"] = reading.maximizer in (None, "to-move") or side == reading.maximizer
-    if signature.has("player"):
-        case["player"] = side
-    return case
 
 
 def _game_value(reading: SearchReading, board: Board) -> float:
@@ -54,7 +42,7 @@ def finished_answer(
     boards = smallest_finished_positions(reading.first_player, reading.to_move)
     if not boards:
         return None
-    cases = [_case(signature, reading, board) for board in boards]
+    cases = [search_case(reading, board) for board in boards]
     outcomes = prober.ask(signature, replace(conventions, first_player=reading.first_player), cases)
     if not all(o.ok for o in outcomes):
         return None

@@ -7,7 +7,6 @@ then graded against the solution itself before anything is written (`grader.auth
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -31,7 +30,7 @@ from grader.authoring.probes import (
     search_positions,
 )
 from grader.authoring.search_checks import ReadSearch, search_checks
-from grader.authoring.search_readings import SearchFunction, read_search
+from grader.authoring.search_readings import SearchFunction, read_search, search_case
 from grader.authoring.signatures import Signature, read_constructor, read_signatures
 from grader.checks.kinds import predicates
 from grader.spec.board import BoardLocation, board_fields, preset_name
@@ -205,10 +204,7 @@ def find_counter(
         return None
     search = valued[0]
     reading = search.readings[0]
-    board = search_positions(reading.first_player)[0]
-    side = board.to_move(reading.first_player)
-    case = {"board": board, "player": side, "alpha": -math.inf, "beta": math.inf, "depth_limit": 9}
-    case["is_max"] = reading.maximizer in ("to-move", side)
+    case = search_case(reading, search_positions(reading.first_player)[0])
     for name in names:
         (outcome,) = prober.ask(
             search.signature, replace(conventions, first_player=reading.first_player), [case], reset={name: 0}

@@ -51,6 +51,15 @@ class SearchReading:
         return self.returns not in ("move", IN_PLACE)
 
 
+def search_case(reading: SearchReading, board: Board) -> dict[str, Any]:
+    """The values of one call of a search read as ``reading`` on ``board``: the side to move as
+    the player, ``is_max`` when that side maximizes (or the reading leaves it open), the full
+    window and no depth limit short of the game's end."""
+    side = board.to_move(reading.first_player)
+    is_max = reading.maximizer in (None, "to-move") or side == reading.maximizer
+    return {"board": board, "player": side, "is_max": is_max, "alpha": -math.inf, "beta": math.inf, "depth_limit": 9}
+
+
 @dataclass(frozen=True)
 class SearchFunction:
     signature: Signature
