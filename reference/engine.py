@@ -16,6 +16,14 @@ a copy of the loop:
   value cut off there, the value it returned. A hook may raise to end the search early. A
   node is one call of the search function, root included; ``nodes`` counts them.
 
+A node's subtree is a function of what it was entered with: its cells, the side to move, its
+depth and its window (the order, the rules and the root's window are the search's). A search
+watched only at entry can therefore replay a subtree it has explored before instead of
+exploring it again (``on_repeat``): tic-tac-toe reaches most positions by several move
+sequences, and a search that prunes little (the mistakes that never cut off) enters the same
+subtree with the same window many times: from ``X........`` plain minimax enters 59,705 nodes
+but only a few thousand distinct (position, window) pairs.
+
 The node structure is seed 003's loop: for each child in move order, keep the best value
 (first best move on strict improvement), then test the cut-off, then move the bound
 (``style="best"``); or seed 004's: move the bound with the child's value, then cut when the
@@ -43,6 +51,7 @@ __all__ = [
     "Entered",
     "MoveOrder",
     "Positions",
+    "Repeated",
     "Returned",
     "Rules",
     "Scope",
@@ -143,6 +152,10 @@ Weighed = Callable[[float, float, float, float, bool], None]
 the window it now holds (the one it hands its next child)."""
 Returned = Callable[[float], None]
 """The current node returned this value."""
+Repeated = Callable[[int, int], None]
+"""A node was entered whose subtree the search explored before from the same cells, side,
+depth and window: ``(start, count)``, the ``count`` nodes it entered then, from node number
+``start`` (the root is node 0) on, are entered again, in the same order."""
 
 
 _Step = Callable[[float, float, float, float], tuple[float, float, bool]]
@@ -230,9 +243,12 @@ class Search:
         on_enter: Entered | None = None,
         on_weigh: Weighed | None = None,
         on_return: Returned | None = None,
+        on_repeat: Repeated | None = None,
     ) -> None:
         if fail not in ("soft", "hard"):
             raise ValueError(f"fail is 'soft' or 'hard', got {fail!r}")
+        if on_repeat is not None and (on_weigh is not None or on_return is not None):
+            raise ValueError("a replayed subtree is not weighed node by node: on_repeat goes with on_enter only")
         self.positions = positions
         self.maximizer = maximizer
         self.rules = rules
@@ -244,6 +260,12 @@ class Search:
         self.on_enter = on_enter
         self.on_weigh = on_weigh
         self.on_return = on_return
+        self.on_repeat = on_repeat
+        self._explored: dict[tuple[Cells, str, int, float, float], tuple[float, int, int]] = {}
+        """(cells, mover, depth, alpha, beta) -> (value, first node, nodes) of each subtree
+        explored, kept only when subtrees are replayed."""
+        self.node = self._node if on_repeat is None else self._replayed_node
+        """Enters a node: explores it, or replays it when it was explored before (``on_repeat``)."""
         self.node_rules = {maximizing: _node_rules(rules, maximizing) for maximizing in (True, False)}
         self.nodes = 0
         self._values: dict[tuple[Cells, str, int], float] = {}
@@ -286,7 +308,23 @@ class Search:
             self.on_return(value)
         return value, best_move
 
-    def node(self, cells: Cells, last: int, mover: str, depth: int, alpha: float, beta: float) -> float:
+    def _replayed_node(self, cells: Cells, last: int, mover: str, depth: int, alpha: float, beta: float) -> float:
+        """:meth:`_node`, or its subtree replayed when it was explored before."""
+        explored = self._explored
+        key = (cells, mover, depth, alpha, beta)
+        known = explored.get(key)
+        if known is not None:
+            value, start, count = known
+            assert self.on_repeat is not None
+            self.on_repeat(start, count)
+            self.nodes += count
+            return value
+        start = self.nodes
+        value = self._node(cells, last, mover, depth, alpha, beta)
+        explored[key] = (value, start, self.nodes - start)
+        return value
+
+    def _node(self, cells: Cells, last: int, mover: str, depth: int, alpha: float, beta: float) -> float:
         """The value of a node entered after ``last`` was played, with the window (alpha, beta)."""
         self.nodes += 1
         if self.on_enter is not None:

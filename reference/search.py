@@ -25,6 +25,7 @@ from reference.engine import (
     Entered,
     FailMode,
     MoveOrder,
+    Repeated,
     Returned,
     Rules,
     Search,
@@ -151,6 +152,7 @@ def spec_search(
     on_enter: Entered | None = None,
     on_weigh: Weighed | None = None,
     on_return: Returned | None = None,
+    on_repeat: Repeated | None = None,
 ) -> Search:
     """A search of ``spec``'s game, in ``spec.move_order`` unless ``order`` (or the rules) say
     otherwise; the other arguments as :class:`~reference.engine.Search` takes them."""
@@ -164,6 +166,7 @@ def spec_search(
         on_enter=on_enter,
         on_weigh=on_weigh,
         on_return=on_return,
+        on_repeat=on_repeat,
     )
 
 

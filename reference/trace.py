@@ -100,6 +100,26 @@ class StepRecorder:
             raise TraceEnds
         self.steps.append(step)
 
+    def repeat(self, start: int, count: int) -> None:
+        """The engine's ``on_repeat`` hook: the ``count`` steps from ``start`` on are entered
+        again. They are taken as :meth:`__call__` would take them one by one: the search ends
+        at the cap, or at the first one that leaves ``expected``."""
+        steps = self.steps
+        n = len(steps)
+        again = steps[start : start + count]
+        within = again[: max(self.cap - n, 0)]
+        if self.expected is not None:
+            theirs = self.expected[n : n + len(within)]
+            if len(theirs) != len(within) or list(theirs) != within:
+                for index, step in enumerate(within):
+                    if index >= len(theirs) or theirs[index] != step:
+                        steps.extend(within[:index])
+                        self.left_at = step
+                        raise TraceEnds
+        steps.extend(within)
+        if len(within) < count:
+            raise TraceEnds
+
 
 @dataclass(frozen=True)
 class _RuleSearch:
@@ -119,7 +139,15 @@ class _RuleSearch:
         if not self.alpha < self.beta:
             raise ValueError(f"alpha-beta needs alpha < beta, got alpha={self.alpha}, beta={self.beta}")
         window = (self.alpha, self.beta)
-        search = spec_search(self.spec, self.rules, fail=self.fail, order=self.order, window=window, on_enter=recorder)
+        search = spec_search(
+            self.spec,
+            self.rules,
+            fail=self.fail,
+            order=self.order,
+            window=window,
+            on_enter=recorder,
+            on_repeat=recorder.repeat,
+        )
         mover = root_mover(self.board, self.spec, self.to_move)
         try:
             search.search(self.board.cells, mover, self.spec.start_depth, self.alpha, self.beta)
