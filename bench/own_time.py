@@ -12,8 +12,8 @@ once.
 
 Per submission, the grader's own time is the total minus the kernel start, minus the cells
 (``timings["execute"]``) and minus the students' functions the checks called (their kernel
-time, ``timings["student_code"]``): what would go away with a grader that cost nothing. Its
-median and maximum are the figures to watch.
+time, ``timings["student_code"]``; defined once, in ``bench/own_seconds.py``): what would go
+away with a grader that cost nothing. Its median and maximum are the figures to watch.
 
 The checks' own time is split by phase, each counted once (a phase inside another is taken
 out of the outer one, and so is the students' kernel time inside any of them):
@@ -44,10 +44,12 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from own_seconds import own_seconds  # bench/ is the script's folder
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "submissions"
@@ -146,18 +148,35 @@ class EngineCount:
 @dataclass
 class Graded:
     name: str
-    total: float
-    kernel_start: float
-    cells: float
-    student: float
+    timings: Mapping[str, float]
+    """The result's ``timings``."""
     render: float
     checks: dict[str, tuple[float, float, int, int]]
     """check id -> (own seconds, student seconds, engine searches, positions)."""
     phases: dict[str, float]
 
+    def _timing(self, name: str) -> float:
+        return float(self.timings.get(name, 0.0))
+
+    @property
+    def total(self) -> float:
+        return self._timing("total")
+
+    @property
+    def kernel_start(self) -> float:
+        return self._timing("kernel_start")
+
+    @property
+    def cells(self) -> float:
+        return self._timing("execute")
+
+    @property
+    def student(self) -> float:
+        return self._timing("student_code")
+
     @property
     def own(self) -> float:
-        return self.total - self.kernel_start - self.cells - self.student
+        return own_seconds(self.timings)
 
 
 def notebooks(fixtures: Sequence[str], bundled: bool) -> list[tuple[str, list[Path]]]:
@@ -223,17 +242,7 @@ def grade_one(path: Path, assignment: Any, clock: PhaseClock, engine: EngineCoun
     render_student_report(result, submission_name=path.name, student_id=path.stem, assignment=assignment)
     json.dumps(result.to_dict())
     render = time.perf_counter() - began
-    t = result.timings
-    return Graded(
-        path.stem,
-        float(t.get("total", 0.0)),
-        float(t.get("kernel_start", 0.0)),
-        float(t.get("execute", 0.0)),
-        float(t.get("student_code", 0.0)),
-        render,
-        checks,
-        dict(clock.seconds),
-    )
+    return Graded(path.stem, dict(result.timings), render, checks, dict(clock.seconds))
 
 
 def _median(values: Iterator[float] | Sequence[float]) -> float:
