@@ -3,6 +3,7 @@
     .venv/bin/python bench/own_time.py                          # tests/submissions/lab05
     .venv/bin/python bench/own_time.py --fixtures lab05 --bundled --rounds 3
     .venv/bin/python bench/own_time.py --repo ../other-checkout # the same, graded by another checkout
+    .venv/bin/python bench/own_time.py --class cs50 --rounds 3  # a class of .py hand-ins, beside a fixed checker
 
 Each notebook is graded in this process by ``grade_submission``, one after another (no worker
 pool, no spare kernel), in ``--rounds`` rounds; figures are medians over the rounds. A
@@ -12,8 +13,8 @@ once.
 
 Per submission, the grader's own time is the total minus the kernel start, minus the cells
 (``timings["execute"]``) and minus the students' functions the checks called (their kernel
-time, ``timings["student_code"]``): what would go away with a grader that cost nothing. Its
-median and maximum are the figures to watch.
+time, ``timings["student_code"]``; defined once, in ``bench/own_seconds.py``): what would go
+away with a grader that cost nothing. Its median and maximum are the figures to watch.
 
 The checks' own time is split by phase, each counted once (a phase inside another is taken
 out of the outer one, and so is the students' kernel time inside any of them):
@@ -30,6 +31,17 @@ result, timed after grading. Counts that do not depend on the load: searches the
 engine ran (``reference.engine.Search.search``, each an alpha-beta or an exploration of a rule
 set) and the positions they entered.
 
+``--class COURSE`` grades a class of ``.py`` hand-ins instead (``tests/classes/COURSE``:
+cs50 or codecademy). ``grader init`` is run as ``tests/classes/init_on_class.py`` runs it,
+on the hand-in its test takes as the solution plus the course's handout, into a temporary
+folder; then every hand-in of the class, the solution included, is graded in this process as
+the notebooks are, with the same figures. In the same run, in alternating order between the
+rounds, the fixed-assert checker of ``tests/classes/fixed_checker.py`` (33 checks) runs over
+the same hand-ins, one after another, each in a fresh interpreter as a course's checker runs
+them. The goal: the class's summed own time (median over the rounds) at most the checker's
+time for the whole class (median); exit status 1 when it is missed. That checker asks the
+CS50 API; for another course the comparison is said to be not made.
+
 ``--repo PATH`` imports the grader from another checkout (a ``git worktree`` of an earlier
 commit, say) so that two versions are measured by the same script; run the two one after
 the other, alternating, on a machine that is as quiet as it gets.
@@ -42,12 +54,15 @@ import json
 import os
 import statistics
 import sys
+import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from own_seconds import own_seconds  # bench/ is the script's folder
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "submissions"
@@ -146,18 +161,35 @@ class EngineCount:
 @dataclass
 class Graded:
     name: str
-    total: float
-    kernel_start: float
-    cells: float
-    student: float
+    timings: Mapping[str, float]
+    """The result's ``timings``."""
     render: float
     checks: dict[str, tuple[float, float, int, int]]
     """check id -> (own seconds, student seconds, engine searches, positions)."""
     phases: dict[str, float]
 
+    def _timing(self, name: str) -> float:
+        return float(self.timings.get(name, 0.0))
+
+    @property
+    def total(self) -> float:
+        return self._timing("total")
+
+    @property
+    def kernel_start(self) -> float:
+        return self._timing("kernel_start")
+
+    @property
+    def cells(self) -> float:
+        return self._timing("execute")
+
+    @property
+    def student(self) -> float:
+        return self._timing("student_code")
+
     @property
     def own(self) -> float:
-        return self.total - self.kernel_start - self.cells - self.student
+        return own_seconds(self.timings)
 
 
 def notebooks(fixtures: Sequence[str], bundled: bool) -> list[tuple[str, list[Path]]]:
@@ -223,17 +255,7 @@ def grade_one(path: Path, assignment: Any, clock: PhaseClock, engine: EngineCoun
     render_student_report(result, submission_name=path.name, student_id=path.stem, assignment=assignment)
     json.dumps(result.to_dict())
     render = time.perf_counter() - began
-    t = result.timings
-    return Graded(
-        path.stem,
-        float(t.get("total", 0.0)),
-        float(t.get("kernel_start", 0.0)),
-        float(t.get("execute", 0.0)),
-        float(t.get("student_code", 0.0)),
-        render,
-        checks,
-        dict(clock.seconds),
-    )
+    return Graded(path.stem, dict(result.timings), render, checks, dict(clock.seconds))
 
 
 def _median(values: Iterator[float] | Sequence[float]) -> float:
@@ -296,6 +318,117 @@ def report(rounds: list[list[Graded]], top: int) -> None:
         )
 
 
+# -- a class of .py hand-ins beside the fixed-assert checker ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandinClass:
+    course: str
+    solution: str
+    """The hand-in init was run on."""
+    assignment: Any
+    handins: list[Path]
+
+
+def init_on_class(course: str, workdir: Path) -> HandinClass:
+    """``grader init`` as ``tests/classes/init_on_class.py`` runs it: one correct hand-in of the
+    class (the one its test takes) as the solution, the course's handout as the template."""
+    from grader.authoring.create import InitRequest, create_assignment
+    from grader.spec.loader import load_assignment
+    from tests.classes.init_on_class import HERE as CLASSES
+    from tests.classes.oracle import iter_handins
+    from tests.classes.test_init_on_class import SOLUTIONS
+
+    if course not in SOLUTIONS:
+        raise SystemExit(f"--class {course}: one of {', '.join(sorted(SOLUTIONS))} (tests/classes/)")
+    solution = SOLUTIONS[course]
+    handins = list(iter_handins(CLASSES / course))
+    out = workdir / f"{course}-assignment"
+    request = InitRequest(
+        CLASSES / course / "handins" / f"{solution}.py", out, template=CLASSES / course / "handout.py"
+    )
+    report = create_assignment(request)
+    if report.return_code != 0:
+        raise SystemExit(f"grader init on {course}/{solution} wrote nothing: {report.failure}")
+    return HandinClass(course, solution, load_assignment(out), handins)
+
+
+def fixed_checker_asks(course: str) -> bool:
+    """Whether the fixed-assert checker's functions are the course's API (it is written for CS50's)."""
+    from tests.classes.fixed_checker import CHECKS
+    from tests.classes.oracle import COURSES
+
+    return {function for function, _what, _check in CHECKS} <= set(COURSES[course].functions)
+
+
+def fixed_checker_seconds(handins: Sequence[Path]) -> float:
+    """The fixed-assert checker over the class, one hand-in after another, each in a fresh
+    interpreter (``tests.classes.fixed_checker.check_handin``), as a course's checker runs them."""
+    from tests.classes.fixed_checker import check_handin
+
+    started = time.perf_counter()
+    for path in handins:
+        check_handin(path)
+    return time.perf_counter() - started
+
+
+def measure_class(course: str, rounds: int, only: Sequence[str], top: int) -> int:
+    """Our grading and the fixed-assert checker over the same class, in alternating order;
+    exit status 1 when the grader's own share is above the checker's time."""
+    with tempfile.TemporaryDirectory(prefix="own-time-class-") as folder:
+        handin_class = init_on_class(course, Path(folder))
+        paths = [p for p in handin_class.handins if not only or any(o in p.stem for o in only)]
+        print(
+            f"{course}: grader init on {handin_class.solution} with the course's handout, "
+            f"{len(handin_class.assignment.checks)} checks; {len(paths)} hand-ins graded, the solution included; "
+            f"load average {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
+        checker_exists = fixed_checker_asks(course)
+        clock, engine, tallies = _instrument()
+        graded_rounds: list[list[Graded]] = []
+        checker: list[float] = []
+        for index in range(rounds):
+            # Every other round the checker goes first: a machine that drifts favours neither.
+            steps = ["grader", "checker"] if index % 2 == 0 else ["checker", "grader"]
+            for step in steps:
+                if step == "checker" and checker_exists:
+                    checker.append(fixed_checker_seconds(paths))
+                    print(f"  round {index + 1} fixed-assert checker: {checker[-1]:.1f} s", flush=True)
+                elif step == "grader":
+                    graded = []
+                    for path in paths:
+                        one = grade_one(path, handin_class.assignment, clock, engine, tallies)
+                        graded.append(one)
+                        print(f"  round {index + 1} {course}/{path.stem}: own {one.own:.2f} s", flush=True)
+                    graded_rounds.append(graded)
+    print(f"load average at end: {os.getloadavg()[0]:.1f}")
+    report(graded_rounds, top)
+
+    shares = [sum(g.own for g in graded) for graded in graded_rounds]
+    share = statistics.median(shares)
+    print(
+        f"\n{course}: the grader's own share of the class (the sum of the own times of {len(paths)} hand-ins): "
+        f"{', '.join(f'{s:.1f}' for s in shares)} s, median {share:.1f} s; total "
+        f"{statistics.median(sum(g.total for g in graded) for graded in graded_rounds):.1f} s, of which the students' "
+        f"calls {statistics.median(sum(g.student for g in graded) for graded in graded_rounds):.1f} s (medians)"
+    )
+    if not checker_exists:
+        print(
+            f"{course}: no fixed-assert checker to compare with (tests/classes/fixed_checker.py asks the CS50 API, "
+            "not this course's); goal not measured"
+        )
+        return 0
+    timed = statistics.median(checker)
+    met = share <= timed
+    print(
+        f"{course}: fixed-assert checker (tests/classes/fixed_checker.py, 33 checks, a fresh interpreter per hand-in, "
+        f"one after another): {', '.join(f'{s:.1f}' for s in checker)} s, median {timed:.1f} s\n"
+        f"goal: own share <= checker time: {share:.1f} s against {timed:.1f} s: {'met' if met else 'MISSED'}"
+    )
+    return 0 if met else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--fixtures", nargs="*", default=["lab05"], metavar="ID", help="tests/submissions/ID")
@@ -304,8 +437,17 @@ def main() -> int:
     parser.add_argument("--only", nargs="*", default=[], metavar="NAME", help="notebooks whose name contains NAME")
     parser.add_argument("--repo", type=Path, default=REPO, help="import the grader from this checkout")
     parser.add_argument("--top", type=int, default=15)
+    parser.add_argument(
+        "--class",
+        dest="course",
+        default=None,
+        metavar="COURSE",
+        help="instead of notebooks: init on the class tests/classes/COURSE, grade it, beside the fixed-assert checker",
+    )
     args = parser.parse_args()
     _import_from(args.repo.resolve())
+    if args.course is not None:
+        return measure_class(args.course, args.rounds, args.only, args.top)
     from grader.spec.loader import load_assignment
 
     classes = [
