@@ -15,14 +15,17 @@ import contextlib
 import importlib.util
 import io
 import json
+import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+from xml.etree import ElementTree
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -136,6 +139,39 @@ def check_handin(path: Path) -> list[tuple[str, str, bool]]:
         cwd=HERE.parent.parent,
     )
     return [(str(f), str(w), bool(p)) for f, w, p in json.loads(completed.stdout)["outcomes"]]
+
+
+def check_handin_with_pytest(path: Path) -> list[tuple[str, str, bool]]:
+    """The same checks as a plain pytest file (``fixed_asserts.py``), on one hand-in in a fresh
+    ``python -m pytest`` with no plugin and no conftest, as a course that grades with pytest
+    runs them: (function, what, passed) for each, the file and import checks included."""
+    with tempfile.TemporaryDirectory(prefix="fixed-asserts-") as folder:
+        report = Path(folder) / "report.xml"
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "--noconftest",
+                "-W",
+                "ignore::pytest.PytestConfigWarning",  # the suite's own options, for plugins not loaded here
+                f"--junitxml={report}",
+                str(HERE / "fixed_asserts.py"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            cwd=HERE.parent.parent,
+            env={**os.environ, "HANDIN": str(path.resolve()), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
+        )
+        cases = ElementTree.parse(report).getroot().iter("testcase")
+        passed = {case.get("name", ""): not any(child.tag in ("failure", "error") for child in case) for case in cases}
+    named = {"test_the_file_exists": ("file", "exists"), "test_it_imports": ("file", "imports")}
+    named.update({f"test_check[{function}: {what}]": (function, what) for function, what, _check in CHECKS})
+    return [(function, what, passed[name]) for name, (function, what) in named.items()]
 
 
 def class_figures(course: str = "cs50", jobs: int = 2) -> str:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.classes.fixed_checker import CHECKS, run_checks
+import pytest
+
+from tests.classes.fixed_checker import CHECKS, check_handin_with_pytest, run_checks
 
 HANDINS = Path(__file__).parent / "cs50" / "handins"
 
@@ -19,3 +21,13 @@ def test_a_correct_handin_passes_all_33() -> None:
 def test_negative_indexing_fails_the_off_board_check_and_nothing_else() -> None:
     outcomes = run_checks(HANDINS / "victor.py")["outcomes"]
     assert [(function, what) for function, what, passed in outcomes if not passed] == [("result", "raises on (-1, 2)")]
+
+
+@pytest.mark.parametrize("handin", ["bruno", "victor", "dmitri", "tariq"])
+def test_the_pytest_file_fails_what_the_plain_checker_fails(handin: str) -> None:
+    """The same checks as a plain pytest file, run as a course runs it (a fresh ``pytest`` per
+    hand-in), give the same outcomes: a correct hand-in, one planted mistake, several, and a
+    hand-in that does not import."""
+    assert check_handin_with_pytest(HANDINS / f"{handin}.py") == [
+        tuple(o) for o in run_checks(HANDINS / f"{handin}.py")["outcomes"]
+    ]
