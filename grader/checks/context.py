@@ -14,7 +14,7 @@ from __future__ import annotations
 import difflib
 import math
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -407,12 +407,18 @@ class StudentFunction:
             read_globals=self.read_globals,
             timeout=timeout or self.timeout,
         )
-        call = call if made is None else replace(call, made=made)
+        # What the template does not render, set in one copy (a call is built for every case).
+        extra: dict[str, Any] = {}
+        if made is not None:
+            extra["made"] = made
         if self.board_read is not None and self.ctx.assignment.board.board_global is None:
-            call = replace(call, read_after=(self.board_read,))
+            extra["read_after"] = (self.board_read,)
         stand_ins = tuple(s for s in self.ctx.stand_ins if s.name not in (self.function, self.label))
-        call = call if not stand_ins else replace(call, stand_ins=stand_ins)
-        return call if self.explore is None else replace(call, explore=self.explore)
+        if stand_ins:
+            extra["stand_ins"] = stand_ins
+        if self.explore is not None:
+            extra["explore"] = self.explore
+        return replace(call, **extra) if extra else call
 
     def describe(self, values: Mapping[str, Any]) -> str:
         return self.template.describe(values, function=self.function)
@@ -458,6 +464,12 @@ class StudentFunction:
 
     def ask(self, key: Any, values: Mapping[str, Any]) -> Answer:
         return self.ask_many([(key, values)])[0]
+
+    def answer_for(self, key: Any, values: Callable[[], Mapping[str, Any]]) -> Answer:
+        """The answer kept for ``key``, else asked with ``values()``: a check that asked a whole
+        batch first judges it one case at a time without building each call's values again."""
+        kept = self._cache.get(key)
+        return kept if kept is not None else self.ask(key, values())
 
 
 def _flat_cells(encoded: Any) -> list[Any] | None:

@@ -98,6 +98,7 @@ def position_pool(
     return tuple(sorted(pool, key=board_size))
 
 
+@functools.cache
 def positions(
     first: str,
     min_empty: int = 0,
@@ -115,6 +116,10 @@ def positions(
     shuffle instead, so a batch of examples is close to uniform over positions, which favours
     boards with few empty cells (there are far more of them) and keeps slow student code
     affordable.
+
+    One strategy per set of arguments for the life of the process: hypothesis works out once
+    per strategy whether its elements can be cached, by hashing every one of them (a
+    millisecond for the full table), and a check builds its strategies at every run.
     """
     return st.sampled_from(
         _spread_pool(first, min_empty, max_empty, to_move, include_terminal)
@@ -123,8 +128,10 @@ def positions(
     )
 
 
+@functools.cache
 def finished_positions(first: str, *, spread: bool = False) -> st.SearchStrategy[Board]:
-    """Reachable won or full boards, drawn as `positions` draws (958 when X begins)."""
+    """Reachable won or full boards, drawn as `positions` draws (958 when X begins); one
+    strategy per set of arguments, as `positions` keeps them."""
     return st.sampled_from(_spread(_finished_pool(first)) if spread else _finished_pool(first))
 
 

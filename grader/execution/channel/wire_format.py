@@ -39,6 +39,7 @@ class Unserializable(GraderError):
 
 
 _PLAIN = (type(None), bool, int, str)
+_FLAT = frozenset(_PLAIN)
 
 
 class _Encoder:
@@ -92,11 +93,31 @@ class _Encoder:
         return self._object(value, object_depth)
 
     def _sequence(self, value: Any, tag: str | None, object_depth: int) -> Any:
+        flat = self._flat(value)
+        if flat is not None:
+            return flat if tag is None else {tag: flat}
         with _Visit(self.active, value) as cycle:
             if cycle:
                 return {"$cycle": type(value).__name__}
             items = [self.encode(item, object_depth) for item in value]
         return items if tag is None else {tag: items}
+
+    def _flat(self, value: Any) -> list[Any] | None:
+        """The items of a sequence that holds only None, bools, ints and strings (a board's
+        row, a list of moves), as :meth:`encode` would give them, counted against the same
+        limits, without the dispatch per item and the cycle check a nested sequence needs;
+        None when any item is something else."""
+        for item in value:
+            if type(item) not in _FLAT:
+                return None
+        items = list(value)
+        self.nodes += len(items)
+        if self.nodes > self.max_nodes:
+            raise Unserializable(f"the value is too large to transfer (over {self.max_nodes} parts)")
+        self.chars += sum(len(item) for item in items if type(item) is str)
+        if self.chars > self.max_chars:
+            raise Unserializable(f"the value is too large to transfer (over {self.max_chars} characters)")
+        return items
 
     def _mapping(self, value: dict, object_depth: int) -> Any:
         with _Visit(self.active, value) as cycle:
