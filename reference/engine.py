@@ -22,7 +22,7 @@ watched only at entry can therefore replay a subtree it has explored before inst
 exploring it again (``on_repeat``): tic-tac-toe reaches most positions by several move
 sequences, and a search that prunes little (the mistakes that never cut off) enters the same
 subtree with the same window many times: from ``X........`` plain minimax enters 59,705 nodes
-but only a few thousand distinct (position, window) pairs.
+but only 1,870 distinct (position, window) pairs.
 
 The node structure is seed 003's loop: for each child in move order, keep the best value
 (first best move on strict improvement), then test the cut-off, then move the bound
