@@ -335,9 +335,9 @@ class HandinClass:
 def init_on_class(course: str, workdir: Path) -> HandinClass:
     """``grader init`` as ``tests/classes/init_on_class.py`` runs it: one correct hand-in of the
     class (the one its test takes) as the solution, the course's handout as the template."""
-    from grader.authoring.create import InitRequest, create_assignment
     from grader.spec.loader import load_assignment
     from tests.classes.init_on_class import HERE as CLASSES
+    from tests.classes.init_on_class import init_assignment
     from tests.classes.oracle import iter_handins
     from tests.classes.test_init_on_class import SOLUTIONS
 
@@ -345,11 +345,7 @@ def init_on_class(course: str, workdir: Path) -> HandinClass:
         raise SystemExit(f"--class {course}: one of {', '.join(sorted(SOLUTIONS))} (tests/classes/)")
     solution = SOLUTIONS[course]
     handins = list(iter_handins(CLASSES / course))
-    out = workdir / f"{course}-assignment"
-    request = InitRequest(
-        CLASSES / course / "handins" / f"{solution}.py", out, template=CLASSES / course / "handout.py"
-    )
-    report = create_assignment(request)
+    report, out = init_assignment(course, solution, workdir)
     if report.return_code != 0:
         raise SystemExit(f"grader init on {course}/{solution} wrote nothing: {report.failure}")
     return HandinClass(course, solution, load_assignment(out), handins)

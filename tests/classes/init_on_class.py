@@ -137,14 +137,21 @@ class ClassOutcome:
         )
 
 
+def init_assignment(course: str, solution: str, workdir: Path) -> tuple[InitReport, Path]:
+    """`grader init` on the hand-in ``solution`` (its stem) with the course's handout, no edit:
+    the report, and the assignment folder it wrote in ``workdir``."""
+    out = workdir / f"{course}-assignment"
+    handin = HERE / course / "handins" / f"{solution}.py"
+    return create_assignment(InitRequest(handin, out, template=HERE / course / "handout.py")), out
+
+
 def grade_class(course: str, solution: str, workdir: Path, jobs: int = 2) -> ClassOutcome:
     """Init on ``solution`` (a hand-in's stem) with the course's handout, then grade every other hand-in."""
     judge = COURSES[course]
     handins = {path.stem: path for path in iter_handins(HERE / course)}
     expected = expected_verdicts(course)
     assert expected[solution]["imports"] and "defective" not in expected[solution], f"{solution} is not correct"
-    out = workdir / f"{course}-assignment"
-    report = create_assignment(InitRequest(handins[solution], out, template=HERE / course / "handout.py"))
+    report, out = init_assignment(course, solution, workdir)
     if report.return_code != 0:
         raise AssertionError(f"init failed: {report}")
     assignment = load_assignment(out)
