@@ -54,12 +54,12 @@ class _Encoder:
     def encode(self, value: Any, object_depth: int = 0) -> Any:
         self.nodes += 1
         if self.nodes > self.max_nodes:
-            raise Unserializable(f"the value is too large to transfer (over {self.max_nodes} parts)")
+            raise _too_large(f"{self.max_nodes} parts")
         kind = type(value)
         if kind is str:
             self.chars += len(value)
             if self.chars > self.max_chars:
-                raise Unserializable(f"the value is too large to transfer (over {self.max_chars} characters)")
+                raise _too_large(f"{self.max_chars} characters")
             return value
         if kind in _PLAIN:
             return value
@@ -113,10 +113,10 @@ class _Encoder:
         items = list(value)
         self.nodes += len(items)
         if self.nodes > self.max_nodes:
-            raise Unserializable(f"the value is too large to transfer (over {self.max_nodes} parts)")
+            raise _too_large(f"{self.max_nodes} parts")
         self.chars += sum(len(item) for item in items if type(item) is str)
         if self.chars > self.max_chars:
-            raise Unserializable(f"the value is too large to transfer (over {self.max_chars} characters)")
+            raise _too_large(f"{self.max_chars} characters")
         return items
 
     def _mapping(self, value: dict, object_depth: int) -> Any:
@@ -180,6 +180,11 @@ class _Encoder:
 
 
 _NOT_NUMPY = object()
+
+
+def _too_large(limit: str) -> Unserializable:
+    """The error for a value past one of the encoder's limits (checked per item and per flat row)."""
+    return Unserializable(f"the value is too large to transfer (over {limit})")
 
 
 class _Visit:
