@@ -7,7 +7,7 @@ import sys
 from types import FrameType, SimpleNamespace
 from typing import Any
 
-from hypothesis import given
+from hypothesis import example, given
 
 from grader.execution.channel.kernel.exploration import board_reader, board_text
 from reference.codecs import BoardEncoding
@@ -47,6 +47,11 @@ def test_values_that_are_not_boards_are_not_read() -> None:
 
 
 @given(encoding=board_encodings(), board=arbitrary_boards(), other=arbitrary_boards())
+@example(  # an empty board of ints, and a board whose marks are text
+    encoding=BoardEncoding("flat", "numpy", 0, "X", "O"),
+    board=Board.from_string("........."),
+    other=Board.from_string("........X"),
+)
 def test_a_board_read_before_is_read_anew_once_its_cells_change(
     encoding: BoardEncoding, board: Board, other: Board
 ) -> None:
@@ -61,7 +66,12 @@ def test_a_board_read_before_is_read_anew_once_its_cells_change(
     if isinstance(encoded, list) and isinstance(replacement, list):
         encoded[:] = replacement
         changed = True
-    elif hasattr(encoded, "shape") and getattr(replacement, "shape", None) == encoded.shape:
+    elif (
+        hasattr(encoded, "shape")
+        and getattr(replacement, "shape", None) == encoded.shape
+        and getattr(replacement, "dtype", None)
+        == encoded.dtype  # the empty board's ints cannot take marks written as text
+    ):
         encoded[...] = replacement  # a numpy array, changed in place
         changed = True
     assert text(encoded) == str(other if changed else board)
