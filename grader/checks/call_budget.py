@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from grader.errors import GraderError
@@ -57,7 +57,7 @@ def make_calls(
     budget: BudgetedCalls,
     pending: Mapping[Any, Mapping[str, Any]],
     *,
-    build: Callable[[Mapping[str, Any], float], Call],
+    build: Callable[..., Call],
     where: Callable[[Any], str],
     log: list[CallOutcome],
 ) -> dict[Any, CallOutcome]:
@@ -76,10 +76,7 @@ def make_calls(
         if window is not None and start_within is not None and start_within <= 0:
             return {**outcomes, **_skipped(todo, window.reason)}
         limit = min(budget.full_limit, allowance.seconds)
-        calls = [
-            replace(build(values, limit), start_within=start_within, skip_after_timeout=True)
-            for values in todo.values()
-        ]
+        calls = [build(values, limit, start_within=start_within, skip_after_timeout=True) for values in todo.values()]
         made = 0
         for key, outcome in zip(list(todo), runner.call_many(calls)):
             log.append(outcome)

@@ -391,14 +391,25 @@ class StudentFunction:
         """How feedback names the function: `minimax`, or `State.expand` for a chained call."""
         return f"{self.function}.{self.template.chain[-1].name}" if self.template.chain else self.function
 
-    def _build(self, values: Mapping[str, Any], timeout: float | None = None) -> Call:
+    def _build(self, values: Mapping[str, Any], timeout: float | None = None, **fields: Any) -> Call:
+        """The call for one case; ``fields`` are the batch's (when it may start, what follows a
+        time-out)."""
         made = None
         if self.factory is not None:  # minimax(game, ...): the kernel makes the object
             made = self.ctx.assignment.board.made_object(self.template, values, factory=self.factory)
             values = {**values, OBJECT: None}
         set_globals = {name: values[placeholder] for name, placeholder in self.globals_from.items()}
         set_globals.update(self.reset)
-        call = self.template.render(
+        if made is not None:
+            fields["made"] = made
+        if self.board_read is not None and self.ctx.assignment.board.board_global is None:
+            fields["read_after"] = (self.board_read,)
+        stand_ins = tuple(s for s in self.ctx.stand_ins if s.name not in (self.function, self.label))
+        if stand_ins:
+            fields["stand_ins"] = stand_ins
+        if self.explore is not None:
+            fields["explore"] = self.explore
+        return self.template.render(
             values,
             function=self.function,
             set_globals=set_globals,
@@ -406,19 +417,8 @@ class StudentFunction:
             count=self.count,
             read_globals=self.read_globals,
             timeout=timeout or self.timeout,
+            **fields,
         )
-        # What the template does not render, set in one copy (a call is built for every case).
-        extra: dict[str, Any] = {}
-        if made is not None:
-            extra["made"] = made
-        if self.board_read is not None and self.ctx.assignment.board.board_global is None:
-            extra["read_after"] = (self.board_read,)
-        stand_ins = tuple(s for s in self.ctx.stand_ins if s.name not in (self.function, self.label))
-        if stand_ins:
-            extra["stand_ins"] = stand_ins
-        if self.explore is not None:
-            extra["explore"] = self.explore
-        return replace(call, **extra) if extra else call
 
     def describe(self, values: Mapping[str, Any]) -> str:
         return self.template.describe(values, function=self.function)

@@ -83,11 +83,13 @@ class CallTemplate:
         count_all: bool = False,
         read_globals: tuple[str, ...] = (),
         timeout: float = 10.0,
+        **fields: Any,
     ) -> Call:
         """Build the channel call with placeholders filled from ``values``.
 
         ``function`` replaces the target name (an accepted alias the notebook defines);
-        ``set_attributes`` are written to the object the target returns, before the chain.
+        ``set_attributes`` are written to the object the target returns, before the chain;
+        ``fields`` are the call's other fields (a call is built for every case, so in one go).
         """
         return Call(
             target=function or self.target.name,
@@ -103,6 +105,7 @@ class CallTemplate:
             count=count,
             count_all=count_all,
             timeout=timeout,
+            **fields,
         )
 
     def describe(self, values: Mapping[str, Any], *, function: str | None = None) -> str:

@@ -24,6 +24,7 @@ from typing import Any
 
 import zmq
 from jupyter_client.session import DELIM, Session
+from zmq.backend import zmq_poll
 
 from grader import errors
 from grader.errors import GraderError
@@ -67,7 +68,7 @@ KERNEL_SOURCES = tuple(
 _KERNEL_FILENAME = "<grader-shim>"
 _POLL_SECONDS = 0.2
 _REQUEST_PATIENCE_SECONDS = 30.0
-_EVENTS, _POLLIN = int(zmq.EVENTS), int(zmq.POLLIN)  # plain ints: enum arithmetic costs a microsecond
+_POLLIN = int(zmq.POLLIN)  # zmq_poll with plain ints: a socket's own poll() and get() build enums
 _SPIN_SECONDS = 0.002
 """How long a request waits for the kernel's next message by polling, yielding the CPU
 between polls, before it sleeps in ``poll()``: the answer to a small request comes within a
@@ -274,21 +275,21 @@ class ShimLink:
         It waits synchronously: while a request is out, the event loop it runs on has
         nothing else to do (nbclient runs no cell meanwhile)."""
         iopub = self._sockets().iopub
+        waiting_on = [(iopub, _POLLIN)]
         now = time.monotonic()
         deadline, spin_until = now + _POLL_SECONDS, now + _SPIN_SECONDS
         while True:
-            if not int(iopub.get(_EVENTS)) & _POLLIN:
-                now = time.monotonic()
-                if now < spin_until:
+            now = time.monotonic()
+            spinning = now < spin_until
+            if now >= deadline:
+                return None
+            if not zmq_poll(waiting_on, 0 if spinning else math.ceil((deadline - now) * 1000)):
+                if spinning:
                     os.sched_yield()
-                    continue
-                if now >= deadline or not iopub.poll(math.ceil((deadline - now) * 1000), zmq.POLLIN):
-                    return None
+                continue
             answer = answers.read(iopub.recv_multipart())
             if answer is not None:
                 return answer
-            if time.monotonic() > deadline:
-                return None
 
     def _sockets(self) -> _Sockets:
         if self._raw is None:
