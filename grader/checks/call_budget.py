@@ -41,6 +41,13 @@ class _Runner(Protocol):
     def call_many(self, calls: Sequence[Call]) -> list[CallOutcome]: ...
 
 
+class CallBuilder(Protocol):
+    """Builds one case's call from its placeholder values, with the limit and the batch's
+    fields (``start_within``, ``skip_after_timeout``)."""
+
+    def __call__(self, values: Mapping[str, Any], timeout: float | None = None, **fields: Any) -> Call: ...
+
+
 @dataclass(frozen=True)
 class BudgetedCalls:
     """How one student function's calls are limited."""
@@ -57,7 +64,7 @@ def make_calls(
     budget: BudgetedCalls,
     pending: Mapping[Any, Mapping[str, Any]],
     *,
-    build: Callable[..., Call],
+    build: CallBuilder,
     where: Callable[[Any], str],
     log: list[CallOutcome],
 ) -> dict[Any, CallOutcome]:
