@@ -8,6 +8,8 @@ directory and ``/tmp`` are private, size-capped mounts). It holds::
       sockets-N/              kernel N's ipc sockets: group-writable while it boots, 0750 once it answers
       call-progress           the shim's two files: writable by the kernel's group only while the
       stdin-log.jsonl         shim is installed (it opens them then), read-only from then on
+      requests-<token>        the shim's request socket: the kernel's group may connect while the
+                              shim is installed; removed once its connection is accepted
 
 The kernel runs under a uid and gid of its own when the grader runs as root; group
 permissions on files the grader owns then let it read what it must and write only through
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -78,6 +81,21 @@ class RuntimeDir:
         """What kernel ``start`` may have to write into (bound read-write under bubblewrap,
         in a directory otherwise mounted read-only)."""
         return [self.socket_dir(start), self.progress_path, self.stdin_log_path]
+
+    def listen(self, name: str) -> socket.socket | None:
+        """A listening Unix socket at ``name`` the kernel's group may connect to, or None
+        when the platform or the path's length allows none (requests then take the comm)."""
+        path = self.path / name
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            listener.bind(str(path))
+            self._hand_over(path, _KERNEL_WRITES)
+            listener.listen(1)
+        except OSError:
+            listener.close()
+            path.unlink(missing_ok=True)
+            return None
+        return listener
 
     @contextlib.contextmanager
     def shim_files_open(self) -> Iterator[None]:

@@ -121,6 +121,8 @@ class NotebookSession:
         if self._sandbox is None:
             return
         try:
+            if self._link is not None:
+                self._link.close()
             if self._kernel is not None:
                 run_sync(self._sandbox.stop_kernel)(self._kernel)
         finally:
@@ -224,6 +226,7 @@ class NotebookSession:
         runner.on_cell_executed = lambda **hook: replies.append(hook["execute_reply"])
         # nbclient declares whole seconds but takes fractions, which the notebook's budget needs.
         runner.timeout_func = lambda _cell: timeout  # type: ignore[assignment]
+        self.link.leave()
         runner.start_cell()
         if not self._replaying:
             self._stdin_spans[index] = (self._stdin_used, self._stdin_used)
@@ -300,6 +303,7 @@ class NotebookSession:
     async def _responds(self, within: float) -> bool:
         """Whether the kernel answers a kernel_info request (it is idle again) in time."""
         assert self._kernel is not None
+        self.link.leave()
         client = self._kernel.client
         msg_id = client.kernel_info()
         deadline = time.monotonic() + within
@@ -361,6 +365,8 @@ class NotebookSession:
             if self._restarts >= self.options.max_kernel_restarts:
                 raise KernelUnavailable(f"not run: the kernel was restarted {self._restarts} times already")
             self._restarts += 1
+            if self._link is not None:
+                self._link.close()
             if self._kernel is not None:
                 await self._sandbox.stop_kernel(self._kernel)
                 self._kernel = None

@@ -224,3 +224,37 @@ def test_defined_names_lists_classes_with_their_methods(open_session) -> None:
     session.execute()
     names = session.calls.defined_names()
     assert "minmax" in names.classes["State"]
+
+
+def test_calls_take_the_request_socket_and_the_comm_still_answers_between(open_session) -> None:
+    session = open_session("calls_request_socket")
+    session.execute()
+    assert session.link.serves_requests
+    assert [o.value for o in session.calls.call_many([Call("increment", (1,)), Call("increment", (2,))])] == [2, 3]
+    # A request on the comm ends the shim's run on the socket first, or it would wait behind it.
+    assert "increment" in session.calls.defined_names().functions
+    assert session.calls.call(Call("increment", (3,))).value == 4
+    assert session.link.serves_requests
+
+
+def test_a_notebook_that_closes_the_request_socket_still_gets_its_calls(open_session) -> None:
+    session = open_session("calls_request_socket")
+    session.execute()
+    closing, after = session.calls.call_many([Call("close_grader_sockets"), Call("increment", (1,))])
+    # The batch runs again on the comm: by then the shim's end is gone and nothing is closed.
+    assert (closing.status, closing.value) == (CallStatus.OK, 0)
+    assert after.value == 2
+    assert not session.link.serves_requests
+    assert session.calls.call(Call("increment", (2,))).value == 3
+    assert session.kernel_restarts == 0
+
+
+def test_an_interrupt_on_the_request_socket_ends_only_the_call(open_session) -> None:
+    session = open_session("calls_request_socket")
+    session.execute()
+    outlasting, after = session.calls.call_many(
+        [Call("outlast_the_alarm", (30,), timeout=0.5), Call("increment", (1,))]
+    )
+    assert outlasting.status is CallStatus.TIMEOUT and outlasting.duration < 5
+    assert after.value == 2
+    assert session.kernel_restarts == 0

@@ -145,6 +145,7 @@ class CallChannel:
             {"calls": [requests[i] for i in batch]},
             patience=patience,
             on_outcomes=on_outcomes,
+            served=True,  # a RequestAborted is sent again by _call_many
         )
         on_outcomes(last["start"], last["outcomes"])
 

@@ -2,13 +2,17 @@
 
 :class:`ShimLink` sends the kernel-side sources into a freshly started kernel, opens the
 comm the requests travel on, and waits for each request's reply while watching that the
-kernel lives and makes progress. Besides the comm, the shim writes two small files the grader
-reads even after the kernel died: the index of the running call, and every ``input()``
-exchange. What the replies mean is :mod:`grader.execution.channel.calls`' business.
+kernel lives and makes progress. A run of requests can instead take the shim's request
+socket (:mod:`grader.execution.channel.request_socket`), which skips the kernel's message
+loop; the link switches back to the comm before anything else uses the kernel. Besides
+these, the shim writes two small files the grader reads even after the kernel died: the
+index of the running call, and every ``input()`` exchange. What the replies mean is
+:mod:`grader.execution.channel.calls`' business.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import os
@@ -38,7 +42,17 @@ from grader.execution.channel.kernel import (
     shim,
     stand_ins,
 )
-from grader.execution.channel.protocol import KERNEL_NAMESPACE, REPLY_DONE, REPLY_ERROR, REPLY_OUTCOMES, REPLY_READY
+from grader.execution.channel.protocol import (
+    KERNEL_NAMESPACE,
+    OP_LEAVE,
+    OP_SERVE,
+    REPLY_DONE,
+    REPLY_ERROR,
+    REPLY_LEFT,
+    REPLY_OUTCOMES,
+    REPLY_READY,
+)
+from grader.execution.channel.request_socket import RequestListener, RequestSocket, SocketEnded
 from grader.execution.runtime_dir import RuntimeDir
 from grader.execution.sandbox import BLOCKED_PACKAGES, RunningKernel
 
@@ -67,6 +81,9 @@ KERNEL_SOURCES = tuple(
 )
 _KERNEL_FILENAME = "<grader-shim>"
 _POLL_SECONDS = 0.2
+_DEATH_SECONDS = 1.0
+"""How long the request socket's closing is taken as the kernel's death still to be seen: the
+process ends a moment after its sockets close."""
 _REQUEST_PATIENCE_SECONDS = 30.0
 _POLLIN = int(zmq.POLLIN)  # zmq_poll with plain ints: a socket's own poll() and get() build enums
 _SPIN_SECONDS = 0.002
@@ -151,10 +168,24 @@ class ShimLink:
         self.comm_id = secrets.token_hex(16)
         self.interrupt_grace = interrupt_grace
         self._raw: _Sockets | None = None
+        self._runtime = runtime
+        self._requests: RequestSocket | None = None
+        self._serving: int | None = None
+        """The number of the run of requests the shim is serving from the socket, if any."""
+        self._runs = 0
 
     async def install(self, *, stdin: Sequence[str], output_chars: int, timeout: float) -> None:
         """Send the shim into the kernel and open the request comm; must run before any
         student code."""
+        listener = RequestListener(self._runtime, f"requests-{self.nonce[:12]}")
+        try:
+            await self._install(listener, stdin=stdin, output_chars=output_chars, timeout=timeout)
+        finally:
+            listener.close()
+
+    async def _install(
+        self, listener: RequestListener, *, stdin: Sequence[str], output_chars: int, timeout: float
+    ) -> None:
         config = json.dumps(
             {
                 "nonce": self.nonce,
@@ -164,6 +195,7 @@ class ShimLink:
                 "progress_path": str(self.progress_path),
                 "stdin_log_path": str(self.stdin_log_path),
                 "blocked_packages": list(BLOCKED_PACKAGES),
+                "request_socket": listener.address,
             }
         )
         *first, last = KERNEL_SOURCES
@@ -184,10 +216,12 @@ class ShimLink:
         content = reply["content"]
         if content["status"] != "ok":
             raise ShimFailed(f"installing the grader's shim failed: {content.get('ename')}: {content.get('evalue')}")
-        await self._open_comm(deadline)
+        if await self._open_comm(deadline):
+            self._requests = listener.accept(within=max(deadline - time.monotonic(), 0.1))
 
-    async def _open_comm(self, deadline: float) -> None:
-        """Open the request comm and wait until the shim says it is listening."""
+    async def _open_comm(self, deadline: float) -> bool:
+        """Open the request comm and wait until the shim says it is listening; whether it
+        connected to the request socket too."""
         client = self.kernel.client
         msg = client.session.msg("comm_open", {"comm_id": self.comm_id, "target_name": self.comm_target, "data": {}})
         client.shell_channel.send(msg)
@@ -198,7 +232,7 @@ class ShimLink:
                 continue
             payload = self._payload(reply)
             if payload is not None and payload.get("kind") == REPLY_READY:
-                return
+                return payload.get("serving") is True
             if reply["msg_type"] == "status" and reply["content"]["execution_state"] == "idle":
                 raise ShimFailed("the grader's shim did not take the request comm")
 
@@ -221,28 +255,32 @@ class ShimLink:
         *,
         patience: Callable[[], float] = lambda: _REQUEST_PATIENCE_SECONDS,
         on_outcomes: Callable[[int, list[Any]], None] | None = None,
+        served: bool = False,
     ) -> Any:
         """Send one request (an ``OP_*`` of the protocol) and wait for its reply.
 
         ``patience()`` is how long the kernel may go without progress (a message, or a new
         call starting) before it is interrupted; it is asked again each time, so it can
-        follow a batch.
+        follow a batch. ``served`` lets the request take the request socket: for callers
+        that send runs of requests and send one again when it ends in
+        :class:`RequestAborted` (the socket ending is reported that way). A request on the
+        comm ends the shim's run on the socket first; anything else that uses the kernel
+        (a cell, a kernel_info request) must call :meth:`leave` before.
         """
-        request_id = secrets.token_hex(8)
-        # The request travels as one JSON string, not as nested data: ipykernel parses a
-        # comm message's content twice (once to route it), which costs far more on a large
-        # batch than parsing a string. Replies come as nested data, which is the cheaper way.
-        text = json.dumps({"id": request_id, "op": op, **(body or {})}, allow_nan=False)
-        client = self.kernel.client
-        msg = client.session.msg("comm_msg", {"comm_id": self.comm_id, "data": {"request": text}})
-        client.session.send(self._sockets().shell, msg)
-        answers = RequestAnswers(msg["header"]["msg_id"], client.session)
+        request = {"id": secrets.token_hex(8), "op": op, **(body or {})}
+        answers = self._send_served(request) if served and self._serve() else self._send_on_comm(request)
         last_progress = time.monotonic()
         running = self.running_call()
         interrupted_at: float | None = None
         while True:
-            reply = self._next_answer(answers)
-            if reply is None:
+            try:
+                payload = answers()
+            except SocketEnded as ended:
+                self._stop_serving()
+                if ended.closed:  # most often the kernel died: say so, as the comm's wait would
+                    await self._check_alive(within=_DEATH_SECONDS)
+                raise RequestAborted(f"the {op!r} request was cut off: {ended}") from None
+            if payload is None:
                 await self._check_alive()
                 now = time.monotonic()
                 if (now_running := self.running_call()) != running:
@@ -253,20 +291,101 @@ class ShimLink:
                 elif interrupted_at is not None and now > interrupted_at + self.interrupt_grace:
                     raise KernelUnresponsive("the kernel did not stop when interrupted") from None
                 continue
-            if reply["msg_type"] == "status" and reply["content"]["execution_state"] == "idle":
-                raise RequestAborted(f"the kernel ended the {op!r} request without replying")
-            payload = self._payload(reply)
-            if payload is None or payload.get("request") != request_id:
+            if payload.get("request") != request["id"]:
                 continue
             last_progress, interrupted_at = time.monotonic(), None
             if payload["kind"] == REPLY_OUTCOMES and on_outcomes is not None:
                 on_outcomes(payload["start"], payload["outcomes"])
             elif payload["kind"] == REPLY_DONE:
-                # Returning before the kernel reports idle saves a message per request; the
-                # idle status is skipped, unparsed, with the next request's unrelated messages.
                 return payload["result"]
             elif payload["kind"] == REPLY_ERROR:
                 raise ShimFailed(f"the grader's shim failed: {payload['error']}")
+
+    def _send_on_comm(self, request: dict[str, Any]) -> Callable[[], dict[str, Any] | None]:
+        """Send a request on the comm; returns what reads its answers: the next payload on
+        the comm, or None after ``_POLL_SECONDS`` without one."""
+        self.leave()  # the shim takes nothing from the comm while it serves the socket
+        # The request travels as one JSON string, not as nested data: ipykernel parses a
+        # comm message's content twice (once to route it), which costs far more on a large
+        # batch than parsing a string. Replies come as nested data, which is the cheaper way.
+        msg = self._comm_message(json.dumps(request, allow_nan=False))
+        answers = RequestAnswers(msg["header"]["msg_id"], self.kernel.client.session)
+        op = request["op"]
+
+        def answer() -> dict[str, Any] | None:
+            while (reply := self._next_answer(answers)) is not None:
+                if reply["msg_type"] == "status" and reply["content"]["execution_state"] == "idle":
+                    # The shim's last reply ends the wait before the kernel reports idle, which
+                    # saves a message per request (that idle status is skipped, unparsed, with
+                    # the next request's unrelated messages). Idle first: it was abandoned.
+                    raise RequestAborted(f"the kernel ended the {op!r} request without replying")
+                if (payload := self._payload(reply)) is not None:
+                    return payload
+            return None
+
+        return answer
+
+    def _send_served(self, request: dict[str, Any]) -> Callable[[], dict[str, Any] | None]:
+        """Send a request on the request socket; returns what reads its answers: the next
+        frame, None after ``_POLL_SECONDS`` without one, :class:`SocketEnded` once the run
+        ended (the shim stopped serving, or the socket closed)."""
+        assert self._requests is not None and self._serving is not None
+        requests, run = self._requests, self._serving
+        requests.send(request)
+
+        def answer() -> dict[str, Any] | None:
+            payload = requests.next_payload(_POLL_SECONDS)
+            if not isinstance(payload, dict):
+                return None
+            if payload.get("kind") == REPLY_LEFT and payload.get("session") == run:
+                raise SocketEnded("the shim stopped serving requests (it was interrupted outside a call)", closed=False)
+            return payload
+
+        return answer
+
+    def _comm_message(self, text: str) -> dict[str, Any]:
+        client = self.kernel.client
+        msg: dict[str, Any] = client.session.msg("comm_msg", {"comm_id": self.comm_id, "data": {"request": text}})
+        client.session.send(self._sockets().shell, msg)
+        return msg
+
+    def _serve(self) -> bool:
+        """Whether the shim serves requests from the socket, asking it to when it does not yet."""
+        if self._requests is None:
+            return False
+        if self._serving is None:
+            self._runs += 1
+            self._serving = self._runs
+            self._comm_message(json.dumps({"id": secrets.token_hex(8), "op": OP_SERVE, "session": self._serving}))
+        return True
+
+    def leave(self) -> None:
+        """End the shim's run of requests from the socket, if one is on. The kernel's main
+        thread is then free for cells and other messages, which it takes in order after it."""
+        if self._serving is not None and self._requests is not None:
+            self._serving = None
+            try:
+                self._requests.send({"id": secrets.token_hex(8), "op": OP_LEAVE})
+            except SocketEnded:
+                self._stop_serving()
+
+    def _stop_serving(self) -> None:
+        """The socket ended, or the shim left it at an interrupt: from now on the comm
+        carries every request, so that a request left unread in the socket never runs later."""
+        self._serving = None
+        if self._requests is not None:
+            self._requests.close()
+            self._requests = None
+
+    @property
+    def serves_requests(self) -> bool:
+        """Whether the shim is connected to the request socket (runs of calls skip the
+        kernel's message loop); False once the socket ended."""
+        return self._requests is not None
+
+    def close(self) -> None:
+        """Before the kernel is stopped: release the request socket."""
+        self._stop_serving()
 
     def _next_answer(self, answers: RequestAnswers) -> dict[str, Any] | None:
         """The next message answering the request, or None once ``_POLL_SECONDS`` passed
@@ -343,6 +462,11 @@ class ShimLink:
             return None
         return payload
 
-    async def _check_alive(self) -> None:
-        if not await self.kernel.manager.is_alive():
-            raise KernelDied(self.kernel.death())
+    async def _check_alive(self, within: float = 0.0) -> None:
+        """:class:`KernelDied` if the kernel ended, or ends ``within`` seconds."""
+        give_up = time.monotonic() + within
+        while await self.kernel.manager.is_alive():
+            if time.monotonic() >= give_up:
+                return
+            await asyncio.sleep(0.01)
+        raise KernelDied(self.kernel.death())

@@ -7,6 +7,10 @@ and uses only the standard library.
 
 A request is one JSON object ``{"id", "op", ...}`` on the grader's comm; the shim answers
 with messages whose ``kind`` is one of the ``REPLY_*`` names and which carry the request's id.
+A run of requests can skip the kernel's message loop: after ``OP_SERVE`` on the comm the shim
+reads requests from, and answers them on, a Unix socket of its own (one frame per message:
+``FRAME_LENGTH_BYTES`` of length, little-endian, then the JSON text) until ``OP_LEAVE``, the
+grader closing its end, or an interrupt outside a call; its last frame is then ``REPLY_LEFT``.
 """
 
 from __future__ import annotations
@@ -27,11 +31,20 @@ OP_DEFINED_NAMES = "defined_names"
 """What the notebook defines: result a ``DefinedNamesReply``."""
 OP_STDIN_POSITION = "stdin_position"
 """Rewind or advance the scripted input: body ``{"position": int}``; result None."""
+OP_SERVE = "serve"
+"""On the comm only: take the following requests from the request socket, body
+``{"session": int}`` (the number the ``REPLY_LEFT`` that ends this run carries); no reply."""
+OP_LEAVE = "leave"
+"""On the request socket only: end the run of requests; no reply but ``REPLY_LEFT``."""
 
 # --- replies (the ``kind`` of a message from the shim) ------------------------------------
 
 REPLY_READY = "ready"
-"""The shim took the comm and listens for requests."""
+"""The shim took the comm and listens for requests: ``{"serving": bool}``, whether it is
+connected to the request socket."""
+REPLY_LEFT = "left"
+"""On the request socket: the shim stopped reading it, ``{"session": int}``; requests go on
+the comm again until the next ``OP_SERVE``."""
 REPLY_OUTCOMES = "outcomes"
 """Outcomes of a batch so far: ``{"start": index of the first, "outcomes": [...]}``."""
 REPLY_DONE = "done"
@@ -62,6 +75,14 @@ STDIN_LOG_ENTRIES = 10_000
 FLUSH_INTERVAL = 0.05
 """Seconds between messages of a batch's outcomes: a message costs about half a millisecond,
 many times a small call."""
+FRAME_LENGTH_BYTES = 4
+"""The length that leads each frame on the request socket."""
+FRAME_MAX_BYTES = 2**30
+"""Longer frames are refused: only a notebook writing into the shim's socket sends one."""
+SERVE_SPIN_SECONDS = 0.002
+"""How long either end of the request socket polls for the next frame, yielding the CPU
+between polls, before it sleeps: waking from a sleep costs about 0.3 ms on a virtual machine,
+and the next request of a run usually comes within a millisecond."""
 NOTICE_ROOM = 500
 """Characters the grader allows on top of the kernel's output cap for its truncation notice."""
 
