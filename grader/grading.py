@@ -172,8 +172,7 @@ class _NoCalls:
         needed = {function for check in assignment.checks for function in needed_functions(check)}
         if assignment.board.factory is not None:
             needed.add(assignment.board.factory.function)
-        roots = {function.split(".")[0] for function in needed if function.split(".")[0] != OBJECT}
-        names = tuple(sorted({name for root in roots for name in assignment.names_for(root)}))
+        names = tuple(sorted({name for function in needed for name in notebook_names(assignment, function)}))
         return DefinedNames(functions=names, classes={}, variables=(), references={})
 
     @property
@@ -242,15 +241,21 @@ def _should_run(check: Check[Any], ctx: Submission) -> bool:
     """Bonus checks only run when the notebook defines what they need."""
     if not check.bonus:
         return True
-    factory = ctx.assignment.board.factory
+    return all(
+        any(name in ctx.defined_names for name in notebook_names(ctx.assignment, function))
+        for function in needed_functions(check)
+    )
 
-    def defined(function: str) -> bool:
-        root = function.split(".")[0]
-        if root == OBJECT and factory is not None:  # `game.minimax(...)`: the object's class
-            root = factory.function.split(".")[0]
-        return any(n in ctx.defined_names for n in ctx.assignment.names_for(root))
 
-    return all(defined(f) for f in needed_functions(check))
+def notebook_names(assignment: Assignment, function: str) -> tuple[str, ...]:
+    """The names under which a notebook defines what ``function`` (a spec's function, maybe
+    dotted) calls: its root's names, and for a method of the board object (``OBJECT``) the
+    names of the class its factory makes."""
+    root = function.split(".")[0]
+    factory = assignment.board.factory
+    if root == OBJECT and factory is not None:  # `game.minimax(...)`: the object's class
+        root = factory.function.split(".")[0]
+    return tuple(assignment.names_for(root))
 
 
 def _bonus_not_attempted(check: Check[Any]) -> CheckResult:
