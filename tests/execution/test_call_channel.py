@@ -6,6 +6,7 @@ import time
 
 import numpy as np
 import pytest
+from jupyter_core.utils import run_sync
 
 from grader.execution.channel.calls import Call, CallStatus, RemoteObject
 from grader.execution.session import CellStatus, ExecutionOptions
@@ -258,3 +259,16 @@ def test_an_interrupt_on_the_request_socket_ends_only_the_call(open_session) -> 
     assert outlasting.status is CallStatus.TIMEOUT and outlasting.duration < 5
     assert after.value == 2
     assert session.kernel_restarts == 0
+
+
+def test_a_kernel_that_died_between_requests_is_replaced_at_the_next(open_session) -> None:
+    session = open_session("calls_request_socket")
+    session.execute()
+    assert session.calls.call(Call("exit_soon")).value is True
+    kernel = session.link.kernel
+    while run_sync(kernel.manager.is_alive)():  # the kernel's end of the socket is gone with it
+        time.sleep(0.05)
+    (next_call,) = session.calls.call_many([Call("increment", (1,))])
+    assert next_call.status is CallStatus.KILLED and "restarted" in next_call.error
+    assert session.kernel_restarts == 1
+    assert session.calls.call(Call("increment", (2,))).value == 3

@@ -267,19 +267,30 @@ class ShimLink:
         comm ends the shim's run on the socket first; anything else that uses the kernel
         (a cell, a kernel_info request) must call :meth:`leave` before.
         """
+        try:
+            return await self._request(op, body, patience, on_outcomes, served=served)
+        except SocketEnded as ended:  # written to or read from, the socket ended
+            self._stop_serving()
+            if ended.closed:  # most often the kernel died: say so, as the comm's wait would
+                await self._check_alive(within=_DEATH_SECONDS)
+            raise RequestAborted(f"the {op!r} request was cut off: {ended}") from None
+
+    async def _request(
+        self,
+        op: str,
+        body: Mapping[str, Any] | None,
+        patience: Callable[[], float],
+        on_outcomes: Callable[[int, list[Any]], None] | None,
+        *,
+        served: bool,
+    ) -> Any:
         request = {"id": secrets.token_hex(8), "op": op, **(body or {})}
         answers = self._send_served(request) if served and self._serve() else self._send_on_comm(request)
         last_progress = time.monotonic()
         running = self.running_call()
         interrupted_at: float | None = None
         while True:
-            try:
-                payload = answers()
-            except SocketEnded as ended:
-                self._stop_serving()
-                if ended.closed:  # most often the kernel died: say so, as the comm's wait would
-                    await self._check_alive(within=_DEATH_SECONDS)
-                raise RequestAborted(f"the {op!r} request was cut off: {ended}") from None
+            payload = answers()
             if payload is None:
                 await self._check_alive()
                 now = time.monotonic()
