@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 import os
 import secrets
 import time
@@ -52,6 +51,7 @@ from grader.execution.channel.protocol import (
     REPLY_OUTCOMES,
     REPLY_READY,
 )
+from grader.execution.channel.readiness import Readiness
 from grader.execution.channel.request_socket import RequestListener, RequestSocket, SocketEnded
 from grader.execution.runtime_dir import RuntimeDir
 from grader.execution.sandbox import BLOCKED_PACKAGES, RunningKernel
@@ -86,10 +86,6 @@ _DEATH_SECONDS = 1.0
 process ends a moment after its sockets close."""
 _REQUEST_PATIENCE_SECONDS = 30.0
 _POLLIN = int(zmq.POLLIN)  # zmq_poll with plain ints: a socket's own poll() and get() build enums
-_SPIN_SECONDS = 0.002
-"""How long a request waits for the kernel's next message by polling, yielding the CPU
-between polls, before it sleeps in ``poll()``: the answer to a small request comes within a
-millisecond, and waking from a sleep adds about 0.3 ms to each round trip on a virtual machine."""
 STDIN_LOG_READ_BYTES = 16 * 1024**2
 """The most of the input() log read at once (the shim's own entries take a few dozen bytes
 each), so that a notebook writing into the shim's descriptor cannot make the grader hold
@@ -406,20 +402,12 @@ class ShimLink:
         nothing else to do (nbclient runs no cell meanwhile)."""
         iopub = self._sockets().iopub
         waiting_on = [(iopub, _POLLIN)]
-        now = time.monotonic()
-        deadline, spin_until = now + _POLL_SECONDS, now + _SPIN_SECONDS
-        while True:
-            now = time.monotonic()
-            spinning = now < spin_until
-            if now >= deadline:
-                return None
-            if not zmq_poll(waiting_on, 0 if spinning else math.ceil((deadline - now) * 1000)):
-                if spinning:
-                    os.sched_yield()
-                continue
+        readiness = Readiness(_POLL_SECONDS)
+        while readiness.wait(lambda milliseconds: zmq_poll(waiting_on, milliseconds)):
             answer = answers.read(iopub.recv_multipart())
             if answer is not None:
                 return answer
+        return None
 
     def _sockets(self) -> _Sockets:
         if self._raw is None:

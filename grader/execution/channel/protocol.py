@@ -79,10 +79,10 @@ FRAME_LENGTH_BYTES = 4
 """The length that leads each frame on the request socket."""
 FRAME_MAX_BYTES = 2**30
 """Longer frames are refused: only a notebook writing into the shim's socket sends one."""
-SERVE_SPIN_SECONDS = 0.002
-"""How long either end of the request socket polls for the next frame, yielding the CPU
-between polls, before it sleeps: waking from a sleep costs about 0.3 ms on a virtual machine,
-and the next request of a run usually comes within a millisecond."""
+SPIN_SECONDS = 0.002
+"""How long either end polls for the other's next message, yielding the CPU between polls,
+before it sleeps: waking from a sleep costs about 0.3 ms on a virtual machine, and the answer
+to a small request, or the next request of a run, usually comes within a millisecond."""
 NOTICE_ROOM = 500
 """Characters the grader allows on top of the kernel's output cap for its truncation notice."""
 

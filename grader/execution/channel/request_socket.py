@@ -4,20 +4,19 @@ The socket lets a run of requests skip the kernel's message loop (see
 :mod:`grader.execution.channel.protocol`). The grader listens on a path in the session's
 runtime directory, the shim connects while it is installed, before any student code runs,
 and the path is removed once the connection is accepted: nothing started later can
-connect. Frames are read with a short poll before each sleep, as the comm's messages are.
+connect. Frames are waited for as the comm's messages are (:mod:`~grader.execution.channel.readiness`).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import select
 import socket
-import time
 from typing import Any
 
 from grader.errors import GraderError
-from grader.execution.channel.protocol import FRAME_LENGTH_BYTES, FRAME_MAX_BYTES, SERVE_SPIN_SECONDS
+from grader.execution.channel.protocol import FRAME_LENGTH_BYTES, FRAME_MAX_BYTES
+from grader.execution.channel.readiness import Readiness
 from grader.execution.runtime_dir import RuntimeDir
 
 _READ_BYTES = 1 << 20
@@ -59,17 +58,10 @@ class RequestSocket:
         :class:`SocketEnded` when the shim's end closed, or sent something that is not a frame
         of JSON (only a notebook writing into the shim's socket does that).
         """
-        now = time.monotonic()
-        give_up, spin_until = now + within, now + SERVE_SPIN_SECONDS
+        readiness = Readiness(within)
         while (frame := self._take_frame()) is None:
-            now = time.monotonic()
-            if now >= give_up:
+            if not readiness.wait(self._poll.poll):
                 return None
-            spinning = now < spin_until
-            if not self._poll.poll(0 if spinning else max(1, int((give_up - now) * 1000))):
-                if spinning:
-                    os.sched_yield()
-                continue
             try:
                 data = self._connection.recv(_READ_BYTES)
             except (BlockingIOError, InterruptedError):

@@ -66,7 +66,7 @@ if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources 
         REPLY_LEFT,
         REPLY_OUTCOMES,
         REPLY_READY,
-        SERVE_SPIN_SECONDS,
+        SPIN_SECONDS,
         STDIN_LOG_ENTRIES,
         BatchTail,
         CallRequest,
@@ -381,8 +381,8 @@ def _connect(path: str | None) -> socket.socket | None:
 
 def _next_request(connection: socket.socket) -> Any:
     """The next request on the socket, None once the grader closed it. Polls a moment
-    before it sleeps (see ``SERVE_SPIN_SECONDS``)."""
-    give_up = time.perf_counter() + SERVE_SPIN_SECONDS
+    before it sleeps (see ``SPIN_SECONDS``)."""
+    give_up = time.perf_counter() + SPIN_SECONDS
     while not select.select([connection], [], [], 0)[0] and time.perf_counter() < give_up:
         os.sched_yield()
     header = _receive_exactly(connection, FRAME_LENGTH_BYTES)
