@@ -21,7 +21,7 @@ from grader.checks.context import Submission
 from grader.checks.registry import needed_functions, run_check
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus, DefinedNames
 from grader.execution.hangs import HangMemory
-from grader.execution.sandbox import SandboxChoice
+from grader.execution.isolation import SandboxChoice, decide_isolation
 from grader.execution.session import ExecutionOptions, ExecutionResult, NotebookSession
 from grader.execution.spare_kernels import SpareKernel
 from grader.results import CheckResult, CheckStatus, SubmissionResult
@@ -50,7 +50,9 @@ class CheckedSession(Protocol):
 
 @dataclass(frozen=True)
 class GradingOptions:
-    sandbox: SandboxChoice = "auto"
+    sandbox: SandboxChoice | None = None
+    """The isolation asked for; None: as ``GRADER_SANDBOX`` or the assignment say, else
+    bubblewrap (`grader.execution.isolation`: nothing weaker runs unless chosen)."""
     public_only: bool = False
     """Student self-check: hidden checks are not run at all."""
     spare_kernel: SpareKernel | None = field(default=None, compare=False, repr=False)
@@ -71,6 +73,7 @@ def grade_submission(
     path = Path(path)
     if options.public_only:
         assignment = assignment.public()
+    isolation = decide_isolation(options.sandbox, assignment.sandbox)  # refuses before anything runs
     timings: dict[str, float] = {}
     started = time.monotonic()
     allowed = options.deadline_seconds or assignment.grading_deadline
@@ -87,7 +90,7 @@ def grade_submission(
         stdin=assignment.stdin,
         cell_timeout=assignment.cell_timeout,
         notebook_timeout=assignment.notebook_timeout,
-        sandbox=options.sandbox,
+        sandbox=isolation.choice,
         short_limit=assignment.short_limit,
     )
     try:

@@ -35,8 +35,8 @@ from grader.authoring.toml_writer import render_toml
 from grader.checks.kinds.hygiene import RunsCleanlyParams
 from grader.checks.slow_verdict import is_slow_only
 from grader.errors import GraderError
+from grader.execution.isolation import SandboxChoice
 from grader.execution.result import CellStatus, ExecutionResult
-from grader.execution.sandbox import SandboxChoice
 from grader.execution.session import ExecutionOptions, NotebookSession
 from grader.grading import run_checks
 from grader.results import CheckResult, CheckStatus

@@ -42,7 +42,7 @@ from grader.class_folder.outputs import (
     write_submitted_copy,
 )
 from grader.class_folder.records import GradingRecord, assignment_sha256, fingerprint
-from grader.execution.sandbox import SandboxChoice
+from grader.execution.isolation import Isolation, SandboxChoice, decide_isolation
 from grader.grading import grade_submission, not_graded_result
 from grader.overrides.apply import NO_DECISIONS, FittedDecisions, class_decisions
 from grader.similarity.compare import DEFAULT_THRESHOLD
@@ -67,7 +67,12 @@ class BatchOptions:
     """Submissions graded at once (default: one per available core)."""
     force: bool = False
     """Regrade everything, even submissions whose stored result is up to date."""
-    sandbox: SandboxChoice = "auto"
+    sandbox: SandboxChoice | None = None
+    """The isolation asked for (``--sandbox``); None: as ``GRADER_SANDBOX`` or the assignment
+    say, else bubblewrap, refusing where it cannot run (`grader.execution.isolation`)."""
+    fall_back: bool = False
+    """Where nobody chose a sandbox and bubblewrap cannot run, grade with resource limits
+    (and say so) instead of refusing: only for files that ship with the grader (the demo)."""
     progress: bool = True
     """Report progress on stderr: a bar on a terminal, else a line per submission."""
     deadline_seconds: float | None = None
@@ -117,6 +122,8 @@ class BatchResult:
     """Output folders of this grader inside the input, left out (``graded/``)."""
     decision_problems: tuple[str, ...] = ()
     """Entries of ``overrides.toml`` that do not fit the class (kept in the file, not applied)."""
+    isolation: Isolation | None = None
+    """The isolation its submissions were graded under this time."""
 
     @property
     def graded(self) -> list[GradingRecord]:
@@ -158,6 +165,8 @@ class BatchResult:
         if self.decision_problems:
             lines.append(f"Instructor's decisions not applied: {len(self.decision_problems)}.")
             lines += [f"  {problem}" for problem in self.decision_problems]
+        if self.isolation is not None and self.isolation.reduced:
+            lines.append(self.isolation.summary())
         lines += class_output_lines(self.out_dir)
         if self.interrupted:
             lines.append("Run the same command again to grade the rest.")
@@ -179,10 +188,16 @@ def run_batches(
     jobs: Sequence[BatchJob], options: BatchOptions = BatchOptions(), grade: GradeFunction = grade_submission
 ) -> list[BatchResult]:
     """Grade several classes through one pool of workers, so that one class's slow tail
-    (a notebook looping until its time-out) overlaps with the others' work."""
+    (a notebook looping until its time-out) overlaps with the others' work.
+
+    Each class's isolation is decided first: where it cannot be had, this raises
+    `IsolationRefused` before any input is read or any output written."""
+    isolations = [decide_isolation(options.sandbox, j.assignment.sandbox, fall_back=options.fall_back) for j in jobs]
+    for job, isolation in zip(jobs, isolations):
+        _say_isolation(job, isolation, several=len(jobs) > 1)
     with contextlib.ExitStack() as scratch_dirs:
         plans = []
-        for job in jobs:
+        for job, isolation in zip(jobs, isolations):
             planning_started = time.monotonic()
             scratch = Path(scratch_dirs.enter_context(tempfile.TemporaryDirectory(prefix="grader-batch-")))
             _claim_output_folder(job)
@@ -190,7 +205,9 @@ def run_batches(
             # read before any grading: a file that cannot be read stops the batch unchanged
             decisions = class_decisions(job.out_dir, job.assignment, {s.student_id for s in found.submissions})
             mark_output_folder(job.out_dir)
-            plan = _plan(job, options.shard.select(found) if options.shard else found, options, decisions)
+            plan = _plan(
+                job, options.shard.select(found) if options.shard else found, isolation, decisions, force=options.force
+            )
             plan.rewrite_kept()
             plan.planning_seconds = time.monotonic() - planning_started
             plans.append(plan)
@@ -213,11 +230,24 @@ def run_batches(
             interrupted_at = time.monotonic()
         finally:
             progress.close()
-    results = [plan.finish(pool_started, interrupted_at, options.similarity_threshold) for plan in plans]
+    results = [
+        replace(plan.finish(pool_started, interrupted_at, options.similarity_threshold), isolation=isolation)
+        for plan, isolation in zip(plans, isolations)
+    ]
     if options.shard:
         for plan in plans:
             plan.write_manifest(options.shard, complete=interrupted_at is None)
     return results
+
+
+def _say_isolation(job: BatchJob, isolation: Isolation, *, several: bool) -> None:
+    """On the terminal before grading: a warning when students' code runs with less than
+    bubblewrap, so that it is seen even with ``--quiet``."""
+    line = f"{job.assignment.id}: {isolation.summary()}" if several else isolation.summary()
+    if isolation.reduced:
+        _log.warning(line)
+    else:
+        _log.info(line)
 
 
 def _claim_output_folder(job: BatchJob) -> None:
@@ -336,17 +366,19 @@ class _BatchPlan:
         write_atomic(ClassFolder(self.job.out_dir).manifest, manifest.to_json())
 
 
-def _plan(job: BatchJob, found: SubmissionSet, options: BatchOptions, decisions: FittedDecisions) -> _BatchPlan:
+def _plan(
+    job: BatchJob, found: SubmissionSet, isolation: Isolation, decisions: FittedDecisions, *, force: bool
+) -> _BatchPlan:
     """Keep every stored result that is still valid; everything else becomes a task. Reads the
     output folder and writes nothing: the kept results whose files need writing again are
     listed (`_BatchPlan.kept`) for `_BatchPlan.rewrite_kept`."""
     plan = _BatchPlan(job, found, decisions)
     spec_digest = assignment_sha256(job.assignment)
     for submission in found.submissions:
-        current = fingerprint(submission, spec_digest, options.sandbox)
+        current = fingerprint(submission, spec_digest, isolation.choice)
         folder = ClassFolder(job.out_dir).student(submission)
         stored = GradingRecord.load(folder / RESULT_FILE, submission)
-        if stored and stored.fingerprint == current and not stored.grader_fault and not options.force:
+        if stored and stored.fingerprint == current and not stored.grader_fault and not force:
             stored = replace(stored, submission=submission)
             plan.kept.append(KeptResult(stored, report_missing=not (folder / REPORT_FILE).is_file()))
             plan.records[submission.student_id] = stored
@@ -354,7 +386,7 @@ def _plan(job: BatchJob, found: SubmissionSet, options: BatchOptions, decisions:
             plan.not_unpacked.append(not_unpacked_record(submission, submission.refused, current, job.assignment))
             plan.records[submission.student_id] = plan.not_unpacked[-1]
         else:
-            plan.tasks.append(GradingTask(submission, current, job.assignment))
+            plan.tasks.append(GradingTask(submission, current, job.assignment, isolation.choice))
     _log.info(
         f"{job.assignment.id}: {len(found.submissions)} submission(s) found ({found.layout.value}), "
         f"{len(plan.tasks)} to grade, {len(plan.records)} up to date."

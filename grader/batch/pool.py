@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from grader.class_folder.records import GradingRecord
+from grader.execution.isolation import SandboxChoice
 from grader.execution.spare_kernels import SpareKernel
 from grader.grading import GradingOptions, not_graded_result
 from grader.results import SubmissionResult
@@ -46,6 +47,9 @@ class GradingTask:
     submission: StudentSubmission
     fingerprint: str
     assignment: Assignment
+    sandbox: SandboxChoice
+    """The mode its class was decided to be graded in (never ``auto``: decided once, before
+    any grading, by `grader.execution.isolation`)."""
 
     def deadline(self, options: BatchOptions) -> float:
         """Seconds after which grading this submission starts nothing more (inside grading)."""
@@ -58,7 +62,7 @@ class GradingTask:
         return deadline + min(deadline, HARD_DEADLINE_GRACE_SECONDS)
 
     def grading_options(self, options: BatchOptions) -> GradingOptions:
-        return GradingOptions(sandbox=options.sandbox, deadline_seconds=self.deadline(options))
+        return GradingOptions(sandbox=self.sandbox, deadline_seconds=self.deadline(options))
 
     def stopped_reason(self, options: BatchOptions) -> str:
         """Why the pool stopped grading it (at ``hard_deadline``)."""

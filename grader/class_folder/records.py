@@ -17,7 +17,7 @@ from pathlib import Path
 
 from cattrs.errors import ClassValidationError
 
-from grader.execution.sandbox import SandboxChoice, resolve_mode
+from grader.execution.isolation import SandboxChoice
 from grader.results import SubmissionResult
 from grader.serialization import converter
 from grader.spec.model import Assignment
@@ -108,10 +108,9 @@ def submission_sha256(submission: StudentSubmission) -> str:
 
 
 def isolation_asked(sandbox: SandboxChoice) -> str:
-    """The sandbox mode a ``--sandbox`` choice stands for here: ``auto`` is bubblewrap where
-    it works, else limits; an explicit choice stands for itself (even where unavailable: that
-    submission then fails to grade and says why)."""
-    return resolve_mode("auto").value if sandbox == "auto" else sandbox
+    """The sandbox mode a choice stands for: ``auto`` is bubblewrap (nothing weaker runs
+    unless chosen by name); a named mode stands for itself."""
+    return "bwrap" if sandbox == "auto" else sandbox
 
 
 def file_sha256(path: Path) -> str:

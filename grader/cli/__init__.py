@@ -18,7 +18,7 @@ from grader.cli.batch import add_batch_parsers
 from grader.cli.diagnostics import diagnostics_on_stderr
 from grader.cli.grade import add_grade_parsers
 from grader.cli.init import add_init_parser
-from grader.cli.options import INTERRUPTED, USAGE_ERROR, add_sandbox_option
+from grader.cli.options import INTERRUPTED, USAGE_ERROR, add_sandbox_option, chosen_isolation
 from grader.cli.override import add_override_parsers
 from grader.cli.run import add_run_parser
 from grader.errors import UsageError
@@ -76,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("validate", help="check an assignment: its solution scores full marks, its template does not")
     p.add_argument("assignment", nargs="*", help="ids or folders (default: every built-in assignment)")
-    add_sandbox_option(p)
+    add_sandbox_option(p, falls_back=True)
     p.set_defaults(handler=cmd_validate)
 
     p = sub.add_parser("demo", help="grade the bundled example submissions")
@@ -133,7 +133,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
     ids = args.assignment or list_assignments()
     failed = 0
     for assignment_id in ids:
-        report = validate_assignment(load_assignment(assignment_id), GradingOptions(sandbox=args.sandbox))
+        assignment = load_assignment(assignment_id)
+        # The course's own solution and handout: where bubblewrap cannot run, resource limits, said first.
+        isolation = chosen_isolation(args, assignment.sandbox, fall_back=True)
+        report = validate_assignment(assignment, GradingOptions(sandbox=isolation.choice))
         print(report)
         failed += not report.ok
     print(f"{len(ids) - failed} of {len(ids)} assignment(s) valid")

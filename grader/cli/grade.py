@@ -20,6 +20,7 @@ from grader.cli.options import (
     USAGE_ERROR,
     add_assignment_option,
     add_sandbox_option,
+    chosen_isolation,
 )
 from grader.spec.loader import load_assignment
 
@@ -61,7 +62,7 @@ def add_grade_parsers(subparsers: Any) -> None:
         help="where to write the report (default: NOTEBOOK's name + -report.html, next to it)",
     )
     p.add_argument("--open", action="store_true", help="open the report in a web browser")
-    add_sandbox_option(p)
+    add_sandbox_option(p, falls_back=True)
     p.set_defaults(handler=cmd_grade, public_only=True, json=None, overrides=None, student=None)
 
     p = subparsers.add_parser(
@@ -92,12 +93,15 @@ def cmd_grade(args: argparse.Namespace) -> int:
     if not args.notebook.exists():
         print(f"grader {command}: {args.notebook}: no such file", file=sys.stderr)
         return USAGE_ERROR
+    # A student checking their own notebook may run it with resource limits where bubblewrap
+    # cannot run; grading never does unless someone chose that.
+    isolation = chosen_isolation(args, assignment.sandbox, fall_back=args.public_only)
     decisions = None
     if args.overrides is not None:  # read first: a file that cannot be read stops before grading
         decisions = _read_decisions(args.overrides, assignment, command)
         if decisions is None:
             return USAGE_ERROR
-    options = GradingOptions(sandbox=args.sandbox, public_only=args.public_only)
+    options = GradingOptions(sandbox=isolation.choice, public_only=args.public_only)
     result = grade_submission(args.notebook, assignment, options)
     if decisions is not None:
         from grader.overrides.apply import apply_decisions
@@ -168,5 +172,5 @@ def cmd_gradescope(args: argparse.Namespace) -> int:
 
     assignment = load_assignment(args.assignment)
     outcome = run_autograder(assignment, args.submission_dir, args.results, GradingOptions(sandbox=args.sandbox))
-    print(outcome)
+    print(outcome, file=sys.stderr if outcome.return_code else sys.stdout)
     return outcome.return_code

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from grader.cli.options import add_sandbox_option
+from grader.cli.options import add_sandbox_option, chosen_isolation
 
 
 def add_init_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -33,7 +33,7 @@ def add_init_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--id", dest="assignment_id", default=None, help="the assignment's id (default: from the file name)"
     )
-    add_sandbox_option(parser)
+    add_sandbox_option(parser, falls_back=True)
     parser.set_defaults(handler=cmd_init)
     return parser
 
@@ -48,7 +48,7 @@ def cmd_init(args: argparse.Namespace) -> int:
             template=args.template,
             stdin=args.stdin,
             assignment_id=args.assignment_id,
-            sandbox=args.sandbox,
+            sandbox=chosen_isolation(args, fall_back=True).choice,  # the instructor's own solution
         )
     )
     print(report, file=sys.stdout if report.return_code == 0 else sys.stderr)

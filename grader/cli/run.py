@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from grader.cli.options import add_sandbox_option
+from grader.cli.options import add_sandbox_option, chosen_isolation
 from grader.execution.sandbox import SandboxUnavailable
 from grader.execution.session import ExecutionOptions, ExecutionResult, execute_notebook
 from grader.spec.loader import load_assignment
@@ -73,10 +73,13 @@ def add_run_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def execution_options(args: argparse.Namespace) -> ExecutionOptions:
     """The options grading would use for ``--assignment`` (as ``grader.grading`` builds them),
-    with the options given on the command line on top."""
+    with the options given on the command line on top. The isolation is decided here, before
+    anything runs (`IsolationRefused` where it cannot be had)."""
     base = _DEFAULTS
+    sandbox_setting = None
     if args.assignment is not None:
         assignment = load_assignment(args.assignment)
+        sandbox_setting = assignment.sandbox
         base = ExecutionOptions(
             stdin=assignment.stdin,
             cell_timeout=assignment.cell_timeout,
@@ -86,7 +89,7 @@ def execution_options(args: argparse.Namespace) -> ExecutionOptions:
         stdin=base.stdin if args.stdin is None else tuple(args.stdin),
         cell_timeout=base.cell_timeout if args.cell_timeout is None else args.cell_timeout,
         notebook_timeout=base.notebook_timeout if args.notebook_timeout is None else args.notebook_timeout,
-        sandbox=args.sandbox,
+        sandbox=chosen_isolation(args, sandbox_setting).choice,
     )
 
 

@@ -42,19 +42,20 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from jupyter_client.kernelspec import KernelSpec
 from jupyter_client.manager import AsyncKernelManager
 
 from grader.errors import GraderError
-from grader.execution.bwrap import SANDBOX_WORKDIR, bwrap_prefix, bwrap_problem, python_roots
+from grader.execution.bwrap import SANDBOX_WORKDIR, bwrap_prefix, bwrap_problem
 from grader.execution.exit_status import describe_exit
+from grader.execution.isolation import SandboxChoice, kernel_runs_as_root
 from grader.execution.result import SandboxMode
 from grader.execution.runtime_dir import RuntimeDir
 from grader.execution.uid_processes import count_tasks_of_uid, kill_processes_of_uid, pids_of_uid
 
-SandboxChoice = Literal["auto", "bwrap", "limits", "none"]
+__all__ = ["Limits", "RunningKernel", "Sandbox", "SandboxChoice", "SandboxUnavailable", "resolve_mode"]
 
 _GiB = 1024**3
 _MiB = 1024**2
@@ -100,12 +101,12 @@ class KernelStartFailed(GraderError, RuntimeError):
 
 
 def resolve_mode(choice: SandboxChoice) -> SandboxMode:
-    """The mode to use for ``choice``; ``auto`` prefers bubblewrap."""
-    if choice == "auto":
-        return SandboxMode.BWRAP if bwrap_problem() is None else SandboxMode.LIMITS
-    mode = SandboxMode(choice)
+    """The mode to use for ``choice``. ``auto`` is bubblewrap and nothing less: a weaker mode
+    runs only when it is asked for by name (`grader.execution.isolation` decides that, for the
+    commands, before any kernel starts)."""
+    mode = SandboxMode.BWRAP if choice == "auto" else SandboxMode(choice)
     if mode is SandboxMode.BWRAP and (problem := bwrap_problem()) is not None:
-        raise SandboxUnavailable(problem)
+        raise SandboxUnavailable(f"students' code is not run without isolation: {problem}")
     return mode
 
 
@@ -276,11 +277,7 @@ class Sandbox:
         ]
 
     def _choose_uid(self) -> int | None:
-        if self.mode is SandboxMode.NONE or os.geteuid() != 0:
-            return None
-        if self.mode is SandboxMode.LIMITS and not all(
-            _traversable_by_anyone(Path(prefix)) for prefix in python_roots()
-        ):
+        if self.mode is SandboxMode.NONE or os.geteuid() != 0 or kernel_runs_as_root(self.mode):
             return None
         return _SANDBOX_UID_BASE + secrets.randbelow(_SANDBOX_UID_SPAN)
 
@@ -379,14 +376,3 @@ async def _kill(manager: AsyncKernelManager) -> None:
     except RuntimeError:
         pass  # already gone
     await manager.cleanup_resources()
-
-
-def _traversable_by_anyone(path: Path) -> bool:
-    """Whether an unprivileged user can reach ``path`` (every ancestor has o+x)."""
-    for directory in [path, *path.parents]:
-        try:
-            if not directory.stat().st_mode & 0o001:
-                return False
-        except OSError:
-            return False
-    return True

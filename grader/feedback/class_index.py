@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from grader.execution.result import SandboxMode
 from grader.feedback.views import STATUS_LABELS, format_points
 from grader.results import CheckResult, CheckStatus, SubmissionResult
 
@@ -129,3 +130,42 @@ def index_rows(entries: Sequence[ClassEntry], check_ids: Sequence[str]) -> tuple
         cells = tuple(None if (c := by_id.get(check_id)) is None else index_cell(c) for check_id in check_ids)
         rows.append(IndexRow(e, cells, 100 * e.result.fraction))
     return tuple(rows)
+
+
+@dataclass(frozen=True)
+class ClassIsolation:
+    """How the class's kernels were isolated: how many submissions ran under each mode."""
+
+    counts: tuple[tuple[SandboxMode, int], ...]
+    """(mode, submissions run in it), strongest mode first; submissions that never ran are left out."""
+
+    @property
+    def reduced(self) -> int:
+        """Submissions whose code ran with less than bubblewrap."""
+        return sum(count for mode, count in self.counts if mode is not SandboxMode.BWRAP)
+
+    def lines(self) -> tuple[str, ...]:
+        """One sentence per mode, for the class page."""
+        total = sum(count for _, count in self.counts)
+        return tuple(f"{_share(count, total)} ran {ISOLATION_WORDS[mode]}." for mode, count in self.counts)
+
+
+ISOLATION_WORDS = {
+    SandboxMode.BWRAP: "under bubblewrap (no network, only the Python installation visible, resource limits)",
+    SandboxMode.LIMITS: "with reduced isolation: resource limits only, without bubblewrap, so their code could "
+    "reach the network and read every file its user can read",
+    SandboxMode.NONE: "with isolation off: as trusted programs, with no limits at all",
+}
+
+
+def class_isolation(entries: Sequence[ClassEntry]) -> ClassIsolation:
+    """The modes the entries' notebooks ran in, from their stored results (so a class graded
+    over several runs, or merged from shards, says what each part ran under)."""
+    modes = [e.result.execution.sandbox_mode for e in entries if e.result.execution is not None]
+    return ClassIsolation(tuple((mode, modes.count(mode)) for mode in SandboxMode if mode in modes))
+
+
+def _share(count: int, total: int) -> str:
+    if count == total:
+        return "Every submission" if total > 1 else "The submission"
+    return f"{count} of {total} submissions"

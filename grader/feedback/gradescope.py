@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from grader.execution.result import SandboxMode
 from grader.feedback.views import HIDDEN_CHECK_MESSAGES, board_rows
 from grader.feedback.wording import cause_line
 from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
@@ -47,8 +48,19 @@ def gradescope_results(result: SubmissionResult, *, failure: str | None = None) 
         "output": "\n".join(lines),
         "output_format": "text",
         "stdout_visibility": "hidden",
+        "extra_data": {"isolation": isolation_data(result)},
         "tests": tests,
     }
+
+
+def isolation_data(result: SubmissionResult) -> dict[str, Any]:
+    """The isolation the notebook ran under, for whoever reads results.json: ``mode`` (``bwrap``,
+    ``limits``, ``none``; None when it never ran), ``reduced`` and the note on what it allowed."""
+    execution = result.execution
+    if execution is None:
+        return {"mode": None, "reduced": False, "note": None}
+    mode = execution.sandbox_mode
+    return {"mode": mode.value, "reduced": mode is not SandboxMode.BWRAP, "note": execution.isolation_note}
 
 
 def _test(check: CheckResult) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from pathlib import Path
 import jinja2
 
 from grader.feedback.charts import histogram
-from grader.feedback.class_index import ClassEntry, index_rows, pass_rates
+from grader.feedback.class_index import ClassEntry, class_isolation, index_rows, pass_rates
 from grader.feedback.search_tree import search_tree_views
 from grader.feedback.views import (
     TROUBLED_CELL_STATUSES,
@@ -135,4 +135,5 @@ def render_class_index(
         similarity=similarity,
         decision_problems=list(decision_problems),
         adjusted=any(e.result.adjustment is not None for e in entries),
+        isolation=class_isolation(entries),
     )

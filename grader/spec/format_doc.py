@@ -139,6 +139,15 @@ ASSIGNMENT_KEYS: tuple[SpecKey, ...] = (
         "place, so that a mistake costs once; `false` keeps every check's first result.",
         False,
     ),
+    SpecKey(
+        "sandbox",
+        "sandbox",
+        "The isolation of every student's kernel when the command's `--sandbox` and the environment's "
+        "`GRADER_SANDBOX` say nothing: `bwrap`, `limits` (resource limits only: for a container where "
+        "bubblewrap cannot run) or `none`. Left out: bubblewrap, and grading refuses where it cannot run "
+        "(see [security](security.md#isolation-modes)).",
+        "limits",
+    ),
 )
 
 CHECK_KEY_DOCS: dict[str, str] = {

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Annotated, Any, Generic, Literal, TypeVar, get_args
 
 from grader.errors import UsageError
+from grader.execution.isolation import SandboxChoice
 from grader.serialization import Positive
 from grader.spec.board import BoardLocation
 from reference.codecs import MOVE_FORMATS, BoardEncoding, MoveFormat  # noqa: F401 - the spec's move formats
@@ -168,6 +169,10 @@ class Assignment:
     reference_helpers: bool = True
     """When a lower-level function is wrong, grade the checks built on it again with the
     reference's version standing in for it (`grader.checks.reference_helpers`)."""
+    sandbox: SandboxChoice | None = None
+    """The isolation its author chose for every grader of it (``limits`` where bubblewrap
+    cannot run, as in a container); None: bubblewrap, refusing where it cannot run. A
+    command's ``--sandbox`` and ``GRADER_SANDBOX`` win (`grader.execution.isolation`)."""
 
     @property
     def solution_path(self) -> Path:

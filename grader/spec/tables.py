@@ -20,6 +20,7 @@ from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, overrid
 
 from grader.checks.params import PLACEHOLDERS
 from grader.checks.registry import CHECK_KINDS
+from grader.execution.isolation import SandboxChoice
 from grader.serialization import converter, noted, problems, written
 from grader.spec.call_template import CallTemplate, CallTemplateError, parse_call
 from grader.spec.model import Assignment, Check, Count, Maximizer, MoveFormat, Scoring, Seconds, Side
@@ -54,6 +55,7 @@ class AssignmentTable:
     check_budget_seconds: Seconds | None = None
     hypothesis_examples: Count | None = None
     reference_helpers: bool | None = None
+    sandbox: SandboxChoice | None = None
 
     def settings(self) -> dict[str, Any]:
         """The given fields that `Assignment` holds as they are, by its names."""

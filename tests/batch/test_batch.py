@@ -17,6 +17,8 @@ import pytest
 from grader.batch.plan import BatchJob, BatchOptions, BatchResult, _plan, run_batch
 from grader.class_folder.layout import RESULT_FILE
 from grader.class_folder.records import GradingRecord
+from grader.execution.isolation import Isolation
+from grader.execution.result import SandboxMode
 from grader.overrides.apply import NO_DECISIONS
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
@@ -246,7 +248,7 @@ def test_planning_reads_the_folder_and_says_what_to_rewrite(tmp_path: Path, lab0
     (source / "s3.py").write_text("check-win check-draw")  # resubmitted: graded again
     before = {p: p.stat().st_mtime_ns for p in out.rglob("*")}
     found = collect_submissions(source, lab05.id, tmp_path / "scratch")
-    plan = _plan(BatchJob(source, lab05, out), found, BatchOptions(), NO_DECISIONS)
+    plan = _plan(BatchJob(source, lab05, out), found, Isolation(SandboxMode.BWRAP), NO_DECISIONS, force=False)
     assert {p: p.stat().st_mtime_ns for p in out.rglob("*")} == before  # nothing written
     assert {k.record.submission.student_id: k.report_missing for k in plan.kept} == {"s1": True, "s2": False}
     assert [t.submission.student_id for t in plan.tasks] == ["s3"]

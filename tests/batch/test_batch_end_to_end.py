@@ -140,6 +140,18 @@ def test_scores_and_reports_of_the_small_class(whole_run: Path) -> None:
     assert all(f'href="{name}/report.html"' in index for name in rows)
 
 
+def test_the_class_page_and_results_json_say_the_isolation(whole_run: Path) -> None:
+    """The suite runs where bubblewrap works (`make test` installs it), or with the mode named
+    in GRADER_SANDBOX: whichever ran is said on the class page and in every results.json."""
+    mode = os.environ.get("GRADER_SANDBOX", "bwrap")
+    index = (whole_run / "index.html").read_text()
+    expected = "Every submission ran under bubblewrap" if mode == "bwrap" else "Isolation reduced</strong>"
+    assert expected in index
+    for path in whole_run.glob("*/results.json"):
+        isolation = json.loads(path.read_text())["extra_data"]["isolation"]
+        assert isolation["mode"] == mode and isolation["reduced"] is (mode != "bwrap"), path
+
+
 def test_student_self_check_writes_the_report(tmp_path: Path) -> None:
     notebook = tmp_path / "my lab.ipynb"
     shutil.copyfile(FIXTURES / "horizontal-win-missing.ipynb", notebook)

@@ -136,7 +136,9 @@ def test_ctrl_c_names_each_interrupted_submission_once(tmp_path: Path) -> None:
 
 
 def test_a_grader_failure_is_logged_as_an_error_with_its_traceback(caplog: pytest.LogCaptureFixture) -> None:
-    task = GradingTask(StudentSubmission("alice", Path("alice.ipynb"), "alice.ipynb"), "f", load_assignment("lab05"))
+    task = GradingTask(
+        StudentSubmission("alice", Path("alice.ipynb"), "alice.ipynb"), "f", load_assignment("lab05"), "bwrap"
+    )
     report = WorkerReport(error="RuntimeError: boom", traceback="Traceback (most recent call last): ...")
     with caplog.at_level(logging.ERROR, logger="grader"):
         record = record_for(task, 1.0, report)

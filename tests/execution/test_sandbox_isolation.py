@@ -83,11 +83,12 @@ def test_none_mode_runs_without_limits_and_says_so(open_session) -> None:
     assert session.calls.call(Call("evaluate", ("X",))).value == 1
 
 
-def test_auto_prefers_bubblewrap_when_it_works() -> None:
-    from grader.execution.sandbox import bwrap_problem
+def test_auto_is_bubblewrap_where_it_works(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(Where it does not, ``auto`` refuses: tests/execution/test_isolation.py.)"""
+    from grader.execution import sandbox
 
-    expected = SandboxMode.BWRAP if bwrap_problem() is None else SandboxMode.LIMITS
-    assert resolve_mode("auto") is expected
+    monkeypatch.setattr(sandbox, "bwrap_problem", lambda: None)
+    assert resolve_mode("auto") is SandboxMode.BWRAP
 
 
 @pytest.mark.parametrize("choice", ["limits", "none"])
