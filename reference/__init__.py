@@ -24,8 +24,18 @@ from reference.codecs import (
     rowcol_to_cell,
 )
 from reference.connect4 import ConnectK, ConnectState
+from reference.drawing import Drawing, Square
 from reference.errors import IllegalMove, MalformedBoard
-from reference.game import Game, GameSearchResult, game_minimax
+from reference.game import BoardGame, Game
+from reference.game_search import (
+    Evaluation,
+    GameSearchResult,
+    GameSearchSpec,
+    alphabeta_search,
+    deepening,
+    game_minimax,
+    minimax_search,
+)
 from reference.search import (
     SearchResult,
     SearchSpec,
@@ -50,12 +60,21 @@ __all__ = [
     "opponent",
     "IllegalMove",
     "MalformedBoard",
-    # the game protocol and Connect-K
+    # the game protocol, its drawings, and Connect-K
+    "BoardGame",
+    "Drawing",
     "Game",
-    "GameSearchResult",
-    "game_minimax",
+    "Square",
     "ConnectK",
     "ConnectState",
+    # depth-limited search over any game
+    "Evaluation",
+    "GameSearchResult",
+    "GameSearchSpec",
+    "alphabeta_search",
+    "deepening",
+    "game_minimax",
+    "minimax_search",
     # student encodings
     "CODECS",
     "BoardEncoding",
