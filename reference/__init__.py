@@ -23,7 +23,8 @@ from reference.codecs import (
     position_to_cell,
     rowcol_to_cell,
 )
-from reference.connect4 import ConnectK, ConnectState
+from reference.connect4 import CONNECT_FOUR, ConnectK, ConnectState
+from reference.connect_heuristics import CentreColumn, CentrePreference, OpenWindows, centre_out_order
 from reference.drawing import Drawing, Square
 from reference.errors import IllegalMove, MalformedBoard
 from reference.game import BoardGame, Game
@@ -65,8 +66,13 @@ __all__ = [
     "Drawing",
     "Game",
     "Square",
+    "CONNECT_FOUR",
     "ConnectK",
     "ConnectState",
+    "CentreColumn",
+    "CentrePreference",
+    "OpenWindows",
+    "centre_out_order",
     # depth-limited search over any game
     "Evaluation",
     "GameSearchResult",
