@@ -162,10 +162,11 @@ def _path(game: Game[State, int], state: State, spec: GameSearchSpec, maximizer:
     the position it leads to, at its depth, so exact under the tie-break."""
     path: list[int] = []
     depth = 0
+    exact = replace(spec, fail="soft")  # a fail-hard value equal to a bound may be only a bound
     while move is not None:
         path.append(move)
         state, depth = game.result(state, move), depth + 1
-        search, _ = _search(game, spec, maximizer, prune=True)
+        search, _ = _search(game, exact, maximizer, prune=True)
         _, move = search.search(state, game.to_move(state), depth, -math.inf, math.inf)
     return path
 

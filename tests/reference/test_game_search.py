@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 from hypothesis import example, given, settings
@@ -179,6 +180,13 @@ def test_the_tie_break_picks_the_first_or_the_last_equal_move() -> None:
         last = run(CONNECT_FOUR, start, GameSearchSpec(depth_limit=1, tie="last"))
         assert (first.best_move, last.best_move, first.value, last.value) == (0, 6, 0, 0)
     assert minimax_search(CONNECT_FOUR, start, GameSearchSpec(depth_limit=1)).best_moves == tuple(range(7))
+    # Minimax has no window to fail from: its line is the same whatever the fail mode says.
+    for state in (start, played("252656554")):
+        for depth in (2, 3):
+            spec = GameSearchSpec(depth, HEURISTICS["centre column"], win_value=WIN, tie="last")
+            soft = minimax_search(CONNECT_FOUR, state, spec)
+            assert minimax_search(CONNECT_FOUR, state, replace(spec, fail="hard")) == soft
+            assert alphabeta_search(CONNECT_FOUR, state, spec).path == soft.path
 
 
 def test_finished_games_score_by_utility_or_by_the_evaluation() -> None:
