@@ -145,10 +145,22 @@ def test_centre_out_order() -> None:
     assert centre_out_order(ConnectK(rows=4, cols=4, k=3)) == (1, 2, 0, 3)
 
 
-@settings(PINNED, max_examples=60)
-@given(played_positions(CONNECT_FOUR, max_plies=42))
-@example(FINISHED_POSITIONS[0])
-@example(FINISHED_POSITIONS[-1])
-def test_each_heuristic_scores_a_position_the_same_for_both_sides_with_opposite_signs(state: ConnectState) -> None:
-    for heuristic in (CentreColumn(CONNECT_FOUR), CentrePreference(CONNECT_FOUR), OpenWindows(CONNECT_FOUR)):
-        assert heuristic(state, X) == -heuristic(state, O)
+def test_each_heuristic_scores_a_position_the_same_for_both_sides_with_opposite_signs() -> None:
+    @settings(PINNED, max_examples=60)
+    @given(played_positions(CONNECT_FOUR, max_plies=42, guide=OpenWindows(CONNECT_FOUR)))
+    def symmetric(state: ConnectState) -> None:
+        for heuristic in (CentreColumn(CONNECT_FOUR), CentrePreference(CONNECT_FOUR), OpenWindows(CONNECT_FOUR)):
+            assert heuristic(state, X) == -heuristic(state, O)
+
+    for state in FINISHED_POSITIONS:
+        symmetric = example(state)(symmetric)
+    symmetric()
+
+
+@settings(PINNED, max_examples=40)
+@given(played_positions(CONNECT_FOUR, min_plies=5, max_plies=20, include_terminal=False))
+def test_positions_by_play_are_reachable_and_respect_their_bounds(state: ConnectState) -> None:
+    discs = 42 - state.cells.count(EMPTY)
+    assert 5 <= discs <= 20 and not CONNECT_FOUR.is_terminal(state)
+    assert CONNECT_FOUR.to_move(state) == (X if discs % 2 == 0 else O)
+    assert ConnectState(6, 7, state.cells) == state  # no disc floats
