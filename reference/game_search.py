@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from reference.engine import CORRECT, NO_PRUNING, FailMode, Rules, Search, TieBreak
+from reference.search import Scoring
 from reference.tictactoe import opponent
 
 if TYPE_CHECKING:
@@ -71,10 +72,15 @@ class GameSearchSpec:
     """Which of equally valued moves is chosen: the first in move order or the last."""
     fail: FailMode = "soft"
     """Alpha-beta's returned values: ``soft`` (the best seen) or ``hard`` (clamped to the window)."""
+    scoring: Scoring = "unit"
+    """``unit``: a win is worth ``win_value`` at any depth; ``depth-adjusted``: ``win_value - depth``
+    (a loss ``depth - win_value``), so the quicker win and the slower loss are preferred."""
 
     def __post_init__(self) -> None:
         if self.depth_limit is not None and self.depth_limit < 0:
             raise ValueError(f"a depth limit is 0 or more, got {self.depth_limit}")
+        if self.scoring not in ("unit", "depth-adjusted"):
+            raise ValueError(f"scoring is 'unit' or 'depth-adjusted', got {self.scoring!r}")
 
 
 @dataclass(frozen=True)
@@ -119,22 +125,23 @@ class GamePositions(Generic[State]):
         self.evaluations += 1
         return self.spec.evaluate(state, self.maximizer)
 
-    def root_value(self, cells: State, depth: int) -> float | None:
-        game = self.game
-        if game.is_terminal(cells):
-            if self.spec.evaluate_terminals:
-                return self.evaluate(cells)
-            return self.spec.win_value * game.utility(cells, self.maximizer)
+    def root_value(self, state: State, depth: int) -> float | None:
+        game, spec = self.game, self.spec
+        if game.is_terminal(state):
+            if spec.evaluate_terminals:
+                return self.evaluate(state)
+            won = spec.win_value if spec.scoring == "unit" else spec.win_value - depth
+            return won * game.utility(state, self.maximizer)
         if depth >= self.limit:
-            return self.evaluate(cells)
+            return self.evaluate(state)
         return None
 
-    def leaf_value(self, cells: State, last: int, depth: int) -> float | None:
-        return self.root_value(cells, depth)
+    def leaf_value(self, state: State, last: int, depth: int) -> float | None:
+        return self.root_value(state, depth)
 
-    def children(self, cells: State, mover: str, order: Sequence[int]) -> list[tuple[int, State]]:
-        legal = self.game.actions(cells)
-        return [(move, self.game.result(cells, move)) for move in order if move in legal]
+    def children(self, state: State, mover: str, order: Sequence[int]) -> list[tuple[int, State]]:
+        legal = self.game.actions(state)
+        return [(move, self.game.result(state, move)) for move in order if move in legal]
 
     def order(self, state: State) -> Sequence[int]:
         """The moves tried at ``state``, in order."""

@@ -38,18 +38,21 @@ HEURISTICS: dict[str, Evaluation] = {
 ORDERS: tuple[Sequence[int] | None, ...] = (None, centre_out_order(CONNECT_FOUR), (6, 5, 4, 3, 2, 1, 0))
 
 
-def plain_minimax(game: ConnectK, state: ConnectState, depth: int, spec: GameSearchSpec, maximizer: str) -> tuple:
+def plain_minimax(
+    game: ConnectK, state: ConnectState, depth: int, spec: GameSearchSpec, maximizer: str, ply: int = 0
+) -> tuple:
     """(value, positions entered, evaluations) of the textbook recursion, written apart from the engine."""
     if game.is_terminal(state):
         if spec.evaluate_terminals:
             return spec.evaluate(state, maximizer), 1, 1
-        return spec.win_value * game.utility(state, maximizer), 1, 0
-    if depth == 0:
+        won = spec.win_value if spec.scoring == "unit" else spec.win_value - ply
+        return won * game.utility(state, maximizer), 1, 0
+    if ply == depth:
         return spec.evaluate(state, maximizer), 1, 1
     nodes = evaluations = 0
     values = []
     for column in game.actions(state):
-        value, n, e = plain_minimax(game, game.result(state, column), depth - 1, spec, maximizer)
+        value, n, e = plain_minimax(game, game.result(state, column), depth, spec, maximizer, ply + 1)
         values.append(value)
         nodes, evaluations = nodes + n, evaluations + e
     pick = max if game.to_move(state) == maximizer else min
@@ -73,9 +76,12 @@ def assert_agree(game: ConnectK, state: ConnectState, spec: GameSearchSpec, inde
 
 
 CONVENTIONS = st.tuples(
-    st.sampled_from(ORDERS), st.sampled_from((("first", "soft"), ("first", "hard"), ("last", "soft"))), st.booleans()
+    st.sampled_from(ORDERS),
+    st.sampled_from((("first", "soft"), ("first", "hard"), ("last", "soft"))),
+    st.booleans(),
+    st.sampled_from(("unit", "depth-adjusted")),
 )
-"""Move order, (tie-break, fail mode), whether the heuristic scores finished games too."""
+"""Move order, (tie-break, fail mode), whether the heuristic scores finished games too, scoring."""
 
 
 @pytest.mark.parametrize("name", HEURISTICS)
@@ -88,15 +94,24 @@ def test_alphabeta_agrees_with_minimax_at_depths_1_to_5(name: str) -> None:
     @settings(PINNED, max_examples=12)
     @given(positions, CONVENTIONS)
     def agree(state: ConnectState, conventions: tuple) -> None:
-        order, (tie, fail), evaluate_terminals = conventions
+        order, (tie, fail), evaluate_terminals, scoring = conventions
         for depth in range(1, 6):
-            spec = GameSearchSpec(depth, heuristic, evaluate_terminals, WIN, order, tie, fail)
+            spec = GameSearchSpec(
+                depth,
+                heuristic,
+                evaluate_terminals=evaluate_terminals,
+                win_value=WIN,
+                order=order,
+                tie=tie,
+                fail=fail,
+                scoring=scoring,
+            )
             # Minimax's value and counts do not depend on the move order: the recursion checks them all.
             assert_agree(CONNECT_FOUR, state, spec, independent=depth <= 3)
 
     for state in FINISHED_POSITIONS:
-        agree = example(state, (None, ("first", "soft"), False))(agree)
-        agree = example(state, (None, ("last", "soft"), True))(agree)
+        agree = example(state, (None, ("first", "soft"), False, "unit"))(agree)
+        agree = example(state, (None, ("last", "soft"), True, "depth-adjusted"))(agree)
     agree()
 
 
@@ -112,9 +127,18 @@ def test_alphabeta_agrees_with_minimax_on_smaller_boards(
     game_and_state: tuple, heuristic: type, conventions: tuple
 ) -> None:
     game, state = game_and_state
-    _, (tie, fail), evaluate_terminals = conventions
+    _, (tie, fail), evaluate_terminals, scoring = conventions
     for depth in range(1, 6):
-        spec = GameSearchSpec(depth, heuristic(game), evaluate_terminals, WIN, centre_out_order(game), tie, fail)
+        spec = GameSearchSpec(
+            depth,
+            heuristic(game),
+            evaluate_terminals=evaluate_terminals,
+            win_value=WIN,
+            order=centre_out_order(game),
+            tie=tie,
+            fail=fail,
+            scoring=scoring,
+        )
         assert_agree(game, state, spec, independent=False)
 
 
@@ -199,14 +223,25 @@ def test_finished_games_score_by_utility_or_by_the_evaluation() -> None:
     assert (by_evaluation.value, by_evaluation.evaluations, by_evaluation.path) == (1, 1, ())
 
 
+def test_depth_adjusted_scoring_prefers_the_quicker_win() -> None:
+    state = played("112233")  # X has 1, 2, 3 of the bottom row and wins at 0 or 4 now
+    unit = GameSearchSpec(depth_limit=3, win_value=100, tie="last")
+    quick = replace(unit, scoring="depth-adjusted")
+    for run in (minimax_search, alphabeta_search):
+        # Under unit scores a move that still wins two plies later is as good: the last is 6.
+        assert run(CONNECT_FOUR, state, unit).pair() == (6, 100)
+        assert run(CONNECT_FOUR, state, quick).pair() == (4, 99)
+    assert minimax_search(CONNECT_FOUR, state, quick).best_moves == (0, 4)
+    with pytest.raises(ValueError, match="scoring is 'unit' or 'depth-adjusted'"):
+        GameSearchSpec(scoring="quick")  # type: ignore[arg-type]
+
+
 def test_fail_hard_stays_inside_the_window() -> None:
     state = played("3344")
     spec = GameSearchSpec(depth_limit=3, evaluate=HEURISTICS["centre preference"], win_value=WIN)
     exact = minimax_search(CONNECT_FOUR, state, spec).value
     for window in [(-math.inf, exact - 1), (exact + 1, math.inf), (exact - 1, exact + 1)]:
-        hard = alphabeta_search(
-            CONNECT_FOUR, state, GameSearchSpec(3, spec.evaluate, False, WIN, fail="hard"), window=window
-        )
+        hard = alphabeta_search(CONNECT_FOUR, state, replace(spec, fail="hard"), window=window)
         assert window[0] <= hard.value <= window[1]
         assert hard.value == min(max(exact, window[0]), window[1])
     with pytest.raises(ValueError, match="alpha < beta"):
