@@ -84,6 +84,12 @@ CONVENTIONS = st.tuples(
 """Move order, (tie-break, fail mode), whether the heuristic scores finished games too, scoring."""
 
 
+def drawn_spec(depth: int, heuristic: Evaluation, conventions: tuple, order: Sequence[int] | None) -> GameSearchSpec:
+    """The spec of a search at ``depth`` under ``heuristic``, ``order`` and the drawn conventions."""
+    _, (tie, fail), evaluate_terminals, scoring = conventions
+    return GameSearchSpec(depth, heuristic, evaluate_terminals, WIN, order=order, tie=tie, fail=fail, scoring=scoring)
+
+
 @pytest.mark.parametrize("name", HEURISTICS)
 def test_alphabeta_agrees_with_minimax_at_depths_1_to_5(name: str) -> None:
     heuristic = HEURISTICS[name]
@@ -94,18 +100,8 @@ def test_alphabeta_agrees_with_minimax_at_depths_1_to_5(name: str) -> None:
     @settings(PINNED, max_examples=12)
     @given(positions, CONVENTIONS)
     def agree(state: ConnectState, conventions: tuple) -> None:
-        order, (tie, fail), evaluate_terminals, scoring = conventions
         for depth in range(1, 6):
-            spec = GameSearchSpec(
-                depth,
-                heuristic,
-                evaluate_terminals=evaluate_terminals,
-                win_value=WIN,
-                order=order,
-                tie=tie,
-                fail=fail,
-                scoring=scoring,
-            )
+            spec = drawn_spec(depth, heuristic, conventions, conventions[0])
             # Minimax's value and counts do not depend on the move order: the recursion checks them all.
             assert_agree(CONNECT_FOUR, state, spec, independent=depth <= 3)
 
@@ -127,18 +123,8 @@ def test_alphabeta_agrees_with_minimax_on_smaller_boards(
     game_and_state: tuple, heuristic: type, conventions: tuple
 ) -> None:
     game, state = game_and_state
-    _, (tie, fail), evaluate_terminals, scoring = conventions
     for depth in range(1, 6):
-        spec = GameSearchSpec(
-            depth,
-            heuristic(game),
-            evaluate_terminals=evaluate_terminals,
-            win_value=WIN,
-            order=centre_out_order(game),
-            tie=tie,
-            fail=fail,
-            scoring=scoring,
-        )
+        spec = drawn_spec(depth, heuristic(game), conventions, centre_out_order(game))
         assert_agree(game, state, spec, independent=False)
 
 
