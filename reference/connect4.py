@@ -36,9 +36,9 @@ class ConnectState:
     cols: int
     cells: tuple[str, ...]
     """``X``, ``O`` or ``EMPTY``; no disc may float above an empty cell. A list is frozen."""
-    outcome: tuple[int, frozenset[str]] | None = field(default=None, init=False, compare=False)
-    """``(k, players with k in a row)`` as the game that made this state by a move found it;
-    ``None`` for a state built any other way (the game then looks at every run)."""
+    outcome: tuple[ConnectK, frozenset[str]] | None = field(default=None, init=False, compare=False)
+    """``(the game that made this state by a move, the players it found with k in a row)``;
+    ``None`` for a state built any other way. Another game looks at every run itself."""
 
     def __post_init__(self) -> None:
         if isinstance(self.cells, list):
@@ -68,7 +68,7 @@ class ConnectState:
 
     @classmethod
     def _after_move(
-        cls, rows: int, cols: int, cells: tuple[str, ...], outcome: tuple[int, frozenset[str]]
+        cls, rows: int, cols: int, cells: tuple[str, ...], outcome: tuple[ConnectK, frozenset[str]]
     ) -> ConnectState:
         """A state a legal move made: valid by construction, so not checked again."""
         state = object.__new__(cls)
@@ -144,10 +144,10 @@ class ConnectK:
 
     def winners(self, state: ConnectState) -> frozenset[str]:
         """Every player with ``k`` in a line; two players only on impossible boards."""
-        outcome = state.outcome
-        if outcome is not None and outcome[0] == self.k:
-            return outcome[1]
         self._check(state)
+        outcome = state.outcome
+        if outcome is not None and (outcome[0] is self or outcome[0] == self):
+            return outcome[1]
         return self._completed(state.cells, self._readers)
 
     def _completed(
@@ -206,9 +206,9 @@ class ConnectK:
         index = action + (self.rows - 1) * self.cols
         while cells[index] != EMPTY:
             index -= self.cols
-        if state.outcome is None:
+        if state.outcome is None or state.outcome[0] is not self:
             mover = self.to_move(state)
-        else:  # made by a move, so its counts are right: the parity of the discs tells the mover
+        else:  # this game made it by a move, so its counts are right: their parity tells the mover
             mover = self.first_player if (len(cells) - cells.count(EMPTY)) % 2 == 0 else opponent(self.first_player)
         cells = cells[:index] + (mover,) + cells[index + 1 :]
         # The game was not over, so only the mover's runs through the new disc can be complete.
@@ -218,7 +218,7 @@ class ConnectK:
             if read(cells) == run:
                 winners = _ALONE[mover]
                 break
-        return ConnectState._after_move(self.rows, self.cols, cells, (self.k, winners))
+        return ConnectState._after_move(self.rows, self.cols, cells, (self, winners))
 
     def utility(self, state: ConnectState, player: str) -> float:
         """+1 if ``player`` has ``k`` in a line, -1 if the opponent has, 0 for a full board."""

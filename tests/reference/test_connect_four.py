@@ -9,7 +9,7 @@ from hypothesis import example, given, settings
 from reference.connect4 import CONNECT_FOUR, ConnectK, ConnectState
 from reference.connect_heuristics import CentreColumn, CentrePreference, OpenWindows, centre_out_order
 from reference.game_strategies import played_positions
-from reference.tictactoe import EMPTY, Board, IllegalMove, O, TicTacToe, X
+from reference.tictactoe import EMPTY, Board, IllegalMove, MalformedBoard, O, TicTacToe, X
 from tests.reference.connect_four_games import FINISHED_GAMES, FINISHED_POSITIONS, played
 
 PINNED = settings(database=None, derandomize=True, deadline=None, report_multiple_bugs=False)
@@ -80,6 +80,12 @@ def test_a_state_made_for_one_k_is_judged_afresh_by_another() -> None:
     three_in_a_row = CONNECT_FOUR.result(three_in_a_row, 2)
     assert CONNECT_FOUR.winners(three_in_a_row) == frozenset()
     assert ConnectK(rows=6, cols=7, k=3).winners(three_in_a_row) == {X}
+    assert ConnectK(rows=6, cols=7, k=4).winners(three_in_a_row) == frozenset()  # an equal game trusts it
+    o_first = ConnectK(rows=6, cols=7, k=4, first_player=O)
+    with pytest.raises(MalformedBoard, match="with O first that cannot happen"):
+        o_first.result(three_in_a_row, 4)
+    with pytest.raises(MalformedBoard, match="a 6x7 state does not belong to a 4x4 game"):
+        ConnectK(rows=4, cols=4, k=4).winners(three_in_a_row)
 
 
 def test_moves_may_be_numpy_integers_but_not_booleans() -> None:
