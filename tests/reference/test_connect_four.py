@@ -170,3 +170,8 @@ def test_positions_by_play_are_reachable_and_respect_their_bounds(state: Connect
     assert 5 <= discs <= 20 and not CONNECT_FOUR.is_terminal(state)
     assert CONNECT_FOUR.to_move(state) == (X if discs % 2 == 0 else O)
     assert ConnectState(6, 7, state.cells) == state  # no disc floats
+
+
+def test_positions_by_play_check_their_lengths_when_made() -> None:
+    with pytest.raises(ValueError, match="0 <= min_plies <= max_plies"):
+        played_positions(CONNECT_FOUR, min_plies=5, max_plies=4)
