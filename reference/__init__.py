@@ -23,9 +23,20 @@ from reference.codecs import (
     position_to_cell,
     rowcol_to_cell,
 )
-from reference.connect4 import ConnectK, ConnectState
+from reference.connect4 import CONNECT_FOUR, ConnectK, ConnectState
+from reference.connect_heuristics import CentreColumn, CentrePreference, OpenWindows, centre_out_order
+from reference.drawing import Drawing, Square
 from reference.errors import IllegalMove, MalformedBoard
-from reference.game import Game, GameSearchResult, game_minimax
+from reference.game import BoardGame, Game
+from reference.game_search import (
+    Evaluation,
+    GameSearchResult,
+    GameSearchSpec,
+    alphabeta_search,
+    deepening,
+    game_minimax,
+    minimax_search,
+)
 from reference.search import (
     SearchResult,
     SearchSpec,
@@ -50,12 +61,26 @@ __all__ = [
     "opponent",
     "IllegalMove",
     "MalformedBoard",
-    # the game protocol and Connect-K
+    # the game protocol, its drawings, and Connect-K
+    "BoardGame",
+    "Drawing",
     "Game",
-    "GameSearchResult",
-    "game_minimax",
+    "Square",
+    "CONNECT_FOUR",
     "ConnectK",
     "ConnectState",
+    "CentreColumn",
+    "CentrePreference",
+    "OpenWindows",
+    "centre_out_order",
+    # depth-limited search over any game
+    "Evaluation",
+    "GameSearchResult",
+    "GameSearchSpec",
+    "alphabeta_search",
+    "deepening",
+    "game_minimax",
+    "minimax_search",
     # student encodings
     "CODECS",
     "BoardEncoding",

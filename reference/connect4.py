@@ -1,8 +1,13 @@
-"""Connect-K with gravity on a small board, on the :class:`~reference.game.Game` protocol.
+"""Connect-K with gravity, on the :class:`~reference.game.BoardGame` protocol.
 
-Seed 002 suggests "implement Connect-4 with minimax (small board version)"; boards small
-enough to search fully (the default 4x4 with k=3) keep grading fast. Search it with
-:func:`reference.game.game_minimax`.
+Any number of rows and columns and any ``k`` in a row; discs drop to the lowest free cell of
+a column. :data:`CONNECT_FOUR` is the standard 6x7 game; seed 002 suggests "implement
+Connect-4 with minimax (small board version)", and boards small enough to search fully (the
+default 4x4 with k=3) keep grading fast. Search it with ``reference.game_search``.
+
+A move can only complete runs through the cell it fills, so the game tests just those and
+records the outcome in the state it makes: deep searches and counts of positions by play
+(hundreds of thousands of positions) stay fast.
 """
 
 from __future__ import annotations
@@ -12,12 +17,15 @@ from dataclasses import dataclass, field
 from numbers import Integral
 from operator import itemgetter
 
+from reference.drawing import Drawing, cells_in_lines
 from reference.errors import IllegalMove, MalformedBoard
 from reference.tictactoe import EMPTY, O, X, opponent
 
-__all__ = ["ConnectK", "ConnectState"]
+__all__ = ["CONNECT_FOUR", "ConnectK", "ConnectState"]
 
 _SYMBOLS = frozenset((X, O, EMPTY))
+_NOBODY: frozenset[str] = frozenset()
+_ALONE = {X: frozenset((X,)), O: frozenset((O,))}
 
 
 @dataclass(frozen=True, repr=False)
@@ -28,6 +36,9 @@ class ConnectState:
     cols: int
     cells: tuple[str, ...]
     """``X``, ``O`` or ``EMPTY``; no disc may float above an empty cell. A list is frozen."""
+    outcome: tuple[ConnectK, frozenset[str]] | None = field(default=None, init=False, compare=False)
+    """``(the game that made this state by a move, the players it found with k in a row)``;
+    ``None`` for a state built any other way. Another game looks at every run itself."""
 
     def __post_init__(self) -> None:
         if isinstance(self.cells, list):
@@ -54,6 +65,16 @@ class ConnectState:
         if not rows or len({len(r) for r in rows}) != 1:
             raise MalformedBoard(f"rows must be non-empty strings of equal length, got {rows!r}")
         return cls(len(rows), len(rows[0]), tuple("".join(rows).upper()))
+
+    @classmethod
+    def _after_move(
+        cls, rows: int, cols: int, cells: tuple[str, ...], outcome: tuple[ConnectK, frozenset[str]]
+    ) -> ConnectState:
+        """A state a legal move made: valid by construction, so not checked again."""
+        state = object.__new__(cls)
+        # One write of the frozen instance's fields instead of four setattr calls: the hot path.
+        state.__dict__.update(rows=rows, cols=cols, cells=cells, outcome=outcome)
+        return state
 
     def cell(self, row: int, col: int) -> str:
         return self.cells[row * self.cols + col]
@@ -83,7 +104,7 @@ def _lines(rows: int, cols: int, k: int) -> tuple[tuple[int, ...], ...]:
 
 @dataclass(frozen=True)
 class ConnectK:
-    """Drop discs into columns; ``k`` in a line wins. Actions are column indices."""
+    """Drop discs into columns; ``k`` in a line wins. Actions are column indices, left to right."""
 
     rows: int = 4
     cols: int = 4
@@ -92,6 +113,10 @@ class ConnectK:
     lines: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     """All winning runs, precomputed once per game."""
     _readers: tuple[Callable[[tuple[str, ...]], tuple[str, ...]], ...] = field(init=False, repr=False, compare=False)
+    _readers_through: tuple[tuple[Callable[[tuple[str, ...]], tuple[str, ...]], ...], ...] = field(
+        init=False, repr=False, compare=False
+    )
+    """For each cell, the readers of the runs through it: all a move can complete."""
 
     def __post_init__(self) -> None:
         opponent(self.first_player)
@@ -103,27 +128,46 @@ class ConnectK:
         lines = _lines(self.rows, self.cols, self.k)
         object.__setattr__(self, "lines", lines)
         # itemgetter reads a whole run in C; the win test is the search's hot spot.
-        object.__setattr__(self, "_readers", tuple(itemgetter(*line) for line in lines))
+        readers = tuple(itemgetter(*line) for line in lines)
+        object.__setattr__(self, "_readers", readers)
+        through = tuple(
+            tuple(read for line, read in zip(lines, readers) if cell in line) for cell in range(self.rows * self.cols)
+        )
+        object.__setattr__(self, "_readers_through", through)
 
     def initial_state(self) -> ConnectState:
         return ConnectState.empty(self.rows, self.cols)
 
     def _check(self, state: ConnectState) -> None:
-        if (state.rows, state.cols) != (self.rows, self.cols):
+        if state.rows != self.rows or state.cols != self.cols:
             raise MalformedBoard(f"a {state.rows}x{state.cols} state does not belong to a {self.rows}x{self.cols} game")
 
     def winners(self, state: ConnectState) -> frozenset[str]:
+        """Every player with ``k`` in a line; two players only on impossible boards."""
         self._check(state)
-        cells = state.cells
+        outcome = state.outcome
+        if outcome is not None and (outcome[0] is self or outcome[0] == self):
+            return outcome[1]
+        return self._completed(state.cells, self._readers)
+
+    def _completed(
+        self, cells: tuple[str, ...], readers: tuple[Callable[[tuple[str, ...]], tuple[str, ...]], ...]
+    ) -> frozenset[str]:
         x_run, o_run = (X,) * self.k, (O,) * self.k
         found = set()
-        for read in self._readers:
+        for read in readers:
             run = read(cells)
             if run == x_run:
                 found.add(X)
             elif run == o_run:
                 found.add(O)
         return frozenset(found)
+
+    def winning_cells(self, state: ConnectState) -> tuple[int, ...]:
+        """Every cell in a completed run, in increasing order."""
+        if not self.winners(state):
+            return ()
+        return tuple(sorted(cells_in_lines(state.cells, self.lines, EMPTY)))
 
     def to_move(self, state: ConnectState) -> str:
         second = opponent(self.first_player)
@@ -144,22 +188,37 @@ class ConnectK:
         """Columns with room, left to right; none once the game is over."""
         if self.is_terminal(state):
             return ()
-        return tuple(col for col in range(self.cols) if state.cell(0, col) == EMPTY)
+        cells = state.cells
+        return tuple(col for col in range(self.cols) if cells[col] == EMPTY)
 
     def result(self, state: ConnectState, action: int) -> ConnectState:
         self._check(state)
-        is_integer = isinstance(action, Integral) and not isinstance(action, bool)
+        # numbers.Integral admits numpy integers; plain ints skip its slow check.
+        is_integer = type(action) is int or (isinstance(action, Integral) and not isinstance(action, bool))
         if not is_integer or not 0 <= action < self.cols:
             raise IllegalMove(f"a move is a column 0..{self.cols - 1}, got {action!r}")
         action = int(action)
         if self.is_terminal(state):
             raise IllegalMove(f"cannot drop into column {action}: the game is over")
-        if state.cell(0, action) != EMPTY:
+        cells = state.cells
+        if cells[action] != EMPTY:
             raise IllegalMove(f"column {action} is full")
-        row = self.rows - 1 - state.height(action)
-        index = row * self.cols + action
-        cells = state.cells[:index] + (self.to_move(state),) + state.cells[index + 1 :]
-        return ConnectState(self.rows, self.cols, cells)
+        index = action + (self.rows - 1) * self.cols
+        while cells[index] != EMPTY:
+            index -= self.cols
+        if state.outcome is None or state.outcome[0] is not self:
+            mover = self.to_move(state)
+        else:  # this game made it by a move, so its counts are right: their parity tells the mover
+            mover = self.first_player if (len(cells) - cells.count(EMPTY)) % 2 == 0 else opponent(self.first_player)
+        cells = cells[:index] + (mover,) + cells[index + 1 :]
+        # The game was not over, so only the mover's runs through the new disc can be complete.
+        run = (mover,) * self.k
+        winners = _NOBODY
+        for read in self._readers_through[index]:
+            if read(cells) == run:
+                winners = _ALONE[mover]
+                break
+        return ConnectState._after_move(self.rows, self.cols, cells, (self, winners))
 
     def utility(self, state: ConnectState, player: str) -> float:
         """+1 if ``player`` has ``k`` in a line, -1 if the opponent has, 0 for a full board."""
@@ -171,3 +230,24 @@ class ConnectK:
         if not winners:
             return 0
         return 1 if player in winners else -1
+
+    # -- drawings ---------------------------------------------------------------------
+
+    def drawing(self, state: ConnectState, last: int | None = None) -> Drawing:
+        """The board top row first; ``last`` is a column, and its top disc is the last move."""
+        self._check(state)
+        landed = None
+        if last is not None:
+            if state.height(last) == 0:
+                raise IllegalMove(f"column {last} is empty: no move can have ended there")
+            landed = (self.rows - state.height(last)) * self.cols + last
+        return Drawing.of_cells(state.cells, self.cols, EMPTY, self.lines, landed)
+
+    def text(self, state: ConnectState) -> str:
+        """The board, top row first, over the column numbers."""
+        numbers = " ".join(str(col % 10) for col in range(self.cols))
+        return f"{self.drawing(state).text()}\n{numbers}"
+
+
+CONNECT_FOUR = ConnectK(rows=6, cols=7, k=4)
+"""The standard game: six rows, seven columns, four in a row."""

@@ -6,7 +6,8 @@ and the known mistakes (``reference.mistakes``). What differs between them is a 
 a copy of the loop:
 
 * what the search sees of the game, :class:`Positions`: when a node is a leaf and what it
-  is worth, and the children its moves make;
+  is worth, and the children its moves make. A node is any hashable position: tic-tac-toe's
+  cells here, any :class:`~reference.game.Game`'s state through ``reference.game_search``;
 * how a node prunes, :class:`Rules`: the cut-off test, the bound a node moves, the window
   handed to a child, the value returned (``fail``: soft or hard);
 * the move order at each node, :data:`MoveOrder`: one order for the whole search, or one
@@ -25,7 +26,8 @@ subtree with the same window many times: from ``X........`` plain minimax enters
 but only 1,870 distinct (position, window) pairs.
 
 The node structure is seed 003's loop: for each child in move order, keep the best value
-(first best move on strict improvement), then test the cut-off, then move the bound
+(first best move on strict improvement, or the last on an equal value too: ``tie``), then
+test the cut-off, then move the bound
 (``style="best"``); or seed 004's: move the bound with the child's value, then cut when the
 window closes (``style="bounds"``). A correct search explores the same in both styles.
 """
@@ -33,9 +35,9 @@ window closes (``style="bounds"``). A correct search explores the same in both s
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Generic, Literal, Protocol, TypeVar
 
 from reference.tictactoe import O, X
 
@@ -57,11 +59,14 @@ __all__ = [
     "Scope",
     "Search",
     "Style",
+    "TieBreak",
     "Weighed",
     "place",
 ]
 
 Cells = tuple[str, ...]
+Node = TypeVar("Node", bound=Hashable)
+"""A position as the search holds it: tic-tac-toe's cells, or any game's immutable state."""
 FailMode = Literal["soft", "hard"]
 Style = Literal["best", "bounds"]
 """``best`` (seed 003): keep the best value, cut when it reaches the bound, then move the bound
@@ -78,6 +83,9 @@ BoundMove = Literal["raise-alpha", "lower-beta", "raise-beta", "lower-alpha", "n
 ``alpha = max(alpha, v)`` (right in MAX nodes), ``lower-beta`` is ``beta = min(beta, v)``
 (right in MIN nodes), ``none`` leaves the window alone."""
 Scope = Literal["everywhere", "below-root", "after-first-child"]
+TieBreak = Literal["first", "last"]
+"""Which of equally valued moves a node keeps: the first in move order (a strict improvement
+replaces the best) or the last (an equal value replaces it too)."""
 MoveOrder = Sequence[int] | Callable[[Cells], Sequence[int]]
 """The cells tried at a node, in order: one sequence for every node, or a function of the
 node's cells (a heuristic sort, or the order a student's trace shows at that position)."""
@@ -128,19 +136,19 @@ CORRECT = Rules()
 NO_PRUNING = Rules(prune=False)
 
 
-class Positions(Protocol):
+class Positions(Protocol[Node]):
     """What a search sees of the game: leaves, their values, and the children of a node."""
 
-    def root_value(self, cells: Cells, depth: int) -> float | None:
+    def root_value(self, cells: Node, depth: int) -> float | None:
         """The root's value if the game is over there or the depth limit stops it, else ``None``."""
         ...
 
-    def leaf_value(self, cells: Cells, last: int, depth: int) -> float | None:
+    def leaf_value(self, cells: Node, last: int, depth: int) -> float | None:
         """The same for a node entered after ``last`` was played into a position that was
         not a leaf (a win can only be on a line through ``last``)."""
         ...
 
-    def children(self, cells: Cells, mover: str, order: Sequence[int]) -> list[tuple[int, Cells]]:
+    def children(self, cells: Node, mover: str, order: Sequence[int]) -> list[tuple[int, Node]]:
         """``(move, child)`` for each move of ``mover``, in ``order``."""
         ...
 
@@ -220,10 +228,17 @@ def _node_rules(rules: Rules, maximizing: bool) -> _NodeRules:
     return _step(rules, maximizing), rules.pass_alpha, rules.pass_beta, swaps
 
 
+def _shown(node: Hashable) -> str:
+    """A position in an error message: tic-tac-toe's cells as one string, any other state as itself."""
+    if isinstance(node, tuple) and all(isinstance(cell, str) for cell in node):
+        return "".join(node)
+    return str(node)
+
+
 _CORRECT_NODE = {maximizing: _node_rules(CORRECT, maximizing) for maximizing in (True, False)}
 
 
-class Search:
+class Search(Generic[Node]):
     """One search: positions, rules, move order and hooks, plus the node counter.
 
     ``window`` is the root's: what a rule that does not pass a bound down hands the children.
@@ -233,20 +248,23 @@ class Search:
 
     def __init__(
         self,
-        positions: Positions,
+        positions: Positions[Node],
         maximizer: str,
         rules: Rules = CORRECT,
         *,
         fail: FailMode = "soft",
-        order: MoveOrder = ROW_MAJOR,
+        order: Sequence[int] | Callable[[Node], Sequence[int]] = ROW_MAJOR,
         window: tuple[float, float] = (-math.inf, math.inf),
-        on_enter: Entered | None = None,
+        on_enter: Callable[[Node, float, float], None] | None = None,
         on_weigh: Weighed | None = None,
         on_return: Returned | None = None,
         on_repeat: Repeated | None = None,
+        tie: TieBreak = "first",
     ) -> None:
         if fail not in ("soft", "hard"):
             raise ValueError(f"fail is 'soft' or 'hard', got {fail!r}")
+        if tie not in ("first", "last"):
+            raise ValueError(f"tie is 'first' or 'last', got {tie!r}")
         if on_repeat is not None and (on_weigh is not None or on_return is not None):
             raise ValueError("a replayed subtree is not weighed node by node: on_repeat goes with on_enter only")
         self.positions = positions
@@ -254,31 +272,32 @@ class Search:
         self.rules = rules
         chosen = rules.order if rules.order is not None else order
         self.fixed_order: Sequence[int] | None = None if callable(chosen) else tuple(chosen)
-        self.order_at: Callable[[Cells], Sequence[int]] | None = chosen if callable(chosen) else None
+        self.order_at: Callable[[Node], Sequence[int]] | None = chosen if callable(chosen) else None
         self.hard = fail == "hard"
+        self.ties_last = tie == "last"
         self.root_alpha, self.root_beta = window if rules.handed == "root" else (-math.inf, math.inf)
         self.on_enter = on_enter
         self.on_weigh = on_weigh
         self.on_return = on_return
         self.on_repeat = on_repeat
-        self._explored: dict[tuple[Cells, str, int, float, float], tuple[float, int, int]] = {}
+        self._explored: dict[tuple[Node, str, int, float, float], tuple[float, int, int]] = {}
         """(cells, mover, depth, alpha, beta) -> (value, first node, nodes) of each subtree
         explored, kept only when subtrees are replayed."""
         self.node = self._node if on_repeat is None else self._replayed_node
         """Enters a node: explores it, or replays it when it was explored before (``on_repeat``)."""
         self.node_rules = {maximizing: _node_rules(rules, maximizing) for maximizing in (True, False)}
         self.nodes = 0
-        self._values: dict[tuple[Cells, str, int], float] = {}
-        self._sizes: dict[tuple[Cells, str, int], int] = {}
+        self._values: dict[tuple[Node, str, int], float] = {}
+        self._sizes: dict[tuple[Node, str, int], int] = {}
 
-    def order(self, cells: Cells) -> Sequence[int]:
+    def order(self, cells: Node) -> Sequence[int]:
         """The move order at the node ``cells``."""
         if self.fixed_order is not None:
             return self.fixed_order
         assert self.order_at is not None
         return self.order_at(cells)
 
-    def children(self, cells: Cells, mover: str) -> list[tuple[int, Cells]]:
+    def children(self, cells: Node, mover: str) -> list[tuple[int, Node]]:
         return self.positions.children(cells, mover, self.order(cells))
 
     def clamp(self, value: float, alpha: float, beta: float) -> float:
@@ -289,9 +308,7 @@ class Search:
 
     # -- alpha-beta (and minimax under NO_PRUNING), every node counted -----------------
 
-    def search(
-        self, cells: Cells, mover: str | None, depth: int, alpha: float, beta: float
-    ) -> tuple[float, int | None]:
+    def search(self, cells: Node, mover: str | None, depth: int, alpha: float, beta: float) -> tuple[float, int | None]:
         """(value, first best move) of the root ``cells``, counted as a node. ``mover`` may be
         ``None`` only when the root is a leaf (it has no move; its best move is ``None``)."""
         self.nodes += 1
@@ -302,13 +319,13 @@ class Search:
             value, best_move = self.clamp(leaf, alpha, beta), None
         else:
             if mover is None:
-                raise ValueError(f"the side to move is needed to search {''.join(cells)}")
+                raise ValueError(f"the side to move is needed to search {_shown(cells)}")
             value, best_move = self.expand(cells, mover, depth, alpha, beta, root=True)
         if self.on_return is not None:
             self.on_return(value)
         return value, best_move
 
-    def _replayed_node(self, cells: Cells, last: int, mover: str, depth: int, alpha: float, beta: float) -> float:
+    def _replayed_node(self, cells: Node, last: int, mover: str, depth: int, alpha: float, beta: float) -> float:
         """:meth:`_node`, or its subtree replayed when it was explored before."""
         explored = self._explored
         key = (cells, mover, depth, alpha, beta)
@@ -324,7 +341,7 @@ class Search:
         explored[key] = (value, start, self.nodes - start)
         return value
 
-    def _node(self, cells: Cells, last: int, mover: str, depth: int, alpha: float, beta: float) -> float:
+    def _node(self, cells: Node, last: int, mover: str, depth: int, alpha: float, beta: float) -> float:
         """The value of a node entered after ``last`` was played, with the window (alpha, beta)."""
         self.nodes += 1
         if self.on_enter is not None:
@@ -339,7 +356,7 @@ class Search:
         return value
 
     def expand(
-        self, cells: Cells, mover: str, depth: int, alpha: float, beta: float, root: bool = False
+        self, cells: Node, mover: str, depth: int, alpha: float, beta: float, root: bool = False
     ) -> tuple[float, int | None]:
         """(value, first best move) of a node that is not a leaf: its children, under the rules
         (or the correct ones, outside the rules' scope)."""
@@ -353,12 +370,13 @@ class Search:
         order = self.fixed_order if self.fixed_order is not None else self.order(cells)
         best = -math.inf if maximizing else math.inf
         best_move = None
+        ties_last = self.ties_last
         step, pass_alpha, pass_beta, swaps = first
         for move, child in self.positions.children(cells, mover, order):
             low = alpha if pass_alpha else self.root_alpha
             high = beta if pass_beta else self.root_beta
             value = self.node(child, move, following, depth + 1, *((high, low) if swaps else (low, high)))
-            if value > best if maximizing else value < best:
+            if (value > best if maximizing else value < best) or (ties_last and value == best):
                 best, best_move = value, move
             alpha, beta, cut = step(value, best, alpha, beta)
             if on_weigh is not None:
@@ -370,7 +388,7 @@ class Search:
 
     # -- plain minimax, memoized: values and subtree sizes -----------------------------
 
-    def value(self, cells: Cells, last: int, mover: str, depth: int) -> float:
+    def value(self, cells: Node, last: int, mover: str, depth: int) -> float:
         """The minimax value of a node entered after ``last`` (``-1``: the root)."""
         key = (cells, mover, depth)
         known = self._values.get(key)
@@ -387,7 +405,7 @@ class Search:
             self._values[key] = known
         return known
 
-    def size(self, cells: Cells, last: int, mover: str, depth: int) -> int:
+    def size(self, cells: Node, last: int, mover: str, depth: int) -> int:
         """The nodes plain minimax visits from this node, itself included."""
         key = (cells, mover, depth)
         known = self._sizes.get(key)
@@ -401,7 +419,7 @@ class Search:
             self._sizes[key] = known
         return known
 
-    def _leaf(self, cells: Cells, last: int, depth: int) -> float | None:
+    def _leaf(self, cells: Node, last: int, depth: int) -> float | None:
         if last < 0:
             return self.positions.root_value(cells, depth)
         return self.positions.leaf_value(cells, last, depth)

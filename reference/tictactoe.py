@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from numbers import Integral
 
+from reference.drawing import Drawing
 from reference.errors import IllegalMove, MalformedBoard
 
 __all__ = [
@@ -308,7 +309,7 @@ class Board:
 
 @dataclass(frozen=True)
 class TicTacToe:
-    """Tic-tac-toe on the :class:`~reference.game.Game` protocol; actions are cells 0..8."""
+    """Tic-tac-toe on the :class:`~reference.game.BoardGame` protocol; actions are cells 0..8."""
 
     first_player: str = X
     """Who moves on the empty board; seed 001 lets ``O`` start."""
@@ -342,3 +343,13 @@ class TicTacToe:
         if not winners:
             return 0
         return 1 if player in winners else -1
+
+    def drawing(self, state: Board, last: int | None = None) -> Drawing:
+        """The board, with the cell of ``last`` and every completed line marked."""
+        if last is not None and state.cells[last] == EMPTY:
+            raise IllegalMove(f"{_describe_cell(last)} is empty: no move can have ended there")
+        return Drawing.of_cells(state.cells, 3, EMPTY, LINES, last)
+
+    def text(self, state: Board) -> str:
+        """Three lines, e.g. ``"X . O\\n. X .\\n. . O"``."""
+        return state.grid()
