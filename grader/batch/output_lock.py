@@ -1,10 +1,10 @@
-"""One batch at a time per output folder.
+"""One writer at a time per output folder (``grader batch``, ``grader merge``).
 
-Two batches writing into one folder would each rebuild ``grades.csv`` and ``index.html``
-from the records they see, and the last to finish would leave a gradebook without the
-other's students. A batch therefore holds an exclusive lock on a file in its output folder
-(``flock``, released by the kernel when the process ends, however it ends: a lock is never
-left behind by a batch that was killed). A second batch on the same folder is refused at
+Two batches writing into one folder would each grade every student and rebuild
+``grades.csv`` and ``index.html`` from the records they see, the last to finish overwriting
+the other's. A writer therefore holds an exclusive lock on a file in its output folder
+(``flock``, released by the system when the process ends, however it ends: a lock is never
+left behind by a batch that was killed). A second writer on the same folder is refused at
 once, with who holds the lock; it has written nothing.
 """
 
@@ -27,13 +27,14 @@ batches hold two different files."""
 
 
 class OutputFolderBusy(UsageError, RuntimeError):
-    """Another batch is writing into this output folder."""
+    """Another batch or merge is writing into this output folder."""
 
 
 @contextlib.contextmanager
-def output_folder_lock(folder: Path) -> Iterator[None]:
+def output_folder_lock(folder: Path, command: str = "grader batch") -> Iterator[None]:
     """Hold the output folder (created when missing) for the duration of the block, or raise
-    `OutputFolderBusy` when another process holds it."""
+    `OutputFolderBusy` when another process holds it; ``command`` names this writer to the
+    ones refused."""
     folder.mkdir(parents=True, exist_ok=True)
     fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     try:
@@ -41,20 +42,19 @@ def output_folder_lock(folder: Path) -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise OutputFolderBusy(
-                f"{folder} is being written by another grader batch ({_holder(fd)}); "
-                "wait until it has finished, or give another --out"
+                f"{folder} is being written by {_holder(fd)}; wait until it has finished, or write elsewhere"
             ) from None
-        _note_holder(fd)
+        _note_holder(fd, command)
         yield
     finally:
         os.close(fd)  # releases the lock
 
 
-def _note_holder(fd: int) -> None:
+def _note_holder(fd: int, command: str) -> None:
     """Who holds the lock, for the message of a batch that is refused. Best effort: a disk
     too full to take these few bytes must not stop the batch here (its writes say so)."""
     started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
-    note = f"pid {os.getpid()} on {socket.gethostname()}, started {started}\n".encode()
+    note = f"{command} (pid {os.getpid()} on {socket.gethostname()}, started {started})\n".encode()
     with contextlib.suppress(OSError):
         os.ftruncate(fd, 0)
         os.pwrite(fd, note, 0)
@@ -65,4 +65,4 @@ def _holder(fd: int) -> str:
         note = os.pread(fd, 512, 0).decode("utf-8", errors="replace").strip()
     except OSError:
         note = ""
-    return note or "it is starting"
+    return note or "another grader run, starting"

@@ -143,7 +143,7 @@ def test_a_second_batch_on_the_same_output_folder_is_refused_and_the_first_is_un
 
     assert second.returncode == 2
     assert (
-        f"grader batch: {out} is being written by another grader batch (pid {first.pid} on {socket.gethostname()}, "
+        f"grader batch: {out} is being written by grader batch (pid {first.pid} on {socket.gethostname()}, "
         "started " in second.stderr
     )
     assert first.returncode == 0, stderr

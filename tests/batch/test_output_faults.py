@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from grader.batch.merge import merge_shards
 from grader.batch.output_lock import LOCK_FILE, OutputFolderBusy, output_folder_lock
+from grader.batch.sharding import Shard
 from grader.batch.write_failure import OutputsNotWritten
 from grader.class_folder.layout import RESULT_FILE
 from grader.spec.loader import load_assignment
@@ -18,6 +20,9 @@ from tests.batch.small_filesystem import fill
 from tests.batch.test_batch import batch, final_outputs, make_class, regraded
 
 pytestmark = pytest.mark.kernel
+
+HOLDER = f"pid {os.getpid()} on {socket.gethostname()}, started "
+"""How a lock this process holds is described to a writer it refuses."""
 
 
 @pytest.fixture(scope="module")
@@ -31,12 +36,23 @@ def test_a_batch_on_a_folder_another_batch_holds_is_refused_and_writes_nothing(
     source = make_class(tmp_path / "in", {"alice.py": "check-win", "bob.py": "check-draw"})
     out = tmp_path / "out"
     with output_folder_lock(out):
-        holder = f"pid {os.getpid()} on {socket.gethostname()}, started "
-        with pytest.raises(OutputFolderBusy, match=f"is being written by another grader batch \\({holder}"):
+        with pytest.raises(OutputFolderBusy, match=f"is being written by grader batch \\({HOLDER}"):
             batch(source, out, lab05)
         assert [p.name for p in out.iterdir()] == [LOCK_FILE]
     result = batch(source, out, lab05)  # released with the block
     assert result.return_code == 0 and len(result.graded) == 2
+
+
+def test_a_merge_into_a_folder_a_batch_holds_is_refused_and_writes_nothing(tmp_path: Path, lab05: Assignment) -> None:
+    source = make_class(tmp_path / "in", {"alice.py": "check-win", "bob.py": "check-draw"})
+    shards = [batch(source, tmp_path / f"shard{k}", lab05, shard=Shard(k, 2)).out_dir for k in range(2)]
+    out = tmp_path / "merged"
+    with output_folder_lock(out):
+        with pytest.raises(OutputFolderBusy, match=f"is being written by grader batch \\({HOLDER}"):
+            merge_shards(out, shards)
+        assert [p.name for p in out.iterdir()] == [LOCK_FILE]
+    merged = merge_shards(out, shards)
+    assert merged.complete and len(merged.records) == 2
 
 
 def test_a_disk_full_before_anything_is_written_stops_the_batch_with_the_reason(
