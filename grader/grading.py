@@ -12,7 +12,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -22,6 +22,7 @@ from grader.checks.registry import needed_functions, run_check
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus, DefinedNames
 from grader.execution.hangs import HangMemory
 from grader.execution.isolation import SandboxChoice, decide_isolation
+from grader.execution.sandbox import KernelStartFailed
 from grader.execution.session import ExecutionOptions, ExecutionResult, NotebookSession
 from grader.execution.spare_kernels import SpareKernel
 from grader.results import CheckResult, CheckStatus, SubmissionResult
@@ -106,7 +107,11 @@ def grade_submission(
             # Of the checks' time, what the student's own functions took in the kernel: the
             # rest is the grader's (references, hypothesis, the channel).
             timings["student_code"] = round(tally.kernel_seconds, 4)
-    except Exception as exc:  # a kernel that cannot be started or talked to at all
+    except KernelStartFailed as exc:  # this machine's fault, not the notebook's: nothing of it ran
+        warming.wait()
+        reason = f"The notebook could not be run: {exc}"
+        return replace(not_graded_result(str(path), assignment, reason, timings), machine_fault=True)
+    except Exception as exc:  # a kernel that cannot be talked to at all
         warming.wait()
         return not_graded_result(
             str(path), assignment, f"The notebook could not be run: {type(exc).__name__}: {exc}", timings

@@ -277,6 +277,9 @@ class SubmissionResult:
     timings: Mapping[str, float] = field(default_factory=dict)
     adjustment: ScoreAdjustment | None = None
     """The instructor's adjustment of the whole score (never below 0 in total)."""
+    machine_fault: bool = False
+    """Nothing ran for a reason of the grading machine's, not of the submission (its kernel
+    could not be started): a batch counts it as the grader's failure and grades it again."""
 
     @property
     def score(self) -> float:
@@ -316,7 +319,10 @@ class SubmissionResult:
             "problems": list(self.problems),
             "timings": dict(self.timings),
             "execution": None if self.execution is None else self.execution.to_dict(),
-        } | ({} if self.adjustment is None else {"adjustment": dataclasses.asdict(self.adjustment)})
+        } | (
+            ({} if self.adjustment is None else {"adjustment": dataclasses.asdict(self.adjustment)})
+            | ({"machine_fault": True} if self.machine_fault else {})
+        )
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SubmissionResult:
@@ -330,4 +336,5 @@ class SubmissionResult:
             problems=tuple(data.get("problems", ())),
             timings=dict(data.get("timings", {})),
             adjustment=ScoreAdjustment(**adjustment) if adjustment else None,
+            machine_fault=bool(data.get("machine_fault", False)),
         )

@@ -206,7 +206,7 @@ class DaskPool:
         try:
             self._submit(client, tasks, submitted)
             self._collect(client, submitted, running, finished)
-        except KeyboardInterrupt:
+        except BaseException:  # Ctrl-C, or ``finished`` unable to store (a full disk)
             client.cancel(list(submitted))
             raise
         finally:

@@ -132,10 +132,11 @@ class LocalPool:
                 for task, record in done:
                     finished(task, record)
                 workers = [w for w in workers if not w.dead]
-        except KeyboardInterrupt:
+        except BaseException as stop:  # Ctrl-C, or ``finished`` unable to store (a full disk)
             for worker in workers:
                 if worker.task is not None:
-                    _log.warning(interrupted_message(worker.task.submission.student_id))
+                    if isinstance(stop, KeyboardInterrupt):
+                        _log.warning(interrupted_message(worker.task.submission.student_id))
                     self._stop(worker, "interrupted")
             raise
         finally:
@@ -207,7 +208,7 @@ class LocalPool:
 
     def _shut_down(self, workers: list[_Worker]) -> None:
         """Idle workers are told to stop (they close their spare kernels); busy ones, left
-        only by an interruption, were sent SIGTERM already."""
+        only when the run stops early, were sent SIGTERM already."""
         for worker in workers:
             if worker.task is None and not worker.dead:
                 with contextlib.suppress(OSError):

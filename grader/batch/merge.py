@@ -7,7 +7,9 @@ stored record last, as a batch does) and rebuilds ``index.html``, ``grades.csv``
 itself uses: the merged gradebook and similarity list are byte for byte those an unsharded
 run writes. The shards' ``shard.json`` manifests tell a complete
 class from one with a shard missing or interrupted; the merge says which, and its exit code
-is 1 until the class is complete.
+is 1 until the class is complete. OUT is locked while the merge writes it, as a batch locks
+its folder (``grader.batch.output_lock``): a merge into a folder a batch or another merge is
+writing is refused.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.atomic_write import write_atomic
+from grader.batch.output_lock import output_folder_lock
 from grader.batch.sharding import ShardManifest
 from grader.class_folder.layout import (
     MANIFEST_FILE,
@@ -117,16 +120,17 @@ def merge_shards(
     except MalformedOverrides as exc:
         raise MergeError(str(exc)) from None
 
-    mark_output_folder(out_dir)
-    for record, source in records.values():
-        target = ClassFolder(out_dir).student(record.submission)
-        _copy_student_folder(source, target)
-        decided = decisions.of(record.submission.student_id)
-        if decided.checks or decided.adjustment or ClassFolder(source.parent).overrides.is_file():
-            write_student_feedback(target, record, assignment, decisions)
-    skipped = list(dict.fromkeys(pair for m in manifests if m for pair in m.skipped))  # each shard lists them all
-    ordered = sorted((r for r, _ in records.values()), key=lambda r: r.submission.student_id)
-    write_class_outputs(out_dir, ordered, assignment, skipped, not problems, similarity_threshold, decisions)
+    with output_folder_lock(out_dir, "grader merge"):  # not while a batch or merge writes there
+        mark_output_folder(out_dir)
+        for record, source in records.values():
+            target = ClassFolder(out_dir).student(record.submission)
+            _copy_student_folder(source, target)
+            decided = decisions.of(record.submission.student_id)
+            if decided.checks or decided.adjustment or ClassFolder(source.parent).overrides.is_file():
+                write_student_feedback(target, record, assignment, decisions)
+        skipped = list(dict.fromkeys(pair for m in manifests if m for pair in m.skipped))  # each shard lists them
+        ordered = sorted((r for r, _ in records.values()), key=lambda r: r.submission.student_id)
+        write_class_outputs(out_dir, ordered, assignment, skipped, not problems, similarity_threshold, decisions)
     return MergeResult(out_dir, ordered, problems, [str(p) for p in decisions.problems])
 
 

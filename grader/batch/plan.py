@@ -12,7 +12,9 @@ stored with them at the end (and when interrupted, from what is done).
 
 The output folder is marked as this grader's (``grader.submission.own_outputs``) before the
 input is read, so that an output folder inside the input folder is never graded as a
-student, on the first run as on a rerun.
+student, on the first run as on a rerun. It is locked for one batch at a time
+(``grader.batch.output_lock``) before anything is written into it. An output that cannot be
+written (a full disk) stops the batch with what was stored kept (``grader.batch.write_failure``).
 """
 
 from __future__ import annotations
@@ -30,9 +32,11 @@ from pathlib import Path
 from grader.atomic_write import write_atomic
 from grader.batch.cluster import DaskPool
 from grader.batch.local import LocalPool
+from grader.batch.output_lock import output_folder_lock
 from grader.batch.pool import GradeFunction, GradingPool, GradingTask
 from grader.batch.progress import ProgressReport, first_line, format_duration
 from grader.batch.sharding import Shard, ShardManifest
+from grader.batch.write_failure import OutputsNotWritten, writing_outputs
 from grader.class_folder.layout import REPORT_FILE, RESULT_FILE, ClassFolder
 from grader.class_folder.outputs import (
     class_output_lines,
@@ -122,6 +126,9 @@ class BatchResult:
     """Output folders of this grader inside the input, left out (``graded/``)."""
     decision_problems: tuple[str, ...] = ()
     """Entries of ``overrides.toml`` that do not fit the class (kept in the file, not applied)."""
+    not_written: OutputsNotWritten | None = None
+    """Why the batch stopped early, or its class files are not up to date: an output could not
+    be written (a full disk). What was stored is kept; a rerun finishes the class."""
     isolation: Isolation | None = None
     """The isolation its submissions were graded under this time."""
 
@@ -135,16 +142,18 @@ class BatchResult:
 
     @property
     def return_code(self) -> int:
-        """130 when interrupted, 1 when the grader itself failed on a submission, else 0
-        (submissions that could not be read or run are results, not errors)."""
+        """130 when interrupted, 1 when an output could not be written or the grader itself
+        failed on a submission, else 0 (submissions that could not be read or run are
+        results, not errors)."""
         if self.interrupted:
             return 130
-        return 1 if any(r.grader_fault for r in self.records) else 0
+        return 1 if self.not_written or any(r.grader_fault for r in self.records) else 0
 
     def __str__(self) -> str:
         reused = sum(r.reused for r in self.records)
+        state = "Interrupted" if self.interrupted else "Stopped" if self.not_written else "Done"
         lines = [
-            f"{'Interrupted' if self.interrupted else 'Done'}: {len(self.records)} of {self.total} submission(s) in "
+            f"{state}: {len(self.records)} of {self.total} submission(s) in "
             f"{format_duration(self.elapsed)} ({len(self.records) - reused} graded now, "
             f"{reused} kept from an earlier run)."
         ]
@@ -167,7 +176,10 @@ class BatchResult:
             lines += [f"  {problem}" for problem in self.decision_problems]
         if self.isolation is not None and self.isolation.reduced:
             lines.append(self.isolation.summary())
-        lines += class_output_lines(self.out_dir)
+        if self.not_written:
+            lines += [f"Stopped: {self.not_written}.", self.not_written.advice]
+        else:
+            lines += class_output_lines(self.out_dir)
         if self.interrupted:
             lines.append("Run the same command again to grade the rest.")
         return "\n".join(lines)
@@ -195,20 +207,22 @@ def run_batches(
     isolations = [decide_isolation(options.sandbox, j.assignment.sandbox, fall_back=options.fall_back) for j in jobs]
     for job, isolation in zip(jobs, isolations):
         _say_isolation(job, isolation, several=len(jobs) > 1)
-    with contextlib.ExitStack() as scratch_dirs:
+    with contextlib.ExitStack() as held:
         plans = []
         for job, isolation in zip(jobs, isolations):
             planning_started = time.monotonic()
-            scratch = Path(scratch_dirs.enter_context(tempfile.TemporaryDirectory(prefix="grader-batch-")))
-            _claim_output_folder(job)
+            scratch = Path(held.enter_context(tempfile.TemporaryDirectory(prefix="grader-batch-")))
+            claimed = _claim_output_folder(job, held)
             found = collect_submissions(job.source, job.assignment.id, scratch)
             # read before any grading: a file that cannot be read stops the batch unchanged
             decisions = class_decisions(job.out_dir, job.assignment, {s.student_id for s in found.submissions})
-            mark_output_folder(job.out_dir)
+            if not claimed:
+                _hold_output_folder(job, held)
             plan = _plan(
                 job, options.shard.select(found) if options.shard else found, isolation, decisions, force=options.force
             )
-            plan.rewrite_kept()
+            with writing_outputs(job.out_dir):
+                plan.rewrite_kept()
             plan.planning_seconds = time.monotonic() - planning_started
             plans.append(plan)
         tasks = [task for plan in plans for task in plan.tasks]
@@ -219,24 +233,31 @@ def run_batches(
             _log.info(f"Grading {len(tasks)} submission(s) {pool.description(len(tasks))}.")
 
         def finished(task: GradingTask, record: GradingRecord) -> None:
-            plan_of[task].store(record)
+            plan = plan_of[task]
+            with writing_outputs(plan.job.out_dir):  # the pool stops its workers, the batch stops
+                plan.store(record)
             progress.finished(record, task.assignment.id)
 
         pool_started = time.monotonic()
         interrupted_at: float | None = None
+        not_written: OutputsNotWritten | None = None
         try:
             pool.run(tasks, finished)
         except KeyboardInterrupt:
             interrupted_at = time.monotonic()
+        except OutputsNotWritten as failure:
+            interrupted_at, not_written = time.monotonic(), failure
         finally:
             progress.close()
-    results = [
-        replace(plan.finish(pool_started, interrupted_at, options.similarity_threshold), isolation=isolation)
-        for plan, isolation in zip(plans, isolations)
-    ]
-    if options.shard:
-        for plan in plans:
-            plan.write_manifest(options.shard, complete=interrupted_at is None)
+        results = [
+            replace(plan.finish(pool_started, interrupted_at, options.similarity_threshold), isolation=isolation)
+            for plan, isolation in zip(plans, isolations)
+        ]
+        if not_written is not None:
+            results = [replace(r, interrupted=False, not_written=r.not_written or not_written) for r in results]
+        if options.shard:
+            for plan, result in zip(plans, results):
+                plan.write_manifest(options.shard, complete=interrupted_at is None and not result.not_written)
     return results
 
 
@@ -250,13 +271,23 @@ def _say_isolation(job: BatchJob, isolation: Isolation, *, several: bool) -> Non
         _log.info(line)
 
 
-def _claim_output_folder(job: BatchJob) -> None:
-    """Mark an existing output folder before the input is read, so that inside the input it
-    is left out even when an earlier grader wrote it without the mark (a new one is created
-    and marked when the class is planned, before anything is written into it)."""
+def _claim_output_folder(job: BatchJob, held: contextlib.ExitStack) -> bool:
+    """Hold an existing output folder before the input is read, so that inside the input it
+    is left out even when an earlier grader wrote it without the mark; whether it is held
+    (a new one is created and held once the input is read, before anything is written)."""
     if job.out_dir.resolve() == job.source.resolve():
         raise InputError(f"{job.out_dir}: the outputs need a folder of their own, not the input folder itself")
-    if job.out_dir.is_dir():
+    if not job.out_dir.is_dir():
+        return False
+    _hold_output_folder(job, held)
+    return True
+
+
+def _hold_output_folder(job: BatchJob, held: contextlib.ExitStack) -> None:
+    """Lock the output folder for this batch alone (`OutputFolderBusy` when another holds it)
+    until ``held`` closes, and mark it as this grader's."""
+    held.enter_context(output_folder_lock(job.out_dir))
+    with writing_outputs(job.out_dir):
         mark_output_folder(job.out_dir)
 
 
@@ -327,15 +358,20 @@ class _BatchPlan:
         interrupted = interrupted_at is not None
         skipped = [(s.path, s.reason) for s in self.found.skipped]
         records = sorted(self.records.values(), key=lambda r: r.submission.student_id)
-        write_class_outputs(
-            self.job.out_dir,
-            records,
-            self.job.assignment,
-            skipped,
-            not interrupted,
-            similarity_threshold,
-            self.decisions,
-        )
+        not_written = None
+        try:
+            with writing_outputs(self.job.out_dir):  # the earlier class files stay whole
+                write_class_outputs(
+                    self.job.out_dir,
+                    records,
+                    self.job.assignment,
+                    skipped,
+                    not interrupted,
+                    similarity_threshold,
+                    self.decisions,
+                )
+        except OutputsNotWritten as failure:
+            not_written = failure
         elapsed = self.planning_seconds + self._grading_seconds(pool_started, interrupted_at)
         problems = tuple(str(p) for p in self.decisions.problems)
         return BatchResult(
@@ -347,6 +383,7 @@ class _BatchPlan:
             elapsed,
             own_outputs=self.found.own_outputs,
             decision_problems=problems,
+            not_written=not_written,
         )
 
     def _grading_seconds(self, pool_started: float, interrupted_at: float | None) -> float:
@@ -363,7 +400,8 @@ class _BatchPlan:
             tuple((s.path, s.reason) for s in self.found.skipped),
             complete,
         )
-        write_atomic(ClassFolder(self.job.out_dir).manifest, manifest.to_json())
+        with writing_outputs(self.job.out_dir):
+            write_atomic(ClassFolder(self.job.out_dir).manifest, manifest.to_json())
 
 
 def _plan(

@@ -143,7 +143,8 @@ def record_for(
     submission = task.submission
     if report.result is not None and stop_reason is None:
         result = SubmissionResult.from_dict(report.result)
-        return GradingRecord(submission, result, task.fingerprint, result.not_graded_reason, False, seconds)
+        fault = result.machine_fault  # a kernel that could not start: graded again on a rerun
+        return GradingRecord(submission, result, task.fingerprint, result.not_graded_reason, fault, seconds)
     if stop_reason:
         reason, fault = f"Not graded: {stop_reason}.", False
     elif report.error is not None:

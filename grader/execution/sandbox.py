@@ -212,8 +212,11 @@ class Sandbox:
         # jupyter_client creates it readable by the grader's user only.
         manager.write_connection_file()
         self.runtime.prepare_kernel(start)
-        with open(self.log_path, "ab") as log:
-            await manager.start_kernel(env=self._environment(), cwd=str(self.host_workdir), stdout=log, stderr=log)
+        try:
+            with open(self.log_path, "ab") as log:
+                await manager.start_kernel(env=self._environment(), cwd=str(self.host_workdir), stdout=log, stderr=log)
+        except OSError as error:  # the interpreter or bwrap cannot be executed at all
+            raise KernelStartFailed(f"the kernel could not be launched: {error}") from error
         client = manager.client()
         client.start_channels()
         client.allow_stdin = False
@@ -226,7 +229,9 @@ class Sandbox:
         except (RuntimeError, TimeoutError) as error:
             kernel.client.stop_channels()
             await _kill(kernel.manager)
-            raise KernelStartFailed(f"the kernel did not start: {error}\n{self.log_tail()}") from error
+            log = self.log_tail()
+            said = log.strip().splitlines()[-1] if log.strip() else str(error)  # the why comes last
+            raise KernelStartFailed(f"the kernel did not start: {said}\n{error}\n{log}") from error
         kernel.pid = self._kernel_pid(kernel.manager)
         self.runtime.close_socket_dir(kernel.start)
         return kernel

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -23,13 +22,13 @@ from grader.batch.plan import BatchOptions, run_batch
 from grader.batch.sharding import Shard
 from grader.class_folder.layout import RESULT_FILE
 from grader.spec.loader import load_assignment
+from tests.batch.example_class import ASSIGNMENT, example_class
 from tests.batch.fake_grading import grade_by_content
 
 distributed = pytest.importorskip("distributed")
 pytestmark = [pytest.mark.slow, pytest.mark.kernel]
 
 REPO = Path(__file__).resolve().parents[2]
-ASSIGNMENT = "alphabeta-challenges"  # its notebooks run in a few seconds each
 CLASS = ["ada-solution", "ben-ab-cut-strict", "cleo-horizontal-win-missing", "fay-truncated-upload"]
 
 
@@ -48,10 +47,7 @@ def cluster() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def small_class(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("class")
-    for name in CLASS:
-        shutil.copyfile(REPO / "examples" / ASSIGNMENT / f"{name}.ipynb", folder / f"{name}.ipynb")
-    return folder
+    return example_class(tmp_path_factory.mktemp("class"), CLASS)
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +88,6 @@ def test_a_worker_killed_midway_costs_a_retry_and_the_outputs_equal_a_local_run(
             str(out),
             "--cluster",
             cluster.scheduler_address,
-            "--quiet",
         ],
         cwd=REPO,
         stdout=subprocess.PIPE,
@@ -117,7 +112,11 @@ def test_a_worker_killed_midway_costs_a_retry_and_the_outputs_equal_a_local_run(
     stdout, stderr = batch.communicate(timeout=600)
     assert batch.returncode == 0, stderr
     assert f"Done: {len(CLASS)} of {len(CLASS)} submission(s)" in stdout
+    # each submission stored exactly once (one progress line each), the class files complete
+    assert {name: stderr.count(f" {ASSIGNMENT} {name}: ") for name in CLASS} == {name: 1 for name in CLASS}
     assert outputs(out) == outputs(local_run)
+    index = (out / "index.html").read_text()  # holds times: compared by its students
+    assert all(name in index and (out / name / "report.html").is_file() for name in CLASS)
 
 
 def test_merged_shards_equal_the_local_run(small_class: Path, local_run: Path, tmp_path: Path) -> None:
