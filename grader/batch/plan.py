@@ -205,8 +205,6 @@ def run_batches(
     Each class's isolation is decided first: where it cannot be had, this raises
     `IsolationRefused` before any input is read or any output written."""
     isolations = [decide_isolation(options.sandbox, j.assignment.sandbox, fall_back=options.fall_back) for j in jobs]
-    for job, isolation in zip(jobs, isolations):
-        _say_isolation(job, isolation, several=len(jobs) > 1)
     with contextlib.ExitStack() as held:
         plans = []
         for job, isolation in zip(jobs, isolations):
@@ -230,6 +228,8 @@ def run_batches(
         pool = _pool(options, grade)
         progress = ProgressReport(len(tasks), enabled=options.progress)
         if tasks:
+            for plan, isolation in zip(plans, isolations):
+                _say_isolation(plan.job, isolation, several=len(plans) > 1)
             _log.info(f"Grading {len(tasks)} submission(s) {pool.description(len(tasks))}.")
 
         def finished(task: GradingTask, record: GradingRecord) -> None:
@@ -262,8 +262,8 @@ def run_batches(
 
 
 def _say_isolation(job: BatchJob, isolation: Isolation, *, several: bool) -> None:
-    """On the terminal before grading: a warning when students' code runs with less than
-    bubblewrap, so that it is seen even with ``--quiet``."""
+    """On the terminal once the class is planned, before its first kernel starts: a warning
+    when students' code runs with less than bubblewrap, so that it is seen even with ``--quiet``."""
     line = f"{job.assignment.id}: {isolation.summary()}" if several else isolation.summary()
     if isolation.reduced:
         _log.warning(line)

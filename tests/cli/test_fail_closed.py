@@ -111,8 +111,10 @@ def test_batch_with_limits_chosen_grades_and_says_isolation_reduced_everywhere(
         "batch", str(source), "-a", ASSIGNMENT, "--out", str(out), "--sandbox", "limits", "-j", "1", cwd=tmp_path
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    first = done.stderr.strip().splitlines()[0]
-    assert first.startswith("Isolation reduced: resource limits only") and "Chosen by --sandbox limits" in first
+    lines = done.stderr.strip().splitlines()
+    said = next(i for i, line in enumerate(lines) if line.startswith("Isolation reduced: resource limits only"))
+    assert "Chosen by --sandbox limits" in lines[said]
+    assert said < next(i for i, line in enumerate(lines) if line.startswith("[1/"))  # before grading
     assert "Isolation reduced" in done.stdout  # the closing summary says it again
     index = (out / "index.html").read_text(encoding="utf-8")
     assert "Isolation reduced</strong> for 2 submissions" in index
