@@ -31,6 +31,7 @@ from grader.authoring.inference import EncodingChoice, infer
 from grader.authoring.probes import Conventions, ProbeHang, Prober
 from grader.authoring.stdin_answers import run_with_answers
 from grader.authoring.time_limits import HARD_SECONDS_PER_POSITION, SOFT_SECONDS_PER_POSITION, time_limits
+from grader.authoring.titles import notebook_title
 from grader.authoring.toml_writer import render_toml
 from grader.checks.kinds.hygiene import RunsCleanlyParams
 from grader.checks.slow_verdict import is_slow_only
@@ -271,7 +272,7 @@ def _write_folder(
         "notebook_timeout": generous_limit(5 * execution.total_duration, 300.0),
     }
     assignment_id = request.assignment_id or re.sub(r"[^a-z0-9-]+", "-", request.out.name.lower()).strip("-")
-    title = _title(notebook, request.solution)
+    title = _title(notebook, request, assignment_id)
     request.out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{request.out.name}.", dir=request.out.parent))
     try:
@@ -370,14 +371,13 @@ def _summary(draft: Draft, timings: dict[str, float]) -> list[str]:
     return lines
 
 
-def _title(notebook: nbformat.NotebookNode, solution: Path) -> str:
-    """The notebook's first heading, else its file name."""
-    for cell in notebook.cells:
-        if cell.cell_type == "markdown":
-            for line in cell.source.splitlines():
-                if line.startswith("#"):
-                    return line.lstrip("#").strip()
-    return solution.name
+def _title(solution: nbformat.NotebookNode, request: InitRequest, assignment_id: str) -> str:
+    """The solution's first heading, else the handout's, else the assignment's id: never the
+    answer key's file name, which every student's report would show."""
+    title = notebook_title(solution)
+    if title is None and request.template is not None:
+        title = notebook_title(read_submission(request.template).notebook)
+    return title or assignment_id
 
 
 def _runs_cleanly() -> DraftCheck:
