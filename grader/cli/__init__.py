@@ -24,6 +24,7 @@ from grader.cli.run import add_run_parser
 from grader.errors import UsageError
 from grader.printable import printable_output
 from grader.serialization import converter
+from grader.spec.installed import installed_assignments
 from grader.spec.loader import BUILTIN_ASSIGNMENTS, list_assignments, load_assignment
 from grader.spec.model import AssignmentError
 
@@ -110,7 +111,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_assignments(args: argparse.Namespace) -> int:
-    ids = list_assignments()
+    ids = list_assignments() + sorted(installed_assignments())
     if not ids:  # an installation without its assignments: say so, and fail scripts that rely on them
         print(f"grader assignments: no assignments in {BUILTIN_ASSIGNMENTS}", file=sys.stderr)
         return 1
