@@ -20,6 +20,7 @@ from grader.cli.grade import add_grade_parsers
 from grader.cli.init import add_init_parser
 from grader.cli.options import INTERRUPTED, USAGE_ERROR, add_sandbox_option
 from grader.cli.override import add_override_parsers
+from grader.cli.release import add_release_parser
 from grader.cli.run import add_run_parser
 from grader.errors import UsageError
 from grader.printable import printable_output
@@ -71,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_batch_parsers(sub)
     add_override_parsers(sub)
     add_init_parser(sub)
+    add_release_parser(sub)
 
     p = sub.add_parser("assignments", help="list the built-in assignments")
     p.set_defaults(handler=cmd_assignments)
