@@ -26,6 +26,7 @@ from pathlib import Path
 import nbformat
 
 from grader.authoring.create import InitRequest, create_assignment
+from grader.errors import GraderError
 from grader.execution.sandbox import SandboxChoice
 from grader.grading import GradingOptions
 from grader.release.bundle import Bundle, write_bundle
@@ -88,14 +89,14 @@ class ReleaseReport:
         return "\n".join(lines)
 
 
-class ReleaseFailed(MarkerError):
-    """The release stopped; the message says where and why."""
+class ReleaseFailed(GraderError):
+    """The release stopped after reading the master; the message says where and why."""
 
 
 def release_assignment(request: ReleaseRequest) -> ReleaseReport:
     try:
         return _release(request)
-    except MarkerError as exc:
+    except (MarkerError, ReleaseFailed) as exc:
         return ReleaseReport(failure=str(exc))
 
 

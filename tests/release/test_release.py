@@ -16,7 +16,7 @@ from grader.cli import main
 from grader.release.release import ReleaseRequest, release_assignment
 from grader.spec.loader import BUILTIN_ASSIGNMENTS, list_assignments, load_assignment
 from grader.validation import TEMPLATE_MAX_FRACTION
-from tests.release.marking import write_master
+from tests.release.marking import defined_functions, marked_source, write_master
 
 MASTERS = Path(__file__).parent / "masters"
 
@@ -107,3 +107,44 @@ def test_a_master_that_cannot_be_read_writes_nothing(tmp_path: Path, capsys: pyt
         "grader release: cell 1, line 2: BEGIN SOLUTION is never closed by END SOLUTION"
     )
     assert not (tmp_path / "out").exists()
+
+
+CS50 = Path(__file__).parents[1] / "classes" / "cs50"
+
+
+@pytest.mark.kernel
+@pytest.mark.slow
+def test_a_script_master_releases_as_scripts_titled_by_its_docstring(tmp_path: Path) -> None:
+    """Every function marked, the author's helpers too: a function the master gives whole is in
+    the handout, and init grades what the handout defines."""
+    solution = CS50 / "handins" / "abigail.py"
+    functions = defined_functions(_script(solution))
+    master = tmp_path / "tictactoe-master.py"
+    master.write_text(marked_source(solution.read_text(encoding="utf-8"), functions, "otter"), encoding="utf-8")
+    out = tmp_path / "release"
+    report = release_assignment(ReleaseRequest(master, out))
+    assert report.return_code == 0, str(report)
+    folder = out / "tictactoe"
+    assert sorted(p.name for p in folder.iterdir()) == ["assignment.toml", "solution.py", "template.py"]
+    assert load_assignment(folder).title == "Tic Tac Toe Player"
+    student = (out / "student" / "tictactoe.py").read_text(encoding="utf-8")
+    assert student == (folder / "template.py").read_text(encoding="utf-8")
+    assert student.count("raise NotImplementedError()") == len(functions)
+    assert (folder / "solution.py").read_text(encoding="utf-8") == solution.read_text(encoding="utf-8")
+
+
+def _script(path: Path) -> nbformat.NotebookNode:
+    return nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(path.read_text(encoding="utf-8"))])
+
+
+@pytest.mark.kernel
+def test_a_master_init_cannot_read_is_one_message(tmp_path: Path) -> None:
+    source = (Path(__file__).parents[1] / "authoring" / "bad" / "not_tictactoe.py").read_text(encoding="utf-8")
+    master = tmp_path / "sorting.py"
+    master.write_text(source.replace("    items = list(items)\n", "    items = list(items)  # SOLUTION\n", 1))
+    report = release_assignment(ReleaseRequest(master, tmp_path / "out"))
+    assert report.return_code == 1
+    assert str(report).startswith(
+        "grader release: init could not make the assignment: this is not a tic-tac-toe solution init can read"
+    ), str(report)
+    assert not (tmp_path / "out" / "sorting").exists()
