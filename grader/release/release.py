@@ -25,6 +25,7 @@ from pathlib import Path
 
 import nbformat
 
+from grader.authoring.api import given_whole
 from grader.authoring.create import InitRequest, create_assignment
 from grader.errors import GraderError
 from grader.execution.sandbox import SandboxChoice
@@ -106,34 +107,92 @@ def default_id(master: Path) -> str:
     return re.sub(r"[^a-z0-9-]+", "-", stem.lower()).strip("-") or "assignment"
 
 
+@dataclass(frozen=True)
+class _Folder:
+    """One release's assignment folder and what init is given to write it."""
+
+    request: ReleaseRequest
+    master: Master
+    assignment_id: str
+    solution: Path
+    """The answer key, written from the master into a scratch folder."""
+    handout: Path
+
+    @property
+    def folder(self) -> Path:
+        return self.request.out / self.assignment_id
+
+    @property
+    def state(self) -> Path:
+        return self.request.out / STATE
+
+    def write(self, scratch: Path) -> _Merge:
+        """Write the folder: init's first, init's again with the hand edits, or the author's kept."""
+        if not (self.folder / SPEC_FILE).is_file():
+            self._init(self.folder)
+            self.state.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(self.folder / SPEC_FILE, self.state / BASE_FILE)
+            return _Merge()
+        if not (self.state / BASE_FILE).is_file():
+            _replace_handed_files(self.folder, [self.solution, self.handout])
+            kept_whole = f"{self.folder / SPEC_FILE} was not written by a release: kept whole, as its author's"
+            return _Merge(notes=(kept_whole,))
+        fresh = scratch / "fresh"
+        self._init(fresh)
+        fresh_text = (fresh / SPEC_FILE).read_text(encoding="utf-8")
+        base = (self.state / BASE_FILE).read_text(encoding="utf-8")
+        merged = keep_hand_edits(base, (self.folder / SPEC_FILE).read_text(encoding="utf-8"), fresh_text)
+        _replace_handed_files(self.folder, [p for p in fresh.iterdir() if p.name in _HANDED])
+        (self.folder / SPEC_FILE).write_text(merged.text, encoding="utf-8")
+        (self.state / BASE_FILE).write_text(fresh_text, encoding="utf-8")
+        return _Merge(merged.kept, merged.lost)
+
+    def _init(self, out: Path) -> None:
+        """init on the answer key and the student's version; the functions the master gives
+        whole are not graded (`grader.authoring.api.given_whole`)."""
+        request = self.request
+        init = InitRequest(
+            self.solution,
+            out,
+            template=self.handout,
+            stdin=request.stdin,
+            assignment_id=self.assignment_id,
+            sandbox=request.sandbox,
+            given=given_whole(self.master.student, self.master.solution),
+        )
+        report = create_assignment(init)
+        if report.failure is not None:
+            raise ReleaseFailed(f"init could not make the assignment: {report.failure}")
+
+
+@dataclass(frozen=True)
+class _Merge:
+    kept: tuple[str, ...] = ()
+    lost: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
 def _release(request: ReleaseRequest) -> ReleaseReport:
     master = read_master(request.master, request.stub)
     assignment_id = request.assignment_id or default_id(request.master)
     suffix = ".py" if master.script else ".ipynb"
     student = request.out / "student" / f"{assignment_id}{suffix}"
-    state = request.out / STATE
-    folder = request.out / assignment_id
     with tempfile.TemporaryDirectory(prefix="grader-release-") as scratch:
         work = Path(scratch)
         solution = _write(master, True, work / f"solution{suffix}")
         handout = _write(master, False, work / f"template{suffix}")
-        if not (folder / SPEC_FILE).is_file():
-            kept, lost, notes = _first_release(request, solution, handout, folder, state, assignment_id)
-        elif (state / BASE_FILE).is_file():
-            kept, lost, notes = _release_again(request, solution, handout, folder, state, work, assignment_id)
-        else:
-            _replace_handed_files(folder, [solution, handout])
-            kept, lost = (), ()
-            notes = (f"{folder / SPEC_FILE} was not written by a release: kept whole, as its author's",)
+        folder = _Folder(request, master, assignment_id, solution, handout)
+        merge = folder.write(work)
         _write(master, False, student)
     try:
-        assignment = load_assignment(folder)
+        assignment = load_assignment(folder.folder)
     except AssignmentError as exc:
         raise ReleaseFailed(f"the assignment does not load: {exc}") from None
     validation = validate_assignment(assignment, GradingOptions(sandbox=request.sandbox))
-    number = _next_number(state)
-    bundle = write_bundle(folder, assignment.id, str(number), request.out / "bundle")
-    return ReleaseReport(None, student, folder, bundle, validation, (*master.notes, *notes), kept, lost)
+    number = _next_number(folder.state)
+    bundle = write_bundle(folder.folder, assignment.id, str(number), request.out / "bundle")
+    notes = (*master.notes, *merge.notes)
+    return ReleaseReport(None, student, folder.folder, bundle, validation, notes, merge.kept, merge.lost)
 
 
 def _write(master: Master, solution: bool, path: Path) -> Path:
@@ -144,41 +203,6 @@ def _write(master: Master, solution: bool, path: Path) -> Path:
     else:
         nbformat.write(notebook, path)
     return path
-
-
-def _init(request: ReleaseRequest, solution: Path, handout: Path, out: Path, assignment_id: str) -> tuple[str, ...]:
-    report = create_assignment(
-        InitRequest(
-            solution, out, template=handout, stdin=request.stdin, assignment_id=assignment_id, sandbox=request.sandbox
-        )
-    )
-    if report.failure is not None:
-        raise ReleaseFailed(f"init could not make the assignment: {report.failure}")
-    return report.summary
-
-
-def _first_release(
-    request: ReleaseRequest, solution: Path, handout: Path, folder: Path, state: Path, assignment_id: str
-) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    _init(request, solution, handout, folder, assignment_id)
-    state.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(folder / SPEC_FILE, state / BASE_FILE)
-    return (), (), ()
-
-
-def _release_again(
-    request: ReleaseRequest, solution: Path, handout: Path, folder: Path, state: Path, work: Path, assignment_id: str
-) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    fresh = work / "fresh"
-    _init(request, solution, handout, fresh, assignment_id)
-    fresh_text = (fresh / SPEC_FILE).read_text(encoding="utf-8")
-    merged = keep_hand_edits(
-        (state / BASE_FILE).read_text(encoding="utf-8"), (folder / SPEC_FILE).read_text(encoding="utf-8"), fresh_text
-    )
-    _replace_handed_files(folder, [p for p in fresh.iterdir() if p.name in _HANDED])
-    (folder / SPEC_FILE).write_text(merged.text, encoding="utf-8")
-    (state / BASE_FILE).write_text(fresh_text, encoding="utf-8")
-    return merged.kept, merged.lost, ()
 
 
 def _replace_handed_files(folder: Path, files: list[Path]) -> None:

@@ -133,6 +133,24 @@ def test_a_script_master_releases_as_scripts_titled_by_its_docstring(tmp_path: P
     assert (folder / "solution.py").read_text(encoding="utf-8") == solution.read_text(encoding="utf-8")
 
 
+@pytest.mark.kernel
+@pytest.mark.slow
+def test_the_helpers_a_master_gives_whole_are_not_graded(tmp_path: Path) -> None:
+    """Only the handout's functions marked: the author's max_value and min_value reach students
+    whole, and a check of them would give every student their points."""
+    solution = CS50 / "handins" / "abigail.py"
+    asked = defined_functions(_script(CS50 / "handout.py"))
+    master = tmp_path / "given-master.py"
+    master.write_text(marked_source(solution.read_text(encoding="utf-8"), asked, "nbgrader"), encoding="utf-8")
+    report = release_assignment(ReleaseRequest(master, tmp_path / "release"))
+    assert report.return_code == 0, str(report)
+    assert report.validation is not None and report.validation.template is not None
+    assert report.validation.template.score == 0, str(report.validation)
+    text = (tmp_path / "release" / "given" / "assignment.toml").read_text(encoding="utf-8")
+    assert "less what it gives as the solution has it: max_value, min_value" in text
+    assert 'call = "max_value(' not in text and 'call = "min_value(' not in text
+
+
 def _script(path: Path) -> nbformat.NotebookNode:
     return nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(path.read_text(encoding="utf-8"))])
 
