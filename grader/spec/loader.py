@@ -57,9 +57,8 @@ def load_assignment(id_or_path: str | Path, root: Path = BUILTIN_ASSIGNMENTS) ->
         path = path / "assignment.toml"
     elif not path.suffix:
         path = root / str(id_or_path) / "assignment.toml"
-        installed = installed_assignments()
-        if not path.is_file() and str(id_or_path) in installed:
-            path = installed[str(id_or_path)] / "assignment.toml"
+        if not path.is_file():  # not built in: installed by a student bundle (`grader.spec.installed`)
+            path = installed_assignments().get(str(id_or_path), path.parent) / "assignment.toml"
     if not path.is_file():
         known = ", ".join(list_assignments(root) + sorted(installed_assignments())) or "none"
         raise AssignmentError(path, "", f"no such assignment (built-in ids: {known})")
