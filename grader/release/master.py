@@ -44,6 +44,10 @@ class Master:
 def read_master(path: Path, stub: str = DEFAULT_STUB) -> Master:
     """Read ``path`` (``.ipynb`` or ``.py``); raises `MarkerError` with the cell and line of a
     marker that cannot be read, or when the master marks no solution at all."""
+    if path.suffix.lower() not in (".ipynb", ".py"):
+        raise MarkerError(f"{path}: a master is a notebook (.ipynb) or a script (.py)")
+    if not path.is_file():
+        raise MarkerError(f"{path}: no such file")
     if path.suffix.lower() == ".py":
         return _read_script(path, stub)
     try:
@@ -59,7 +63,10 @@ def script_text(notebook: NotebookNode) -> str:
 
 
 def _read_script(path: Path, stub: str) -> Master:
-    source = path.read_text(encoding="utf-8")
+    try:
+        source = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MarkerError(f"{path}: not a script that can be read: {exc}") from None
     split = split_source(source, where=path.name, stub=stub)
     if not split.marked:
         raise MarkerError(_no_markers(path))

@@ -94,3 +94,16 @@ def test_a_master_that_cannot_be_read_names_the_cell(
 ) -> None:
     with pytest.raises(MarkerError, match=message):
         read_master(_write(tmp_path, *cells))
+
+
+def test_a_master_that_is_no_notebook_or_script_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(MarkerError, match=r"master.txt: a master is a notebook \(.ipynb\) or a script \(.py\)$"):
+        read_master(tmp_path / "master.txt")
+    with pytest.raises(MarkerError, match="gone.py: no such file$"):
+        read_master(tmp_path / "gone.py")
+    (tmp_path / "latin.py").write_bytes(b"x = '\xe9'  # SOLUTION\n")
+    with pytest.raises(MarkerError, match="latin.py: not a script that can be read: 'utf-8' codec"):
+        read_master(tmp_path / "latin.py")
+    (tmp_path / "broken.ipynb").write_text("{not json", encoding="utf-8")
+    with pytest.raises(MarkerError, match="broken.ipynb: not a notebook that can be read"):
+        read_master(tmp_path / "broken.ipynb")
