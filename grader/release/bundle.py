@@ -3,9 +3,9 @@
 * ``gamesearch-grader``: the grader as installed here (``grader`` and ``reference``), without
   the built-in assignments (their solutions stay with whoever grades them);
 * ``gamesearch-assignment-<id>``: the assignment's public side (`grader.release.public_copy`:
-  no solution, no hidden check's test cases), its handout, scripted input and adapter, which
-  names itself under `grader.spec.installed.ENTRY_POINT_GROUP` so that ``notebook.check("<id>")``
-  and ``grader check -a <id>`` find it once installed.
+  no solution, no hidden check's test cases), its handout, scripted input and adapter (no
+  other file of the folder), which names itself under `grader.spec.installed.ENTRY_POINT_GROUP`
+  so that ``notebook.check("<id>")`` and ``grader check -a <id>`` find it once installed.
 
 ``index.html`` links both, which is what ``pip install --find-links`` reads, from a folder or a
 web address.
@@ -15,19 +15,27 @@ from __future__ import annotations
 
 import fnmatch
 import importlib
+import sys
 from dataclasses import dataclass
 from importlib.metadata import distribution
 from pathlib import Path
 
 import jinja2
 
-from grader.release.public_copy import HIDDEN_CHECKS_FILE, NOT_SHIPPED, SPEC_FILE, public_spec
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
+
+from grader.release.public_copy import HIDDEN_CHECKS_FILE, SPEC_FILE, public_spec
 from grader.release.wheels import WheelSpec, write_wheel
 from grader.spec.installed import ENTRY_POINT_GROUP
 
 GRADER_PROJECT = "gamesearch-grader"
 _PACKAGES = ("grader", "reference")
 _LEFT_OUT = ("__pycache__", "*.pyc", ".ipynb_checkpoints")
+HANDOUTS = ("template.ipynb", "template.py")
+ADAPTER_FILE = "adapter.py"
 BUILTIN_FOLDER = ("grader", "assignments")
 """Where a wheel of the grader keeps the built-in assignments: not in a course's bundle."""
 
@@ -101,10 +109,9 @@ def _assignment_wheel(folder: Path, assignment_id: str, project: str, version: s
     }
     if public.hidden_checks is not None:
         files[f"{package}/{HIDDEN_CHECKS_FILE}"] = public.hidden_checks.encode()
-    for path in sorted(folder.iterdir()):
-        shipped = path.is_file() and path.name not in (SPEC_FILE, HIDDEN_CHECKS_FILE)
-        if shipped and not any(fnmatch.fnmatch(path.name, pattern) for pattern in NOT_SHIPPED):
-            files[f"{package}/{path.name}"] = path.read_bytes()
+    for name in _public_files(public.spec):
+        if (folder / name).is_file():
+            files[f"{package}/{name}"] = (folder / name).read_bytes()
     return WheelSpec(
         project,
         version,
@@ -113,6 +120,13 @@ def _assignment_wheel(folder: Path, assignment_id: str, project: str, version: s
         requires=[f"{GRADER_PROJECT}=={grader_version}"],
         entry_points={ENTRY_POINT_GROUP: {assignment_id: package}},
     )
+
+
+def _public_files(spec: str) -> list[str]:
+    """The files of the folder the public checks need, and no other (an instructor's notes or
+    marks beside the assignment stay there): the handout, the scripted input, the adapter."""
+    stdin = tomllib.loads(spec).get("assignment", {}).get("stdin_file")
+    return [*HANDOUTS, *([stdin] if isinstance(stdin, str) else []), ADAPTER_FILE]
 
 
 def _index_page(assignment_id: str, project: str, wheels: list[str]) -> str:

@@ -61,6 +61,7 @@ def _lab05_with_hidden_checks(folder: Path) -> Path:
     shutil.copytree(BUILTIN_ASSIGNMENTS / "lab05", folder)
     spec = folder / "assignment.toml"
     spec.write_text(spec.read_text(encoding="utf-8") + HIDDEN_CHECKS, encoding="utf-8")
+    (folder / "marking-notes.md").write_text(f"watch {HIDDEN_POSITIONS[1]}\n", encoding="utf-8")  # the instructor's
     hidden = [c.id for c in load_assignment(folder).checks if c.hidden]
     assert hidden == ["node-reduction-hidden", "printed-hidden"]  # the instructor's copy grades them
     return folder
