@@ -63,6 +63,15 @@ class Api:
         target = template.target.name
         return self.admits(target) and all(self.admits(f"{target}.{step.name}") for step in template.chain)
 
+    def without_given(self, given: frozenset[str]) -> Api:
+        """The API less the functions the handout gives whole (`given_whole`): their code is
+        the answer key's, and a check of them would give every student its points."""
+        if self.functions is None or not given & self.functions:
+            return self
+        methods = self.methods - {name.rpartition(".")[2] for name in given if "." in name}
+        why = f"{self.why}, less what it gives as the solution has it: {', '.join(sorted(given & self.functions))}"
+        return dataclasses.replace(self, functions=self.functions - given, why=why, methods=methods)
+
     def helpers(self, defined: Iterable[str]) -> list[str]:
         """The functions of ``defined`` that are not part of the API."""
         return [name for name in defined if not self.admits(name)]
@@ -152,6 +161,16 @@ def handout_api(handout: NotebookNode, name: str) -> Api:
     defined_methods = {m.rpartition(".")[2] for m in program.defined if "." in m}
     why = f"defined in the handout {name}, or called by its top-level code"
     return Api(functions, "handout", why, frozenset(program.top_attributes) | frozenset(defined_methods))
+
+
+def given_whole(handout: NotebookNode, solution: NotebookNode) -> frozenset[str]:
+    """The functions and methods (``Class.method``) the handout defines exactly as the solution does."""
+    asked, answered = _Program.read(handout).defined, _Program.read(solution).defined
+    return frozenset(
+        name
+        for name, node in asked.items()
+        if node is not None and (other := answered.get(name)) is not None and ast.dump(node) == ast.dump(other)
+    )
 
 
 def program_api(solution: NotebookNode) -> Api:

@@ -31,6 +31,7 @@ from grader.authoring.inference import EncodingChoice, infer
 from grader.authoring.probes import Conventions, ProbeHang, Prober
 from grader.authoring.stdin_answers import run_with_answers
 from grader.authoring.time_limits import HARD_SECONDS_PER_POSITION, SOFT_SECONDS_PER_POSITION, time_limits
+from grader.authoring.titles import notebook_title
 from grader.authoring.toml_writer import render_toml
 from grader.checks.kinds.hygiene import RunsCleanlyParams
 from grader.checks.slow_verdict import is_slow_only
@@ -65,6 +66,9 @@ class InitRequest:
     sandbox: SandboxChoice = "auto"
     cell_timeout: float = PROBE_CELL_TIMEOUT
     """How long one cell of the solution may run."""
+    given: frozenset[str] = frozenset()
+    """Functions the handout gives whole, as the solution has them (a release knows them from the
+    master's markers): left out of the API, so that no check gives their points away."""
 
 
 @dataclass(frozen=True)
@@ -135,7 +139,7 @@ def _api(request: InitRequest, solution: nbformat.NotebookNode) -> Api:
         handout = read_submission(request.template).notebook
     except SubmissionUnreadable as exc:
         raise InitFailed(f"{request.template}: {exc}") from None
-    return handout_api(handout, request.template.name)
+    return handout_api(handout, request.template.name).without_given(request.given)
 
 
 def _names(discovered: Discovered) -> frozenset[str]:
@@ -271,7 +275,7 @@ def _write_folder(
         "notebook_timeout": generous_limit(5 * execution.total_duration, 300.0),
     }
     assignment_id = request.assignment_id or re.sub(r"[^a-z0-9-]+", "-", request.out.name.lower()).strip("-")
-    title = _title(notebook, request.solution)
+    title = _title(notebook, request, assignment_id)
     request.out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{request.out.name}.", dir=request.out.parent))
     try:
@@ -370,14 +374,13 @@ def _summary(draft: Draft, timings: dict[str, float]) -> list[str]:
     return lines
 
 
-def _title(notebook: nbformat.NotebookNode, solution: Path) -> str:
-    """The notebook's first heading, else its file name."""
-    for cell in notebook.cells:
-        if cell.cell_type == "markdown":
-            for line in cell.source.splitlines():
-                if line.startswith("#"):
-                    return line.lstrip("#").strip()
-    return solution.name
+def _title(solution: nbformat.NotebookNode, request: InitRequest, assignment_id: str) -> str:
+    """The solution's first heading, else the handout's, else the assignment's id: never the
+    answer key's file name, which every student's report would show."""
+    title = notebook_title(solution)
+    if title is None and request.template is not None:
+        title = notebook_title(read_submission(request.template).notebook)
+    return title or assignment_id
 
 
 def _runs_cleanly() -> DraftCheck:

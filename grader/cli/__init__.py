@@ -20,10 +20,12 @@ from grader.cli.grade import add_grade_parsers
 from grader.cli.init import add_init_parser
 from grader.cli.options import INTERRUPTED, USAGE_ERROR, add_sandbox_option, chosen_isolation
 from grader.cli.override import add_override_parsers
+from grader.cli.release import add_release_parser
 from grader.cli.run import add_run_parser
 from grader.errors import UsageError
 from grader.printable import printable_output
 from grader.serialization import converter
+from grader.spec.installed import installed_assignments
 from grader.spec.loader import BUILTIN_ASSIGNMENTS, list_assignments, load_assignment
 from grader.spec.model import AssignmentError
 
@@ -70,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_batch_parsers(sub)
     add_override_parsers(sub)
     add_init_parser(sub)
+    add_release_parser(sub)
 
     p = sub.add_parser("assignments", help="list the built-in assignments")
     p.set_defaults(handler=cmd_assignments)
@@ -110,7 +113,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_assignments(args: argparse.Namespace) -> int:
-    ids = list_assignments()
+    ids = list_assignments() + sorted(installed_assignments())
     if not ids:  # an installation without its assignments: say so, and fail scripts that rely on them
         print(f"grader assignments: no assignments in {BUILTIN_ASSIGNMENTS}", file=sys.stderr)
         return 1

@@ -4,7 +4,7 @@ A course that wrote its assignments with ``grader init`` hands them out as folde
 Python package its students install beside the grader (each assignment a folder of the package
 holding its ``assignment.toml``). All three read the same way:
 
-* ``"lab05"``: a built-in assignment;
+* ``"lab05"``: a built-in assignment, or one a student bundle installed (`grader.spec.installed`);
 * ``"path/to/lab1"`` (or its ``assignment.toml``): a folder on disk;
 * ``"cs101_games.lab1"`` or ``"cs101_games/lab1"``: the folder ``lab1`` inside the installed
   package ``cs101_games`` (``"cs101_games"`` alone when the package is the assignment).
@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 
 from grader.errors import GraderError
+from grader.spec.installed import installed_assignments
 from grader.spec.loader import list_assignments, load_assignment
 from grader.spec.model import Assignment, AssignmentError
 
@@ -34,12 +35,12 @@ def find_assignment(name: str | Path) -> Assignment:
     path = Path(text).expanduser()
     if path.is_dir() or path.is_file():
         return load_assignment(path)
-    if text in list_assignments():
+    if text in list_assignments() or text in installed_assignments():
         return load_assignment(text)
     folder = _package_folder(text)
     if folder is not None:
         return load_assignment(folder)
-    known = ", ".join(list_assignments()) or "none"
+    known = ", ".join(list_assignments() + sorted(installed_assignments())) or "none"
     raise AssignmentNotFound(
         f"no assignment {text!r}: give a built-in id ({known}), the folder of a course's assignment, "
         "or package.assignment for one installed as a package"

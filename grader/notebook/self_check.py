@@ -33,12 +33,9 @@ from grader.grading import run_checks, submission_problems
 from grader.notebook.finding import AssignmentNotFound, find_assignment
 from grader.notebook.result_view import NotebookCheck
 from grader.notebook.saved_globals import save_globals
+from grader.release.public_copy import HIDDEN_CHECKS_FILE
 from grader.results import SubmissionResult
 from grader.spec.model import Assignment, AssignmentError, Check
-
-HIDDEN_CHECKS_FILE = "hidden_checks.toml"
-"""Beside a student's copy of an assignment (setup.py writes it): its hidden checks' titles
-and points, the checks themselves left out."""
 
 RUN_JUDGED_KINDS = frozenset({"runs-cleanly", "printed-sequence"})
 """Kinds that judge the notebook's run top to bottom: nothing ran top to bottom here."""

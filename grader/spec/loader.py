@@ -23,6 +23,7 @@ else:  # pragma: no cover
 from grader.checks.params import PLACEHOLDERS
 from grader.spec.board import OBJECT, BoardLocation, read_board
 from grader.spec.call_template import CallTemplate, CallTemplateError
+from grader.spec.installed import installed_assignments
 from grader.spec.model import Assignment, AssignmentError, Check
 from grader.spec.tables import SpecFile, read_tables
 from reference import CODECS, BoardEncoding
@@ -56,8 +57,10 @@ def load_assignment(id_or_path: str | Path, root: Path = BUILTIN_ASSIGNMENTS) ->
         path = path / "assignment.toml"
     elif not path.suffix:
         path = root / str(id_or_path) / "assignment.toml"
+        if not path.is_file():  # not built in: installed by a student bundle (`grader.spec.installed`)
+            path = installed_assignments().get(str(id_or_path), path.parent) / "assignment.toml"
     if not path.is_file():
-        known = ", ".join(list_assignments(root)) or "none"
+        known = ", ".join(list_assignments(root) + sorted(installed_assignments())) or "none"
         raise AssignmentError(path, "", f"no such assignment (built-in ids: {known})")
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))

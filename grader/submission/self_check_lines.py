@@ -2,11 +2,12 @@
 
 A student checks their work with a cell such as ``from grader import notebook`` then
 ``notebook.check("lab05")`` (or ``%load_ext grader`` and ``%check lab05``, after ``%pip
-install gamesearch-grader``), and hands the notebook in with that cell. In the grading
-kernel the grader's packages cannot be imported and there is no network, so those lines
-would only fail, and cost the student "the notebook runs top to bottom". Each such line
-becomes ``pass`` (or ``name = None`` for ``name = notebook.check(...)``) with the original
-kept after a ``#``, so the report shows what was set aside and why.
+install`` of the grader or of a course's bundle: `grader.release.bundle`), and hands the
+notebook in with that cell. In the grading kernel the grader's packages cannot be imported
+and there is no network, so those lines would only fail, and cost the student "the notebook
+runs top to bottom". Each such line becomes ``pass`` (or ``name = None`` for ``name =
+notebook.check(...)``) with the original kept after a ``#``, so the report shows what was set
+aside and why.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ _SELF_CHECK = re.compile(
         from\s+grader\s+import\s+notebook\s*
       | import\s+grader\.notebook(\s+as\s+\w+)?\s*
       | (?P<target>[A-Za-z_]\w*\s*=\s*)?(grader\.)?notebook\.check\s*\(.*\)\s*;?\s*
-      | [%!]\s*pip\s+install\s+(-\S+\s+)*["']?gamesearch-grader\b.*
+      | [%!]\s*pip\s+install\s.*\bgamesearch[-_](grader|assignment)\b.*
       | %load_ext\s+grader\s*
       | %check(\s.*)?
     )$""",

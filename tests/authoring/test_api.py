@@ -6,7 +6,7 @@ from __future__ import annotations
 import nbformat
 from nbformat import NotebookNode
 
-from grader.authoring.api import handout_api, keep_api_checks, program_api
+from grader.authoring.api import given_whole, handout_api, keep_api_checks, program_api
 from grader.authoring.draft import Draft, DraftCheck, call
 from grader.checks.kinds.hygiene import NoMutationParams, RunsCleanlyParams
 from grader.checks.kinds.node_counts import Params as NodeCountParams
@@ -34,6 +34,29 @@ def test_a_handout_makes_its_functions_the_api_and_the_others_helpers() -> None:
         "API (defined in the handout template.py, or called by its top-level code): winner, minimax",
         "Helpers of the solution, not graded: max_value, min_value",
     ]
+
+
+def test_a_function_the_handout_gives_as_the_solution_has_it_is_not_graded() -> None:
+    solution = _notebook(
+        "def max_value(board):\n    return 1\n",
+        "class Game:\n    def show(self):\n        print(self)\n    def best(self):\n        return 4\n",
+    )
+    handout = _notebook(
+        "def max_value(board):\n    return 1\n",
+        "class Game:\n    def show(self):\n        print(self)\n    def best(self):\n        raise NotImplementedError\n",
+        "def minimax(board):\n    raise NotImplementedError\n",
+    )
+    given = given_whole(handout, solution)
+    assert given == {"max_value", "Game.show"}
+    api = handout_api(handout, "template.ipynb").without_given(given)
+    assert [api.admits(name) for name in ("max_value", "Game.show", "Game.best", "minimax")] == [
+        False,
+        False,
+        True,
+        True,
+    ]
+    assert api.why.endswith("less what it gives as the solution has it: Game.show, max_value")
+    assert handout_api(handout, "template.ipynb").without_given(frozenset()) == handout_api(handout, "template.ipynb")
 
 
 def test_a_function_the_handout_only_calls_is_part_of_the_api() -> None:

@@ -63,6 +63,7 @@ def test_a_cs50_hand_in_with_the_course_handout_grades_the_handout_functions_onl
     assert sorted(p.name for p in out.iterdir()) == ["assignment.toml", "solution.py", "template.py"]
     assert (out / "template.py").read_bytes() == (CS50 / "handout.py").read_bytes()
     assignment = load_assignment(out)
+    assert assignment.title == "Tic Tac Toe Player"  # the answer key's docstring, not its file name
     called = set().union(*_called(assignment).values())
     assert {"minimax", "winner", "terminal", "actions"} <= called
     assert not called & {"max_value", "min_value"}, called

@@ -26,6 +26,15 @@ from grader.submission.self_check_lines import without_self_check
             "!pip install -q gamesearch-grader==0.1",
             "pass  # not run when graded: !pip install -q gamesearch-grader==0.1",
         ),
+        (
+            "%pip install --find-links https://course.example/w5/ gamesearch-assignment-w5",
+            "pass  # not run when graded: %pip install --find-links https://course.example/w5/ gamesearch-assignment-w5",
+        ),
+        (
+            "!pip install gamesearch_grader-0.1.0-py3-none-any.whl gamesearch_assignment_w5-1-py3-none-any.whl",
+            "pass  # not run when graded: !pip install gamesearch_grader-0.1.0-py3-none-any.whl "
+            "gamesearch_assignment_w5-1-py3-none-any.whl",
+        ),
         ("%load_ext grader", "pass  # not run when graded: %load_ext grader"),
         ("%check lab05 best-move", "pass  # not run when graded: %check lab05 best-move"),
     ],
@@ -42,6 +51,7 @@ def test_a_line_of_the_check_is_set_aside(line: str, becomes: str) -> None:
         "my_notebook.check(board)",
         'notebook.check(\n    "lab05")',
         "%pip install numpy",
+        "%pip install gamesearch-tools",
         "%checkpoint",
         "check_win(board, 'X')",
     ],
