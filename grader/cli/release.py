@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from grader.cli.options import add_sandbox_option
+from grader.cli.options import add_sandbox_option, chosen_isolation
 from grader.release.markers import DEFAULT_STUB
 
 
@@ -37,7 +37,7 @@ def add_release_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--stdin", type=Path, default=None, help="answers for input(), one a line (default: found by running)"
     )
-    add_sandbox_option(parser)
+    add_sandbox_option(parser, falls_back=True)
     parser.set_defaults(handler=cmd_release)
     return parser
 
@@ -45,8 +45,9 @@ def add_release_parser(subparsers: Any) -> argparse.ArgumentParser:
 def cmd_release(args: argparse.Namespace) -> int:
     from grader.release.release import ReleaseRequest, release_assignment
 
+    sandbox = chosen_isolation(args, fall_back=True).choice  # the course's own master
     report = release_assignment(
-        ReleaseRequest(args.master, args.out, args.assignment_id, args.stub, args.stdin, args.sandbox)
+        ReleaseRequest(args.master, args.out, args.assignment_id, args.stub, args.stdin, sandbox)
     )
     print(report, file=sys.stdout if report.return_code == 0 else sys.stderr)
     return report.return_code

@@ -28,7 +28,7 @@ import nbformat
 from grader.authoring.api import given_whole
 from grader.authoring.create import InitRequest, create_assignment
 from grader.errors import GraderError
-from grader.execution.sandbox import SandboxChoice
+from grader.execution.isolation import SandboxChoice
 from grader.grading import GradingOptions
 from grader.release.bundle import Bundle, write_bundle
 from grader.release.hand_edits import keep_hand_edits
