@@ -20,27 +20,15 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from hmac import compare_digest
-from pathlib import Path
 from queue import Empty
-from types import ModuleType
 from typing import Any
 
 import zmq
 from jupyter_client.session import DELIM, Session
 from zmq.backend import zmq_poll
 
-from grader import errors
 from grader.errors import GraderError
-from grader.execution.channel import protocol, wire_format
-from grader.execution.channel.kernel import (
-    executor,
-    exploration,
-    names,
-    predicate_truths,
-    references,
-    shim,
-    stand_ins,
-)
+from grader.execution.channel.kernel_sources import KERNEL_SOURCES
 from grader.execution.channel.protocol import (
     KERNEL_NAMESPACE,
     OP_LEAVE,
@@ -56,29 +44,6 @@ from grader.execution.channel.request_socket import RequestListener, RequestSock
 from grader.execution.runtime_dir import RuntimeDir
 from grader.execution.sandbox import BLOCKED_PACKAGES, RunningKernel
 
-
-def _source(module: ModuleType) -> str:
-    assert module.__file__ is not None
-    return Path(module.__file__).read_text(encoding="utf-8")
-
-
-# The kernel side, in the order it is executed: each one uses the names the ones before it
-# defined (see shim.py).
-KERNEL_SOURCES = tuple(
-    _source(module)
-    for module in (
-        errors,
-        protocol,
-        wire_format,
-        exploration,
-        references,
-        names,
-        predicate_truths,
-        stand_ins,
-        executor,
-        shim,
-    )
-)
 _KERNEL_FILENAME = "<grader-shim>"
 _POLL_SECONDS = 0.2
 _DEATH_SECONDS = 1.0

@@ -17,7 +17,7 @@ installed, the shim:
 * hides the grader's own packages from ``import``;
 * puts back the builtins a notebook deletes or replaces (``builtins.__import__ = None``)
   after each statement, which the kernel's own machinery needs (the executor's
-  :class:`~grader.execution.channel.kernel.executor.BuiltinsGuard`, which also runs after each call);
+  :class:`~grader.execution.channel.kernel.builtins_guard.BuiltinsGuard`, which also runs after each call);
 * runs batches of function calls for the grader with a :class:`CallExecutor` on the
   notebook's namespace, and reports plain data back.
 
