@@ -15,6 +15,7 @@ from grader import errors
 from grader.execution.channel import protocol, wire_format
 from grader.execution.channel.kernel import (
     builtins_guard,
+    call_clock,
     executor,
     exploration,
     names,
@@ -42,6 +43,7 @@ KERNEL_SOURCES = tuple(
         predicate_truths,
         stand_ins,
         builtins_guard,
+        call_clock,
         executor,
         shim,
     )
