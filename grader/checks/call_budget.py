@@ -57,6 +57,8 @@ class CallWindow:
     """Why calls stop at ``until``."""
     cpu: CpuShare | None = None
     """None: the wall clock alone."""
+    deadline: bool = False
+    """``until`` is the submission's deadline, past which a call that waits is interrupted."""
 
     @classmethod
     def share(cls, seconds: float, reason: str, *, wall_reason: str) -> CallWindow:
@@ -140,6 +142,8 @@ def make_calls(
                 return {**outcomes, **_skipped(todo, window.spent_reason())}
         limit = min(budget.full_limit, allowance.seconds)
         fields = {"start_within": cpu_left, "start_before": wall_left, "skip_after_timeout": True}
+        if window is not None and window.deadline:
+            fields["wait_until"] = wall_left
         calls = [build(values, limit, **fields) for values in todo.values()]
         made = 0
         for key, outcome in zip(list(todo), runner.call_many(calls)):

@@ -113,7 +113,7 @@ class CheckWindow:
     def starting_now(cls, share: float, deadline: float | None, stand_ins: tuple[StandIn, ...] = ()) -> CheckWindow:
         window = CallWindow.check_share(share)
         if deadline is not None and deadline < window.until:
-            window = CallWindow(deadline, "out of time: grading reached its deadline", window.cpu)
+            window = CallWindow(deadline, "out of time: grading reached its deadline", window.cpu, deadline=True)
         return cls(window, deadline, stand_ins)
 
 

@@ -79,3 +79,16 @@ def test_the_progress_file_holds_the_running_call_then_the_kernel_cpu_time() -> 
     assert read_progress((3).to_bytes(4, "little")) == (3, None)
     data = (3).to_bytes(4, "little") + struct.pack("<d", 12.5)
     assert CPU_METER_OFFSET == 4 and read_progress(data) == (3, 12.5)
+
+
+def test_a_call_that_waits_past_its_batchs_wall_time_is_interrupted_before_its_own_bound() -> None:
+    """The submission's deadline, or the check's wall-clock safety net, ends a waiting call."""
+    patience = CallPatience(lambda running: 20.0, until=10.0)
+    patience.restart(0.0, 0)
+    waiting = [(t / 10, 5.0) for t in range(0, 130)]
+    said = [patience.overdue(now, cpu) for now, cpu in waiting]
+    first = said.index(StopClock.WALL)
+    assert 10.0 < waiting[first][0] < wall_bound(20.0)
+    computing = CallPatience(lambda running: 20.0, until=10.0)
+    computing.restart(0.0, 0)
+    assert {computing.overdue(t / 10, 5.0 + t / 100) for t in range(0, 300)} == {None}

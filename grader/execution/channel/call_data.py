@@ -230,6 +230,9 @@ class Call:
     start_before: float | None = None
     """Not started once the batch has run this many seconds of wall time (what is left of the
     share's wall-clock safety net, or of the time to the deadline)."""
+    wait_until: float | None = None
+    """Interrupted, if it waits without computing, once the batch has run this many seconds of
+    wall time (what is left before the submission's deadline)."""
     skip_after_timeout: bool = False
     """Not started once an earlier call of the same batch ran out of its time: the grader
     decides what the rest deserve (see `grader.execution.hangs`)."""
@@ -260,6 +263,7 @@ class Call:
             "explore": None if self.explore is None else self.explore.to_request(),
             "start_within": self.start_within,
             "start_before": self.start_before,
+            "wait_until": self.wait_until,
             "skip_after_timeout": self.skip_after_timeout,
             "stand_ins": [stand_in.to_request() for stand_in in self.stand_ins],
             "read_after": list(self.read_after),

@@ -7,8 +7,9 @@ cannot work:
 * the call went on past its limit by `SWALLOWED_CPU_SECONDS` of CPU time: its code swallowed
   the alarm;
 * the call ran past the wall-clock safety net of its limit
-  (:func:`~grader.execution.channel.protocol.wall_bound`) and the kernel used almost no CPU in
-  the last `IDLE_WINDOW_SECONDS`: it waits (a ``sleep``, a blocked read, a child process)
+  (:func:`~grader.execution.channel.protocol.wall_bound`), or past the submission's deadline
+  (``Call.wait_until``), and the kernel used almost no CPU in the last `IDLE_WINDOW_SECONDS`:
+  it waits (a ``sleep``, a blocked read, a child process)
   rather than computes. A call that computes slowly because other work shares the cores keeps
   using CPU, and runs on until its own limit stops it.
 
@@ -66,9 +67,12 @@ class WallPatience:
 
 class CallPatience:
     """The patience with a batch of calls: ``limit_of(index)`` is the CPU limit of the call
-    with that index (None: not known yet, take the batch's longest)."""
+    with that index (None: not known yet, take the batch's longest); ``until`` the
+    ``time.monotonic()`` (the deadline) past which a call of the batch that waits is not
+    waited for."""
 
-    def __init__(self, limit_of: Callable[[int | None], float]) -> None:
+    def __init__(self, limit_of: Callable[[int | None], float], until: float | None = None) -> None:
+        self.until = until
         self.limit_of = limit_of
         self.limit = limit_of(None)
         self.since = 0.0
@@ -90,7 +94,7 @@ class CallPatience:
                 self.cpu_at_start = cpu
             if cpu - self.cpu_at_start > self.limit + SWALLOWED_CPU_SECONDS:
                 return StopClock.CPU
-        if now <= self.since + wall_bound(self.limit):
+        if now <= self.since + wall_bound(self.limit) and (self.until is None or now <= self.until):
             return None
         return StopClock.WALL if self._idle(now, cpu) else None
 

@@ -20,6 +20,7 @@ again.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from typing import Protocol
 
@@ -137,6 +138,10 @@ class CallChannel:
                 return max(calls[i].timeout for i in batch)
             return calls[batch[running]].timeout
 
+        # Past the submission's deadline a call that waits is not waited for.
+        wait_until = [until for i in batch if (until := calls[i].wait_until) is not None]
+        until = time.monotonic() + min(wait_until) if wait_until else None
+
         def on_outcomes(start: int, reported: list[OutcomeData]) -> None:
             for offset, data in enumerate(reported):
                 outcomes[batch[start + offset]] = outcome_from(data)
@@ -145,7 +150,7 @@ class CallChannel:
         last: BatchTail = await self._owner.link.request(
             OP_CALLS,
             {"calls": [requests[i] for i in batch]},
-            patience=CallPatience(limit_of),
+            patience=CallPatience(limit_of, until),
             on_outcomes=on_outcomes,
             served=True,  # a RequestAborted is sent again by _call_many
         )

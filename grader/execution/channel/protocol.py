@@ -238,6 +238,9 @@ class CallRequest(TypedDict):
     start_before: float | None
     """Seconds of wall time after the batch started past which it is not started either: the
     safety net of a check whose calls wait without computing, and the submission's deadline."""
+    wait_until: float | None
+    """Seconds of wall time after the batch started past which the grader interrupts the call
+    if it waits without computing: the submission's deadline."""
     skip_after_timeout: bool
     """Not started once an earlier call of the same batch ran out of its time."""
     stand_ins: list[StandInRequest]

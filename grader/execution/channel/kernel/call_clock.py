@@ -134,10 +134,12 @@ class CallClock:
     def wall(self) -> float:
         return time.perf_counter() - self.wall_started
 
-    def past_wall_bound(self, limit: float) -> bool:
-        """Whether the wall time passed the safety net of a call limited to ``limit`` seconds
-        of CPU: the grader interrupts only such a call."""
-        return self.wall() >= wall_bound(limit)
+    def waited_out(self, limit: float, batch: CallClock | None = None, wait_until: float | None = None) -> bool:
+        """Whether a call on this clock, limited to ``limit`` seconds of CPU, ran past its
+        wall-clock safety net, or its ``batch`` past ``wait_until`` seconds of wall time (the
+        deadline): the grader interrupts a call that waits only then."""
+        late = batch is not None and wait_until is not None and batch.wall() >= wait_until
+        return late or self.wall() >= wall_bound(limit)
 
 
 def timeout_error(clock: str, limit: float, wall: float) -> str:

@@ -115,18 +115,18 @@ class CallExecutor:
                     elif timed_out and call.get("skip_after_timeout"):
                         finished(index, _skipped("an earlier call of the batch ran out of time"))
                     else:
-                        outcome = self.run_call(call, counters)
+                        outcome = self.run_call(call, counters, batch)
                         exploration = outcome["exploration"]
                         if exploration is not None and exploration["retry"]:
                             # The search was learned during the call, after some of its nodes went
                             # by unrecorded: the same call again is recorded whole.
-                            outcome = self.run_call(call, counters)
+                            outcome = self.run_call(call, counters, batch)
                         timed_out = timed_out or outcome["status"] == STATUS_TIMEOUT
                         finished(index, outcome)
         finally:
             counters.restore()
 
-    def run_call(self, call: CallRequest, counters: NameCounters) -> OutcomeData:
+    def run_call(self, call: CallRequest, counters: NameCounters, batch: CallClock | None = None) -> OutcomeData:
         """Make one call; whatever happens becomes the status of the returned outcome."""
         status, error, traceback_text = STATUS_OK, None, ""
         sent: list[tuple[Any, Any]] = []  # (object handed to the student, its encoding)
@@ -149,8 +149,7 @@ class CallExecutor:
         except CallTimedOut:
             pass
         except KeyboardInterrupt as interrupt:
-            # The grader interrupts only a call past the wall-clock safety net of its limit.
-            if clock.past_wall_bound(timeout):
+            if clock.waited_out(timeout, batch, call.get("wait_until")):  # the grader stopped a waiting call
                 stopped_on = CLOCK_WALL
             else:
                 status, error, traceback_text = STATUS_RAISED, describe(interrupt), student_traceback(interrupt)
