@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from grader.check_notes import SlowerThan
@@ -21,11 +22,21 @@ from grader.execution.session import ExecutionOptions, NotebookSession
 from grader.grading import FunctionCalls, run_checks
 from grader.results import CheckStatus
 from grader.spec.loader import load_assignment
-from tests.execution.support import REPO
 
 pytestmark = pytest.mark.kernel
 
 LAB05 = load_assignment("lab05")
+# lab05's solution with `check_win` slowed down by a loop (still right), so that its searches
+# take long enough (about a second of CPU) for a scheduler tick or a collection not to matter.
+SLOWED = """
+_right_check_win = check_win
+
+
+def check_win(board, player):
+    for _ in range(1000):
+        pass
+    return _right_check_win(board, player)
+"""
 BUSY_PROCESSES = 6
 """With the kernel, seven processes on two cores: each gets at most 2/7 of one, so a call takes
 3.5 times its CPU time on the wall clock, or more when other work shares the machine."""
@@ -109,7 +120,9 @@ def test_a_correct_search_judged_on_loaded_cores_keeps_its_verdict_and_speed(bus
     check = next(c for c in LAB05.checks if c.id == "node-reduction")  # full searches from X........
     quiet = dataclasses.replace(LAB05, checks=(check,), call_timeout=60.0)
     options = ExecutionOptions(stdin=LAB05.stdin, cell_timeout=LAB05.cell_timeout)
-    with NotebookSession(REPO / "assignments" / "lab05" / "solution.ipynb", options) as session:
+    notebook = nbformat.read(LAB05.solution_path, as_version=4)
+    notebook.cells.append(nbformat.v4.new_code_cell(SLOWED))
+    with NotebookSession(notebook, options) as session:
         session.execute()
         recorded = Recorded(RecordedCalls(session.calls))
         _, (first,) = run_checks(recorded, None, quiet, math.inf, math.inf)
