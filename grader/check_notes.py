@@ -113,7 +113,10 @@ class RanOutOfTime:
 
     name: ClassVar[str] = "ran-out-of-time"
     limit: float
-    """The limit it was stopped at, in seconds."""
+    """The limit it was stopped at, in seconds of ``clock``."""
+    clock: str = "cpu"
+    """``cpu``: its limit, the kernel's CPU time; ``wall``: the wall-clock safety net, for a
+    call that waited rather than computed."""
 
 
 Note = PositionsTried | NoMoreJudged | BudgetRanOut | KindsSeen | CutsOff | Regraded | SlowerThan | RanOutOfTime

@@ -334,11 +334,9 @@ def _set_time_limits(draft: Draft) -> None:
             "slow_after",
             limits.slow_after,
             f"a right answer after this is 'correct, but slower than' it: {SOFT_SECONDS_PER_POSITION * 1e6:g} µs "
-            "a position for the same work",
+            "a position for the same work (CPU time, like the hard limit)",
         ),
-        Field(
-            "slow_cost", 0.0, "being slow costs nothing: the time depends on the machine's load; 0.25 takes a quarter"
-        ),
+        Field("slow_cost", 0.0, "being slow costs nothing: the course asks for optimal play; 0.25 takes a quarter"),
     ]
 
 

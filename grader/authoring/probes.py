@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import random
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -167,7 +166,9 @@ class Prober:
         """A context whose calls start within ``BATCH_SECONDS``: a function searching far
         more than a probe needs (a board read the wrong way looks empty) is cut short."""
         ctx = CheckContext.of(draft_assignment(conventions, self.call_timeout), self.runner, self.defined)
-        return ctx.within(CallWindow(time.monotonic() + BATCH_SECONDS, "the probe's time was spent"))
+        return ctx.within(
+            CallWindow.share(BATCH_SECONDS, "the probe's time was spent", wall_reason="the probe's time was spent")
+        )
 
     def board_after(self, signature: Signature, conventions: Conventions, outcome: CallOutcome) -> Any:
         """The board as a call of ``signature`` asked with ``read_board`` left it (raw), or

@@ -2,13 +2,14 @@
 
 A check asks the student's search about positions up to some number of empty cells (the
 empty board, for a game the AI opens). The game tree below the largest of them is the work
-a search without pruning does there: 549,945 positions below the empty board. The hard
-limit (``call_timeout``) gives every one of them `HARD_SECONDS_PER_POSITION`, so that such
-a search, the slowest correct kind, still answers on a loaded machine; the soft limit
-(``slow_after``) gives `SOFT_SECONDS_PER_POSITION`, about what a plain search costs on a
-quiet one. A search answering between the two is "correct, but slower than" the soft limit
+a search without pruning does there: 549,945 positions below the empty board. Both limits are
+the kernel's CPU time, which the grading machine's load does not change. The hard limit
+(``call_timeout``) gives every one of them `HARD_SECONDS_PER_POSITION`, so that such a search,
+the slowest correct kind, still answers however slowly it is written; the soft limit
+(``slow_after``) gives `SOFT_SECONDS_PER_POSITION`, about what a plain search costs. A search
+answering between the two is "correct, but slower than" the soft limit
 (`grader.checks.slow_verdict`), at the cost the instructor sets (``slow_cost``, 0 as written:
-the time depends on the grading machine's load as much as on the student's code).
+the course asks for optimal play, not fast play).
 """
 
 from __future__ import annotations
@@ -23,14 +24,15 @@ from grader.spec.model import Check
 from reference import Board, reachable_positions
 
 HARD_SECONDS_PER_POSITION = 120e-6
-"""Plain Python searches of the class's hand-ins take 5 to 20 microseconds a position on a
-quiet 2-core machine and up to 45 under load (the slowest correct one: 11 s of CPU and 25 s
-of wall time for the 549,945 positions below the empty board): 120 leaves room for both
-slower code and a busier machine, 66 s from the empty board."""
+"""Plain Python searches of the class's hand-ins take 5 to 20 microseconds of CPU a position
+(the slowest correct one: 11 s of CPU, and 25 s of wall time on a loaded 2-core machine, for
+the 549,945 positions below the empty board): 120 leaves room for code six times slower,
+66 s of CPU time from the empty board. (It was set when the limit was wall time, to cover a
+busy machine too; it is kept so that the limits init writes stay the same.)"""
 SOFT_SECONDS_PER_POSITION = 20e-6
-"""About what a plain search costs a position on a quiet machine: 11 s from the empty board.
-A search that prunes or remembers positions (16,000 to 120,000 of them from there) is well
-within it even under load."""
+"""About what a plain search costs a position, in CPU time: 11 s from the empty board. A
+search that prunes or remembers positions (16,000 to 120,000 of them from there) is well
+within it."""
 LEAST_HARD = 20.0
 """Below this a call is stopped only when it is stuck: the limit init wrote before it
 measured the work."""

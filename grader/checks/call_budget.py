@@ -1,5 +1,9 @@
-"""Which of a check's calls are made, and with what limit: the check's share of the grading
-time, and what earlier calls that ran out of time teach (`grader.execution.hangs`).
+"""Which of a check's calls are made, and with what limit: the check's share of the kernel's
+CPU time, and what earlier calls that ran out of time teach (`grader.execution.hangs`).
+
+The share counts the CPU time the check's calls used, as the kernel measured it, so that a
+loaded machine makes no check stop sooner; a wall-clock bound several times the share (and
+the submission's deadline) is only the safety net for calls that wait without computing.
 
 With the student's own limit a batch stops at its first call that runs out of time (the
 kernel leaves the rest unstarted); what that teaches sets the limit of the rest, which go in
@@ -15,7 +19,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from grader.errors import GraderError
-from grader.execution.channel.calls import Call, CallOutcome, CallStatus
+from grader.execution.channel.calls import Call, CallOutcome, CallStatus, StopClock
+from grader.execution.channel.protocol import wall_bound
 from grader.execution.hangs import HangMemory
 
 
@@ -28,13 +33,63 @@ class CallsStopped(GraderError):
         self.reason = reason
 
 
+class CpuShare:
+    """The kernel's CPU time a check's calls may use, run down by the calls as they are made."""
+
+    def __init__(self, seconds: float, reason: str) -> None:
+        self.seconds = seconds
+        self.reason = reason
+        """What to say about the calls not made once it is spent."""
+        self.spent = 0.0
+
+    def left(self) -> float:
+        return self.seconds - self.spent
+
+
 @dataclass(frozen=True)
 class CallWindow:
-    """Until when (``time.monotonic()``) the running check may start calls, and what to say
-    about the calls it could not make."""
+    """Until when the running check may start calls: while its CPU share lasts, and before
+    ``until`` (``time.monotonic()``) on the wall clock; and what to say about the calls it
+    could not make."""
 
     until: float
     reason: str
+    """Why calls stop at ``until``."""
+    cpu: CpuShare | None = None
+    """None: the wall clock alone."""
+    deadline: bool = False
+    """``until`` is the submission's deadline, past which a call that waits is interrupted."""
+
+    @classmethod
+    def share(cls, seconds: float, reason: str, *, wall_reason: str) -> CallWindow:
+        """A window for ``seconds`` of the kernel's CPU time, starting now, whose wall-clock
+        safety net is `wall_bound` of it."""
+        return cls(time.monotonic() + wall_bound(seconds), wall_reason, CpuShare(seconds, reason))
+
+    @classmethod
+    def check_share(cls, seconds: float) -> CallWindow:
+        """A check's window: its share of the kernel's CPU time (`Assignment.check_share_seconds`)."""
+        return cls.share(
+            seconds,
+            f"the check's {seconds:g} s share of CPU time was spent",
+            wall_reason=f"the check's {wall_bound(seconds):g} s of wall time were spent "
+            f"(its share is {seconds:g} s of CPU time)",
+        )
+
+    def left(self) -> tuple[float | None, float]:
+        """What is left of it: seconds of the kernel's CPU time (None: not counted) and of wall
+        time, which the kernel compares with its batch's (``start_within``, ``start_before``)."""
+        return (None if self.cpu is None else self.cpu.left()), self.until - time.monotonic()
+
+    def spent_reason(self) -> str:
+        """Why no call starts any more (once nothing is left of it)."""
+        if self.cpu is not None and self.cpu.left() <= 0:
+            return self.cpu.reason
+        return self.reason
+
+    def spend(self, outcome: CallOutcome) -> None:
+        if self.cpu is not None:
+            self.cpu.spent += outcome.duration
 
 
 class _Runner(Protocol):
@@ -43,7 +98,7 @@ class _Runner(Protocol):
 
 class CallBuilder(Protocol):
     """Builds one case's call from its placeholder values, with the limit and the batch's
-    fields (``start_within``, ``skip_after_timeout``)."""
+    fields (``start_within``, ``start_before``, ``skip_after_timeout``)."""
 
     def __call__(self, values: Mapping[str, Any], timeout: float | None = None, **fields: Any) -> Call: ...
 
@@ -77,25 +132,36 @@ def make_calls(
     while todo:
         allowance = hangs.allowance(target, budget.full_limit)
         window = budget.window
-        start_within = None if window is None else window.until - time.monotonic()
         if allowance.seconds is None:
             return {**outcomes, **_skipped(todo, allowance.reason(hangs.short_limit))}
-        if window is not None and start_within is not None and start_within <= 0:
-            return {**outcomes, **_skipped(todo, window.reason)}
+        cpu_left: float | None = None
+        wall_left: float | None = None
+        if window is not None:
+            cpu_left, wall_left = window.left()
+            if wall_left <= 0 or (cpu_left is not None and cpu_left <= 0):
+                return {**outcomes, **_skipped(todo, window.spent_reason())}
         limit = min(budget.full_limit, allowance.seconds)
-        calls = [build(values, limit, start_within=start_within, skip_after_timeout=True) for values in todo.values()]
+        fields = {"start_within": cpu_left, "start_before": wall_left, "skip_after_timeout": True}
+        if window is not None and window.deadline:
+            fields["wait_until"] = wall_left
+        calls = [build(values, limit, **fields) for values in todo.values()]
         made = 0
         for key, outcome in zip(list(todo), runner.call_many(calls)):
             log.append(outcome)
             if outcome.status is CallStatus.SKIPPED:
                 continue
             made += 1
+            if window is not None:
+                window.spend(outcome)
             outcomes[key] = outcome
             del todo[key]
             if outcome.status is CallStatus.TIMEOUT:
-                hangs.ran_out(target, allowance, limit, where(key))
+                if outcome.stopped_by is StopClock.WALL:
+                    hangs.ran_out(target, allowance, round(outcome.wall), where(key), " of wall time")
+                else:
+                    hangs.ran_out(target, allowance, limit, where(key), " of CPU time")
         if not made:  # what is left was not started: the time was up
-            return {**outcomes, **_skipped(todo, window.reason if window else "the call was not started")}
+            return {**outcomes, **_skipped(todo, window.spent_reason() if window else "the call was not started")}
     return outcomes
 
 

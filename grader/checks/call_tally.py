@@ -28,7 +28,8 @@ class FunctionTally:
     made: int = 0
     """Calls made in the kernel (a skipped call, after a hang, is not)."""
     seconds: float = 0.0
-    """Kernel time of the calls made (``CallOutcome.duration``)."""
+    """Wall time of the calls made in the kernel (``CallOutcome.wall``): their share of the
+    checks' own wall time. Their CPU time, what their limits count, is ``CallOutcome.duration``."""
 
     def add(self, other: FunctionTally) -> None:
         """Count ``other``'s calls in too (another submission's, for a profile of a class)."""
@@ -47,7 +48,7 @@ class CallTally:
 
     @property
     def kernel_seconds(self) -> float:
-        """Time the calls made spent in the student's code, by the kernel's clock."""
+        """Wall time the calls made spent in the student's code, as the kernel measured it."""
         return sum(tally.seconds for tally in self.tallies.values())
 
     def call_many(self, calls: Sequence[Call]) -> list[CallOutcome]:
@@ -57,7 +58,7 @@ class CallTally:
             tally.calls += 1
             if outcome.status is not CallStatus.SKIPPED:
                 tally.made += 1
-                tally.seconds += outcome.duration
+                tally.seconds += outcome.wall
         return outcomes
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import difflib
 import math
-import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
@@ -112,9 +111,9 @@ class CheckWindow:
 
     @classmethod
     def starting_now(cls, share: float, deadline: float | None, stand_ins: tuple[StandIn, ...] = ()) -> CheckWindow:
-        window = CallWindow(time.monotonic() + share, f"the check's {share:g} s share of the grading time was spent")
+        window = CallWindow.check_share(share)
         if deadline is not None and deadline < window.until:
-            window = CallWindow(deadline, "out of time: grading reached its deadline")
+            window = CallWindow(deadline, "out of time: grading reached its deadline", window.cpu, deadline=True)
         return cls(window, deadline, stand_ins)
 
 

@@ -9,7 +9,7 @@ trip for each input it tries beyond them, while it shrinks toward the smallest f
 The smallest failure is recorded here (`_Judging`), not read from hypothesis' exception text
 (its wording changes between releases), and a time budget bounds every check: once it is
 spent the property stops calling the student and the failure found so far stands. Calls the
-check's context refuses to make (`CallsStopped`: its share of the grading time is spent, or
+check's context refuses to make (`CallsStopped`: its share of CPU time is spent, or
 the function keeps running out of time) end the run the same way, and the outcome says why.
 """
 
@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from hypothesis.internal.conjecture import providers
 
+from grader.check_notes import RanOutOfTime
 from grader.checks.call_budget import CallsStopped
 
 __all__ = ["Covered", "Mismatch", "PropertyOutcome"]
@@ -40,8 +41,8 @@ class Mismatch:
     expected: str
     actual: str
     cause: str | None = None
-    ran_out: float | None = None
-    """The call had no answer: it was stopped at this limit, in seconds (too slow, not wrong)."""
+    ran_out: RanOutOfTime | None = None
+    """The call had no answer: it was stopped at its limit (too slow, not wrong)."""
 
 
 @dataclass(frozen=True)

@@ -22,11 +22,12 @@ from typing import Any, Generic, TypeVar
 
 from hypothesis import strategies as st
 
+from grader.check_notes import RanOutOfTime
 from grader.checks.answers import Answer
 from grader.checks.context import CheckContext, StudentFunction
 from grader.checks.positions import board_size, check_key, check_seed
 from grader.checks.properties import Covered, Mismatch, PropertyOutcome, RunPlan, find_smallest_failure
-from grader.execution.channel.calls import CallStatus
+from grader.execution.channel.calls import CallOutcome, CallStatus, StopClock
 from grader.spec.model import Check
 from reference import Board
 
@@ -120,7 +121,7 @@ def run_property(
         if mismatch is not None and answer.outcome.status is CallStatus.TIMEOUT:
             # No answer is not a wrong one: the verdict says the call ran out of time, at
             # its own limit (shorter than the full one once the function has hung before).
-            return replace(mismatch, ran_out=round(min(student.timeout, answer.outcome.duration), 1))
+            return replace(mismatch, ran_out=ran_out_of_time(answer.outcome, student.timeout))
         return mismatch
 
     plan = RunPlan(
@@ -157,3 +158,11 @@ class _Seen(Generic[E]):
         missing = tuple(kind for kind in tested if not self.counts[kind])
         ordered = {kind: self.counts[kind] for kind in [*tested, *self.counts] if self.counts[kind]}
         return Covered(self.coverage.summary(ordered), missing)
+
+
+def ran_out_of_time(outcome: CallOutcome, full_limit: float) -> RanOutOfTime:
+    """What stopped a call that ran out of time: its limit of CPU time (the full one, or the
+    short one it ran under, as much as it used), or the wall-clock safety net."""
+    if outcome.stopped_by is StopClock.WALL:
+        return RanOutOfTime(round(outcome.wall), clock=StopClock.WALL.value)
+    return RanOutOfTime(round(min(full_limit, outcome.duration), 1))

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from grader.check_notes import BudgetRanOut, Cause, KindsSeen, Learnt, NoMoreJudged, Note, PositionsTried, RanOutOfTime
+from grader.check_notes import BudgetRanOut, Cause, KindsSeen, Learnt, NoMoreJudged, Note, PositionsTried
 from grader.checks.causes.defects import Defect
 from grader.checks.causes.shape import Observed, shape_headline
 from grader.checks.context import StudentFunction
@@ -62,7 +62,7 @@ def result_from_property(
         headline = cause.sentence
     elif mismatch.ran_out is not None:
         pieces = f" on a position with {9 - len(board.empty_cells())} pieces" if isinstance(board, Board) else ""
-        headline, ran_out = f"No answer{pieces}", (RanOutOfTime(mismatch.ran_out),)
+        headline, ran_out = f"No answer{pieces}", (mismatch.ran_out,)
     else:
         headline = (
             f"Wrong answer on a position with {9 - len(board.empty_cells())} pieces"

@@ -37,9 +37,12 @@ class RanOut:
     seconds: float
     where: str
     """``"on `minimax([...], 0, True)`"`` or ``"in cell 7"``."""
+    clock: str = ""
+    """Which time ``seconds`` counts, for the words: ``" of CPU time"`` for a call, nothing for
+    a cell (wall time)."""
 
     def text(self) -> str:
-        return f"`{self.function}` did not return within {self.seconds:g} s {self.where}"
+        return f"`{self.function}` did not return within {self.seconds:g} s{self.clock} {self.where}"
 
 
 @dataclass(frozen=True)
@@ -108,15 +111,16 @@ class HangMemory:
                 return Allowance(seconds, table[hung[0]], via)
         return Allowance(full)
 
-    def ran_out(self, names: Iterable[str], allowance: Allowance, seconds: float, where: str) -> None:
-        """Code that ran ``names`` with ``allowance`` ran out of it (``seconds``). When the
-        limit was shortened, only the names that reach the hang that shortened it are blamed:
-        a cell that also calls a function that answers at once does not make that one stuck."""
+    def ran_out(self, names: Iterable[str], allowance: Allowance, seconds: float, where: str, clock: str = "") -> None:
+        """Code that ran ``names`` with ``allowance`` ran out of it (``seconds`` of ``clock``,
+        see `RanOut`). When the limit was shortened, only the names that reach the hang that
+        shortened it are blamed: a cell that also calls a function that answers at once does
+        not make that one stuck."""
         if allowance.because is not None:
             hung = allowance.because.function
             names = [name for name in names if hung in self.reach([name])] or list(names)
         for name in names:
-            record = RanOut(name, seconds, where)
+            record = RanOut(name, seconds, where, clock)
             if allowance.shortened:
                 self.stuck.setdefault(name, self.suspect.get(name, record))
             else:

@@ -6,7 +6,8 @@ through the same :class:`~grader.execution.channel.kernel.executor.CallExecutor`
 kernel's shim uses, on the student's own namespace, and their outcomes through the same wire
 format, so the checks see exactly what they see from a grading kernel: the same values, the
 same node counts, the same recorded searches, the same time limits (an alarm stops a call at
-its limit).
+its limit of CPU time; here, where no grader watches from outside, a wall-clock alarm stops a
+call that waits without computing, at the same safety net).
 
 What the grading kernel's shim adds around a call is added here for the length of a batch:
 ``input()`` raises instead of waiting for the student to type, ``exit()`` ends only the call,
@@ -45,7 +46,7 @@ class InProcessCalls:
         """Names the shell put in the namespace, not the notebook."""
         self.shell = shell
         """The IPython shell the namespace belongs to, if any."""
-        self.executor = CallExecutor(namespace, output_chars=Limits().output_chars)
+        self.executor = CallExecutor(namespace, output_chars=Limits().output_chars, wall_net=True)
 
     def call_many(self, calls: Sequence[Call]) -> list[CallOutcome]:
         require_alarm()
@@ -109,8 +110,8 @@ class InProcessSession:
 
 def require_alarm() -> None:
     """Raise `CallsNotPossibleHere` unless calls can be stopped at their limit here."""
-    if not hasattr(signal, "SIGALRM"):
-        raise CallsNotPossibleHere("the checks need SIGALRM to stop a call at its time limit (Linux or macOS)")
+    if not hasattr(signal, "SIGALRM") or not hasattr(signal, "SIGPROF"):
+        raise CallsNotPossibleHere("the checks need SIGPROF to stop a call at its time limit (Linux or macOS)")
     if threading.current_thread() is not threading.main_thread():
         raise CallsNotPossibleHere(
             "the checks stop a call at its time limit with an alarm: run them in the main thread"

@@ -49,7 +49,9 @@ def _slower_than(text: str, closed: bool, note: SlowerThan) -> str:
     """Said after everything the check saw: right, but slow, and what that cost."""
     closed = closed or text.endswith((".", "!", "?"))
     cost = f": that costs {note.cost:.0%} of the points" if note.cost else ", which costs nothing here"
-    slow = f"Correct, but slower than {note.limit:g} s (the slowest answer took {note.seconds:.1f} s){cost}."
+    slow = (
+        f"Correct, but slower than {note.limit:g} s of CPU time (the slowest answer took {note.seconds:.1f} s){cost}."
+    )
     return f"{text}{' ' if closed else '. '}{slow}"
 
 
@@ -88,7 +90,12 @@ def _with_note(text: str, note: Note) -> str:
     if isinstance(note, KindsSeen):
         return f"{text}. {note.summary}" if note.summary else text
     if isinstance(note, RanOutOfTime):
-        return f"{text}: the call was still running at {note.limit:g} s, the time limit, and was stopped"
+        if note.clock == "wall":
+            return (
+                f"{text}: the call was still running after {note.limit:g} s of wall time, having used less "
+                "than its limit of CPU time, and was stopped"
+            )
+        return f"{text}: the call was still running at {note.limit:g} s of CPU time, the time limit, and was stopped"
     assert isinstance(note, Regraded)  # a group of CutsOff is written by `_cut_offs`
     return f"{_regraded(note)} {text}"
 

@@ -101,15 +101,15 @@ ASSIGNMENT_KEYS: tuple[SpecKey, ...] = (
     SpecKey(
         "call_timeout",
         "call_timeout",
-        "Seconds one call of a student's function may take: the hard limit, past which the call is stopped and has "
-        "no answer.",
+        "Seconds of CPU time one call of a student's function may use: the hard limit, past which it is stopped and "
+        "has no answer (one that waits without computing: 3 times as many seconds of wall time, plus 5).",
         20,
     ),
     SpecKey(
         "slow_after",
         "slow_after",
-        'The soft limit: a check whose answers are all right, one of them after this many seconds, is "correct, '
-        'but slower than" it and loses `slow_cost` of its points. Below `call_timeout`; left out: no soft limit.',
+        "The soft limit: a check whose answers are all right, one after this many seconds of CPU time, is "
+        '"correct, but slower than" it and loses `slow_cost` of its points. Below `call_timeout`; left out: none.',
         8,
     ),
     SpecKey(

@@ -153,10 +153,11 @@ class Assignment:
     cell_timeout: float = 30.0
     notebook_timeout: float = 300.0
     call_timeout: float = 10.0
-    """The hard limit: a call still running after it is stopped and has no answer."""
+    """The hard limit, in seconds of the kernel's CPU time: a call still running after it is
+    stopped and has no answer."""
     slow_after: float | None = None
     """The soft limit: a check whose answers are right, one of which came after this many
-    seconds (and before ``call_timeout``), is "correct, but slower than" it and loses
+    seconds of CPU time (and before ``call_timeout``), is "correct, but slower than" it and loses
     ``slow_cost`` of its points. None: no soft limit."""
     slow_cost: float = 0.0
     """The share of a check's points that being slow costs (0: it is said, and costs nothing)."""
@@ -197,9 +198,10 @@ class Assignment:
 
     @property
     def check_share_seconds(self) -> float:
-        """How long after its start a check may still start calls: its property budget and two
-        full call limits. The calls that would start later are not made, and the check says
-        how many positions it judged."""
+        """The kernel's CPU time a check's calls may use: its property budget and two full call
+        limits (on the wall clock, `grader.execution.channel.protocol.wall_bound` of it is the
+        safety net). The calls that would start later are not made, and the check says how
+        many positions it judged."""
         return self.check_budget_seconds + 2 * self.call_timeout
 
     @property

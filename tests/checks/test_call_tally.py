@@ -45,11 +45,11 @@ def test_a_random_tie_break_is_drawn_anew_on_every_call() -> None:
     assert {outcome.value for outcome in outcomes} == set(range(2, 9))
 
 
-def test_kernel_seconds_add_up_the_durations_of_the_calls_made() -> None:
+def test_kernel_seconds_add_up_the_wall_time_of_the_calls_made() -> None:
     tally = CallTally(InProcessRunner(STUDENT))
     outcomes = tally.call_many([Call("counting", (BOARD,)), Call("fails", (BOARD,))])
     assert outcomes[1].status is CallStatus.RAISED
-    assert tally.kernel_seconds == sum(outcome.duration for outcome in outcomes)
+    assert tally.kernel_seconds == sum(outcome.wall for outcome in outcomes)
     assert set(tally.tallies) == {"counting", "fails"}
 
 

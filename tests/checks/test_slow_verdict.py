@@ -60,8 +60,9 @@ def test_a_right_answer_after_the_soft_limit_is_correct_but_slow_at_the_configur
     assert result.status == CheckStatus.PARTIAL
     assert result.score == pytest.approx(0.75 * result.max_score)
     assert SlowerThan(5.0, 8.0, 0.25) in result.notes
-    assert "Correct, but slower than 5 s (the slowest answer took 8.0 s): that costs 25% of the points." in (
-        result.message
+    assert (
+        "Correct, but slower than 5 s of CPU time (the slowest answer took 8.0 s): that costs 25% of the points."
+        in (result.message)
     )
 
 

@@ -11,12 +11,13 @@ from typing import Any
 import pytest
 
 from grader.execution.channel import link
-from grader.execution.channel.calls import Call, CallOutcome, CallStatus, RemoteObject, outcome_from
+from grader.execution.channel.calls import Call, CallOutcome, CallStatus, RemoteObject, StopClock, outcome_from
 from grader.execution.channel.kernel.executor import CallExecutor
-from grader.execution.channel.protocol import CALL_OUTPUT_TRUNCATED, KERNEL_NAMESPACE, OutcomeData
+from grader.execution.channel.protocol import CALL_OUTPUT_TRUNCATED, KERNEL_NAMESPACE, OutcomeData, wall_bound
 
 SOURCE = """
 import math
+import time
 
 calls = []
 
@@ -40,6 +41,25 @@ def spin():
     while True:
         pass
 
+def burn(seconds):
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+def trickle(seconds, duty):
+    # compute a duty share of the wall time, as a search on a crowded core does
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        burst = time.process_time() + 0.01
+        while time.process_time() < burst:
+            pass
+        time.sleep(0.01 / duty - 0.01)
+    return seconds
+
+def nap(seconds):
+    time.sleep(seconds)
+    return seconds
+
 def fail():
     return 1 / 0
 
@@ -61,10 +81,10 @@ NOT_A_FUNCTION = 42
 """
 
 
-def run(*calls: Call, source: str = SOURCE, output_chars: int = 200_000) -> list[CallOutcome]:
+def run(*calls: Call, source: str = SOURCE, output_chars: int = 200_000, wall_net: bool = False) -> list[CallOutcome]:
     namespace: dict[str, Any] = {"__name__": "__main__"}
     exec(compile(source, "<notebook>", "exec"), namespace)
-    executor = CallExecutor(namespace, output_chars=output_chars)
+    executor = CallExecutor(namespace, output_chars=output_chars, wall_net=wall_net)
     reported: list[OutcomeData] = []
     executor.run_batch([call.to_request() for call in calls], lambda _, outcome: reported.append(outcome))
     return [outcome_from(outcome) for outcome in reported]
@@ -132,11 +152,47 @@ def test_a_raising_call_keeps_the_students_frames_only() -> None:
     assert "<notebook>" in outcome.traceback and "executor.py" not in outcome.traceback
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="SIGALRM")
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGPROF")
 def test_a_call_past_its_time_is_stopped_and_the_next_one_runs() -> None:
     slow, after = run(Call("spin", timeout=0.2), Call("fib", (5,)))
-    assert slow.status is CallStatus.TIMEOUT and "0.2 s" in (slow.error or "")
+    assert slow.status is CallStatus.TIMEOUT and slow.stopped_by is StopClock.CPU
+    assert slow.error == "the call took longer than 0.2 s of CPU time and was stopped"
+    assert 0.2 <= slow.duration < 1.0 and slow.wall >= slow.duration - 0.01
+    assert after.value == 5 and after.stopped_by is None
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGPROF")
+def test_a_call_that_waits_uses_no_cpu_and_is_not_stopped_by_its_limit() -> None:
+    """Time spent waiting (for a core on a loaded machine, or here asleep) is not the call's:
+    only the grader's wall-clock safety net ends a call that waits too long."""
+    (napped,) = run(Call("nap", (0.5,), timeout=0.2))
+    assert napped.status is CallStatus.OK and napped.value == 0.5
+    assert napped.duration < 0.2 <= 0.5 <= napped.wall
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGALRM")
+def test_where_no_grader_watches_a_call_that_waits_is_stopped_at_the_wall_clock_safety_net() -> None:
+    napped, after = run(Call("nap", (60,), timeout=0.1), Call("fib", (5,)), wall_net=True)
+    assert napped.status is CallStatus.TIMEOUT and napped.stopped_by is StopClock.WALL
+    assert napped.duration < 0.1 and wall_bound(0.1) <= napped.wall < 60
+    assert "having used less than its 0.1 s of CPU time" in (napped.error or "")
     assert after.value == 5
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGALRM")
+def test_where_no_grader_watches_a_call_that_computes_slowly_outlasts_the_wall_clock_safety_net() -> None:
+    """A twentieth of a core: past the safety net of its limit, but never waiting."""
+    (slow,) = run(Call("trickle", (wall_bound(1.0) + 2, 0.05), timeout=1.0), wall_net=True)
+    assert slow.status is CallStatus.OK and slow.duration < 1.0 and slow.wall > wall_bound(1.0)
+
+
+def test_a_batch_stops_starting_calls_by_the_cpu_time_it_used() -> None:
+    naps = run(*[Call("nap", (0.2,), start_within=0.1) for _ in range(3)])
+    assert [o.status for o in naps] == [CallStatus.OK] * 3  # 0.6 s of wall time, almost no CPU
+    burnt, skipped = run(Call("burn", (0.1,), start_within=0.05), Call("burn", (0.1,), start_within=0.05))
+    assert burnt.status is CallStatus.OK and burnt.duration >= 0.1
+    assert skipped.status is CallStatus.SKIPPED and "time was up" in (skipped.error or "")
 
 
 def test_printed_output_is_captured_and_capped() -> None:

@@ -81,7 +81,7 @@ def test_a_minimax_that_never_returns_is_stopped_at_its_limit_and_the_session_go
     )
     check_cell, next_cell = notebook.cells[-2], notebook.cells[-1]
     shown = ShownChecks.read(displayed(check_cell, "text/html"))
-    limit = f"{LAB05.call_timeout:g} s"
+    limit = f"{LAB05.call_timeout:g} s of CPU time"
     assert shown.checks["minimax-value"].status == "failed"
     assert shown.checks["minimax-value"].facts["actual"] == "no answer: it did not return within its time limit"
     assert shown.checks["check-win"].status == "passed"

@@ -14,6 +14,8 @@ from typing import Any
 
 from grader.execution.channel.kernel.exploration import MAX_STEPS, unpack_boards
 from grader.execution.channel.protocol import (
+    CLOCK_CPU,
+    CLOCK_WALL,
     STATUS_MISSING,
     STATUS_OK,
     STATUS_RAISED,
@@ -27,6 +29,16 @@ from grader.execution.channel.protocol import (
     StandInRequest,
 )
 from grader.execution.channel.wire_format import decode, encode
+
+
+class StopClock(str, enum.Enum):
+    """The clock whose limit stopped a call (status ``TIMEOUT``)."""
+
+    CPU = CLOCK_CPU
+    """Its limit: the kernel's CPU time."""
+    WALL = CLOCK_WALL
+    """The wall-clock safety net (`grader.execution.channel.protocol.wall_bound`): the call
+    waited (slept, blocked) rather than computed."""
 
 
 class CallStatus(str, enum.Enum):
@@ -208,10 +220,19 @@ class Call:
     check_mutation: bool = True
     """Report whether the call changed an argument or a ``set_globals`` value."""
     timeout: float = 10.0
+    """Seconds of the kernel's CPU time the call may use; the wall clock stops it only at
+    `grader.execution.channel.protocol.wall_bound` of that."""
     explore: Explore | None = None
     """Record the search the call runs (``CallOutcome.exploration``)."""
     start_within: float | None = None
-    """Not started once the batch has run this many seconds (a check's share of the budget)."""
+    """Not started once the batch has used this many seconds of the kernel's CPU time (what is
+    left of a check's share)."""
+    start_before: float | None = None
+    """Not started once the batch has run this many seconds of wall time (what is left of the
+    share's wall-clock safety net, or of the time to the deadline)."""
+    wait_until: float | None = None
+    """Interrupted, if it waits without computing, once the batch has run this many seconds of
+    wall time (what is left before the submission's deadline)."""
     skip_after_timeout: bool = False
     """Not started once an earlier call of the same batch ran out of its time: the grader
     decides what the rest deserve (see `grader.execution.hangs`)."""
@@ -241,6 +262,8 @@ class Call:
             "timeout": self.timeout,
             "explore": None if self.explore is None else self.explore.to_request(),
             "start_within": self.start_within,
+            "start_before": self.start_before,
+            "wait_until": self.wait_until,
             "skip_after_timeout": self.skip_after_timeout,
             "stand_ins": [stand_in.to_request() for stand_in in self.stand_ins],
             "read_after": list(self.read_after),
@@ -267,6 +290,11 @@ class CallOutcome:
     stdout: str = ""
     """What the call printed (stdout and stderr), truncated."""
     duration: float = 0.0
+    """Seconds of the kernel's CPU time the call used: what its limit and speed are judged on."""
+    wall: float = 0.0
+    """Seconds of wall time it took, for information: a loaded machine makes it longer."""
+    stopped_by: StopClock | None = None
+    """For ``TIMEOUT``: the clock that stopped it."""
     traceback: str = ""
     """The last frames of the student's traceback for ``RAISED``."""
     exploration: CallExploration | None = None

@@ -6,16 +6,21 @@ kernel side is :mod:`grader.execution.channel.kernel.shim`. Values travel in the
 :mod:`grader.execution.channel.wire_format` and are decoded here into plain Python data,
 numpy arrays and :class:`RemoteObject` snapshots. Nothing from the kernel is ever unpickled or evaluated.
 
-Per-call timeouts are enforced inside the kernel with an alarm, so one slow call costs only
-its own timeout. When a call ignores the alarm the grader interrupts the kernel; when it
-ignores that too, or kills the kernel, the kernel is restarted with the notebook replayed
-and the remaining calls go on. The shim writes the index of the running call to a small
-progress file before each call, so the call that caused the trouble is known exactly; the
-calls before it whose outcomes had not been sent yet simply run again.
+Per-call limits are the kernel's CPU time, enforced inside the kernel with an alarm, so one
+slow call costs only its own limit and a loaded machine stops none that would finish on a quiet
+one. The grader's wall-clock patience is only a safety net, several times the limit
+(:func:`~grader.execution.channel.protocol.wall_bound`): for a call that waits without using
+CPU (a ``sleep``), which the alarm never stops, or one that swallows the alarm, the grader
+interrupts the kernel; when the call ignores that too, or kills the kernel, the kernel is
+restarted with the notebook replayed and the remaining calls go on. The shim writes the index
+of the running call to a small progress file before each call, so the call that caused the
+trouble is known exactly; the calls before it whose outcomes had not been sent yet simply run
+again.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from typing import Protocol
 
@@ -31,9 +36,11 @@ from grader.execution.channel.call_data import (
     Explore,
     MadeObject,
     RemoteObject,
+    StopClock,
     Unrepresented,
     decode_value,
 )
+from grader.execution.channel.call_watch import CallPatience
 from grader.execution.channel.link import KernelDied, KernelUnresponsive, RequestAborted, ShimLink
 from grader.execution.channel.protocol import (
     OP_CALLS,
@@ -42,11 +49,8 @@ from grader.execution.channel.protocol import (
     CallRequest,
     DefinedNamesReply,
     OutcomeData,
+    wall_bound,
 )
-
-# Slack on top of a call's own timeout before the grader steps in: the kernel's alarm
-# normally ends an overrunning call, and outcomes are sent at least every 50 ms.
-_CALL_SLACK_SECONDS = 1.0
 
 
 class KernelUnavailable(GraderError, RuntimeError):
@@ -129,11 +133,14 @@ class CallChannel:
         calls: list[Call],
         outcomes: list[CallOutcome | None],
     ) -> None:
-        def patience() -> float:
-            running = self._owner.link.running_call()
+        def limit_of(running: int | None) -> float:
             if running is None or running >= len(batch):
-                return max(calls[i].timeout for i in batch) + _CALL_SLACK_SECONDS
-            return calls[batch[running]].timeout + _CALL_SLACK_SECONDS
+                return max(calls[i].timeout for i in batch)
+            return calls[batch[running]].timeout
+
+        # Past the submission's deadline a call that waits is not waited for.
+        wait_until = [until for i in batch if (until := calls[i].wait_until) is not None]
+        until = time.monotonic() + min(wait_until) if wait_until else None
 
         def on_outcomes(start: int, reported: list[OutcomeData]) -> None:
             for offset, data in enumerate(reported):
@@ -143,7 +150,7 @@ class CallChannel:
         last: BatchTail = await self._owner.link.request(
             OP_CALLS,
             {"calls": [requests[i] for i in batch]},
-            patience=patience,
+            patience=CallPatience(limit_of, until),
             on_outcomes=on_outcomes,
             served=True,  # a RequestAborted is sent again by _call_many
         )
@@ -175,20 +182,26 @@ def outcome_from(data: OutcomeData) -> CallOutcome:
         after=after,
         stdout=data["stdout"],
         duration=float(data["duration"]),
+        wall=float(data.get("wall") or 0.0),
+        stopped_by=None if data.get("clock") is None else StopClock(data["clock"]),
         traceback=data["traceback"],
         exploration=exploration,
     )
 
 
-def _trouble_outcome(trouble: Exception, call: Call) -> CallOutcome:
+def _trouble_outcome(trouble: KernelDied | KernelUnresponsive, call: Call) -> CallOutcome:
     if isinstance(trouble, KernelDied):
         return CallOutcome(CallStatus.KILLED, error=f"{trouble} during this call; it was restarted")
-    return CallOutcome(
-        CallStatus.TIMEOUT,
-        error=f"the call took longer than {call.timeout:g} s and did not stop when interrupted; "
-        "the kernel was restarted",
-        duration=call.timeout,
+    restarted = "did not stop when interrupted; the kernel was restarted"
+    if trouble.clock is StopClock.CPU:
+        error = f"the call took longer than {call.timeout:g} s of CPU time and {restarted}"
+        return CallOutcome(CallStatus.TIMEOUT, error=error, duration=call.timeout, stopped_by=StopClock.CPU)
+    waited = wall_bound(call.timeout)
+    error = (
+        f"the call was still running after {waited:g} s of wall time, having used less than its "
+        f"{call.timeout:g} s of CPU time, and {restarted}"
     )
+    return CallOutcome(CallStatus.TIMEOUT, error=error, wall=waited, stopped_by=StopClock.WALL)
 
 
 __all__ = [
@@ -202,5 +215,6 @@ __all__ = [
     "KernelUnavailable",
     "MadeObject",
     "RemoteObject",
+    "StopClock",
     "Unrepresented",
 ]

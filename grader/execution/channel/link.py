@@ -20,27 +20,17 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from hmac import compare_digest
-from pathlib import Path
 from queue import Empty
-from types import ModuleType
 from typing import Any
 
 import zmq
 from jupyter_client.session import DELIM, Session
 from zmq.backend import zmq_poll
 
-from grader import errors
 from grader.errors import GraderError
-from grader.execution.channel import protocol, wire_format
-from grader.execution.channel.kernel import (
-    executor,
-    exploration,
-    names,
-    predicate_truths,
-    references,
-    shim,
-    stand_ins,
-)
+from grader.execution.channel.call_data import StopClock
+from grader.execution.channel.call_watch import Patience, WallPatience, read_progress
+from grader.execution.channel.kernel_sources import KERNEL_SOURCES
 from grader.execution.channel.protocol import (
     KERNEL_NAMESPACE,
     OP_LEAVE,
@@ -56,35 +46,12 @@ from grader.execution.channel.request_socket import RequestListener, RequestSock
 from grader.execution.runtime_dir import RuntimeDir
 from grader.execution.sandbox import BLOCKED_PACKAGES, RunningKernel
 
-
-def _source(module: ModuleType) -> str:
-    assert module.__file__ is not None
-    return Path(module.__file__).read_text(encoding="utf-8")
-
-
-# The kernel side, in the order it is executed: each one uses the names the ones before it
-# defined (see shim.py).
-KERNEL_SOURCES = tuple(
-    _source(module)
-    for module in (
-        errors,
-        protocol,
-        wire_format,
-        exploration,
-        references,
-        names,
-        predicate_truths,
-        stand_ins,
-        executor,
-        shim,
-    )
-)
 _KERNEL_FILENAME = "<grader-shim>"
 _POLL_SECONDS = 0.2
 _DEATH_SECONDS = 1.0
 """How long the request socket's closing is taken as the kernel's death still to be seen: the
 process ends a moment after its sockets close."""
-_REQUEST_PATIENCE_SECONDS = 30.0
+_PATIENCE_SECONDS = 30.0
 _POLLIN = int(zmq.POLLIN)  # zmq_poll with plain ints: a socket's own poll() and get() build enums
 STDIN_LOG_READ_BYTES = 16 * 1024**2
 """The most of the input() log read at once (the shim's own entries take a few dozen bytes
@@ -97,7 +64,11 @@ class KernelDied(GraderError, RuntimeError):
 
 
 class KernelUnresponsive(GraderError, RuntimeError):
-    """The kernel ignored an interrupt and kept running."""
+    """The kernel ignored an interrupt and kept running; ``clock`` ran out first."""
+
+    def __init__(self, message: str, clock: StopClock = StopClock.WALL) -> None:
+        super().__init__(message)
+        self.clock = clock
 
 
 class ShimFailed(GraderError, RuntimeError):
@@ -249,20 +220,20 @@ class ShimLink:
         op: str,
         body: Mapping[str, Any] | None = None,
         *,
-        patience: Callable[[], float] = lambda: _REQUEST_PATIENCE_SECONDS,
+        patience: Patience | None = None,
         on_outcomes: Callable[[int, list[Any]], None] | None = None,
         served: bool = False,
     ) -> Any:
         """Send one request (an ``OP_*`` of the protocol) and wait for its reply.
 
-        ``patience()`` is how long the kernel may go without progress (a message, or a new
-        call starting) before it is interrupted; it is asked again each time, so it can
-        follow a batch. ``served`` lets the request take the request socket: for callers
+        ``patience`` says when to interrupt the kernel (by default after 30 s of wall time
+        without a reply). ``served`` lets the request take the request socket: for callers
         that send runs of requests and send one again when it ends in
         :class:`RequestAborted` (the socket ending is reported that way). A request on the
         comm ends the shim's run on the socket first; anything else that uses the kernel
         (a cell, a kernel_info request) must call :meth:`leave` before.
         """
+        patience = patience or WallPatience(_PATIENCE_SECONDS)
         try:
             return await self._request(op, body, patience, on_outcomes, served=served)
         except SocketEnded as ended:  # written to or read from, the socket ended
@@ -275,32 +246,35 @@ class ShimLink:
         self,
         op: str,
         body: Mapping[str, Any] | None,
-        patience: Callable[[], float],
+        patience: Patience,
         on_outcomes: Callable[[int, list[Any]], None] | None,
         *,
         served: bool,
     ) -> Any:
         request = {"id": secrets.token_hex(8), "op": op, **(body or {})}
         answers = self._send_served(request) if served and self._serve() else self._send_on_comm(request)
-        last_progress = time.monotonic()
-        running = self.running_call()
+        running, _ = self.progress()
+        patience.restart(time.monotonic(), running)
         interrupted_at: float | None = None
         while True:
             payload = answers()
             if payload is None:
                 await self._check_alive()
                 now = time.monotonic()
-                if (now_running := self.running_call()) != running:
-                    running, last_progress = now_running, now
-                if interrupted_at is None and now > last_progress + patience():
+                now_running, cpu = self.progress()
+                if now_running != running:
+                    running = now_running
+                    patience.restart(now, running)
+                if interrupted_at is None and (clock := patience.overdue(now, cpu)) is not None:
                     await self.kernel.manager.interrupt_kernel()
-                    interrupted_at = now
+                    interrupted_at, stopped_on = now, clock
                 elif interrupted_at is not None and now > interrupted_at + self.interrupt_grace:
-                    raise KernelUnresponsive("the kernel did not stop when interrupted") from None
+                    raise KernelUnresponsive("the kernel did not stop when interrupted", stopped_on) from None
                 continue
             if payload.get("request") != request["id"]:
                 continue
-            last_progress, interrupted_at = time.monotonic(), None
+            patience.restart(time.monotonic(), running)
+            interrupted_at = None
             if payload["kind"] == REPLY_OUTCOMES and on_outcomes is not None:
                 on_outcomes(payload["start"], payload["outcomes"])
             elif payload["kind"] == REPLY_DONE:
@@ -424,12 +398,15 @@ class ShimLink:
 
     def running_call(self) -> int | None:
         """Index (within the last batch) of the call that was running, from the progress file."""
+        return self.progress()[0]
+
+    def progress(self) -> tuple[int | None, float | None]:
+        """The running call's index and the kernel's CPU time, from the progress file."""
         try:
             with open(self.progress_path, "rb") as progress:
-                data = progress.read(4)
+                return read_progress(progress.read(16))
         except OSError:
-            return None
-        return int.from_bytes(data[:4], "little") if len(data) >= 4 else None
+            return None, None
 
     def read_stdin_log(self, offset: int) -> tuple[list[tuple[str, str | None]], int]:
         """``input()`` exchanges logged since byte ``offset``, and the new offset."""

@@ -86,6 +86,36 @@ to a small request, or the next request of a run, usually comes within a millise
 NOTICE_ROOM = 500
 """Characters the grader allows on top of the kernel's output cap for its truncation notice."""
 
+# --- the clocks of a call ---------------------------------------------------------------------
+
+CLOCK_CPU = "cpu"
+"""A call stopped at its limit, which is the kernel's CPU time."""
+CLOCK_WALL = "wall"
+"""A call stopped by the wall-clock safety net: it waited (slept, blocked) rather than computed."""
+WALL_FACTOR = 3.0
+"""How many times its CPU limit a call may take on the wall clock: a kernel sharing its core
+with two other busy processes takes three times its CPU time."""
+WALL_MARGIN_SECONDS = 5.0
+"""Wall time on top, for a short limit on a busy machine and the grader's own polling."""
+IDLE_WINDOW_SECONDS = 2.0
+"""How far back the kernel's CPU time is compared to tell a waiting kernel from a busy one."""
+IDLE_CPU_SECONDS = 0.02
+"""Less CPU than this over that window is waiting: a kernel that computes on a core shared with
+twenty other busy processes still uses five times as much."""
+CPU_METER_OFFSET = 4
+"""Where in the progress file, after the running call's index (4 bytes), the kernel writes its
+CPU time while a batch runs: a little-endian double."""
+CPU_METER_SECONDS = 0.2
+"""Wall seconds between two of those writes."""
+
+
+def wall_bound(cpu_limit: float) -> float:
+    """The wall seconds after which a call limited to ``cpu_limit`` seconds of CPU time is
+    interrupted: the safety net for a call that uses no CPU while it waits (a ``sleep``, a
+    blocked read, a child process), which its CPU limit never stops."""
+    return WALL_FACTOR * cpu_limit + WALL_MARGIN_SECONDS
+
+
 # --- truncation notices -------------------------------------------------------------------------
 
 CALL_OUTPUT_TRUNCATED = "\n[output truncated]"
@@ -203,7 +233,14 @@ class CallRequest(TypedDict):
     timeout: float
     explore: ExploreRequest | None
     start_within: float | None
-    """Seconds after the batch started past which this call is not started (skipped)."""
+    """Seconds of the kernel's CPU time after the batch started past which this call is not
+    started (skipped)."""
+    start_before: float | None
+    """Seconds of wall time after the batch started past which it is not started either: the
+    safety net of a check whose calls wait without computing, and the submission's deadline."""
+    wait_until: float | None
+    """Seconds of wall time after the batch started past which the grader interrupts the call
+    if it waits without computing: the submission's deadline."""
     skip_after_timeout: bool
     """Not started once an earlier call of the same batch ran out of its time."""
     stand_ins: list[StandInRequest]
@@ -221,6 +258,11 @@ class OutcomeData(TypedDict):
     error: str | None
     traceback: str
     duration: float
+    """Seconds of the kernel's CPU time the call used."""
+    wall: float
+    """Seconds of wall time it took, for information: load makes it longer."""
+    clock: str | None
+    """``CLOCK_CPU`` or ``CLOCK_WALL`` for a call stopped (status ``timeout``) on that clock."""
     counts: dict[str, int]
     mutated: bool
     changed_args: list[list[Any]]

@@ -3,32 +3,30 @@
 This is the call contract, on a plain ``dict`` namespace: assign globals, resolve a dotted
 target, call it and the methods chained on its result, count the calls of named functions
 (recursive ones included) or record the search the call runs, wherever its recursion lives
-(:mod:`~grader.execution.channel.kernel.exploration`), stop a call at its time limit with an alarm, tell whether a call
-changed what it was given, read globals back, and list what the namespace defines. It knows
-nothing of IPython: inside the kernel :mod:`grader.execution.channel.kernel.shim` runs it on the
-notebook's namespace; tests run it on a dict in their own process.
+(:mod:`~grader.execution.channel.kernel.exploration`), stop a call at its limit of CPU time
+(:mod:`~grader.execution.channel.kernel.call_clock`), tell whether a call changed what it was
+given, read globals back, and list what the namespace defines. It knows nothing of IPython:
+inside the kernel :mod:`grader.execution.channel.kernel.shim` runs it on the notebook's
+namespace; tests run it on a dict in their own process.
 
-It is shipped into the kernel as source after the protocol, the wire format, the exploration
-recorder, :mod:`~grader.execution.channel.kernel.references`, :mod:`~grader.execution.channel.kernel.names`
-and :mod:`~grader.execution.channel.kernel.stand_ins`, executed in
-the same private namespace, so it uses only the standard library and imports its neighbours
-only when loaded as a module. ``SIGALRM`` makes it Unix-only and main-thread-only.
+It is shipped into the kernel as source after the protocol, the wire format and the other
+kernel-side modules (:mod:`grader.execution.channel.kernel_sources`), executed in the same
+private namespace, so it uses only the standard library and imports its neighbours only when
+loaded as a module. ``SIGPROF`` makes it Unix-only and main-thread-only.
 """
 
 from __future__ import annotations
 
-import builtins
 import io
-import signal
 import sys
-import time
 import traceback
 import types
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
-    from grader.errors import GraderSignal
+    from grader.execution.channel.kernel.builtins_guard import BuiltinsGuard
+    from grader.execution.channel.kernel.call_clock import CallClock, CallTimedOut, CpuAlarm, timeout_error
     from grader.execution.channel.kernel.exploration import (
         Exploration,
         ExplorationRecorder,
@@ -50,6 +48,7 @@ if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources 
     from grader.execution.channel.kernel.stand_ins import install_stand_ins
     from grader.execution.channel.protocol import (
         CALL_OUTPUT_TRUNCATED,
+        CLOCK_WALL,
         ERROR_CHARS,
         STATUS_MISSING,
         STATUS_OK,
@@ -68,61 +67,23 @@ if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources 
     from grader.execution.channel.wire_format import Unserializable, decode, encode
 
 
-_ABSENT = object()
-
-
-class BuiltinsGuard:
-    """Puts back the builtins a notebook deleted or replaced: after each of its statements (the
-    shim) and after each call (the executor).
-
-    IPython, ipykernel, pyzmq and the standard library run in the kernel's process and look
-    up ``__import__``, ``isinstance``, ``len``... in the real ``builtins`` module: a cell that
-    set ``builtins.__import__ = None`` left the kernel unable to send its reply, so the cell
-    "ran" until its time limit, and ``signal.signal`` (an enum lookup) fails without
-    ``isinstance``. This code itself runs on a copy of the builtins taken before any student
-    code (see the shim), but the standard library it calls does not.
-
-    The notebook's own code keeps what it put there: a replaced builtin is copied into the
-    notebook's namespace (where its functions look first), unless the notebook defines that
-    name itself. ``unguarded`` names are left alone (those IPython sets for each cell).
-    """
-
-    def __init__(self, namespace: dict[str, Any], unguarded: Collection[str] = ()) -> None:
-        self.namespace = namespace
-        self.originals = {name: value for name, value in builtins.__dict__.items() if name not in unguarded}
-        self.mirrored: dict[str, Any] = {}
-
-    def restore(self) -> None:
-        current = builtins.__dict__
-        for name, original in self.originals.items():
-            value = current.get(name, _ABSENT)
-            if value is original:
-                continue
-            current[name] = original
-            if value is _ABSENT or name.startswith("__"):  # a deletion, or what only the machinery uses
-                continue
-            own = self.namespace.get(name, _ABSENT)
-            if own is _ABSENT or own is self.mirrored.get(name, _ABSENT):
-                self.namespace[name] = self.mirrored[name] = value
-
-    def mirrored_names(self) -> set[str]:
-        """The names in the namespace that are copies of replaced builtins, not definitions."""
-        return {name for name, value in self.mirrored.items() if self.namespace.get(name, _ABSENT) is value}
-
-
 class CallExecutor:
-    """Runs batches of calls on ``namespace``, a notebook's globals."""
+    """Runs batches of calls on ``namespace``, a notebook's globals (``wall_net``: see `CpuAlarm`)."""
 
     def __init__(
-        self, namespace: dict[str, Any], *, output_chars: int, unguarded_builtins: Collection[str] = ()
+        self,
+        namespace: dict[str, Any],
+        *,
+        output_chars: int,
+        unguarded_builtins: Collection[str] = (),
+        wall_net: bool = False,
     ) -> None:
         self.namespace = namespace
         self.builtins_guard = BuiltinsGuard(namespace, unguarded_builtins)
         self.output_chars = output_chars
         self.in_call = False
         """True while a call runs: ``input()`` has no scripted answers for calls."""
-        self._in_student_code = False
-        self._timed_out = False
+        self.alarm = CpuAlarm(wall_net=wall_net)
         # One recorder for the kernel's life: what it learns about the notebook's code objects
         # (which are the search) carries over from one call to the next.
         self.recorder = ExplorationRecorder()
@@ -134,43 +95,38 @@ class CallExecutor:
         starting: Callable[[int], None] | None = None,
     ) -> None:
         """Run ``calls`` in order; ``starting(index)`` before each, ``finished(index, outcome)``
-        after. Counting wrappers and the alarm are in place for the batch only."""
+        after. Counting wrappers and the alarm are in place for the batch only; a call's
+        ``start_within`` counts the batch's CPU time, like the calls' limits, and its
+        ``start_before`` the wall time."""
         names = {name for call in calls for name in call["count"]}
         counters = NameCounters(self.namespace, names, any(call["count_all"] for call in calls))
-        previous_alarm = signal.signal(signal.SIGALRM, self._on_alarm)
-        batch_started = time.perf_counter()
+        batch = CallClock()
         timed_out = False
         try:
-            for index, call in enumerate(calls):
-                if starting is not None:
-                    starting(index)
-                start_within = call.get("start_within")
-                if start_within is not None and time.perf_counter() - batch_started >= start_within:
-                    finished(index, _skipped("the batch's time was up"))
-                elif timed_out and call.get("skip_after_timeout"):
-                    finished(index, _skipped("an earlier call of the batch ran out of time"))
-                else:
-                    outcome = self.run_call(call, counters)
-                    exploration = outcome["exploration"]
-                    if exploration is not None and exploration["retry"]:
-                        # The search was learned during the call, after some of its nodes went by
-                        # unrecorded: the same call again is recorded whole.
-                        outcome = self.run_call(call, counters)
-                    timed_out = timed_out or outcome["status"] == STATUS_TIMEOUT
-                    finished(index, outcome)
+            with self.alarm:
+                for index, call in enumerate(calls):
+                    if starting is not None:
+                        starting(index)
+                    start_within, start_before = call.get("start_within"), call.get("start_before")
+                    if (start_within is not None and batch.cpu() >= start_within) or (
+                        start_before is not None and batch.wall() >= start_before
+                    ):
+                        finished(index, _skipped("the batch's time was up"))
+                    elif timed_out and call.get("skip_after_timeout"):
+                        finished(index, _skipped("an earlier call of the batch ran out of time"))
+                    else:
+                        outcome = self.run_call(call, counters, batch)
+                        exploration = outcome["exploration"]
+                        if exploration is not None and exploration["retry"]:
+                            # The search was learned during the call, after some of its nodes went
+                            # by unrecorded: the same call again is recorded whole.
+                            outcome = self.run_call(call, counters, batch)
+                        timed_out = timed_out or outcome["status"] == STATUS_TIMEOUT
+                        finished(index, outcome)
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous_alarm)
             counters.restore()
 
-    def _on_alarm(self, signum: int, frame: Any) -> None:
-        if self._in_student_code:
-            self._timed_out = True
-            # Fire again soon in case the student's code swallows this one.
-            signal.setitimer(signal.ITIMER_REAL, 0.25)
-            raise _CallTimedOut()
-
-    def run_call(self, call: CallRequest, counters: NameCounters) -> OutcomeData:
+    def run_call(self, call: CallRequest, counters: NameCounters, batch: CallClock | None = None) -> OutcomeData:
         """Make one call; whatever happens becomes the status of the returned outcome."""
         status, error, traceback_text = STATUS_OK, None, ""
         sent: list[tuple[Any, Any]] = []  # (object handed to the student, its encoding)
@@ -182,29 +138,31 @@ class CallExecutor:
         result: Any = None
         explored: list[Exploration] = []
         uses: dict[str, dict[str | None, int]] = {}
-        self.in_call, self._timed_out = True, False
+        self.in_call, self.alarm.fired = True, None
+        stopped_on: str | None = None
         sys.stdout = sys.stderr = captured
-        started = time.perf_counter()
+        clock = CallClock()
         try:
             result = self._invoke(call, counters, sent, explored, uses, after)
         except CallRefused as refusal:
             status, error = refusal.status, refusal.message
-        except _CallTimedOut:
-            self._timed_out = True
+        except CallTimedOut:
+            pass
         except KeyboardInterrupt as interrupt:
-            # The grader interrupts only a call that overran its deadline.
-            if time.perf_counter() - started >= timeout:
-                self._timed_out = True
+            if clock.waited_out(timeout, batch, call.get("wait_until")):  # the grader stopped a waiting call
+                stopped_on = CLOCK_WALL
             else:
                 status, error, traceback_text = STATUS_RAISED, describe(interrupt), student_traceback(interrupt)
         except BaseException as raised:
             status, error, traceback_text = STATUS_RAISED, describe(raised), student_traceback(raised)
         finally:
-            duration = time.perf_counter() - started
+            duration, wall = clock.cpu(), clock.wall()
             sys.stdout, sys.stderr = saved_streams
             self.in_call = False
-        if self._timed_out:  # even if the student's code swallowed the alarm and returned
-            status, error = STATUS_TIMEOUT, f"the call took longer than {timeout:g} s and was stopped"
+        if self.alarm.fired is not None:  # even if the student's code swallowed the alarm and returned
+            stopped_on = self.alarm.fired
+        if stopped_on is not None:
+            status, error = STATUS_TIMEOUT, timeout_error(stopped_on, timeout, wall)
         value = None
         if status == STATUS_OK:
             try:
@@ -219,6 +177,8 @@ class CallExecutor:
             "error": error,
             "traceback": traceback_text,
             "duration": duration,
+            "wall": wall,
+            "clock": stopped_on,
             "counts": {name: counters.cells[name][0] for name in wanted if name in counters.cells},
             "mutated": mutated,
             "changed_args": changed_args,
@@ -268,7 +228,7 @@ class CallExecutor:
         # The reference's helpers stand in for the student's for this call only: put back in
         # the ``finally`` below, whether the call returns, raises or runs out of time.
         restore = install_stand_ins(self.namespace, call.get("stand_ins") or [])
-        signal.setitimer(signal.ITIMER_REAL, call["timeout"])
+        self.alarm.arm(call["timeout"])
         if explore is not None:
             snapshot = (
                 board_reader(explore["board_global"], explore["marks"], explore["board_attribute"])
@@ -280,7 +240,7 @@ class CallExecutor:
         if explore is not None and explore.get("watch"):
             unwatch, watched = watch_boards(self.namespace, explore["watch"], explore["marks"])
             uses.update(watched)
-        self._in_student_code = True
+        self.alarm.in_student_code = True
         holder: Any = None  # the object whose attributes were written
         try:
             if made is not None and factory is not None:
@@ -308,14 +268,14 @@ class CallExecutor:
                 )
             after += _read_after(call.get("read_after") or [], args, kwargs, holder)
         finally:
-            self._in_student_code = False
+            self.alarm.in_student_code = False
             self.builtins_guard.restore()  # first: what follows calls into the standard library
             restore()
             if unwatch is not None:
                 unwatch()
             if explore is not None:
                 explored.append(self.recorder.stop())
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            self.alarm.disarm()
         return result
 
     def _callable(self, name: str) -> Any:
@@ -390,6 +350,8 @@ def _skipped(why: str) -> OutcomeData:
         "error": f"not started: {why}",
         "traceback": "",
         "duration": 0.0,
+        "wall": 0.0,
+        "clock": None,
         "counts": {},
         "mutated": False,
         "changed_args": [],
@@ -398,10 +360,6 @@ def _skipped(why: str) -> OutcomeData:
         "stdout": "",
         "exploration": None,
     }
-
-
-class _CallTimedOut(GraderSignal):
-    """Raised in the student's code when a call passes its time limit."""
 
 
 class _CappedText(io.TextIOBase):

@@ -17,7 +17,7 @@ installed, the shim:
 * hides the grader's own packages from ``import``;
 * puts back the builtins a notebook deletes or replaces (``builtins.__import__ = None``)
   after each statement, which the kernel's own machinery needs (the executor's
-  :class:`~grader.execution.channel.kernel.executor.BuiltinsGuard`, which also runs after each call);
+  :class:`~grader.execution.channel.kernel.builtins_guard.BuiltinsGuard`, which also runs after each call);
 * runs batches of function calls for the grader with a :class:`CallExecutor` on the
   notebook's namespace, and reports plain data back.
 
@@ -50,6 +50,7 @@ from typing import Any
 
 if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
     from grader.errors import GraderSignal
+    from grader.execution.channel.kernel.call_clock import CpuMeter
     from grader.execution.channel.kernel.executor import CallExecutor, student_traceback
     from grader.execution.channel.protocol import (
         ERROR_CHARS,
@@ -110,6 +111,7 @@ class _Shim:
         # Both files are the grader's and writable by this kernel only now, while the shim is
         # installed: the descriptors opened here are the only way to write them.
         self.progress = os.open(config["progress_path"], os.O_WRONLY)
+        self.cpu_meter = CpuMeter(self.progress)
         self.stdin_log = os.open(config["stdin_log_path"], os.O_WRONLY | os.O_APPEND)
         self.stdin_log_entries = 0
         self.shell = get_ipython()
@@ -333,8 +335,10 @@ class _Shim:
             def starting(index: int) -> None:
                 os.pwrite(progress, index.to_bytes(4, "little"), 0)
 
+            self.cpu_meter.start()
             self.executor.run_batch(calls, finished, starting)
         finally:
+            self.cpu_meter.stop()
             self.leave_cell_context(saved)
         return {"start": first, "outcomes": pending}
 

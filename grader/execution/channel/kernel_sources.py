@@ -1,0 +1,50 @@
+"""The kernel side of the channel as the grader sends it: the source text of each module.
+
+The modules of :mod:`grader.execution.channel.kernel`, after the shared ones they use, are
+executed in this order in one private namespace of the student's kernel
+(:class:`~grader.execution.channel.link.ShimLink` sends them): each one uses the names the ones
+before it defined (see the shim).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+
+from grader import errors
+from grader.execution.channel import protocol, wire_format
+from grader.execution.channel.kernel import (
+    builtins_guard,
+    call_clock,
+    executor,
+    exploration,
+    names,
+    predicate_truths,
+    references,
+    shim,
+    stand_ins,
+)
+
+
+def _source(module: ModuleType) -> str:
+    assert module.__file__ is not None
+    return Path(module.__file__).read_text(encoding="utf-8")
+
+
+KERNEL_SOURCES = tuple(
+    _source(module)
+    for module in (
+        errors,
+        protocol,
+        wire_format,
+        exploration,
+        references,
+        names,
+        predicate_truths,
+        stand_ins,
+        builtins_guard,
+        call_clock,
+        executor,
+        shim,
+    )
+)
