@@ -45,7 +45,13 @@ def output_folder_lock(folder: Path, command: str = "grader batch") -> Iterator[
                 f"{folder} is being written by {_holder(fd)}; wait until it has finished, or write elsewhere"
             ) from None
         _note_holder(fd, command)
-        yield
+        try:
+            yield
+        finally:
+            # An unheld lock says nothing: a note left behind would name a holder long gone,
+            # and would change the folder of a batch that stopped before writing anything.
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, 0)
     finally:
         os.close(fd)  # releases the lock
 

@@ -39,8 +39,10 @@ def test_a_batch_on_a_folder_another_batch_holds_is_refused_and_writes_nothing(
         with pytest.raises(OutputFolderBusy, match=f"is being written by grader batch \\({HOLDER}"):
             batch(source, out, lab05)
         assert [p.name for p in out.iterdir()] == [LOCK_FILE]
-    result = batch(source, out, lab05)  # released with the block
+    assert (out / LOCK_FILE).read_text() == ""  # released with the block, naming nobody
+    result = batch(source, out, lab05)
     assert result.return_code == 0 and len(result.graded) == 2
+    assert (out / LOCK_FILE).read_text() == ""
 
 
 def test_a_merge_into_a_folder_a_batch_holds_is_refused_and_writes_nothing(tmp_path: Path, lab05: Assignment) -> None:
