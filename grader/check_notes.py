@@ -1,6 +1,6 @@
 """The parts of a check's verdict besides its headline: the cause of a failure and the notes
 that go with it, as data. The words a student reads are written from them in one place
-(`grader.feedback.wording`), never edited afterwards.
+(`grader.check_wording`), never edited afterwards.
 
 Light on purpose, like `grader.check_details`: a stored result is read back without the
 checks' machinery.
@@ -25,7 +25,7 @@ another check found, a known mistake of the catalogue, or the one wrong answer a
 class Cause:
     """The likely cause of a check's failure: the one place its sentence is held. A cause of
     shape is the check's headline; any other is written beside the counterexample
-    (`grader.feedback.wording.cause_line`)."""
+    (`grader.check_wording.cause_line`)."""
 
     source: CauseSource
     sentence: str

@@ -17,8 +17,8 @@ from typing import Any, TypeVar
 
 from grader.check_details import CheckDetail, ManualMarking, read_detail, write_detail
 from grader.check_notes import Cause, Learnt, Note, note_from_dict, note_to_dict
+from grader.check_wording import cause_line, check_message
 from grader.execution.result import ExecutionResult
-from grader.feedback.wording import cause_line, check_message
 from grader.spec.model import MANUAL_KIND, Check, Visibility
 
 __all__ = ["CheckResult", "CheckStatus", "Counterexample", "InstructorMark", "ScoreAdjustment", "SubmissionResult"]
@@ -125,7 +125,7 @@ class CheckResult:
 
     @property
     def message(self) -> str:
-        """The words the student reads, written from the parts (`grader.feedback.wording`)."""
+        """The words the student reads, written from the parts (`grader.check_wording`)."""
         return check_message(self)
 
     @property

@@ -35,8 +35,9 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from grader.batch.options import BatchOptions
 from grader.batch.pool import (
     Finished,
     GradeFunction,
@@ -51,9 +52,6 @@ from grader.errors import GraderError, UsageError
 from grader.execution.spare_kernels import spare_kernel_for_this_thread
 from grader.grading import GradingOptions
 from grader.spec.model import Assignment
-
-if TYPE_CHECKING:  # the batch's options live with the batch, which imports this module
-    from grader.batch.plan import BatchOptions
 
 _log = logging.getLogger(__name__)
 

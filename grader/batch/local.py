@@ -21,8 +21,9 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import NoReturn
 
+from grader.batch.options import BatchOptions
 from grader.batch.pool import (
     Finished,
     GradeFunction,
@@ -37,9 +38,6 @@ from grader.execution.exit_status import describe_exit
 from grader.execution.spare_kernels import SpareKernel
 from grader.printable import PrintableStream
 from grader.spec.model import Assignment
-
-if TYPE_CHECKING:  # the batch's options live with the batch, which imports this module
-    from grader.batch.plan import BatchOptions
 
 _log = logging.getLogger(__name__)
 

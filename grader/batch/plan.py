@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import statistics
 import tempfile
 import time
@@ -32,6 +31,7 @@ from pathlib import Path
 from grader.atomic_write import write_atomic
 from grader.batch.cluster import DaskPool
 from grader.batch.local import LocalPool
+from grader.batch.options import BatchOptions
 from grader.batch.output_lock import output_folder_lock
 from grader.batch.pool import GradeFunction, GradingPool, GradingTask
 from grader.batch.progress import ProgressReport, first_line, format_duration
@@ -46,10 +46,9 @@ from grader.class_folder.outputs import (
     write_submitted_copy,
 )
 from grader.class_folder.records import GradingRecord, assignment_sha256, fingerprint
-from grader.execution.isolation import Isolation, SandboxChoice, decide_isolation
+from grader.execution.isolation import Isolation, decide_isolation
 from grader.grading import grade_submission, not_graded_result
 from grader.overrides.apply import NO_DECISIONS, FittedDecisions, class_decisions
-from grader.similarity.compare import DEFAULT_THRESHOLD
 from grader.spec.model import Assignment
 from grader.submission.inputs import (
     InputError,
@@ -63,42 +62,6 @@ from grader.submission.own_outputs import OWN_OUTPUT_REASON, mark_output_folder
 _log = logging.getLogger(__name__)
 
 __all__ = ["BatchJob", "BatchOptions", "BatchResult", "run_batch", "run_batches"]
-
-
-@dataclass(frozen=True)
-class BatchOptions:
-    jobs: int | None = None
-    """Submissions graded at once (default: one per available core)."""
-    force: bool = False
-    """Regrade everything, even submissions whose stored result is up to date."""
-    sandbox: SandboxChoice | None = None
-    """The isolation asked for (``--sandbox``); None: as ``GRADER_SANDBOX`` or the assignment
-    say, else bubblewrap, refusing where it cannot run (`grader.execution.isolation`)."""
-    fall_back: bool = False
-    """Where nobody chose a sandbox and bubblewrap cannot run, grade with resource limits
-    (and say so) instead of refusing: only for files that ship with the grader (the demo)."""
-    progress: bool = True
-    """Report progress on stderr: a bar on a terminal, else a line per submission."""
-    deadline_seconds: float | None = None
-    """Grading one submission starts no check and makes no call after this long, and keeps
-    what it graded before (default: the assignment's ``grading_deadline``). Its worker is
-    stopped only at ``hard_deadline``, as a last resort."""
-    cluster: str | None = None
-    """Grade on the Dask scheduler at this address instead of local processes
-    (``grader.batch.cluster``; needs the ``dask`` extra). ``jobs`` is then ignored."""
-    shard: Shard | None = None
-    """Grade only this shard of each class (``grader.batch.sharding``) and leave a manifest for
-    ``grader merge``."""
-    similarity_threshold: float | None = DEFAULT_THRESHOLD
-    """List pairs of students at least this similar (``grader.similarity``); None: do not compare."""
-
-    def worker_count(self) -> int:
-        if self.jobs:
-            return max(1, self.jobs)
-        try:
-            return max(1, len(os.sched_getaffinity(0)))
-        except AttributeError:  # not on Linux
-            return max(1, os.cpu_count() or 1)
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,9 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
+from grader.batch.options import BatchOptions
 from grader.class_folder.records import GradingRecord
 from grader.execution.isolation import SandboxChoice
 from grader.execution.spare_kernels import SpareKernel
@@ -25,9 +26,6 @@ from grader.results import SubmissionResult
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
 from grader.submission.inputs import StudentSubmission
-
-if TYPE_CHECKING:  # the batch's options live with the batch, which imports this module
-    from grader.batch.plan import BatchOptions
 
 _log = logging.getLogger(__name__)
 

@@ -94,7 +94,8 @@ def similarity_threshold(text: str) -> float | None:
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
-    from grader.batch.plan import BatchOptions, run_batch
+    from grader.batch.options import BatchOptions
+    from grader.batch.plan import run_batch
     from grader.batch.sharding import Shard, ShardError
 
     assignment = load_assignment(args.assignment)

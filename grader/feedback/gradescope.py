@@ -14,9 +14,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from grader.check_wording import cause_line
 from grader.execution.result import SandboxMode
 from grader.feedback.views import HIDDEN_CHECK_MESSAGES, board_rows
-from grader.feedback.wording import cause_line
 from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
 
 VISIBILITY_FOR_STUDENTS = {"public": "visible", "hidden": "after_published"}

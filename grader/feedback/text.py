@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from grader.check_wording import cause_line
 from grader.feedback.views import board_rows
-from grader.feedback.wording import cause_line
 from grader.results import CheckResult, CheckStatus, SubmissionResult
 
 STATUS_WORDS = {

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from grader.check_details import NodeCounts, PlayedGame
+from grader.check_wording import cause_line
 from grader.execution.result import CellStatus, ExecutionResult, strip_ansi
 from grader.feedback.charts import NodeChart
-from grader.feedback.wording import cause_line
 from grader.results import CheckResult, CheckStatus, Counterexample, InstructorMark
 
 STATUS_LABELS = {
@@ -103,7 +103,7 @@ class CheckView:
     message: str
     counterexample: Counterexample | None
     likely_cause: str | None
-    """The cause named beside the counterexample (`grader.feedback.wording.cause_line`)."""
+    """The cause named beside the counterexample (`grader.check_wording.cause_line`)."""
     board: tuple[str, ...] | None
     """The counterexample board as nine cells, `X`, `O` or empty strings."""
     node_chart: NodeChart | None

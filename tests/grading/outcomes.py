@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from grader.feedback.wording import cause_line
+from grader.check_wording import cause_line
 from grader.results import CheckStatus, SubmissionResult
 from grader.spec.model import Assignment
 

@@ -9,7 +9,7 @@ from typing import Any
 from grader.check_details import ManualMarking, NodeCountRow, NodeCounts, PlayedGame, SelfPlayRow, SelfPlayTable
 from grader.check_notes import Cause
 from grader.execution.result import CellStatus
-from grader.feedback.wording import cause_line
+from grader.check_wording import cause_line
 from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
 
 NODE_ROW: dict[str, Any] = {

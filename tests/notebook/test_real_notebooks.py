@@ -10,7 +10,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grader.feedback.wording import cause_line
+from grader.check_wording import cause_line
 from grader.grading import GradingOptions, grade_submission
 from grader.results import CheckResult, SubmissionResult
 from grader.spec.loader import load_assignment

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from grader.check_notes import (
     BudgetRanOut,
+    Cause,
     CutsOff,
     KindsSeen,
     NoMoreJudged,
@@ -21,13 +22,27 @@ from grader.check_notes import (
     SlowerThan,
 )
 
-if TYPE_CHECKING:
-    from grader.results import CheckResult
+
+class Worded(Protocol):
+    """The parts of a check's result its words are written from (a `grader.results.CheckResult`)."""
+
+    @property
+    def not_run_reason(self) -> str | None: ...
+
+    @property
+    def headline(self) -> str: ...
+
+    @property
+    def notes(self) -> Sequence[Note]: ...
+
+    @property
+    def cause(self) -> Cause | None: ...
+
 
 NOT_RUN_PREFIX = "Not run: "
 
 
-def check_message(result: CheckResult) -> str:
+def check_message(result: Worded) -> str:
     """What the student reads for ``result``: "Not run: why", or the headline with each note
     written in the order the check made them."""
     if result.not_run_reason is not None:
@@ -73,7 +88,7 @@ def _cut_offs(text: str, closed: bool, notes: Sequence[CutsOff]) -> str:
     return f"{text}{' ' if closed else '. '}It cuts off: {entered}."
 
 
-def cause_line(result: CheckResult) -> str | None:
+def cause_line(result: Worded) -> str | None:
     """The likely cause the student reads beside the counterexample; none when the cause is
     the shape of every call, which the headline already says."""
     cause = result.cause
