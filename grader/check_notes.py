@@ -8,9 +8,12 @@ checks' machinery.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from grader.execution.channel.stop_clock import StopClock
 
 if TYPE_CHECKING:
     from grader.checks.causes.defects import Defect
@@ -114,8 +117,8 @@ class RanOutOfTime:
     name: ClassVar[str] = "ran-out-of-time"
     limit: float
     """The limit it was stopped at, in seconds of ``clock``."""
-    clock: str = "cpu"
-    """``cpu``: its limit, the kernel's CPU time; ``wall``: the wall-clock safety net, for a
+    clock: StopClock = StopClock.CPU
+    """``CPU``: its limit, the kernel's CPU time; ``WALL``: the wall-clock safety net, for a
     call that waited rather than computed."""
 
 
@@ -126,14 +129,23 @@ _NOTES: Mapping[str, type[Note]] = {
 }
 
 
+def _stored(value: Any) -> Any:
+    """A note's field as JSON holds it: a list for a tuple, the value of an enum."""
+    if isinstance(value, tuple):
+        return list(value)
+    return value.value if isinstance(value, enum.Enum) else value
+
+
 def note_to_dict(note: Note) -> dict[str, Any]:
     data: dict[str, Any] = {"note": note.name}
-    data.update({k: list(v) if isinstance(v, tuple) else v for k, v in vars(note).items()})
+    data.update({k: _stored(v) for k, v in vars(note).items()})
     return data
 
 
 def note_from_dict(data: Mapping[str, Any]) -> Note:
     fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k != "note"}
+    if data["note"] == RanOutOfTime.name and "clock" in fields:
+        fields["clock"] = StopClock(fields["clock"])
     return _NOTES[data["note"]](**fields)
 
 

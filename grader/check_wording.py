@@ -21,6 +21,7 @@ from grader.check_notes import (
     Regraded,
     SlowerThan,
 )
+from grader.execution.channel.stop_clock import StopClock
 
 
 class Worded(Protocol):
@@ -105,7 +106,7 @@ def _with_note(text: str, note: Note) -> str:
     if isinstance(note, KindsSeen):
         return f"{text}. {note.summary}" if note.summary else text
     if isinstance(note, RanOutOfTime):
-        if note.clock == "wall":
+        if note.clock is StopClock.WALL:
             return (
                 f"{text}: the call was still running after {note.limit:g} s of wall time, having used less "
                 "than its limit of CPU time, and was stopped"

@@ -157,9 +157,9 @@ def make_calls(
             del todo[key]
             if outcome.status is CallStatus.TIMEOUT:
                 if outcome.stopped_by is StopClock.WALL:
-                    hangs.ran_out(target, allowance, round(outcome.wall), where(key), " of wall time")
+                    hangs.ran_out(target, allowance, round(outcome.wall), where(key), StopClock.WALL)
                 else:
-                    hangs.ran_out(target, allowance, limit, where(key), " of CPU time")
+                    hangs.ran_out(target, allowance, limit, where(key), StopClock.CPU)
         if not made:  # what is left was not started: the time was up
             return {**outcomes, **_skipped(todo, window.spent_reason() if window else "the call was not started")}
     return outcomes

@@ -164,5 +164,5 @@ def ran_out_of_time(outcome: CallOutcome, full_limit: float) -> RanOutOfTime:
     """What stopped a call that ran out of time: its limit of CPU time (the full one, or the
     short one it ran under, as much as it used), or the wall-clock safety net."""
     if outcome.stopped_by is StopClock.WALL:
-        return RanOutOfTime(round(outcome.wall), clock=StopClock.WALL.value)
+        return RanOutOfTime(round(outcome.wall), clock=StopClock.WALL)
     return RanOutOfTime(round(min(full_limit, outcome.duration), 1))

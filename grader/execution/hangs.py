@@ -26,6 +26,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from grader.execution.channel.stop_clock import StopClock
+
 _CALLED = re.compile(r"([A-Za-z_]\w*)\s*\(")
 
 
@@ -37,12 +39,13 @@ class RanOut:
     seconds: float
     where: str
     """``"on `minimax([...], 0, True)`"`` or ``"in cell 7"``."""
-    clock: str = ""
-    """Which time ``seconds`` counts, for the words: ``" of CPU time"`` for a call, nothing for
-    a cell (wall time)."""
+    clock: StopClock | None = None
+    """Which time ``seconds`` counts, said in the words: a call's clock; None for a cell
+    (wall time, as its limit always is)."""
 
     def text(self) -> str:
-        return f"`{self.function}` did not return within {self.seconds:g} s{self.clock} {self.where}"
+        counted = "" if self.clock is None else f" of {self.clock.time_words}"
+        return f"`{self.function}` did not return within {self.seconds:g} s{counted} {self.where}"
 
 
 @dataclass(frozen=True)
@@ -111,7 +114,9 @@ class HangMemory:
                 return Allowance(seconds, table[hung[0]], via)
         return Allowance(full)
 
-    def ran_out(self, names: Iterable[str], allowance: Allowance, seconds: float, where: str, clock: str = "") -> None:
+    def ran_out(
+        self, names: Iterable[str], allowance: Allowance, seconds: float, where: str, clock: StopClock | None = None
+    ) -> None:
         """Code that ran ``names`` with ``allowance`` ran out of it (``seconds`` of ``clock``,
         see `RanOut`). When the limit was shortened, only the names that reach the hang that
         shortened it are blamed: a cell that also calls a function that answers at once does

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from grader.check_notes import Cause
+from grader.check_wording import cause_line
 from grader.checks.causes.search import SearchAnswer, search_cause
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.execution.result import CellRecord, CellStatus, ExecutionResult, SandboxMode
-from grader.check_wording import cause_line
 from grader.results import CheckResult, CheckStatus
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment, AssignmentError

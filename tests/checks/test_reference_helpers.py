@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from grader.check_notes import Regraded
+from grader.check_wording import cause_line
 from grader.checks.context import CheckContext
 from grader.checks.reference_helpers import stand_in_for
 from grader.checks.registry import run_check
-from grader.check_wording import cause_line
 from grader.results import CheckResult, CheckStatus
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment

@@ -4,12 +4,14 @@ back unchanged. The stored documents are JSON, hence ``dict[str, Any]``."""
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from grader.check_details import ManualMarking, NodeCountRow, NodeCounts, PlayedGame, SelfPlayRow, SelfPlayTable
-from grader.check_notes import Cause
-from grader.execution.result import CellStatus
+from grader.check_notes import Cause, RanOutOfTime
 from grader.check_wording import cause_line
+from grader.execution.channel.stop_clock import StopClock
+from grader.execution.result import CellStatus
 from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
 
 NODE_ROW: dict[str, Any] = {
@@ -162,3 +164,25 @@ def test_an_old_record_s_counterexample_cause_reads_back_as_a_local_cause_and_is
     written = read.to_dict()
     assert written["counterexample"] == old["counterexample"]
     assert CheckResult.from_dict(written) == read
+
+
+def test_the_clock_that_stopped_a_call_is_stored_by_name_and_read_back_typed() -> None:
+    result = CheckResult(
+        "best-move",
+        "search-value",
+        "best move",
+        CheckStatus.FAILED,
+        0.0,
+        10.0,
+        headline="`best_move` gave no answer.",
+        notes=(RanOutOfTime(35.0, StopClock.WALL),),
+    )
+    stored = result.to_dict()
+    assert stored["notes"] == [{"note": "ran-out-of-time", "limit": 35.0, "clock": "wall"}]
+    read = CheckResult.from_dict(json.loads(json.dumps(stored)))
+    assert read == result and read.notes[0] == RanOutOfTime(35.0, StopClock.WALL)
+    assert "still running after 35 s of wall time" in read.message
+    assert (
+        "at 35 s of CPU time"
+        in CheckResult.from_dict({**stored, "notes": [{**stored["notes"][0], "clock": "cpu"}]}).message
+    )

@@ -14,8 +14,6 @@ from typing import Any
 
 from grader.execution.channel.kernel.exploration import MAX_STEPS, unpack_boards
 from grader.execution.channel.protocol import (
-    CLOCK_CPU,
-    CLOCK_WALL,
     STATUS_MISSING,
     STATUS_OK,
     STATUS_RAISED,
@@ -28,17 +26,8 @@ from grader.execution.channel.protocol import (
     MadeRequest,
     StandInRequest,
 )
+from grader.execution.channel.stop_clock import StopClock
 from grader.execution.channel.wire_format import decode, encode
-
-
-class StopClock(str, enum.Enum):
-    """The clock whose limit stopped a call (status ``TIMEOUT``)."""
-
-    CPU = CLOCK_CPU
-    """Its limit: the kernel's CPU time."""
-    WALL = CLOCK_WALL
-    """The wall-clock safety net (`grader.execution.channel.protocol.wall_bound`): the call
-    waited (slept, blocked) rather than computed."""
 
 
 class CallStatus(str, enum.Enum):
