@@ -3,14 +3,18 @@ a hidden check's test cases; the in-notebook check finds the assignment by its i
 public checks in a Jupyter kernel there, and ``grader check -a ID`` runs a student's notebook
 there as grading does, with the exit statuses the manual gives.
 
-The wheels are installed offline (``--no-index --no-deps``); the grader's dependencies (the
-distributions its metadata requires, followed transitively) are then linked from this
-environment's site-packages into the new one, file by file, as an installer would lay them out:
-pip never sees them, so it cannot touch this environment's own copy of the grader, and the
-sandboxed kernel, which reads only its environment's site-packages, finds them there."""
+The grader's dependencies (the distributions its metadata requires, followed transitively) are
+first linked from this environment's site-packages into the new one, file by file, as an
+installer lays them out: pip finds them installed, and the sandboxed kernel, which reads only
+its environment's site-packages, finds them there. The bundle is then installed as students
+install it from a course's web folder (``pip install --find-links ADDRESS PROJECT``), from its
+folder served over HTTP on this machine, with no package index (``--no-index``)."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import http.server
 import json
 import os
 import re
@@ -18,7 +22,9 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib.metadata import Distribution, distribution
 from pathlib import Path
@@ -111,6 +117,21 @@ def _link_dependencies(site_packages: Path) -> None:
                 shutil.copy2(source, target)
 
 
+@contextlib.contextmanager
+def _served(folder: Path) -> Iterator[str]:
+    """``folder`` served over HTTP on this machine, as a course's web folder is: its address."""
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
 @dataclass(frozen=True)
 class Installed:
     """A fresh environment holding the released bundle of a copy of lab05 with hidden checks."""
@@ -140,15 +161,28 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     root = tmp_path_factory.mktemp("bundle-install")
     folder = _lab05_with_hidden_checks(root / "lab05")
     bundle = write_bundle(folder, "lab05", "1", root / "bundle")
-    started = time.monotonic()
     python = _venv(root / "venv")
-    wheels = [str(bundle.grader_wheel), str(bundle.assignment_wheel)]
-    install = [str(python), "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", *wheels]
-    subprocess.run(install, check=True, timeout=120)
-    install_seconds = time.monotonic() - started
     site_packages = root / "venv" / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
-    assert (site_packages / "grader").is_dir() and not (site_packages / "ipykernel").exists()
     _link_dependencies(site_packages)
+    assert not (site_packages / "grader").exists()
+    # As the manual tells students: the bundle's page by its address, the assignment by its
+    # project name; pip finds the grader's wheel on the same page.
+    started = time.monotonic()
+    with _served(bundle.folder) as address:
+        install = [
+            str(python),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-index",
+            "--find-links",
+            address,
+            bundle.project,
+        ]
+        subprocess.run(install, check=True, timeout=120)
+    install_seconds = time.monotonic() - started
+    assert (site_packages / "grader").is_dir() and (site_packages / "gamesearch_assignment_lab05").is_dir()
     kernels = root / "jupyter" / "kernels" / "python3"
     kernels.mkdir(parents=True)
     spec = {"argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"], "language": "python"}
