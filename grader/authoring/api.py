@@ -235,3 +235,22 @@ def _no_mutation_of(search: DraftCheck, helper_checked: DraftCheck) -> DraftChec
     params = NoMutationParams(call, to_move=getattr(search.params, "to_move", None))
     title = f"{name} leaves the board as it found it"
     return DraftCheck(f"{search.id}-no-mutation", "no-mutation", title, "no-mutation", params, why)
+
+
+def unchecked(draft: Draft, api: Api | None, functions: Iterable[str]) -> list[str]:
+    """The API's functions of ``functions`` that no check of ``draft`` calls and no note names:
+    roles init does not check (a move validator, a display), which the author may want to."""
+    called: set[str] = set()
+    for check in draft.checks:
+        for template in _calls(check):
+            called.add(template.target.name)
+            called.update(step.name for step in template.chain)
+    noted = " ".join(draft.notes)
+    return [
+        name
+        for name in functions
+        if (api is None or api.admits(name))
+        and name not in called
+        and name.rsplit(".", 1)[-1] not in called
+        and f"`{name}" not in noted
+    ]

@@ -215,9 +215,10 @@ def _author(
 def _infer_draft(notebook: nbformat.NotebookNode, api: Api, session: NotebookSession) -> Draft:
     """The draft from the solution's answers; InitFailed when they make no assignment."""
     discovered = discover(session.notebook, session.calls.defined_names())
-    encodings = candidate_encodings(source_literals(notebook))
+    literals = source_literals(notebook)
+    encodings = candidate_encodings(literals)
     prober = Prober(session.calls, _names(discovered), PROBE_CALL_TIMEOUT)
-    draft, choice = infer(prober, discovered, encodings, api)
+    draft, choice = infer(prober, discovered, encodings, api, literals.boards)
     hangs = prober.hangs_under(choice.conventions) if choice else list(prober.hung.values())
     if hangs and draft.checks and not _has_search(draft):
         raise InitFailed(f"the solution hangs: {'; '.join(map(str, hangs))}. Found: {_found_words(draft)}")

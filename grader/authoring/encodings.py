@@ -42,10 +42,14 @@ class SourceLiterals:
     strings: frozenset[str]
     numpy: bool
     dicts: bool
+    boards: tuple[object, ...] = ()
+    """Literal values the source assigns to a board's name (``current_state = [['1', '2', '3'],
+    ...]``): how the notebook itself writes a board, when its functions cannot tell."""
 
 
 def source_literals(notebook: NotebookNode) -> SourceLiterals:
     strings: set[str] = set()
+    boards: list[object] = []
     numpy = dicts = False
     for cell in notebook.cells:
         if cell.cell_type != "code":
@@ -62,7 +66,26 @@ def source_literals(notebook: NotebookNode) -> SourceLiterals:
                 numpy = numpy or any((m or "").split(".")[0] == "numpy" for m in modules)
             elif isinstance(node, (ast.Dict, ast.DictComp)) or (isinstance(node, ast.Name) and node.id == "dict"):
                 dicts = True
-    return SourceLiterals(frozenset(strings), numpy, dicts)
+            if isinstance(node, ast.Assign):
+                boards += _assigned_board(node)
+    return SourceLiterals(frozenset(strings), numpy, dicts, tuple(boards))
+
+
+def _assigned_board(node: ast.Assign) -> list[object]:
+    """The literal list, tuple or string assigned to a board's name, or nothing."""
+    named = [t for t in node.targets if isinstance(t, ast.Name) and BOARD_NAME.match(t.id)]
+    if not named or not isinstance(node.value, (ast.List, ast.Tuple, ast.Constant)):
+        return []
+    try:
+        value = ast.literal_eval(node.value)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return []
+    return [value] if isinstance(value, (list, tuple, str)) else []
+
+
+def writes_a_board(encoding: BoardEncoding, boards: Sequence[object]) -> bool:
+    """Whether one of the boards the source writes reads as a board under ``encoding``."""
+    return any(_reads_as_board(board, [encoding]) for board in boards)
 
 
 def _symbol_sets(literals: SourceLiterals) -> Iterable[tuple[Symbol, int | str, int | str]]:

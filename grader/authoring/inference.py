@@ -13,12 +13,12 @@ from dataclasses import dataclass, replace
 from typing import cast
 
 from grader.authoring.aliases import aliases_for
-from grader.authoring.api import Api, keep_api_checks
+from grader.authoring.api import Api, keep_api_checks, unchecked
 from grader.authoring.board_tests import BoardTest, read_board_test
 from grader.authoring.conventions import TurnEvidence, choose_conventions
 from grader.authoring.discovery import Discovered
 from grader.authoring.draft import BoardTable, Draft, DraftCheck, Field, NearMiss, call, slug
-from grader.authoring.encodings import candidate_locations, made_objects
+from grader.authoring.encodings import candidate_locations, made_objects, writes_a_board
 from grader.authoring.finished_games import FinishedAnswer, finished_answer
 from grader.authoring.game_roles import read_initial_state, read_successor
 from grader.authoring.probes import (
@@ -29,7 +29,7 @@ from grader.authoring.probes import (
     screening_positions,
     search_positions,
 )
-from grader.authoring.search_checks import ReadSearch, search_checks
+from grader.authoring.search_checks import NodeCounter, ReadSearch, search_checks
 from grader.authoring.search_readings import SearchFunction, read_search, search_case
 from grader.authoring.signatures import Signature, read_constructor, read_signatures
 from grader.checks.kinds import predicates
@@ -53,6 +53,8 @@ class EncodingChoice:
     """Functions that almost answer like a board test or a search under this encoding."""
     others: tuple[Conventions, ...] = ()
     """Other encodings under which as many functions were recognized."""
+    written: bool = False
+    """Among those, this is the one a board the source writes reads under."""
 
     @property
     def recognized(self) -> int:
@@ -153,10 +155,12 @@ def choose_encoding(
     encodings: Sequence[BoardEncoding],
     locations: Sequence[BoardLocation],
     discovered: Discovered | None = None,
+    written: Sequence[object] = (),
 ) -> EncodingChoice | None:
     """The encoding and location under which the most functions answer like the reference.
     Board tests are cheap to ask and narrow the candidates; searches are asked only under
-    those left."""
+    those left. Where several do equally well, the first one a board of ``written`` (the
+    source's own, `SourceLiterals.boards`) reads under, else the first."""
     boards = predicate_positions()
     tested: list[tuple[list[Signature], EncodingChoice]] = []
     for location in locations:
@@ -170,11 +174,16 @@ def choose_encoding(
     most = max(c.telling for _, c in tested)
     shortlist = sorted((hc for hc in tested if hc[1].telling == most), key=lambda hc: -hc[1].recognized)[:SHORTLIST]
     choices = [_with_searches(prober, here, c) for here, c in shortlist]
-    best = max(choices, key=lambda c: c.rank)
+    rank = max(c.rank for c in choices)
+    tied = [c for c in choices if c.rank == rank]
+    by_source = [c for c in tied if writes_a_board(c.conventions.encoding, written)] if len(tied) > 1 else []
+    best = (by_source or tied)[0]
     if best.recognized == 0:
         return None
-    others = tuple(c.conventions for c in choices if c.rank == best.rank and c is not best)
-    return EncodingChoice(best.conventions, best.board_tests, best.searches, best.near_misses, others)
+    others = tuple(c.conventions for c in tied if c is not best)
+    return EncodingChoice(
+        best.conventions, best.board_tests, best.searches, best.near_misses, others, written=bool(by_source)
+    )
 
 
 def _board_test_check(test: BoardTest) -> DraftCheck:
@@ -196,27 +205,30 @@ def _board_test_check(test: BoardTest) -> DraftCheck:
 
 def find_counter(
     prober: Prober, discovered: Discovered, searches: Sequence[SearchFunction], conventions: Conventions
-) -> str | None:
-    """A global the search adds to as it runs: reset to 0, it holds a positive count after a call."""
+) -> NodeCounter | None:
+    """A global a search adds to as it runs: reset to 0, it holds a positive count after a call.
+    Each search that gives values is asked in turn: a notebook's plain minimax and the copy of
+    it that counts its nodes are different functions."""
     names = [g for g in discovered.global_names if COUNTER_NAME.search(g)]
-    valued = [s for s in searches if any(r.values for r in s.readings)]
-    if not names or not valued:
-        return None
-    search = valued[0]
-    reading = search.readings[0]
-    case = search_case(reading, search_positions(reading.first_player)[0])
-    for name in names:
-        (outcome,) = prober.ask(
-            search.signature, replace(conventions, first_player=reading.first_player), [case], reset={name: 0}
-        )
-        count = outcome.globals_after.get(name)
-        if outcome.ok and isinstance(count, int) and not isinstance(count, bool) and count > 0:
-            return name
+    for search in [s for s in searches if any(r.values for r in s.readings)] if names else []:
+        reading = search.readings[0]
+        case = search_case(reading, search_positions(reading.first_player)[0])
+        for name in names:
+            (outcome,) = prober.ask(
+                search.signature, replace(conventions, first_player=reading.first_player), [case], reset={name: 0}
+            )
+            count = outcome.globals_after.get(name)
+            if outcome.ok and isinstance(count, int) and not isinstance(count, bool) and count > 0:
+                return NodeCounter(name, search.function)
     return None
 
 
 def infer(
-    prober: Prober, discovered: Discovered, encodings: Sequence[BoardEncoding], api: Api | None = None
+    prober: Prober,
+    discovered: Discovered,
+    encodings: Sequence[BoardEncoding],
+    api: Api | None = None,
+    written: Sequence[object] = (),
 ) -> tuple[Draft, EncodingChoice | None]:
     """The draft assignment: fields with evidence, checks, what is undecided and why. Every
     function is read (a helper's answers are evidence of the conventions), but only the
@@ -227,7 +239,7 @@ def infer(
     signatures = _signatures(draft, discovered, api)
     made = made_objects(prober.runner, discovered, prober.call_timeout)
     locations = candidate_locations(discovered, made, encodings)
-    choice = choose_encoding(prober, signatures, encodings, locations, discovered)
+    choice = choose_encoding(prober, signatures, encodings, locations, discovered, written)
     if choice is None:
         return draft, None
     _board_fields(draft, choice)
@@ -257,6 +269,8 @@ def infer(
     _game_roles(draft, prober, here, signatures, conventions, fmt)
     if api is not None:
         keep_api_checks(draft, api)
+    for name in unchecked(draft, api, [f.name for f in discovered.functions]):
+        draft.notes.append(f"`{name}`: none of the roles init checks; write its check by hand if the course grades it")
     # The board functions first: a check that finds one wrong leaves the reference's version
     # of it for the searches built on it, graded after it (`grader.checks.reference_helpers`).
     draft.checks.sort(key=lambda c: c.kind not in BOARD_FUNCTION_KINDS)
@@ -320,7 +334,8 @@ def _board_fields(draft: Draft, choice: EncodingChoice) -> None:
     if choice.others:
         words = ", ".join(c.encoding.description for c in choice.others)
         evidence += f"; as many do with {words}"
-        draft.notes.append(f"the board could also be {words}: as many functions answer alike; the first is kept")
+        kept = "the one the notebook's own code writes a board in is kept" if choice.written else "the first is kept"
+        draft.notes.append(f"the board could also be {words}: as many functions answer alike; {kept}")
     preset = preset_name(encoding)
     if preset is not None and location.where == "argument":
         draft.fields.append(Field("encoding", preset, f"{encoding.description}: {evidence}"))

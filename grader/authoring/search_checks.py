@@ -45,6 +45,15 @@ SearchRole = Literal["alpha-beta", "minimax", "best-move"]
 
 
 @dataclass(frozen=True)
+class NodeCounter:
+    """A global the solution adds to as a search runs, and that search."""
+
+    name: str
+    search: str
+    """The function whose calls make it grow."""
+
+
+@dataclass(frozen=True)
 class ReadSearch:
     """A search function, how it reads under the chosen conventions, and its role."""
 
@@ -173,10 +182,11 @@ def _role_checks(
     return checks
 
 
-def _pair_checks(found: Sequence[ReadSearch], counter: str | None, first_player: str) -> list[DraftCheck]:
+def _pair_checks(found: Sequence[ReadSearch], counter: NodeCounter | None, first_player: str) -> list[DraftCheck]:
     """What the searches show together: the board left alone, alpha-beta's node reduction,
-    a node counter the notebook keeps. An alpha-beta that plays one side is compared with a
-    minimax of that side, on positions where it moves."""
+    a node counter the notebook keeps (judged through the minimax that makes it grow). An
+    alpha-beta that plays one side is compared with a minimax of that side, on positions
+    where it moves."""
     minimaxes = [f for f in found if f.role == "minimax"]
     alphabetas = [f for f in found if f.role == "alpha-beta"]
     if alphabetas:
@@ -209,14 +219,17 @@ def _pair_checks(found: Sequence[ReadSearch], counter: str | None, first_player:
         counts = NodeCountParams(mm_call, ab_call, positions=positions, move_order="any")
         why += '; move_order = "row-major" asks for the reference\'s exploration, cells tried row by row'
         checks.append(DraftCheck("node-reduction", "node-reduction", title, "node-counts", counts, why))
-    if minimaxes and counter is not None:
-        mm = minimaxes[0]
-        title = f"the global {counter} counts the nodes {mm.function} visits"
+    # The minimax that makes the counter grow; the first one when an alpha-beta was seen to
+    # (a notebook whose searches share one counter).
+    counting = [f for f in minimaxes if counter is not None and f.function == counter.search] or minimaxes[:1]
+    if counter is not None and counting:
+        mm = counting[0]
+        title = f"the global {counter.name} counts the nodes {mm.function} visits"
         counted = NodeCountParams(
-            mm.call(), counter=counter, positions=node_positions(mm.reading.to_move, first_player)
+            mm.call(), counter=counter.name, positions=node_positions(mm.reading.to_move, first_player)
         )
-        why = f"the global {counter} grows while {mm.function} searches"
-        checks.append(DraftCheck(f"{slug(counter)}-counter", "node-counter", title, "node-counts", counted, why))
+        why = f"the global {counter.name} grows while {mm.function} searches"
+        checks.append(DraftCheck(f"{slug(counter.name)}-counter", "node-counter", title, "node-counts", counted, why))
     return checks
 
 
@@ -224,7 +237,7 @@ def search_checks(
     draft: Draft,
     searches: Sequence[SearchFunction],
     chosen: ChosenConventions,
-    counter: str | None = None,
+    counter: NodeCounter | None = None,
     finished: Callable[[ReadSearch], FinishedAnswer | None] = lambda _: None,
 ) -> None:
     """The checks of the search functions, under the chosen conventions; ``finished`` tells

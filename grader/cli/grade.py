@@ -145,13 +145,14 @@ def _student_feedback(args: argparse.Namespace, assignment: Assignment, result: 
     """`grader check`'s lines and report; exit 2 when nothing could run."""
     from grader.feedback.html import render_student_report
     from grader.feedback.text import format_submission
+    from grader.spec.hidden_checks import hidden_checks
 
     reason = result.not_graded_reason
     if reason is not None:
         print(f"grader check: {reason}", file=sys.stderr)
         return USAGE_ERROR
     print(format_submission(result))
-    hidden = [c for c in assignment.checks if c.hidden]
+    hidden = hidden_checks(assignment)
     if hidden:
         points = sum(c.points for c in hidden)
         print(

@@ -31,6 +31,7 @@ from grader.feedback.views import (
 )
 from grader.results import CheckStatus, SubmissionResult
 from grader.similarity.view import SimilarityView
+from grader.spec.hidden_checks import hidden_checks
 from grader.spec.model import Assignment
 
 
@@ -68,8 +69,8 @@ def render_student_report(
     graded_ids = {c.check_id for c in result.checks}
     hidden_not_run = [
         HiddenCheckNotRun(c.title, c.points)
-        for c in (assignment.checks if assignment else ())
-        if c.hidden and c.id not in graded_ids
+        for c in (hidden_checks(assignment) if assignment else ())
+        if c.id not in graded_ids
     ]
     execution = ExecutionView.from_record(result.execution)
     note = execution.isolation_note if execution else ""

@@ -20,11 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
-
 from grader.errors import GraderError
 from grader.execution.channel.kernel.names import is_ipython_bookkeeping
 from grader.execution.in_process import CallsNotPossibleHere, InProcessSession, require_alarm
@@ -33,8 +28,8 @@ from grader.grading import run_checks, submission_problems
 from grader.notebook.finding import AssignmentNotFound, find_assignment
 from grader.notebook.result_view import NotebookCheck
 from grader.notebook.saved_globals import save_globals
-from grader.release.public_copy import HIDDEN_CHECKS_FILE
 from grader.results import SubmissionResult
+from grader.spec.hidden_checks import hidden_checks
 from grader.spec.model import Assignment, AssignmentError, Check
 
 RUN_JUDGED_KINDS = frozenset({"runs-cleanly", "printed-sequence"})
@@ -139,17 +134,8 @@ def _plan(spec: Assignment, check_id: str | None) -> _Plan:
 
 
 def _hidden_checks(spec: Assignment) -> tuple[HiddenCheckNotRun, ...]:
-    """The hidden checks, by title and points: from the spec, or where the assignment is a
-    student's copy (an installed package's), which names them in ``hidden_checks.toml``."""
-    named = [HiddenCheckNotRun(c.title, c.points) for c in spec.checks if c.hidden]
-    listed = spec.directory / HIDDEN_CHECKS_FILE
-    if listed.is_file():
-        try:
-            entries = tomllib.loads(listed.read_text(encoding="utf-8")).get("checks", [])
-            named += [HiddenCheckNotRun(str(e["title"]), float(e["points"])) for e in entries]
-        except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError):
-            pass  # a list that cannot be read names nothing; the checks that run are unaffected
-    return tuple(named)
+    """The hidden checks, by title and points (a student's copy names them beside its spec)."""
+    return tuple(HiddenCheckNotRun(c.title, c.points) for c in hidden_checks(spec))
 
 
 def _built_on(asked: Check[Any], runnable: list[Check[Any]]) -> set[str]:

@@ -53,15 +53,15 @@ def list_assignments(root: Path = BUILTIN_ASSIGNMENTS) -> list[str]:
 def load_assignment(id_or_path: str | Path, root: Path = BUILTIN_ASSIGNMENTS) -> Assignment:
     """Load by built-in id or by a path to a folder or to its assignment.toml."""
     path = Path(id_or_path)
+    by_id = not path.is_dir() and not path.suffix
     if path.is_dir():
         path = path / "assignment.toml"
-    elif not path.suffix:
+    elif by_id:
         path = root / str(id_or_path) / "assignment.toml"
         if not path.is_file():  # not built in: installed by a student bundle (`grader.spec.installed`)
             path = installed_assignments().get(str(id_or_path), path.parent) / "assignment.toml"
     if not path.is_file():
-        known = ", ".join(list_assignments(root) + sorted(installed_assignments())) or "none"
-        raise AssignmentError(path, "", f"no such assignment (built-in ids: {known})")
+        raise AssignmentError(id_or_path if by_id else path, "", _not_found(root))
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
@@ -184,3 +184,11 @@ def _load_adapter(path: Path) -> types.ModuleType | None:
     except Exception as exc:  # the author's adapter is broken: say where
         raise AssignmentError(path, "", f"adapter failed to import: {type(exc).__name__}: {exc}") from None
     return module
+
+
+def _not_found(root: Path) -> str:
+    """The ids one could have meant: built in, and installed by a student bundle."""
+    builtin, installed = list_assignments(root), sorted(installed_assignments())
+    known = [f"built-in ids: {', '.join(builtin)}"] if builtin else []
+    known += [f"installed: {', '.join(installed)}"] if installed else []
+    return f"no such assignment ({'; '.join(known) or 'none is built in or installed'})"

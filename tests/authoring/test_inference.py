@@ -79,7 +79,7 @@ def in_process_inference(source: str) -> tuple[Draft, EncodingChoice | None, Pro
     notebook = notebook_from_script(source)
     discovered = discover(notebook, defined)
     prober = Prober(runner, frozenset(runner.defined_names()), 5.0)
-    draft, choice = infer(prober, discovered, candidate_encodings(source_literals(notebook)))
+    draft, choice = infer(prober, discovered, candidate_encodings(seen := source_literals(notebook)), None, seen.boards)
     return draft, choice, prober, discovered
 
 

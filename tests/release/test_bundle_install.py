@@ -1,28 +1,41 @@
 """A student bundle installed into a fresh virtual environment: it holds no solution and none of
-a hidden check's test cases, and the in-notebook check finds the assignment by its id and runs
-its public checks in a Jupyter kernel there.
+a hidden check's test cases; the in-notebook check finds the assignment by its id and runs its
+public checks in a Jupyter kernel there, and ``grader check -a ID`` runs a student's notebook
+there as grading does, with the exit statuses the manual gives.
 
-The wheels are installed offline (``--no-index --no-deps``); the grader's dependencies come from
-this environment's site-packages, added to the new one's path by a ``.pth`` line after pip has
-run (pip never sees them, so it cannot touch this environment's own copy of the grader)."""
+The grader's dependencies (the distributions its metadata requires, followed transitively) are
+first linked from this environment's site-packages into the new one, file by file, as an
+installer lays them out: pip finds them installed, and the sandboxed kernel, which reads only
+its environment's site-packages, finds them there. The bundle is then installed as students
+install it from a course's web folder (``pip install --find-links ADDRESS PROJECT``), from its
+folder served over HTTP on this machine, with no package index (``--no-index``)."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import http.server
 import json
+import os
+import re
 import shutil
 import subprocess
 import sys
-import sysconfig
 import textwrap
+import threading
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib.metadata import Distribution, distribution
 from pathlib import Path
 
 import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
+from packaging.requirements import Requirement
 
 from grader.notebook.self_check import RUN_JUDGED_KINDS
-from grader.release.bundle import write_bundle
+from grader.release.bundle import GRADER_PROJECT, write_bundle
 from grader.spec.loader import BUILTIN_ASSIGNMENTS, load_assignment
 from tests.checks.in_process import solution_definitions
 
@@ -72,6 +85,115 @@ def _venv(path: Path) -> Path:
     return path / "bin" / "python"
 
 
+def _requirements(project: str) -> list[Distribution]:
+    """The distributions ``project`` needs here, followed transitively (extras left out)."""
+    found: dict[str, Distribution] = {}
+    waiting = [project]
+    while waiting:
+        name = waiting.pop()
+        key = re.sub(r"[-_.]+", "-", name).lower()
+        if key in found:
+            continue
+        found[key] = distribution(name)
+        for text in found[key].requires or []:
+            requirement = Requirement(text)
+            if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
+                waiting.append(requirement.name)
+    return [d for key, d in found.items() if key != project]
+
+
+def _link_dependencies(site_packages: Path) -> None:
+    """Lay the grader's dependencies' files out in ``site_packages`` (hard links where the file
+    system allows, else copies)."""
+    for dependency in _requirements(GRADER_PROJECT):
+        for name in dependency.files or []:
+            source, target = Path(str(dependency.locate_file(name))), site_packages / name
+            if ".." in name.parts or not source.is_file() or target.exists():
+                continue  # scripts outside site-packages; what pip put there already
+            target.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                os.link(source, target)
+            except OSError:
+                shutil.copy2(source, target)
+
+
+@contextlib.contextmanager
+def _served(folder: Path) -> Iterator[str]:
+    """``folder`` served over HTTP on this machine, as a course's web folder is: its address."""
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+@dataclass(frozen=True)
+class Installed:
+    """A fresh environment holding the released bundle of a copy of lab05 with hidden checks."""
+
+    root: Path
+    python: Path
+    site_packages: Path
+    env: dict[str, str]
+    """The environment the student's commands run with: no trace of this one."""
+    student_folder: Path
+    """Where the student works: not beside the instructor's folder, which a path would name."""
+    install_seconds: float
+
+    def grader(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(self.root / "venv" / "bin" / "grader"), *args],
+            cwd=self.student_folder,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    root = tmp_path_factory.mktemp("bundle-install")
+    folder = _lab05_with_hidden_checks(root / "lab05")
+    bundle = write_bundle(folder, "lab05", "1", root / "bundle")
+    python = _venv(root / "venv")
+    site_packages = root / "venv" / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    _link_dependencies(site_packages)
+    assert not (site_packages / "grader").exists()
+    # As the manual tells students: the bundle's page by its address, the assignment by its
+    # project name; pip finds the grader's wheel on the same page.
+    started = time.monotonic()
+    with _served(bundle.folder) as address:
+        install = [
+            str(python),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-index",
+            "--find-links",
+            address,
+            bundle.project,
+        ]
+        subprocess.run(install, check=True, timeout=120)
+    install_seconds = time.monotonic() - started
+    assert (site_packages / "grader").is_dir() and (site_packages / "gamesearch_assignment_lab05").is_dir()
+    kernels = root / "jupyter" / "kernels" / "python3"
+    kernels.mkdir(parents=True)
+    spec = {"argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"], "language": "python"}
+    (kernels / "kernel.json").write_text(json.dumps(spec | {"display_name": "bundle"}), encoding="utf-8")
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(root), "JUPYTER_PATH": str(root / "jupyter")}
+    env["JUPYTER_DATA_DIR"] = str(root / "jupyter-data")
+    student_folder = root / "student"
+    student_folder.mkdir()
+    return Installed(root, python, site_packages, env, student_folder, install_seconds)
+
+
 def _student_notebook(path: Path) -> Path:
     definitions = solution_definitions(load_assignment("lab05"))
     cells = [
@@ -94,56 +216,32 @@ RUN_NOTEBOOK = textwrap.dedent(
 )
 
 
-def test_an_installed_bundle_holds_nothing_hidden_and_checks_a_notebook_in_a_kernel(tmp_path: Path) -> None:
-    folder = _lab05_with_hidden_checks(tmp_path / "lab05")
-    bundle = write_bundle(folder, "lab05", "1", tmp_path / "bundle")
-    started = time.monotonic()
-    python = _venv(tmp_path / "venv")
-    wheels = [str(bundle.grader_wheel), str(bundle.assignment_wheel)]
-    install = [str(python), "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", *wheels]
-    subprocess.run(install, check=True, timeout=120)
-    installed_in = tmp_path / "venv" / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
-    installed = [path for path in installed_in.rglob("*") if path.is_file()]
-    install_seconds = time.monotonic() - started
+def test_an_installed_bundle_holds_nothing_hidden_and_checks_a_notebook_in_a_kernel(installed: Installed) -> None:
+    installed_in = installed.site_packages
+    ours = [installed_in / name for name in ("grader", "reference", "gamesearch_assignment_lab05")]
+    installed_files = [path for folder in ours for path in folder.rglob("*") if path.is_file()]
+    installed_files += [path for path in installed_in.glob("gamesearch_*.dist-info/*") if path.is_file()]
 
     # nothing hidden: no solution, no hidden test case, position or expected value, not even in a comment
-    assert [path for path in installed if path.name.startswith("solution.")] == []
+    assert [path for path in installed_files if path.name.startswith("solution.")] == []
     assert not (installed_in / "grader" / "assignments").exists()  # the built-ins stay with their graders
-    for path in installed:
+    for path in installed_files:
         content = path.read_bytes()
         for secret in (*HIDDEN_POSITIONS, HIDDEN_EXPECTED):
             assert secret.encode() not in content, f"{path} holds {secret!r}"
     named = (installed_in / "gamesearch_assignment_lab05" / "hidden_checks.toml").read_text(encoding="utf-8")
     assert 'title = "the game\'s last line"' in named
 
-    # the grader's dependencies, from this environment, after pip has run
-    (installed_in / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
-    kernels = tmp_path / "jupyter" / "kernels" / "python3"
-    kernels.mkdir(parents=True)
-    spec = {"argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"], "language": "python"}
-    (kernels / "kernel.json").write_text(json.dumps(spec | {"display_name": "bundle"}), encoding="utf-8")
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "JUPYTER_PATH": str(tmp_path / "jupyter")}
-    env["JUPYTER_DATA_DIR"] = str(tmp_path / "jupyter-data")
-    student_folder = tmp_path / "student"  # not beside the instructor's folder lab05/, which a path would name
-    student_folder.mkdir()
-
-    listed = subprocess.run(
-        [str(tmp_path / "venv" / "bin" / "grader"), "assignments"],
-        cwd=student_folder,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    listed = installed.grader("assignments")
     assert listed.returncode == 0, listed.stderr
     public = [c for c in load_assignment(BUILTIN_ASSIGNMENTS / "lab05").checks if not c.hidden]
     assert listed.stdout.split()[0] == "lab05" and f"{len(public)} checks" in listed.stdout, listed.stdout
 
-    notebook = _student_notebook(student_folder / "student.ipynb")
+    notebook = _student_notebook(installed.student_folder / "student.ipynb")
     ran = subprocess.run(
-        [str(python), "-c", RUN_NOTEBOOK, str(notebook)],
-        cwd=student_folder,
-        env=env,
+        [str(installed.python), "-c", RUN_NOTEBOOK, str(notebook)],
+        cwd=installed.student_folder,
+        env=installed.env,
         capture_output=True,
         text=True,
         timeout=300,
@@ -158,4 +256,53 @@ def test_an_installed_bundle_holds_nothing_hidden_and_checks_a_notebook_in_a_ker
     assert "the game's last line" in shown
     html = "".join(output.get("data", {}).get("text/html", "") for output in cells[2].outputs)
     assert "minimax returns the game value" in html
-    print(f"bundle installed into a fresh environment in {install_seconds:.1f} s")
+    print(f"bundle installed into a fresh environment in {installed.install_seconds:.1f} s")
+
+
+WRONG_CHECK_WIN = (
+    "if board[a] == player and board[b] == player and board[c] == player:",
+    "if board[a] == player and board[b] == player:",
+)
+"""lab05's check_win made to see a win in two pieces of a line."""
+
+
+def test_grader_check_runs_a_students_notebook_from_the_installed_bundle(installed: Installed) -> None:
+    """The terminal command on saved notebooks, as the manual gives it: a correct notebook scores
+    the public checks' points and names the hidden ones; a wrong one gets its failing check with
+    a counterexample; both exit 0 and write the report. A file that is not a notebook, or an id
+    nothing installed, is one line and exit status 2."""
+    public = [c for c in load_assignment(BUILTIN_ASSIGNMENTS / "lab05").checks if not c.hidden]
+    points = sum(c.points for c in public)
+    answer_key = nbformat.read(BUILTIN_ASSIGNMENTS / "lab05" / "solution.ipynb", as_version=4)
+    nbformat.write(answer_key, installed.student_folder / "right.ipynb")
+    wrong = nbformat.read(BUILTIN_ASSIGNMENTS / "lab05" / "solution.ipynb", as_version=4)
+    edited = [cell for cell in wrong.cells if WRONG_CHECK_WIN[0] in cell.source]
+    assert len(edited) == 1
+    edited[0].source = edited[0].source.replace(*WRONG_CHECK_WIN)
+    nbformat.write(wrong, installed.student_folder / "wrong.ipynb")
+
+    right = installed.grader("check", "right.ipynb", "-a", "lab05")
+    assert right.returncode == 0, right.stderr
+    assert f"Score: {points:g} / {points:g}" in right.stdout, right.stdout
+    assert all(f"PASS     {c.id} " in right.stdout for c in public), right.stdout
+    assert "also has 2 hidden check(s) worth 15 point(s)" in right.stdout, right.stdout
+    assert "node-reduction-hidden" not in right.stdout
+    assert "the game&#39;s last line" in (installed.student_folder / "right-report.html").read_text(encoding="utf-8")
+
+    failed = installed.grader("check", "wrong.ipynb", "-a", "lab05")
+    assert failed.returncode == 0, failed.stderr
+    check_win = next(c for c in public if c.id == "check-win")
+    assert f"Score: {points - check_win.points:g} / {points:g}" in failed.stdout, failed.stdout
+    assert f"FAIL     check-win               0/{check_win.points:g}" in failed.stdout, failed.stdout
+    assert "expected: False" in failed.stdout and "actual:   True" in failed.stdout, failed.stdout
+    assert (installed.student_folder / "wrong-report.html").is_file()
+
+    (installed.student_folder / "notes.ipynb").write_text("{}", encoding="utf-8")
+    not_a_notebook = installed.grader("check", "notes.ipynb", "-a", "lab05")
+    assert not_a_notebook.returncode == 2 and not_a_notebook.stdout == ""
+    assert not_a_notebook.stderr.strip() == (
+        "grader check: notes.ipynb: JSON but not a Jupyter notebook: found an object without 'cells'"
+    )
+    unknown = installed.grader("check", "right.ipynb", "-a", "lab55")
+    assert unknown.returncode == 2
+    assert unknown.stderr.strip() == "grader check: lab55: no such assignment (installed: lab05)", unknown.stderr

@@ -98,6 +98,35 @@ def test_a_built_ins_marked_answer_key_releases_under_its_own_checks(assignment_
     print(f"{assignment_id}: handout {report.validation.template.score:g} / {report.validation.template.max_score:g}")
 
 
+@pytest.mark.kernel
+@pytest.mark.slow
+def test_init_on_the_built_ins_masters_reads_what_their_authors_wrote(tmp_path: Path) -> None:
+    """Where init alone, on a built-in's marked answer key, once read otherwise than the
+    built-in's own assignment.toml: alphabeta-challenges' board, whose empty cells every function
+    reads alike but the notebook writes as digits; minimax-enhanced's node counter, kept by
+    `minimax_with_count` and not by the plain `minimax` before it."""
+    out = tmp_path / "release"
+    for assignment_id in ("alphabeta-challenges", "minimax-enhanced"):
+        builtin = BUILTIN_ASSIGNMENTS / assignment_id
+        master = tmp_path / f"{assignment_id}-master.ipynb"
+        write_master(str(builtin / "solution.ipynb"), str(builtin / "template.ipynb"), str(master))
+        stdin = builtin / "STDIN.txt"
+        report = release_assignment(ReleaseRequest(master, out, stdin=stdin if stdin.is_file() else None))
+        assert report.failure is None, str(report)
+    board = load_assignment(out / "alphabeta-challenges").encoding
+    assert board == load_assignment(BUILTIN_ASSIGNMENTS / "alphabeta-challenges").encoding, board
+    (counted,) = [c for c in load_assignment(out / "minimax-enhanced").checks if c.kind == "node-counts"]
+    (built_in,) = [
+        c for c in load_assignment(BUILTIN_ASSIGNMENTS / "minimax-enhanced").checks if c.kind == "node-counts"
+    ]
+    assert (counted.params.counter, counted.params.minimax_call.text) == (
+        "node_count",
+        "minimax_with_count(board, is_max)",
+    )
+    assert built_in.params.counter == counted.params.counter
+    assert built_in.params.minimax_call.text == counted.params.minimax_call.text
+
+
 def test_a_master_that_cannot_be_read_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     master = tmp_path / "week5-master.ipynb"
     cell = nbformat.v4.new_code_cell("def minimax(board):\n    ### BEGIN SOLUTION\n    return 0\n")

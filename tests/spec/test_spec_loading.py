@@ -110,8 +110,16 @@ def test_not_toml(tmp_path: Path) -> None:
 
 
 def test_unknown_assignment_lists_known_ones() -> None:
-    with pytest.raises(AssignmentError, match="lab05"):
+    with pytest.raises(AssignmentError) as raised:
         load_assignment("no-such-assignment")
+    assert str(raised.value).startswith("no-such-assignment: no such assignment (built-in ids: ")
+    assert "lab05" in str(raised.value)
+
+
+def test_an_unknown_id_where_nothing_is_built_in_says_so(tmp_path: Path) -> None:
+    with pytest.raises(AssignmentError) as raised:
+        load_assignment("lab55", root=tmp_path)
+    assert str(raised.value) == "lab55: no such assignment (none is built in or installed)"
 
 
 def test_call_syntax() -> None:
