@@ -26,7 +26,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from grader.execution.channel.kernel.exploration import ExplorationRecorder, board_reader, pack_boards  # noqa: E402
+from grader.execution.channel.kernel.board_reading import board_reader, pack_boards  # noqa: E402
+from grader.execution.channel.kernel.exploration import ExplorationRecorder  # noqa: E402
 from reference.search import SearchSpec  # noqa: E402
 from reference.tictactoe import Board  # noqa: E402
 from reference.trace import alphabeta_trace  # noqa: E402

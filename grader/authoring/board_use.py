@@ -4,7 +4,7 @@ board test is judged on because of it.
 A course may leave a function open where its program never asks it: CS50's `actions` and
 `player` may answer anything on a finished game, because its `minimax` tests `terminal`
 first. So the solution's searches are run from games in progress, with every plain function
-of the notebook watched (`grader.execution.channel.kernel.exploration.watch_boards`), and a
+of the notebook watched (`grader.execution.channel.kernel.board_reading.watch_boards`), and a
 board test the searches never asked about a finished game is judged on games in progress
 only (one never asked about a game in progress, on finished games only). The check's
 ``boards`` says so, and its comment gives the evidence; the instructor widens it there.

@@ -9,7 +9,7 @@ from typing import Any
 
 from hypothesis import example, given
 
-from grader.execution.channel.kernel.exploration import board_reader, board_text
+from grader.execution.channel.kernel.board_reading import board_reader, board_text
 from reference.codecs import BoardEncoding
 from reference.strategies import arbitrary_boards, board_encodings
 from reference.tictactoe import Board

@@ -12,12 +12,8 @@ from typing import Any
 
 import pytest
 
-from grader.execution.channel.kernel.exploration import (
-    ExplorationRecorder,
-    is_notebook_code,
-    pack_boards,
-    unpack_boards,
-)
+from grader.execution.channel.kernel.board_reading import pack_boards, unpack_boards
+from grader.execution.channel.kernel.exploration import ExplorationRecorder, is_notebook_code
 from reference.search import SearchSpec, alphabeta, minimax_nodes
 from reference.tictactoe import Board, O
 from reference.trace import alphabeta_trace, minimax_trace

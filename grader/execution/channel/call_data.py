@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from grader.execution.channel.kernel.exploration import MAX_STEPS, unpack_boards
+from grader.execution.channel.kernel.board_reading import unpack_boards
+from grader.execution.channel.kernel.exploration import MAX_STEPS
 from grader.execution.channel.protocol import (
     STATUS_MISSING,
     STATUS_OK,

@@ -14,6 +14,7 @@ from types import ModuleType
 from grader import errors
 from grader.execution.channel import protocol, wire_format
 from grader.execution.channel.kernel import (
+    board_reading,
     builtins_guard,
     call_clock,
     executor,
@@ -37,6 +38,7 @@ KERNEL_SOURCES = tuple(
         errors,
         protocol,
         wire_format,
+        board_reading,
         exploration,
         references,
         names,

@@ -25,15 +25,10 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
+    from grader.execution.channel.kernel.board_reading import board_reader, pack_boards, watch_boards
     from grader.execution.channel.kernel.builtins_guard import BuiltinsGuard
     from grader.execution.channel.kernel.call_clock import CallClock, CallTimedOut, CpuAlarm, timeout_error
-    from grader.execution.channel.kernel.exploration import (
-        Exploration,
-        ExplorationRecorder,
-        board_reader,
-        pack_boards,
-        watch_boards,
-    )
+    from grader.execution.channel.kernel.exploration import Exploration, ExplorationRecorder
     from grader.execution.channel.kernel.names import (
         NOT_FOUND,
         CallRefused,

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
-    from grader.execution.channel.kernel.exploration import board_text
+    from grader.execution.channel.kernel.board_reading import board_text
     from grader.execution.channel.kernel.names import CallRefused, resolve
     from grader.execution.channel.kernel.predicate_truths import PREDICATE_TRUTHS
     from grader.execution.channel.protocol import STATUS_MISSING, StandInRequest
