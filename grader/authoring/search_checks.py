@@ -16,7 +16,8 @@ from grader.authoring.search_readings import IN_PLACE, SearchFunction, SearchRea
 from grader.checks.kinds.games import RandomOpponentParams
 from grader.checks.kinds.hygiene import NoMutationParams
 from grader.checks.kinds.node_counts import Params as NodeCountParams
-from grader.checks.kinds.search import DepthParams, PruningParams, SearchParams
+from grader.checks.kinds.pruning import PruningParams
+from grader.checks.kinds.search import DepthParams, SearchParams
 from grader.spec.call_template import CallTemplate
 from reference import Board
 

@@ -10,7 +10,18 @@ from typing import Any
 
 from grader.checks.context import CallsStopped, CheckContext, NotDefined
 from grader.checks.kind import CheckKind
-from grader.checks.kinds import adapter, games, hygiene, initial, node_counts, predicates, printed, search, state
+from grader.checks.kinds import (
+    adapter,
+    games,
+    hygiene,
+    initial,
+    node_counts,
+    predicates,
+    printed,
+    pruning,
+    search,
+    state,
+)
 from grader.checks.reference_helpers import better_of, stand_ins_to_try, wrong_helper
 from grader.checks.slow_verdict import with_speed
 from grader.results import CheckResult, CheckStatus
@@ -22,7 +33,7 @@ CHECK_KINDS: Mapping[str, CheckKind[Any]] = {
         predicates.PREDICATE,
         search.SEARCH_VALUE,
         search.DEPTH_LIMITED,
-        search.PRUNING_EQUIVALENCE,
+        pruning.PRUNING_EQUIVALENCE,
         node_counts.NODE_COUNTS,
         games.MOVE_SEQUENCE,
         games.RANDOM_OPPONENT,

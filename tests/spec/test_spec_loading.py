@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import tomlkit
 
-from grader.checks.kinds.search import PruneParams, PruningParams
+from grader.checks.kinds.pruning import PruneParams, PruningParams
 from grader.spec.call_template import CallTemplateError, Placeholder, parse_call
 from grader.spec.loader import list_assignments, load_assignment
 from grader.spec.model import Assignment, AssignmentError, Check

@@ -1,4 +1,6 @@
-"""Search checks: minimax value and best move, depth-limited values, pruning equivalence."""
+"""Search checks: minimax value and best move, depth-limited values; and what every search
+check shares (the positions asked, reading an answer, the diagnosis of a failure), which the
+pruning-equivalence check (`grader.checks.kinds.pruning`) uses too."""
 
 from __future__ import annotations
 
@@ -23,14 +25,13 @@ from grader.checks.causes.known_mistakes import is_full_window
 from grader.checks.causes.search import SearchAnswer, search_cause
 from grader.checks.context import CheckContext, StudentFunction
 from grader.checks.kind import CheckKind
-from grader.checks.kinds.cut_offs import CutOffs, PrunePosition, judge_cut_offs
 from grader.checks.played_moves import played_cell
 from grader.checks.positions import Sampling, game_result, results_summary, smallest_finished_positions
 from grader.checks.properties import Mismatch, PropertyOutcome
 from grader.checks.recipe import Coverage, PropertyCheck, run_property
 from grader.checks.reference_answers import reference_answer
 from grader.checks.verdicts import explain, local_cause, result_from_property, shape_of
-from grader.results import CheckResult, CheckStatus
+from grader.results import CheckResult
 from grader.serialization import OneOrMore
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check, Count, MoveFormat, Side
@@ -91,11 +92,11 @@ class SearchParams:
         return Sampling(self.min_empty, self.max_empty, self.to_move)
 
 
-def _side(ctx: CheckContext, params: SearchParams, board: Board) -> str:
+def side_to_answer(ctx: CheckContext, params: SearchParams, board: Board) -> str:
     return params.to_move or board.to_move(ctx.assignment.first_player)
 
 
-def _first_boards(params: SearchParams, ctx: CheckContext) -> list[Board]:
+def first_boards(params: SearchParams, ctx: CheckContext) -> list[Board]:
     """The named positions, then the smallest won, lost and drawn one for each side, then the
     finished games when the check judges them."""
     first = ctx.assignment.first_player
@@ -132,13 +133,13 @@ def judge_finished_answer(
     return Mismatch(answer.call_text, expected, f"value {format_value(value)}", cause)
 
 
-def _results(ctx: CheckContext) -> Coverage[Any]:
+def results_coverage(ctx: CheckContext) -> Coverage[Any]:
     """A search is judged on won, lost and drawn positions for each side to move."""
     first = ctx.assignment.first_player
     return Coverage(lambda board, _: [game_result(board, first)], results_summary)
 
 
-def _sampled(params: SearchParams, ctx: CheckContext) -> Callable[[bool], st.SearchStrategy[Board]]:
+def sampled_boards(params: SearchParams, ctx: CheckContext) -> Callable[[bool], st.SearchStrategy[Board]]:
     """The positions a search check asks about, given ``spread`` (see `PropertyCheck.boards`)."""
     return lambda spread: params.sampling.strategy(ctx, spread=spread)
 
@@ -149,7 +150,7 @@ def read_answer(
     """The (value, move) an answer on ``board`` gives: read from what it returned, or for a
     function that plays in place, the move from the board it left (`played_cell`)."""
     if params.in_place:
-        return None, played_cell(ctx, student, board, _side(ctx, params, board), answer, moves)
+        return None, played_cell(ctx, student, board, side_to_answer(ctx, params, board), answer, moves)
     return read_search_result(answer.value, params.returns, moves)
 
 
@@ -166,7 +167,7 @@ def judge_search_answer(
 ) -> Mismatch | None:
     """Compare one (value, move) answer of ``student``, its moves read with ``moves``, with
     the reference under ``spec``."""
-    side = _side(ctx, params, board)
+    side = side_to_answer(ctx, params, board)
     ref = reference_answer(board, spec, side)
     wants_value = not params.in_place and any(s != "move" for s in params.returns)
     wants_move = judge_move != "none" and (params.in_place or any(s != "value" for s in params.returns))
@@ -233,29 +234,29 @@ def _search_run(check: Check[SearchParams], ctx: CheckContext, *, depth_limits: 
         extra: dict[str, Any] = {"start_depth": params.start_depth}
         if limit is not None:
             extra.update(depth_limit=limit, cutoff_value=cutoff_value)
-        return ctx.spec(board, to_move=_side(ctx, params, board), **extra)
+        return ctx.spec(board, to_move=side_to_answer(ctx, params, board), **extra)
 
     def values(board: Board, limit: int | None) -> dict[str, Any]:
-        return ctx.placeholders(board, to_move=_side(ctx, params, board), depth_limit=limit)
+        return ctx.placeholders(board, to_move=side_to_answer(ctx, params, board), depth_limit=limit)
 
     def judge(board: Board, limit: int | None, answer: Answer) -> Mismatch | None:
         spec = spec_for(board, limit)
         if board.is_terminal():
-            return judge_finished_answer(params, board, answer, spec, _side(ctx, params, board))
+            return judge_finished_answer(params, board, answer, spec, side_to_answer(ctx, params, board))
         return judge_search_answer(
             ctx, params, board, answer, spec, student=student, moves=moves, judge_move=params.judge_move
         )
 
     prop = PropertyCheck(
-        _sampled(params, ctx),
+        sampled_boards(params, ctx),
         st.sampled_from(limits),
         values,
         judge,
-        first=[(b, lim) for b in _first_boards(params, ctx) for lim in limits],
+        first=[(b, lim) for b in first_boards(params, ctx) for lim in limits],
         examples=params.examples,
-        coverage=_results(ctx),
+        coverage=results_coverage(ctx),
     )
-    outcome, cause = _diagnosed(
+    outcome, cause = diagnosed(
         run_property(check, ctx, student, prop), ctx, check.id, params, student, moves, windows=False
     )
     judges_value = not params.in_place and any(s != "move" for s in params.returns)
@@ -287,10 +288,10 @@ class DepthParams(SearchParams):
     judged)."""
 
     def __post_init__(self) -> None:
-        _judges_values(self, "depth-limited")
+        judges_values(self, "depth-limited")
 
 
-def _judges_values(params: SearchParams, kind: str) -> None:
+def judges_values(params: SearchParams, kind: str) -> None:
     """A kind that judges values has nothing to judge in a function that returns none."""
     if params.in_place:
         raise ValueError(f"in_place: {kind} judges the values a search returns; a move played in place gives none")
@@ -304,121 +305,6 @@ def _depth_limited(check: Check[DepthParams], ctx: CheckContext) -> CheckResult:
 DEPTH_LIMITED = CheckKind("depth-limited", DepthParams, _depth_limited)
 
 
-@dataclass(frozen=True)
-class PruneParams:
-    """How a pruning-equivalence check also judges that the search cuts off."""
-
-    positions: tuple[Board, ...] = (Board.from_string("X...O...X"),)
-    """Small positions (a full minimax is cheap there, and a correct alpha-beta enters a
-    fraction of it)."""
-    window: tuple[float, float] = (-math.inf, math.inf)
-    """The window the recorded call starts with. One bound beyond every value isolates one
-    side's cut-off: (-2, 0) on unit scores prunes only where MAX nodes reach beta."""
-    ratio: float = 0.9
-    """Counting conventions differ by a node or so; a search that never cuts off enters all."""
-
-
-@dataclass(frozen=True)
-class PruningParams(SearchParams):
-    """Alpha-beta gives the minimax value on the full window, and keeps the fail-soft or fail-hard bound rules on
-    narrowed windows. Values cannot tell alpha-beta from a search that never cuts off: a ``prune`` table also records
-    the search and fails it (0 points) when it enters more than ``prune.ratio`` of the positions the reference
-    minimax enters; how much it prunes is ``node-counts``' job. A window with one bound beyond every value isolates
-    one side's cut-off."""
-
-    windows: tuple[tuple[float, float], ...] = ((-math.inf, math.inf),)
-    """Windows (alpha, beta) to start from. The full window must give the exact value; a narrower
-    one must respect the bound rules: exact inside, and on the right side of the bound outside."""
-    fail: Literal["soft", "hard", "either"] = "either"
-    """soft: a bound may go beyond the window, never beyond the true value; hard: the result stays inside [alpha,
-    beta]; either: both are accepted."""
-    judge_move: JudgeMove = "none"
-    """Which best moves count: any-optimal, first-best (the first in row-major order), or none (the value alone is
-    judged)."""
-    prune: PruneParams | None = None
-    """Values alone cannot tell alpha-beta from a search that never cuts off (it gives the
-    exact value on every window): with a ``prune`` table (``prune = {}`` for its defaults),
-    once the values agree the search is also recorded from each of its ``positions`` with its
-    ``window``, and must enter at most ``ratio`` of the positions minimax enters there."""
-
-    def __post_init__(self) -> None:
-        _judges_values(self, "pruning-equivalence")
-
-
-def _bound_problem(value: float, true: float, alpha: float, beta: float, fail: str) -> str | None:
-    if alpha < true < beta and value != true:
-        return f"inside the window the exact value {format_value(true)} is required"
-    if true <= alpha and value > alpha:
-        return f"the true value is at most alpha={format_value(alpha)}, so the result must be <= alpha"
-    if true >= beta and value < beta:
-        return f"the true value is at least beta={format_value(beta)}, so the result must be >= beta"
-    if fail == "hard" and not (alpha <= value <= beta):
-        return "fail-hard alpha-beta must return a value inside [alpha, beta]"
-    if fail == "soft" and (true <= alpha and value < true or true >= beta and value > true):
-        return "a fail-soft bound can never be beyond the true value"
-    return None
-
-
-def _pruning_equivalence(check: Check[PruningParams], ctx: CheckContext) -> CheckResult:
-    """Alpha-beta gives the minimax value, and honours the bound rules on narrowed windows."""
-    params = check.params
-    student = ctx.student_for(params, read_board=params.in_place)
-    moves = ctx.moves(params.move)
-    windows = params.windows
-
-    def values(board: Board, window: tuple[float, float]) -> dict[str, Any]:
-        alpha, beta = window
-        return ctx.placeholders(board, to_move=_side(ctx, params, board), alpha=alpha, beta=beta)
-
-    def judge(board: Board, window: tuple[float, float], answer: Answer) -> Mismatch | None:
-        alpha, beta = window
-        spec = ctx.spec(board, to_move=_side(ctx, params, board), start_depth=params.start_depth)
-        if board.is_terminal():
-            return judge_finished_answer(params, board, answer, spec, _side(ctx, params, board))
-        if is_full_window(spec, alpha, beta) or not answer.ok:
-            return judge_search_answer(
-                ctx, params, board, answer, spec, student=student, moves=moves, judge_move=params.judge_move
-            )
-        true = reference_answer(board, spec, _side(ctx, params, board)).value
-        try:
-            value, _ = read_answer(ctx, params, student, board, answer, moves)
-        except ShapeError as exc:
-            return Mismatch(answer.call_text, f"a result consistent with value {format_value(true)}", exc.given())
-        problem = _bound_problem(value, true, alpha, beta, params.fail) if value is not None else None
-        if problem is None:
-            return None
-        return Mismatch(
-            answer.call_text,
-            f"a result consistent with the true value {format_value(true)} ({problem})",
-            f"value {format_value(value)}",
-        )
-
-    prop = PropertyCheck(
-        _sampled(params, ctx),
-        st.sampled_from(windows),
-        values,
-        judge,
-        first=[(b, w) for b in _first_boards(params, ctx) for w in windows],
-        examples=params.examples,
-        coverage=_results(ctx),
-    )
-    outcome, cause = _diagnosed(
-        run_property(check, ctx, student, prop), ctx, check.id, params, student, moves, windows=True
-    )
-    result = result_from_property(check, outcome, f"`{student.label}` agrees with minimax", cause=cause)
-    if params.prune is None or result.status is not CheckStatus.PASSED:
-        return result
-    positions = []
-    for board in params.prune.positions:
-        side = _side(ctx, params, board)
-        positions.append(PrunePosition(board, side, ctx.spec(board, to_move=side, start_depth=params.start_depth)))
-    recorded = ctx.student_for(params, explore=ctx.explore())
-    return judge_cut_offs(check, ctx, recorded, CutOffs(positions, params.prune.window, params.prune.ratio), result)
-
-
-PRUNING_EQUIVALENCE = CheckKind("pruning-equivalence", PruningParams, _pruning_equivalence)
-
-
 GENERIC_PRUNING_CAUSE = {
     True: "With a narrowed window the bounds are not honoured: alpha and beta may be swapped, or a cut-off "
     "happens on the wrong side.",
@@ -427,7 +313,7 @@ GENERIC_PRUNING_CAUSE = {
 }
 
 
-def _diagnosed(
+def diagnosed(
     outcome: PropertyOutcome,
     ctx: CheckContext,
     check_id: str,
@@ -447,7 +333,7 @@ def _diagnosed(
     board, extra = failing
     mismatch = outcome.mismatch
     assert mismatch is not None
-    failing_full = not windows or is_full_window(ctx.spec(board, to_move=_side(ctx, params, board)), *extra)
+    failing_full = not windows or is_full_window(ctx.spec(board, to_move=side_to_answer(ctx, params, board)), *extra)
 
     def every_answer() -> Cause | None:
         answers, complete = _search_answers(ctx, params, student, moves, windows=windows)
@@ -490,7 +376,7 @@ def _search_answers(
         board = Board.from_string(board_text)
         if board.is_terminal():
             continue  # judged against the finished-game rule alone, not the search's conventions
-        side = _side(ctx, params, board)
+        side = side_to_answer(ctx, params, board)
         spec = ctx.spec(board, to_move=side, start_depth=params.start_depth)
         window, limit = (case_extra, None) if windows else ((-math.inf, math.inf), case_extra)
         full_value = None
