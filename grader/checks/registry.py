@@ -20,6 +20,7 @@ from grader.checks.kinds import (
     printed,
     pruning,
     search,
+    selfplay,
     state,
 )
 from grader.checks.reference_helpers import better_of, stand_ins_to_try, wrong_helper
@@ -40,7 +41,7 @@ CHECK_KINDS: Mapping[str, CheckKind[Any]] = {
         printed.PRINTED_SEQUENCE,
         state.SUCCESSOR,
         initial.INITIAL_STATE,
-        state.SELFPLAY_TABLE,
+        selfplay.SELFPLAY_TABLE,
         adapter.ADAPTER,
         hygiene.NO_MUTATION,
         hygiene.RUNS_CLEANLY,
