@@ -9,29 +9,32 @@ it passes, the local cause of one wrong answer, the defect every answer shows, t
 a student may have followed instead, whether the reference can stand in for the function,
 and how ``grader init`` writes a check of it. Adding an expectation ("has someone won") is
 one new class in `EXPECTATIONS`.
+
+The base class is `grader.checks.expectation`; the expectations of moves and turns (legal
+moves, a valid move, the side to move) are `grader.checks.move_expectations`; this module
+holds those of a game's outcome (wins, winner, score, full, draw, finished) and the registry.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any
 
 from hypothesis import strategies as st
 
-from grader.checks.answers import Answer, MoveCodec, ShapeError, format_value
+from grader.checks.answers import ShapeError
 from grader.checks.causes.conventions import PredicateObservation, explain_win_convention, explain_winner_convention
 from grader.checks.causes.defects import (
     Defect,
     DrawObservation,
-    EmptyCellsObservation,
     WinObservation,
     draw_test_defect,
-    empty_cells_defect,
     win_test_defect,
 )
-from grader.execution.channel.kernel.predicate_truths import PREDICATE_TRUTHS, PredicateTruth
-from reference import EMPTY, LINE_NAMES, LINES, Board, O, X, cell_to_rowcol
+from grader.checks.expectation import Expectation, Read, Reading
+from grader.checks.move_expectations import LegalMoves, ToMove, ValidMove
+from grader.execution.channel.kernel.predicate_truths import PREDICATE_TRUTHS
+from reference import LINE_NAMES, LINES, Board, O, X
 
 __all__ = ["EXPECTATIONS", "LINE_KINDS", "Expectation", "Read", "Reading", "line_name", "lines_of"]
 
@@ -57,113 +60,6 @@ def lines_of(board: Board, player: str) -> list[tuple[int, int, int]]:
 
 def _line_kinds(board: Board, players: Iterable[str]) -> list[str]:
     return [_LINE_KIND.format(player=p, line=LINE_NAMES[line]) for p in sorted(players) for line in lines_of(board, p)]
-
-
-@dataclass(frozen=True)
-class Reading:
-    """How one check reads and shows answers: the student's marks for X and O, what an empty
-    cell holds, the outcome codes the assignment gives, its move codec, whether order counts."""
-
-    marks: Mapping[str, Any]
-    empty: Any
-    codes: Mapping[str, Any] = field(default_factory=dict)
-    moves: MoveCodec = field(default_factory=lambda: MoveCodec("index"))
-    ordered: bool = False
-
-
-@dataclass(frozen=True)
-class Read:
-    """One answer, the board and player it was asked about, and the answer as the check reads
-    it (``None`` when it did not read)."""
-
-    board: Board
-    player: str | None
-    answer: Answer
-    read: Any
-    readable: bool = True
-
-
-class Expectation:
-    """One value of a predicate check's ``expect``; the defaults suit a True/False test."""
-
-    name: ClassVar[str]
-    truth: ClassVar[PredicateTruth]
-    none_ok: ClassVar[bool] = False
-    """"No winner" is an answer: None is no sign of a stub."""
-    near_full_cases: ClassVar[bool] = False
-    """A test that skips a cell answers one of the nearly full boards wrong: try them first."""
-    asks_player: ClassVar[bool] = False
-    """Each board goes with the player asked about (`player`)."""
-    stands_in: ClassVar[bool] = True
-    """The reference's version can stand in for the function in the checks built on it."""
-    scores_for_maximizer: ClassVar[bool] = False
-    """Its answers depend on who maximizes."""
-    takes_codes: ClassVar[bool] = False
-    """The student spells the outcomes its own way (``codes``)."""
-    title: ClassVar[str] = ""
-    """What ``grader init`` says the function does, after its name."""
-    true_on: ClassVar[str | None] = None
-    """The boards a True/False function is True on, when ``grader init`` reads it from answers alone."""
-    draft_role: ClassVar[str] = ""
-    """The role of a function ``grader init`` reads as this expectation."""
-    draft_boards: ClassVar[Literal["reachable", "arbitrary", "unfinished"]] = "reachable"
-    """Boards ``grader init`` asks about: arbitrary ones reach the full and nearly full
-    boards a draw test must get right."""
-    draft_examples: ClassVar[bool] = False
-    """``grader init`` asks about more boards than a property's default (a missed cell shows on few)."""
-    player_is_first: ClassVar[bool] = False
-    """The truth's ``player`` is the side that began the game (the assignment's ``first_player``),
-    not a player the call is given."""
-
-    def expected(self, board: Board, player: str | None, position: int | None, maximizer: str) -> Any:
-        return self.truth.truth(board.cells, player, position, maximizer)
-
-    def extras(self) -> st.SearchStrategy[Any]:
-        """What goes with each board: nothing, unless a player or a move is asked about."""
-        return st.none()
-
-    def player(self, extra: Any) -> str | None:
-        return None
-
-    def position(self, extra: Any) -> int | None:
-        return None
-
-    def first_cases(
-        self, lines: Sequence[Board], drawn: Sequence[Board], near_full: Sequence[Board]
-    ) -> list[tuple[Board, Any]]:
-        """Every line complete for each player and every drawn board (the nearly full ones
-        too when `near_full_cases`), before any generated board: together they show each kind
-        of answer."""
-        boards = list(dict.fromkeys([*lines, *drawn, *(near_full if self.near_full_cases else ())]))
-        return [(b, None) for b in boards]
-
-    def read(self, raw: Any, reading: Reading) -> Any:
-        if not isinstance(raw, (bool, int)) and raw is not None:
-            raise ShapeError(f"expected True or False, got {type(raw).__name__} {raw!r}")
-        return bool(raw)
-
-    def show(self, value: Any, reading: Reading) -> str:
-        return format_value(value)
-
-    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
-        """The kinds of answer a case shows (a win on each line for each player, a draw...)."""
-        raise NotImplementedError
-
-    def local_cause(self, function: str, board: Board, player: str | None, expected: Any, actual: Any) -> str | None:
-        """The likely cause of one wrong answer, read from that answer alone."""
-        return None
-
-    def defect(self, function: str, seen: Sequence[Read]) -> Defect | None:
-        """The defect every answer shows, as a search built on the function would use it."""
-        return None
-
-    def root_observations(self, seen: Sequence[Read]) -> list[DrawObservation] | None:
-        """The answers as evidence of a lower-level function's defect; None: not asked."""
-        return None
-
-    def convention(self, function: str, seen: Sequence[Read], marks: Mapping[str, Any]) -> str | None:
-        """Another convention every answer follows (the winning mark for True/False)."""
-        return None
 
 
 class Wins(Expectation):
@@ -347,110 +243,6 @@ class Terminal(Expectation):
 
     def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
         return ["won positions" if board.winners() else "draws" if board.is_full() else "unfinished positions"]
-
-
-class LegalMoves(Expectation):
-    """The free cells as moves, in row-major order when ``ordered``."""
-
-    name = "legal-moves"
-    truth = PREDICATE_TRUTHS["legal-moves"]
-    title = "lists the empty cells"
-    draft_role = "moves"
-
-    def read(self, raw: Any, reading: Reading) -> Any:
-        if not isinstance(raw, (list, tuple, set, frozenset)):
-            raise ShapeError(f"expected a list of moves, got {type(raw).__name__} {raw!r}")
-        cells = [reading.moves.decode(m) for m in raw]
-        return cells if reading.ordered and not isinstance(raw, (set, frozenset)) else sorted(cells)
-
-    def show(self, value: Any, reading: Reading) -> str:
-        if isinstance(value, list):
-            return "[" + ", ".join(reading.moves.show(c) for c in value) + "]"
-        return format_value(value)
-
-    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
-        return ["full boards" if board.is_full() else "boards with free cells"]
-
-    def local_cause(self, function: str, board: Board, player: str | None, expected: Any, actual: Any) -> str | None:
-        if isinstance(actual, list) and sorted(actual) == sorted(expected):
-            return "The moves are all there, but not in row-major order (row by row, left to right)."
-        if isinstance(actual, list) and set(actual) < set(expected):
-            missing = sorted(set(expected) - set(actual))
-            return "Free cells are missing from the list: " + ", ".join(str(cell_to_rowcol(c)) for c in missing) + "."
-        return None
-
-    def defect(self, function: str, seen: Sequence[Read]) -> Defect | None:
-        listed = [EmptyCellsObservation(r.board, tuple(r.read)) for r in seen if isinstance(r.read, list)]
-        return empty_cells_defect(function, listed)
-
-
-class ValidMove(Expectation):
-    """Whether a 1-based position is a free cell."""
-
-    name = "valid-move"
-    truth = PREDICATE_TRUTHS["valid-move"]
-    stands_in = False
-    title = "tells a free cell"
-
-    def extras(self) -> st.SearchStrategy[Any]:
-        return st.integers(0, 10)
-
-    def position(self, extra: Any) -> int | None:
-        return extra
-
-    def first_cases(
-        self, lines: Sequence[Board], drawn: Sequence[Board], near_full: Sequence[Board]
-    ) -> list[tuple[Board, Any]]:
-        return [(b, pos) for b in lines[:2] for pos in (0, 1, 5, 9, 10)]
-
-    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
-        valid = self.expected(board, None, extra, maximizer)
-        return ["moves on a free cell" if valid else "moves on a taken or out-of-range cell"]
-
-    def local_cause(self, function: str, board: Board, player: str | None, expected: Any, actual: Any) -> str | None:
-        if not expected and actual:
-            return "It accepts a move on an occupied or out-of-range cell."
-        if expected and not actual:
-            return "It rejects a move on a free cell: check how the position maps to a row and a column."
-        return None
-
-
-class ToMove(Expectation):
-    """The mark of the side to move, on games in progress (who moves on a finished game is
-    each course's own convention)."""
-
-    name = "to-move"
-    truth = PREDICATE_TRUTHS["to-move"]
-    player_is_first = True
-    title = "names the side to move"
-    draft_role = "turn"
-    draft_boards = "unfinished"
-
-    def first_cases(
-        self, lines: Sequence[Board], drawn: Sequence[Board], near_full: Sequence[Board]
-    ) -> list[tuple[Board, Any]]:
-        # The empty board (the first player's turn) and a drawn board with each cell emptied
-        # in turn: a side to move counted from the empty cells or one mark shows on them.
-        return [(b, None) for b in dict.fromkeys([Board.from_string(EMPTY * 9), *near_full])]
-
-    def read(self, raw: Any, reading: Reading) -> Any:
-        for side in (X, O):
-            mark = reading.marks[side]
-            if raw == mark and type(raw) is type(mark):
-                return side
-        raise ShapeError(f"returned {raw!r}, which is neither mark ({reading.marks[X]!r} or {reading.marks[O]!r})")
-
-    def show(self, value: Any, reading: Reading) -> str:
-        return repr(reading.marks.get(value, value))
-
-    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
-        xs, os = board.cells.count(X), board.cells.count(O)
-        return ["positions with as many X as O" if xs == os else "positions with one mark more for one side"]
-
-    def local_cause(self, function: str, board: Board, player: str | None, expected: Any, actual: Any) -> str | None:
-        if board.cells.count(X) == board.cells.count(O):
-            return f"With as many X as O on the board, it is {expected}'s turn: {expected} moves first."
-        return f"{expected} has one mark fewer than the other side, so it is {expected}'s turn."
 
 
 def _observed(seen: Sequence[Read]) -> list[PredicateObservation]:
