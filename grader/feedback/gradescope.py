@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from grader.execution.result import SandboxMode
-from grader.feedback.views import HIDDEN_CHECK_MESSAGES, board_rows
+from grader.feedback.views import HIDDEN_CHECK_MESSAGES, board_rows, drawing_rows
 from grader.feedback.wording import cause_line
 from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
 
@@ -107,7 +107,7 @@ def instructor_text(check: CheckResult) -> str:
 
 def counterexample_text(ce: Counterexample, cause: str | None = None) -> str:
     lines = []
-    rows = board_rows(ce.board, empty=" ", separator=" | ")
+    rows = board_rows(ce.board, empty=" ", separator=" | ") or drawing_rows(ce.drawing)
     if rows:
         lines += ["Position:", *(f"   {row}" for row in rows)]
     elif ce.board:
