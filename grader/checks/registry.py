@@ -10,7 +10,21 @@ from typing import Any
 
 from grader.checks.context import CallsStopped, CheckContext, NotDefined
 from grader.checks.kind import CheckKind
-from grader.checks.kinds import adapter, games, hygiene, initial, node_counts, predicates, printed, search, state
+from grader.checks.kinds import (
+    adapter,
+    game_board,
+    game_heuristic,
+    game_play,
+    game_search,
+    games,
+    hygiene,
+    initial,
+    node_counts,
+    predicates,
+    printed,
+    search,
+    state,
+)
 from grader.checks.reference_helpers import better_of, stand_ins_to_try, wrong_helper
 from grader.checks.slow_verdict import with_speed
 from grader.results import CheckResult, CheckStatus
@@ -34,6 +48,11 @@ CHECK_KINDS: Mapping[str, CheckKind[Any]] = {
         hygiene.NO_MUTATION,
         hygiene.RUNS_CLEANLY,
         hygiene.MANUAL,
+        game_board.GAME_PREDICATE,
+        game_board.GAME_SUCCESSOR,
+        game_heuristic.HEURISTIC,
+        game_search.GAME_SEARCH,
+        game_play.GAME_OPPONENT,
     )
 }
 

@@ -1,0 +1,149 @@
+"""The check kinds that ask the assignment's game, on the connect4 built-in: its solution passes
+every one, each typical mistake fails the check of its own function with a drawn position,
+and the searches are judged by exact counts with the leaves asked in one batch."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from grader.checks.context import CheckContext
+from grader.checks.registry import run_check
+from grader.execution.channel.calls import Call, CallOutcome
+from grader.results import CheckResult, CheckStatus
+from grader.spec.loader import load_assignment
+from tests.checks.in_process import InProcessRunner, solution_definitions
+
+ASSIGNMENT = load_assignment("connect4")
+SOLUTION = solution_definitions(ASSIGNMENT)
+
+
+class BatchCounter(InProcessRunner):
+    """Counts the round trips (batches), not only the calls."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__(source)
+        self.batches: list[int] = []
+
+    def call_many(self, calls: Sequence[Call]) -> list[CallOutcome]:
+        self.batches.append(len(calls))
+        return super().call_many(calls)
+
+
+def grade(source: str, *check_ids: str) -> tuple[dict[str, CheckResult], BatchCounter]:
+    runner = BatchCounter(source)
+    ctx = CheckContext.of(ASSIGNMENT, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(ASSIGNMENT))
+    results = {c.id: run_check(c, ctx) for c in ASSIGNMENT.checks if c.id in check_ids}
+    return results, runner
+
+
+def patched(old: str, new: str) -> str:
+    assert old in SOLUTION, old
+    return SOLUTION.replace(old, new)
+
+
+def test_the_solution_passes_every_check_of_the_game() -> None:
+    ids = [c.id for c in ASSIGNMENT.checks if c.kind != "runs-cleanly"]
+    results, _ = grade(SOLUTION, *ids)
+    assert {i: r.status for i, r in results.items()} == dict.fromkeys(ids, CheckStatus.PASSED)
+    assert "finished games of every outcome" in results["winner"].message
+
+
+def test_the_search_asks_the_heuristic_on_every_leaf_in_one_batch() -> None:
+    results, runner = grade(SOLUTION, "minimax")
+    assert results["minimax"].status is CheckStatus.PASSED
+    # one batch of leaves for the heuristic, one batch of searches: not a round trip per leaf
+    assert len(runner.batches) == 2
+    leaves, searches = runner.batches
+    assert leaves > 100 and searches == results["minimax"].figures["examples"]
+
+
+MISTAKES = {
+    "missing anti-diagonal": (
+        "        # anti-diagonal, down to the left\n"
+        "        for row in range(ROWS - WIN_LENGTH + 1):\n"
+        "            for col in range(WIN_LENGTH - 1, COLS):\n"
+        "                if all(board[row + i][col - i] == piece for i in range(WIN_LENGTH)):\n"
+        "                    return piece\n",
+        "",
+        "winner",
+        "the line runs anti-diagonal",
+    ),
+    "off-by-one at the right edge": (
+        "        for row in range(ROWS):\n            for col in range(COLS - WIN_LENGTH + 1):",
+        "        for row in range(ROWS):\n            for col in range(COLS - WIN_LENGTH):",
+        "winner",
+        "the line runs across and touches the edge",
+    ),
+    "legal moves miss the last column": (
+        "return [col for col in range(COLS) if",
+        "return [col for col in range(COLS - 1) if",
+        "legal-moves",
+        "column 5, at the edge of the board, has room but is not listed",
+    ),
+    "drop_piece changes the board given": (
+        "new_board = [row[:] for row in board]",
+        "new_board = board",
+        "drop-piece",
+        "the function changed the board it was given",
+    ),
+    "evaluations counted twice": (
+        "    return sum(score_window(window, piece) for window in windows(board))",
+        "    global evaluations\n    evaluations += 1\n"
+        "    return sum(score_window(window, piece) for window in windows(board))",
+        "alphabeta",
+        "twice as many",
+    ),
+    "pruning on >": ("if alpha >= beta:", "if alpha > beta:", "alphabeta", "alpha > beta instead of alpha >= beta"),
+    "heuristic with the wrong sign for the minimizing side": (
+        "score_window(window, piece) for",
+        "score_window(window, X) for",
+        "evaluate",
+        "the sign for the minimizing side is wrong",
+    ),
+    "minimax evaluates a leaf twice": (
+        "    if depth == 0:\n        return None, evaluate(board, me)\n    best_col, best = None, None",
+        "    if depth == 0:\n        evaluate(board, me)\n        return None, evaluate(board, me)\n"
+        "    best_col, best = None, None",
+        "minimax",
+        "twice as many",
+    ),
+}
+
+
+@pytest.mark.parametrize(("old", "new", "check_id", "words"), MISTAKES.values(), ids=list(MISTAKES))
+def test_a_mistake_fails_the_check_of_its_own_function_on_a_drawn_position(
+    old: str, new: str, check_id: str, words: str
+) -> None:
+    results, _ = grade(patched(old, new), check_id)
+    result = results[check_id]
+    assert result.status is CheckStatus.FAILED, result.message
+    assert result.cause is not None and words in result.cause.sentence, result.cause
+    counterexample = result.counterexample
+    assert counterexample is not None and counterexample.drawing is not None
+    assert (counterexample.drawing.rows, counterexample.drawing.cols) == (5, 6)
+
+
+def test_a_win_scored_from_the_wrong_end_of_the_depth_is_a_wrong_minimax_value() -> None:
+    source = patched(
+        "        return None, (WIN + depth if won == me else -(WIN + depth))\n    moves = legal_moves(board)\n"
+        "    if not moves:\n        return None, 0\n    if depth == 0:\n        return None, evaluate(board, me)",
+        "        return None, (WIN - depth if won == me else -(WIN - depth))\n    moves = legal_moves(board)\n"
+        "    if not moves:\n        return None, 0\n    if depth == 0:\n        return None, evaluate(board, me)",
+    )
+    results, _ = grade(source, "minimax", "alphabeta")
+    assert results["alphabeta"].status is CheckStatus.PASSED  # its own scoring is right
+    minimax = results["minimax"]
+    assert minimax.status is CheckStatus.FAILED
+    assert minimax.counterexample is not None
+    assert "-1001" in minimax.counterexample.expected and "-999" in minimax.counterexample.actual
+
+
+def test_a_lost_game_shows_the_last_position_of_that_game() -> None:
+    results, _ = grade(patched("score_window(window, piece) for", "score_window(window, X) for"), "versus-depth-1")
+    result = results["versus-depth-1"]
+    assert result.status is CheckStatus.FAILED
+    assert result.headline.startswith("A lost game as")
+    drawing = result.counterexample.drawing if result.counterexample else None
+    assert drawing is not None and drawing.line  # the opponent's completed line is marked
