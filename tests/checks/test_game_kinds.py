@@ -147,3 +147,14 @@ def test_a_lost_game_shows_the_last_position_of_that_game() -> None:
     assert result.headline.startswith("A lost game as")
     drawing = result.counterexample.drawing if result.counterexample else None
     assert drawing is not None and drawing.line  # the opponent's completed line is marked
+
+
+def test_a_move_off_the_board_fails_the_games_at_that_move() -> None:
+    source = patched("    return alphabeta(board, SEARCH_DEPTH, piece)[0]", "    return COLS")
+    results, _ = grade(source, "versus-depth-1")
+    result = results["versus-depth-1"]
+    assert result.status is CheckStatus.FAILED
+    assert result.headline.startswith("An illegal move against a depth-1 opponent")
+    assert result.counterexample is not None
+    assert result.counterexample.expected == "a column with room: one of 0, 1, 2, 3, 4, 5"
+    assert result.counterexample.actual == "6"

@@ -69,3 +69,14 @@ def test_a_kind_that_knows_tic_tac_toe_alone_is_refused_on_another_game(tmp_path
         load(tmp_path, kind="predicate")
     assert raised.value.field == "checks[0] (winner).kind"
     assert "knows tic-tac-toe alone" in raised.value.problem and "game-predicate" in raised.value.problem
+
+
+def test_a_search_check_names_a_position_by_its_column_digits(tmp_path: Path) -> None:
+    spec = GAME.format(extra="", kind="game-search").replace(
+        'call = "winner(board)"',
+        'call = "minimax(board, depth_limit, to_move)"\nheuristic = "evaluate(board, player)"\ninclude = ["3a"]',
+    )
+    (tmp_path / "assignment.toml").write_text(spec)
+    with pytest.raises(AssignmentError) as raised:
+        load_assignment(tmp_path)
+    assert "'3a' is not a string of column digits" in str(raised.value)

@@ -71,6 +71,13 @@ class GameSearchParams:
     examples: Count = 8
     """Positions searched beyond the empty board, each at every depth limit."""
 
+    def __post_init__(self) -> None:
+        if not self.depth_limits or any(depth < 0 for depth in self.depth_limits):
+            raise ValueError(f"depth_limits must list depths of 0 or more, not {list(self.depth_limits)}")
+        for moves in self.include:
+            if not moves.isdigit():
+                raise ValueError(f'include: {moves!r} is not a string of column digits such as "3344"')
+
 
 def _leaves(view: GameView, state: ConnectState, depth: int) -> set[ConnectState]:
     """The unfinished positions ``depth`` plies below ``state``: the ones a search evaluates."""
