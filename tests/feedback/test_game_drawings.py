@@ -8,6 +8,7 @@ from grader.check_notes import Cause
 from grader.feedback.gradescope import counterexample_text
 from grader.feedback.html import render_student_report
 from grader.feedback.text import format_submission
+from grader.notebook.result_view import NotebookCheck
 from grader.results import CheckResult, CheckStatus, Counterexample
 from reference.connect4 import ConnectK
 from reference.connect_endings import play
@@ -56,3 +57,9 @@ def test_the_terminal_and_gradescope_show_the_rows_over_the_column_numbers() -> 
     assert ". . X X X x" in text and "0 1 2 3 4 5" in text and "last move: column 5" in text
     gradescope = counterexample_text(failure().counterexample)  # type: ignore[arg-type]
     assert "   . . X X X x" in gradescope
+
+
+def test_the_in_notebook_check_draws_it_too() -> None:
+    shown = NotebookCheck("connect4", "Connect Four", fab.submission(failure()))._repr_html_()
+    assert shown.count('class="column-number"') == 6 and 'class="last-move"' in shown
+    assert ". . X X X x" in repr(NotebookCheck("connect4", "Connect Four", fab.submission(failure())))
