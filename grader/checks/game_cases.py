@@ -10,7 +10,6 @@ assignment's game: the board in the student's encoding, the placeholders of a ca
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -170,9 +169,3 @@ def _whole(value: Any) -> Any:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
-
-
-def split_cases(cases: Sequence[GameCase]) -> tuple[list[GameCase], list[GameCase]]:
-    """(unfinished, finished) cases."""
-    unfinished = [c for c in cases if not c.game.is_terminal(c.state)]
-    return unfinished, [c for c in cases if c.game.is_terminal(c.state)]
