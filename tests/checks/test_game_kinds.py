@@ -5,6 +5,7 @@ and the searches are judged by exact counts with the leaves asked in one batch."
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -158,3 +159,54 @@ def test_a_move_off_the_board_fails_the_games_at_that_move() -> None:
     assert result.counterexample is not None
     assert result.counterexample.expected == "a column with room: one of 0, 1, 2, 3, 4, 5"
     assert result.counterexample.actual == "6"
+
+
+PRINCIPAL = '''
+def principal(board, depth, piece):
+    """(path, score, evaluations): the principal variation, alpha-beta's value and count."""
+    _, score, count = alphabeta(board, depth, piece)
+    path, mover = [], piece
+    for left in range(depth, 0, -1):
+        col, _ = _minimax(board, left, mover, piece)
+        if col is None:
+            break
+        path.append(col)
+        board, mover = drop_piece(board, col, mover), other(mover)
+    return path, score, count
+'''
+
+PATH_CHECK = """
+[[checks]]
+id = "principal"
+kind = "game-search"
+points = 1
+call = "principal(board, depth_limit, to_move)"
+heuristic = "evaluate(board, player)"
+returns = "path,score,evaluations"
+depth_limits = [1, 3]
+prune = true
+count = "returned"
+win_bonus = "plies-left"
+include = ["33442"]
+examples = 3
+"""
+
+
+@pytest.mark.parametrize(
+    ("mistake", "status"), [("", CheckStatus.PASSED), ("board, mover = drop_piece", CheckStatus.FAILED)]
+)
+def test_a_search_answering_its_principal_variation_is_judged_move_by_move(
+    tmp_path: Path, mistake: str, status: CheckStatus
+) -> None:
+    spec = (ASSIGNMENT.directory / "assignment.toml").read_text()
+    (tmp_path / "assignment.toml").write_text(spec[: spec.index("[[checks]]")] + PATH_CHECK)
+    assignment = load_assignment(tmp_path)
+    source = SOLUTION + PRINCIPAL
+    if mistake:  # the path keeps the same side to move after each move
+        source = source.replace(mistake + "(board, col, mover), other(mover)", mistake + "(board, col, mover), mover")
+    runner = InProcessRunner(source)
+    ctx = CheckContext.of(assignment, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(assignment))
+    result = run_check(assignment.checks[0], ctx)
+    assert result.status is status, result.message
+    if status is CheckStatus.FAILED:
+        assert result.cause is not None and "principal variation differs" in result.cause.sentence
