@@ -41,6 +41,9 @@ class GameProperty(Generic[E]):
     first: Sequence[GameInput[E]] = ()
     """Cases always judged first (the finished games of every outcome)."""
     examples: int | None = None
+    partners: Callable[[GameCase, E], Sequence[E]] | None = None
+    """What else the judge of a case asks about it (the other side, for a heuristic): asked in
+    the same batch, not one round trip each."""
 
 
 def _key(item: GameInput[Any]) -> Hashable:
@@ -54,6 +57,9 @@ def run_game_property(
     """Judge ``prop``'s cases against ``student``; the outcome names the shortest failing game."""
 
     def fetch(items: list[GameInput[E]]) -> None:
+        partners = prop.partners
+        if partners is not None:
+            items = [*items, *((case, other) for case, extra in items for other in partners(case, extra))]
         student.ask_many(((_key(item), prop.values(*item)) for item in items), partial=True)
 
     def judge(item: GameInput[E]) -> Mismatch | None:

@@ -60,6 +60,12 @@ def test_the_search_asks_the_heuristic_on_every_leaf_in_one_batch() -> None:
     assert leaves > 100 and searches == results["minimax"].figures["examples"]
 
 
+def test_the_heuristic_is_asked_for_both_sides_of_every_position_in_one_batch() -> None:
+    results, runner = grade(SOLUTION, "evaluate")
+    assert results["evaluate"].status is CheckStatus.PASSED
+    assert len(runner.batches) == 1
+
+
 MISTAKES = {
     "missing anti-diagonal": (
         "        # anti-diagonal, down to the left\n"

@@ -101,7 +101,14 @@ def _heuristic(check: Check[HeuristicParams], ctx: CheckContext) -> CheckResult:
         return None
 
     items = cases.flatmap(lambda case: st.tuples(st.just(case), st.sampled_from((X, O))))
-    prop = GameProperty(cases=items, values=values, judge=judge, first=first, examples=params.examples)
+    prop = GameProperty(
+        cases=items,
+        values=values,
+        judge=judge,
+        first=first,
+        examples=params.examples,
+        partners=(lambda case, player: (O if player == X else X,)) if params.antisymmetric else None,
+    )
     outcome = run_game_property(check, ctx, student, prop)
     asked = ["a number"]
     if params.zero_without_lines:
