@@ -216,3 +216,15 @@ def test_a_search_answering_its_principal_variation_is_judged_move_by_move(
     assert result.status is status, result.message
     if status is CheckStatus.FAILED:
         assert result.cause is not None and "principal variation differs" in result.cause.sentence
+
+
+def test_a_wrong_winner_costs_once_the_searches_graded_with_the_reference_winner() -> None:
+    source = patched(
+        "        for row in range(ROWS):\n            for col in range(COLS - WIN_LENGTH + 1):",
+        "        for row in range(ROWS):\n            for col in range(COLS - WIN_LENGTH):",
+    )
+    results, _ = grade(source, "winner", "minimax")
+    assert results["winner"].status is CheckStatus.FAILED
+    minimax = results["minimax"]
+    assert minimax.status is CheckStatus.PASSED
+    assert "right once `winner` is: graded with the reference `winner`" in minimax.message
