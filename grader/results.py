@@ -20,6 +20,7 @@ from grader.check_notes import Cause, Learnt, Note, note_from_dict, note_to_dict
 from grader.check_wording import cause_line, check_message
 from grader.execution.result import ExecutionResult
 from grader.spec.model import MANUAL_KIND, Check, Visibility
+from reference.drawing import Drawing, Square
 
 __all__ = ["CheckResult", "CheckStatus", "Counterexample", "InstructorMark", "ScoreAdjustment", "SubmissionResult"]
 
@@ -57,6 +58,9 @@ class Counterexample:
     """Only read, never kept: the cause sentence of a record written before results kept
     their cause as parts, or of a kind that names it here. `CheckResult` moves it to its
     own ``cause`` (a local one), the one place a cause is held."""
+    drawing: Drawing | None = None
+    """The position drawn square by square, for a game other than tic-tac-toe (its columns
+    numbered, the last move and a completed line marked); ``board`` is then its text."""
 
 
 @dataclass(frozen=True)
@@ -214,7 +218,9 @@ class CheckResult:
             "message": self.message,
             "visibility": self.visibility,
             "counterexample": (
-                {**dataclasses.asdict(self.counterexample), "cause": cause_line(self)} if self.counterexample else None
+                {**_counterexample_dict(self.counterexample), "cause": cause_line(self)}
+                if self.counterexample
+                else None
             ),
             "figures": figures,
             "duration": self.duration,
@@ -250,7 +256,7 @@ class CheckResult:
             max_score=data["max_score"],
             headline=data.get("headline", data["message"]),
             visibility=data.get("visibility", "public"),
-            counterexample=Counterexample(**counterexample) if counterexample else None,
+            counterexample=_counterexample_from(counterexample) if counterexample else None,
             figures=figures,
             duration=data.get("duration", 0.0),
             missing_function=missing if isinstance(missing, str) else None,
@@ -260,6 +266,21 @@ class CheckResult:
             notes=tuple(note_from_dict(note) for note in data.get("notes", ())),
             not_run_reason=data.get("not_run_reason"),
         )
+
+
+def _counterexample_dict(counterexample: Counterexample) -> dict[str, Any]:
+    """A counterexample as stored: its drawing only when it has one (a record without it
+    reads back the same)."""
+    data = dataclasses.asdict(counterexample)
+    if counterexample.drawing is None:
+        del data["drawing"]
+    return data
+
+
+def _counterexample_from(data: Mapping[str, Any]) -> Counterexample:
+    drawing = data.get("drawing")
+    squares = tuple(tuple(Square(**square) for square in row) for row in drawing["squares"]) if drawing else None
+    return Counterexample(**{**data, "drawing": Drawing(squares) if squares is not None else None})
 
 
 @dataclass(frozen=True)

@@ -140,11 +140,7 @@ class BoardEncoding:
 
     def symbol(self, player: str) -> Mark:
         """How the encoding writes ``player`` (``X`` or ``O``)."""
-        if player == X:
-            return self.x
-        if player == O:
-            return self.o
-        raise ValueError(f"{player!r} is not a player; expected {X!r} or {O!r}")
+        return player_mark(player, self.x, self.o)
 
     def cell_value(self, cell: int, symbol: str) -> object:
         """What ``cell`` (0-8) holds when the canonical ``symbol`` is in it."""
@@ -270,6 +266,15 @@ _EMPTY_WORDS = {
     CellName.INDEX: "the cell's index 0..8",
 }
 _OWN_NAME_WORDS = {CellName.DIGIT: "position digit", CellName.NUMBER: "position", CellName.INDEX: "cell index"}
+
+
+def player_mark(player: str, x: Mark, o: Mark) -> Mark:
+    """``x`` for X, ``o`` for O: how an encoding writes ``player``; ValueError for anything else."""
+    if player == X:
+        return x
+    if player == O:
+        return o
+    raise ValueError(f"{player!r} is not a player; expected {X!r} or {O!r}")
 
 
 def _same(value: object, symbol: object) -> bool:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from reference.game import Game
 from reference.game_search import Evaluation
 
-__all__ = ["played_positions"]
+__all__ = ["played_games", "played_positions"]
 
 State = TypeVar("State", bound=Hashable)
 
@@ -37,9 +37,31 @@ def played_positions(
     playout: shrinking heads for the moves the heuristic prefers). Without
     ``include_terminal``, a move that would end the game is not drawn while another is left.
     """
+    return played_games(
+        game, min_plies=min_plies, max_plies=max_plies, include_terminal=include_terminal, guide=guide
+    ).map(lambda moves: _replay(game, moves))
+
+
+def played_games(
+    game: Game[State, Any],
+    *,
+    min_plies: int = 0,
+    max_plies: int = 64,
+    include_terminal: bool = True,
+    guide: Evaluation | None = None,
+) -> st.SearchStrategy[tuple[Any, ...]]:
+    """The moves of the games :func:`played_positions` draws (their positions are where they
+    lead): what a check needs to show the last move and to shrink to the shortest game."""
     if not 0 <= min_plies <= max_plies:
         raise ValueError(f"need 0 <= min_plies <= max_plies, got {min_plies}, {max_plies}")
     return _playouts(game, min_plies, max_plies, include_terminal, guide)
+
+
+def _replay(game: Game[State, Any], moves: Sequence[Any]) -> State:
+    state = game.initial_state()
+    for move in moves:
+        state = game.result(state, move)
+    return state
 
 
 def _ordered(game: Game[State, Any], state: State, guide: Evaluation | None) -> Sequence[Any]:
@@ -58,8 +80,9 @@ def _playouts(
     most: int,
     include_terminal: bool,
     guide: Evaluation | None,
-) -> State:
+) -> tuple[Any, ...]:
     state = game.initial_state()
+    played: list[Any] = []
     for ply in range(most):
         if game.is_terminal(state):
             break
@@ -74,5 +97,7 @@ def _playouts(
             if not going_on:
                 break
             moves = going_on
-        state = game.result(state, moves[draw(st.integers(0, len(moves) - 1))])
-    return state
+        move = moves[draw(st.integers(0, len(moves) - 1))]
+        played.append(move)
+        state = game.result(state, move)
+    return tuple(played)

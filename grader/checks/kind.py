@@ -36,3 +36,6 @@ class CheckKind(Generic[P]):
     needs: Callable[[P], tuple[str, ...]] = called_functions
     """The student functions a check of this kind calls (a bonus check runs only when the
     notebook defines them all)."""
+    any_game: bool = False
+    """The kind asks the assignment's game (``[game]``); False: it knows tic-tac-toe alone,
+    and an assignment on another game may not use it."""

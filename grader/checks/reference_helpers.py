@@ -28,6 +28,7 @@ from typing import Any
 
 from grader.check_notes import Regraded
 from grader.checks.context import CheckContext, NotDefined
+from grader.checks.kinds.game_board import GamePredicateParams
 from grader.checks.kinds.predicates import Params as PredicateParams
 from grader.checks.kinds.state import SuccessorParams
 from grader.execution.channel.call_data import StandIn
@@ -47,6 +48,8 @@ def stand_in_for(check: Check[Any], ctx: CheckContext) -> StandIn | None:
     params = check.params
     if isinstance(params, SuccessorParams):
         return _successor_stand_in(params, ctx)
+    if isinstance(params, GamePredicateParams):
+        return _game_winner_stand_in(params, ctx)
     if not isinstance(params, PredicateParams) or not params.expectation.stands_in or ctx.adapter_encodes_boards:
         return None
     template = ctx.assignment.board.on_object(params.call)
@@ -111,6 +114,28 @@ def _successor_stand_in(params: SuccessorParams, ctx: CheckContext) -> StandIn |
         first_player=ctx.assignment.first_player,
         returns=params.returns,
         invalid=params.invalid,
+    )
+
+
+def _game_winner_stand_in(params: GamePredicateParams, ctx: CheckContext) -> StandIn | None:
+    """The reference's winner of another game's board (``winner(board)``: the winner's mark, or
+    None); None for the other board functions, which no search of a course has needed yet."""
+    setup = ctx.assignment.game
+    template = params.call
+    board_arg = _position(template.target.args, (Placeholder("board"),))
+    if setup is None or params.expect != "winner" or template.chain or board_arg is None:
+        return None
+    try:
+        function = ctx.resolve(template.function)
+    except NotDefined:
+        return None
+    game = setup.game
+    return StandIn(
+        name=function,
+        role="grid-winner",
+        marks=setup.encoding.marks,
+        board_arg=board_arg,
+        grid=(game.rows, game.cols, game.k),
     )
 
 

@@ -12,6 +12,10 @@ from grader.checks.context import CallsStopped, CheckContext, NotDefined
 from grader.checks.kind import CheckKind
 from grader.checks.kinds import (
     adapter,
+    game_board,
+    game_heuristic,
+    game_play,
+    game_search,
     games,
     hygiene,
     initial,
@@ -46,6 +50,11 @@ CHECK_KINDS: Mapping[str, CheckKind[Any]] = {
         hygiene.NO_MUTATION,
         hygiene.RUNS_CLEANLY,
         hygiene.MANUAL,
+        game_board.GAME_PREDICATE,
+        game_board.GAME_SUCCESSOR,
+        game_heuristic.HEURISTIC,
+        game_search.GAME_SEARCH,
+        game_play.GAME_OPPONENT,
     )
 }
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from grader.check_wording import cause_line
 from grader.execution.result import SandboxMode
-from grader.feedback.views import HIDDEN_CHECK_MESSAGES, board_rows
+from grader.feedback.views import HIDDEN_CHECK_MESSAGES, board_rows, drawing_rows
 from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
 
 VISIBILITY_FOR_STUDENTS = {"public": "visible", "hidden": "after_published"}
@@ -107,7 +107,7 @@ def instructor_text(check: CheckResult) -> str:
 
 def counterexample_text(ce: Counterexample, cause: str | None = None) -> str:
     lines = []
-    rows = board_rows(ce.board, empty=" ", separator=" | ")
+    rows = board_rows(ce.board, empty=" ", separator=" | ") or drawing_rows(ce.drawing)
     if rows:
         lines += ["Position:", *(f"   {row}" for row in rows)]
     elif ce.board:

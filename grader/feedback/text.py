@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from grader.check_wording import cause_line
-from grader.feedback.views import board_rows
+from grader.feedback.views import board_rows, drawing_rows
 from grader.results import CheckResult, CheckStatus, SubmissionResult
 
 STATUS_WORDS = {
@@ -44,8 +44,11 @@ def _counterexample_lines(check: CheckResult, indent: str) -> list[str]:
     ce = check.counterexample
     if ce is None:
         return []
-    grid = board_rows(ce.board, empty=".", separator=" ")
+    grid = board_rows(ce.board, empty=".", separator=" ") or drawing_rows(ce.drawing)
     facts = [f"call:     {ce.call}", f"expected: {ce.expected}", f"actual:   {ce.actual}"]
+    last = ce.drawing.last if ce.drawing is not None else None
+    if last is not None:
+        facts.append(f"last move: column {last[1]} (lower case)")
     if ce.board and not grid:  # not a tic-tac-toe board: shown as it is
         facts.insert(0, f"input:    {ce.board}")
     cause = cause_line(check)

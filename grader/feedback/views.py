@@ -17,6 +17,7 @@ from grader.check_wording import cause_line
 from grader.execution.result import CellStatus, ExecutionResult, strip_ansi
 from grader.feedback.charts import NodeChart
 from grader.results import CheckResult, CheckStatus, Counterexample, InstructorMark
+from reference.drawing import Drawing, Square
 
 STATUS_LABELS = {
     CheckStatus.PASSED: "passed",
@@ -85,6 +86,21 @@ def board_rows(board: str | None, *, empty: str, separator: str) -> list[str]:
     return [separator.join(c or empty for c in cells[r * 3 : r * 3 + 3]) for r in range(3)]
 
 
+def drawing_rows(drawing: Drawing | None) -> list[str]:
+    """A drawn position (any board game) as lines of text, top row first, over its column
+    numbers; none without a drawing."""
+    if drawing is None or not drawing.squares:
+        return []
+    rows = [" ".join(_square_text(square) for square in row) for row in drawing.squares]
+    return [*rows, " ".join(str(col % 10) for col in range(drawing.cols))]
+
+
+def _square_text(square: Square) -> str:
+    """A square's mark (``.`` when empty), lower-case where the last move landed."""
+    mark = square.mark or "."
+    return mark.lower() if square.last else mark
+
+
 # -- checks -----------------------------------------------------------------------------------------
 
 
@@ -106,6 +122,8 @@ class CheckView:
     """The cause named beside the counterexample (`grader.check_wording.cause_line`)."""
     board: tuple[str, ...] | None
     """The counterexample board as nine cells, `X`, `O` or empty strings."""
+    drawing: Drawing | None
+    """The counterexample position of any other board game, square by square."""
     node_chart: NodeChart | None
     duration: float
     game: tuple[tuple[tuple[str, ...], str], ...] = ()
@@ -151,6 +169,7 @@ def check_view(check: CheckResult, *, student_facing: bool) -> CheckView:
         counterexample=counterexample,
         likely_cause=None if redact else cause_line(check),
         board=board_cells(counterexample.board) if counterexample else None,
+        drawing=counterexample.drawing if counterexample else None,
         node_chart=chart,
         duration=check.duration,
         game=() if redact else game_view(check.detail_as(PlayedGame)),

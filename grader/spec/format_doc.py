@@ -13,28 +13,26 @@ description is its parameter class's docstring. The defaults of the top-level ke
 from __future__ import annotations
 
 import argparse
-import ast
 import dataclasses
-import inspect
-import math
 import sys
 import tempfile
-import types
 import typing
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 import tomlkit
 
 from grader.checks.registry import CHECK_KINDS
+from grader.spec import toml_words as words
 from grader.spec.board import BOARD_FIELDS, board_fields
-from grader.spec.call_template import CallTemplate
+from grader.spec.field_docs import class_doc, field_docs
+from grader.spec.game import GAME_FIELDS
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment, Check
-from reference import CODECS, Board
+from reference import CODECS
+from reference.grid_codec import GRID_PRESETS
 
 DOC_PATH = Path(__file__).resolve().parents[2] / "docs" / "assignment-format.md"
 """Where the page lives in a checkout."""
@@ -191,7 +189,14 @@ when the assignment loads; a mistake is reported with its file, field and proble
 
 def render() -> str:
     """The whole page."""
-    parts = [_HEADER, *_assignment_section(), *_board_section(), *_checks_section(), *_kinds_section()]
+    parts = [
+        _HEADER,
+        *_assignment_section(),
+        *_board_section(),
+        *_game_section(),
+        *_checks_section(),
+        *_kinds_section(),
+    ]
     return "\n".join(parts).rstrip("\n") + "\n"
 
 
@@ -203,13 +208,13 @@ def _assignment_section() -> Iterator[str]:
     hints = typing.get_type_hints(Assignment)
     yield "## `[assignment]`\n"
     for key in ASSIGNMENT_KEYS:
-        type_text = key.type_text or _type_text(hints[key.attribute or ""])
+        type_text = key.type_text or words.type_text(hints[key.attribute or ""])
         if key.name in _MINIMAL_ASSIGNMENT:
             default = "required"
         elif key.attribute is None:
             default = "optional"
         else:
-            default = _default(getattr(defaults, key.attribute))
+            default = words.default(getattr(defaults, key.attribute))
         yield f"- **`{key.name}`** ({type_text}; {default}): {key.doc}"
     yield (
         "\n`[aliases]` maps a function's name to the other names students give it, "
@@ -239,10 +244,31 @@ def _board_section() -> Iterator[str]:
     yield ""
 
 
+def _game_section() -> Iterator[str]:
+    yield "## `[game]`\n"
+    yield (
+        'The game the assignment is played on. Left out (or `name = "tic-tac-toe"`): tic-tac-toe, its board '
+        "`encoding` and `[board]`, above. Any other game is one of `reference`'s games, its board a grid of "
+        "`rows` x `cols` cells with the game's gravity (a piece above an empty cell is refused, naming the cell); "
+        "`encoding` and `[board]` are then not read, and only the kinds that ask the game may be used: "
+        + ", ".join(f"`{name}`" for name, kind in CHECK_KINDS.items() if kind.any_game)
+        + " ([Another game](another-game.md)). The presets, sized to the board:\n"
+    )
+    yield "| preset | layout | container | empty | x | o | top_row_first |"
+    yield "|---|---|---|---|---|---|---|"
+    for name, encoding in GRID_PRESETS.items():
+        values = (encoding.layout, encoding.container, encoding.empty, encoding.x, encoding.o, encoding.top_row_first)
+        yield f"| `{name}` | " + " | ".join(f"`{words.value_text(value)}`" for value in values) + " |"
+    yield "\nThe `[game]` fields:\n"
+    for name, doc in GAME_FIELDS.items():
+        yield f"- **`{name}`**: {doc}"
+    yield ""
+
+
 def _checks_section() -> Iterator[str]:
     check = _minimal_assignment().checks[0]
     hints = typing.get_type_hints(Check)
-    docs = _field_docs(Check)
+    docs = field_docs(Check)
     yield "## `[[checks]]`\n"
     yield "Every check has these keys; the other keys of an entry are its kind's, below.\n"
     for f in dataclasses.fields(Check):
@@ -257,8 +283,8 @@ def _checks_section() -> Iterator[str]:
         elif value == check.id:
             default = "default: the `id`"
         else:
-            default = _default(value)
-        yield f"- **`{f.name}`** ({_type_text(hints[f.name])}; {default}): {doc}"
+            default = words.default(value)
+        yield f"- **`{f.name}`** ({words.type_text(hints[f.name])}; {default}): {doc}"
     yield ""
 
 
@@ -267,7 +293,7 @@ def _kinds_section() -> Iterator[str]:
     for name, kind in CHECK_KINDS.items():
         params = kind.params
         yield f"### `{name}`\n"
-        summary = _class_doc(params)
+        summary = class_doc(params)
         if not summary:
             raise LookupError(f"{params.__module__}.{params.__qualname__} ({name}) has no docstring")
         yield summary + "\n"
@@ -279,21 +305,14 @@ def _field_items(params: type, kind: str, indent: str) -> Iterator[str]:
     """One list item per field; a field holding a table of its own lists that table's fields
     under it."""
     hints = typing.get_type_hints(params)
-    docs = _field_docs(params)
+    docs = field_docs(params)
     for f in dataclasses.fields(params):
         if f.name not in docs:
             raise LookupError(f"{params.__module__}.{params.__qualname__}.{f.name} ({kind}) has no docstring")
-        yield f"{indent}- **`{f.name}`** ({_type_text(hints[f.name])}; {_default_text(f)}): {docs[f.name]}"
-        table = _table_type(hints[f.name])
+        yield f"{indent}- **`{f.name}`** ({words.type_text(hints[f.name])}; {words.default_text(f)}): {docs[f.name]}"
+        table = words.table_type(hints[f.name])
         if table is not None:
             yield from _field_items(table, kind, indent + "    ")
-
-
-def _table_type(hint: Any) -> type | None:
-    """The parameters class a field holds as a table of its own (``prune = { ratio = 0.8 }``)."""
-    union = typing.get_origin(hint) in (typing.Union, types.UnionType)
-    candidates = [c for c in ([hint, *typing.get_args(hint)] if union else [hint]) if c not in _NAMED_TYPES]
-    return next((c for c in candidates if isinstance(c, type) and dataclasses.is_dataclass(c)), None)
 
 
 # -- reading the code ---------------------------------------------------------------------
@@ -333,128 +352,6 @@ def _toml(value: object) -> str:
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if isinstance(value, list):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
-    return str(value)
-
-
-def _field_docs(cls: type) -> dict[str, str]:
-    """Each field's docstring, from ``cls`` and the classes it extends (the nearest wins)."""
-    docs: dict[str, str] = {}
-    for klass in reversed(cls.__mro__):
-        node = _class_node(klass)
-        if node is None:
-            continue
-        for statement, following in zip(node.body, [*node.body[1:], None]):
-            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
-                text = _string(following)
-                if text is not None:
-                    docs[statement.target.id] = _one_paragraph(text)
-    return docs
-
-
-def _class_doc(cls: type) -> str:
-    node = _class_node(cls)
-    text = ast.get_docstring(node) if node is not None else None
-    return _one_paragraph(text) if text else ""
-
-
-def _class_node(cls: type) -> ast.ClassDef | None:
-    module = sys.modules.get(cls.__module__)
-    if module is None or cls.__module__ == "builtins":
-        return None
-    tree = _module_tree(module)
-    return next(
-        (n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls.__name__),
-        None,
-    )
-
-
-@cache
-def _module_tree(module: types.ModuleType) -> ast.Module:
-    return ast.parse(inspect.getsource(module))
-
-
-def _string(node: ast.stmt | None) -> str | None:
-    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
-        return node.value.value
-    return None
-
-
-def _one_paragraph(text: str) -> str:
-    """A docstring as one line of text: its paragraphs joined (a list item holds one)."""
-    return " ".join(inspect.cleandoc(text).split())
-
-
-# -- writing types and values -------------------------------------------------------------
-
-_NAMED_TYPES: dict[object, str] = {
-    str: "string",
-    int: "integer",
-    float: "number",
-    bool: "true or false",
-    dict: "table",
-    CallTemplate: "call text",
-    Board: "board, 9 characters",
-}
-
-
-def _type_text(hint: Any) -> str:
-    """How a field's type reads in TOML terms."""
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if origin is typing.Literal:
-        return "one of " + ", ".join(f"`{_value_text(a)}`" for a in args)
-    if origin in (typing.Union, types.UnionType):
-        present = [a for a in args if a is not type(None)]
-        return " or ".join(_type_text(a) for a in present)
-    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-        return f"list of {_plural(_type_text(args[0]))}"
-    if origin is tuple:
-        return "[" + ", ".join(_type_text(a) for a in args) + "]"
-    if origin is dict:
-        return f"table of {_plural(_type_text(args[1]))}" if args else "table"
-    if hint in _NAMED_TYPES:
-        return _NAMED_TYPES[hint]
-    if _table_type(hint) is not None:
-        return "table, with the fields below"
-    raise LookupError(f"no TOML name for the type {hint!r}: add it to _NAMED_TYPES")
-
-
-def _plural(text: str) -> str:
-    if text.startswith(("one of", "[", "list of", "table")):
-        return text if not text.startswith("one of") else "values " + text
-    first, sep, rest = text.partition(",")
-    return first + "s" + sep + rest
-
-
-def _default_text(f: dataclasses.Field[Any]) -> str:
-    if f.default is not dataclasses.MISSING:
-        return _default(f.default)
-    factory: Callable[[], Any] | Any = f.default_factory
-    if factory is not dataclasses.MISSING:
-        return _default(factory())
-    return "required"
-
-
-def _default(value: Any) -> str:
-    """``default `...` ``, or ``optional`` for a field that is left out unless given."""
-    return "optional" if value is None else f"default `{_value_text(value)}`"
-
-
-def _value_text(value: Any) -> str:
-    """A value as it is written in TOML (``none`` where the field is left out)."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and math.isinf(value):
-        return "inf" if value > 0 else "-inf"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, (str, Board)):
-        return f'"{value}"'
-    if isinstance(value, tuple):
-        return "[" + ", ".join(_value_text(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k} = {_value_text(v)}" for k, v in value.items()) + "}"
     return str(value)
 
 

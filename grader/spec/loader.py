@@ -21,8 +21,10 @@ else:  # pragma: no cover
     import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
 from grader.checks.params import PLACEHOLDERS
+from grader.checks.registry import CHECK_KINDS
 from grader.spec.board import OBJECT, BoardLocation, read_board
 from grader.spec.call_template import CallTemplate, CallTemplateError
+from grader.spec.game import GameSetup, read_game
 from grader.spec.installed import installed_assignments
 from grader.spec.model import Assignment, AssignmentError, Check
 from grader.spec.tables import SpecFile, read_tables
@@ -77,16 +79,32 @@ def _parse(raw: Mapping[str, Any], path: Path) -> Assignment:
     meta = raw.get("assignment")
     preset = meta.get("encoding") if isinstance(meta, dict) else None
     table = raw.get("board", {})
+    game_table = raw.get("game", {})
+    game = read_game(game_table) if isinstance(game_table, dict) else None
+    if isinstance(game, GameSetup) and preset is None and not table:
+        preset = _OTHER_GAME_ENCODING
     board = _board(preset, table) if isinstance(preset, (str, type(None))) and isinstance(table, dict) else None
     raise AssignmentError.of(path, spec + (board if isinstance(board, list) else []))
+
+
+_OTHER_GAME_ENCODING = "flat-space"
+"""``Assignment.encoding`` of an assignment on another game: its board is ``game.encoding``,
+and no check of it reads a tic-tac-toe board (`_check_game_kinds`)."""
 
 
 def assignment_from(spec: SpecFile, path: Path) -> Assignment:
     """The assignment ``spec`` describes, as if read from ``path`` (its stdin file and adapter
     are looked for beside it): what spans the tables is checked here."""
-    board = _board(spec.assignment.encoding, spec.board)
+    game = read_game(spec.game)
+    if isinstance(game, list):
+        raise AssignmentError.of(path, game)
+    preset = spec.assignment.encoding
+    if game is not None and preset is None and not spec.board:
+        preset = _OTHER_GAME_ENCODING
+    board = _board(preset, spec.board)
     if isinstance(board, list):
         raise AssignmentError.of(path, board)
+    _check_game_kinds(path, spec.checks, game)
     _check_ids(path, spec.checks)
     _check_slow_limits(path, spec)
     encoding, location = board
@@ -107,7 +125,22 @@ def assignment_from(spec: SpecFile, path: Path) -> Assignment:
         aliases=spec.aliases,
         checks=spec.checks,
         adapter=_load_adapter(directory / "adapter.py"),
+        game=game,
     )
+
+
+def _check_game_kinds(path: Path, checks: Sequence[Check[Any]], game: GameSetup | None) -> None:
+    """An assignment on another game uses only the kinds that ask the game."""
+    if game is None:
+        return
+    for n, check in enumerate(checks):
+        if not CHECK_KINDS[check.kind].any_game:
+            usable = ", ".join(name for name, kind in CHECK_KINDS.items() if kind.any_game)
+            raise AssignmentError(
+                path,
+                f"checks[{n}] ({check.id}).kind",
+                f"{check.kind!r} knows tic-tac-toe alone; on {game.name}: {usable}",
+            )
 
 
 def _check_ids(path: Path, checks: Sequence[Check[Any]]) -> None:

@@ -17,6 +17,7 @@ from grader.errors import UsageError
 from grader.execution.isolation import SandboxChoice
 from grader.serialization import Positive
 from grader.spec.board import BoardLocation
+from grader.spec.game import GameSetup
 from reference.codecs import MOVE_FORMATS, BoardEncoding, MoveFormat  # noqa: F401 - the spec's move formats
 
 __all__ = [
@@ -142,7 +143,8 @@ class Assignment:
     title: str
     directory: Path
     encoding: BoardEncoding
-    """How the student's code holds a board (a preset or a ``[board]`` description)."""
+    """How the student's code holds a tic-tac-toe board (a preset or a ``[board]``
+    description); an assignment on another game holds its board in ``game.encoding``."""
     aliases: Mapping[str, tuple[str, ...]]
     checks: tuple[Check[Any], ...]
     maximizer: Maximizer = "O"
@@ -170,6 +172,8 @@ class Assignment:
     reference_helpers: bool = True
     """When a lower-level function is wrong, grade the checks built on it again with the
     reference's version standing in for it (`grader.checks.reference_helpers`)."""
+    game: GameSetup | None = None
+    """The game when it is not tic-tac-toe (the ``[game]`` table): its checks ask it, never a 3x3 board."""
     sandbox: SandboxChoice | None = None
     """The isolation its author chose for every grader of it (``limits`` where bubblewrap
     cannot run, as in a container); None: bubblewrap, refusing where it cannot run. A

@@ -72,6 +72,8 @@ class SpecFile:
     checks: tuple[Check[Any], ...]
     board: dict = field(default_factory=dict)
     """Read by `grader.spec.board.read_board`, which knows the preset it goes over."""
+    game: dict = field(default_factory=dict)
+    """Read by `grader.spec.game.read_game`: the game, when it is not tic-tac-toe."""
     aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 

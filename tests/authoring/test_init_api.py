@@ -89,7 +89,11 @@ def test_a_cs50_hand_in_with_the_course_handout_grades_the_handout_functions_onl
     assert [(p.student_a, p.student_b, p.similarity) for p in alike.pairs] == [("abigail", "copy", 1.0)]
 
 
-@pytest.mark.parametrize("assignment_id", list_assignments())
+# init reads tic-tac-toe solutions: a built-in on another game is written by hand
+TIC_TAC_TOE_BUILT_INS = [a for a in list_assignments() if load_assignment(a).game is None]
+
+
+@pytest.mark.parametrize("assignment_id", TIC_TAC_TOE_BUILT_INS)
 def test_init_on_a_built_in_writes_no_check_for_a_function_its_handout_does_not_define(
     assignment_id: str, tmp_path: Path
 ) -> None:

@@ -78,6 +78,12 @@ def select_space(board, move, turn):
     board[move - 1] = turn  # wrong: no check at all
     return True
 
+def grid_winner(board):
+    return None  # wrong: never a winner
+
+def winner_of(board):
+    return grid_winner(board)
+
 def play_all(board, moves):
     return [select_space(board, move, "X") for move in moves], board
 
@@ -245,3 +251,24 @@ def test_a_successor_that_plays_in_place_answers_true_or_false() -> None:
     answers, after = value
     assert answers == [True, False, False, False, True]
     assert after == ["O", "2", "3", "4", "X", "6", "7", "8", "9"]
+
+
+GRID_WINNER = StandIn("grid_winner", "grid-winner", (1, 2, (0,)), board_arg=0, grid=(4, 5, 4))
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        [[0] * 5, [0] * 5, [2, 2, 2, 0, 0], [1, 1, 1, 1, 0]],
+        np.array([[0] * 5, [0] * 5, [2, 2, 2, 0, 0], [0, 1, 1, 1, 1]]),
+        [0] * 10 + [2, 2, 2, 0, 0] + [1, 1, 1, 1, 0],
+        [[0, 0, 0, 0, 1], [0, 0, 0, 1, 2], [0, 0, 1, 2, 2], [0, 1, 2, 2, 1]],
+    ],
+    ids=["rows", "numpy", "flat", "anti-diagonal"],
+)
+def test_the_grid_winner_stands_in_on_a_connect_four_board_of_any_shape(board: Any) -> None:
+    calls, _ = executor()
+    with_it, without = run(calls, Call("winner_of", (board,), stand_ins=(GRID_WINNER,)), Call("winner_of", (board,)))
+    assert with_it.value == 1 and without.value is None
+    (nobody,) = run(calls, Call("winner_of", ([[0] * 5] * 4,), stand_ins=(GRID_WINNER,)))
+    assert nobody.ok and nobody.value is None

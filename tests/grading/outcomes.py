@@ -37,4 +37,10 @@ def assert_outcome(result: SubmissionResult, assignment: Assignment, expected: d
         text = " ".join(filter(None, [feedback.message, cause_line(feedback)]))
         assert cause["words"] in text, (cause["check"], text)
         if feedback.status == CheckStatus.FAILED and feedback.counterexample and feedback.counterexample.board:
-            assert len(feedback.counterexample.board) == 9  # the board that shows the bug is drawn
+            # the board that shows the bug is drawn
+            if assignment.game is None:
+                assert len(feedback.counterexample.board) == 9
+            else:
+                drawing = feedback.counterexample.drawing
+                assert drawing is not None
+                assert (drawing.rows, drawing.cols) == (assignment.game.game.rows, assignment.game.game.cols)

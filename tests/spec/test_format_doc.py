@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from grader.checks.registry import CHECK_KINDS
-from grader.spec import format_doc
+from grader.spec import field_docs, format_doc
 from grader.spec.format_doc import ASSIGNMENT_KEYS, DOC_PATH, SpecKey, load_spec, render, spec_text
 
 MINIMAL_CHECK = {"id": "clean", "kind": "runs-cleanly", "points": 1}
@@ -74,10 +74,10 @@ class _Derived(_Base):
 
 
 def test_field_docstrings_are_read_from_the_source_and_the_nearest_class_wins() -> None:
-    docs = format_doc._field_docs(_Derived)
+    docs = field_docs.field_docs(_Derived)
     assert docs == {"shared": "From the derived class.", "extra": "Only here."}
     assert "plain" not in docs  # a field without a docstring is missing, and render() refuses it
-    assert format_doc._class_doc(_Derived) == "A kind for the test."
+    assert field_docs.class_doc(_Derived) == "A kind for the test."
 
 
 def test_an_undocumented_field_stops_the_page(monkeypatch: pytest.MonkeyPatch) -> None:

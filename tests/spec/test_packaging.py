@@ -99,7 +99,7 @@ def test_a_plain_install_lists_and_grades_the_builtin_assignments(tmp_path: Path
     listed = grader_cli("assignments")
     assert listed.returncode == 0, listed.stderr
     ids = [line.split()[0] for line in listed.stdout.splitlines() if line and not line.startswith(" ")]
-    assert ids == ["alphabeta-challenges", "depth-limits", "experiment04", "lab05", "minimax-enhanced"]
+    assert ids == ["alphabeta-challenges", "connect4", "depth-limits", "experiment04", "lab05", "minimax-enhanced"]
     assert "BROKEN" not in listed.stdout
 
     # the solution stays in the repository: a student may install this package

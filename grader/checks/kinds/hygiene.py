@@ -108,7 +108,7 @@ def _trouble(cell: CellRecord) -> str:
     return _TROUBLE[cell.status]
 
 
-RUNS_CLEANLY = CheckKind("runs-cleanly", RunsCleanlyParams, _runs_cleanly)
+RUNS_CLEANLY = CheckKind("runs-cleanly", RunsCleanlyParams, _runs_cleanly, any_game=True)
 
 
 @dataclass(frozen=True)
@@ -135,4 +135,4 @@ def _manual(check: Check[ManualParams], ctx: CheckContext) -> CheckResult:
     )
 
 
-MANUAL = CheckKind("manual", ManualParams, _manual)
+MANUAL = CheckKind("manual", ManualParams, _manual, any_game=True)

@@ -165,6 +165,8 @@ class StandIn:
     """For ``successor``: state (a new board, the given one unchanged) or played (on the given one)."""
     invalid: str = "none"
     """For ``successor``: what a refused move gives: none, raise or false."""
+    grid: tuple[int, int, int] | None = None
+    """``(rows, cols, k)`` of a Connect-K board, for ``grid-winner``; None for tic-tac-toe."""
 
     def to_request(self) -> StandInRequest:
         return {
@@ -181,6 +183,7 @@ class StandIn:
             "move_arg": self.move_arg,
             "returns": self.returns,
             "invalid": self.invalid,
+            "grid": list(self.grid) if self.grid is not None else None,
         }
 
 

@@ -211,6 +211,9 @@ class StandInRequest(TypedDict):
     """state or played, for ``successor``: a new board, or the move played on the given one."""
     invalid: str
     """none, raise or false, for ``successor``: what a refused move gives."""
+    grid: list[int] | None
+    """``[rows, cols, k]`` for the winner of a Connect-K board (role ``grid-winner``); None
+    for tic-tac-toe."""
 
 
 class CallRequest(TypedDict):

@@ -104,6 +104,8 @@ def reference_stand_in(namespace: dict[str, Any], request: StandInRequest, origi
     reference does, for the calls the student's code makes of ``original``."""
     if request["role"] == "successor":
         return _successor_stand_in(request, original)
+    if request["role"] == "grid-winner":
+        return _grid_winner_stand_in(request, original)
     text = board_text(request["marks"])
     player_of = {request["marks"][0]: "X", request["marks"][1]: "O"}
     board_global, board_at, player_at = request["board_global"], request["board_arg"], request["player_arg"]
@@ -140,6 +142,44 @@ def reference_stand_in(namespace: dict[str, Any], request: StandInRequest, origi
                 raise TypeError("the reference's stand-in found no player in the arguments")
             player = player_of[given[player_at]]
         return answer(board, player)
+
+    stand_in.__name__ = stand_in.__qualname__ = getattr(original, "__name__", "stand_in")
+    return stand_in
+
+
+def _grid_winner_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]:
+    """Who has ``k`` in a line on a Connect-K board as the student's code holds it (rows of
+    cells, a numpy array, or one flat list, whichever row comes first): the winner's mark, else
+    None."""
+    grid = request.get("grid") or [0, 0, 0]
+    rows, cols, k = grid
+    x_mark, o_mark = request["marks"][0], request["marks"][1]
+    board_at = request["board_arg"] or 0
+    lines = [
+        [(row + i * d_row) * cols + col + i * d_col for i in range(k)]
+        for row in range(rows)
+        for col in range(cols)
+        for d_row, d_col in ((0, 1), (1, 0), (1, 1), (1, -1))
+        if 0 <= row + (k - 1) * d_row < rows and 0 <= col + (k - 1) * d_col < cols
+    ]
+
+    def cells_of(board: Any) -> list[Any]:
+        if hasattr(board, "tolist"):
+            board = board.tolist()
+        if isinstance(board, (list, tuple)) and len(board) == rows and all(isinstance(r, (list, tuple)) for r in board):
+            board = [cell for row in board for cell in row]
+        if not isinstance(board, (list, tuple)) or len(board) != rows * cols:
+            raise TypeError("the reference's stand-in found no board in the arguments")
+        return list(board)
+
+    def stand_in(*args: Any, **kwargs: Any) -> Any:
+        given = list(args) + list(kwargs.values())
+        cells = cells_of(given[board_at] if board_at < len(given) else None)
+        for line in lines:
+            first = cells[line[0]]
+            if (first == x_mark or first == o_mark) and all(cells[i] == first for i in line):
+                return x_mark if first == x_mark else o_mark
+        return None
 
     stand_in.__name__ = stand_in.__qualname__ = getattr(original, "__name__", "stand_in")
     return stand_in

@@ -1,0 +1,230 @@
+"""The check kinds that ask the assignment's game, on the connect4 built-in: its solution passes
+every one, each typical mistake fails the check of its own function with a drawn position,
+and the searches are judged by exact counts with the leaves asked in one batch."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from grader.checks.context import CheckContext
+from grader.checks.registry import run_check
+from grader.execution.channel.calls import Call, CallOutcome
+from grader.results import CheckResult, CheckStatus
+from grader.spec.loader import load_assignment
+from tests.checks.in_process import InProcessRunner, solution_definitions
+
+ASSIGNMENT = load_assignment("connect4")
+SOLUTION = solution_definitions(ASSIGNMENT)
+
+
+class BatchCounter(InProcessRunner):
+    """Counts the round trips (batches), not only the calls."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__(source)
+        self.batches: list[int] = []
+
+    def call_many(self, calls: Sequence[Call]) -> list[CallOutcome]:
+        self.batches.append(len(calls))
+        return super().call_many(calls)
+
+
+def grade(source: str, *check_ids: str) -> tuple[dict[str, CheckResult], BatchCounter]:
+    runner = BatchCounter(source)
+    ctx = CheckContext.of(ASSIGNMENT, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(ASSIGNMENT))
+    results = {c.id: run_check(c, ctx) for c in ASSIGNMENT.checks if c.id in check_ids}
+    return results, runner
+
+
+def patched(old: str, new: str) -> str:
+    assert old in SOLUTION, old
+    return SOLUTION.replace(old, new)
+
+
+def test_the_solution_passes_every_check_of_the_game() -> None:
+    ids = [c.id for c in ASSIGNMENT.checks if c.kind != "runs-cleanly"]
+    results, _ = grade(SOLUTION, *ids)
+    assert {i: r.status for i, r in results.items()} == dict.fromkeys(ids, CheckStatus.PASSED)
+    assert "finished games of every outcome" in results["winner"].message
+
+
+def test_the_search_asks_the_heuristic_on_every_leaf_in_one_batch() -> None:
+    results, runner = grade(SOLUTION, "minimax")
+    assert results["minimax"].status is CheckStatus.PASSED
+    # one batch of leaves for the heuristic, one batch of searches: not a round trip per leaf
+    assert len(runner.batches) == 2
+    leaves, searches = runner.batches
+    assert leaves > 100 and searches == results["minimax"].figures["examples"]
+
+
+def test_the_heuristic_is_asked_for_both_sides_of_every_position_in_one_batch() -> None:
+    results, runner = grade(SOLUTION, "evaluate")
+    assert results["evaluate"].status is CheckStatus.PASSED
+    assert len(runner.batches) == 1
+
+
+MISTAKES = {
+    "missing anti-diagonal": (
+        "        # anti-diagonal, down to the left\n"
+        "        for row in range(ROWS - WIN_LENGTH + 1):\n"
+        "            for col in range(WIN_LENGTH - 1, COLS):\n"
+        "                if all(board[row + i][col - i] == piece for i in range(WIN_LENGTH)):\n"
+        "                    return piece\n",
+        "",
+        "winner",
+        "the line runs anti-diagonal",
+    ),
+    "off-by-one at the right edge": (
+        "        for row in range(ROWS):\n            for col in range(COLS - WIN_LENGTH + 1):",
+        "        for row in range(ROWS):\n            for col in range(COLS - WIN_LENGTH):",
+        "winner",
+        "the line runs across and touches the edge",
+    ),
+    "legal moves miss the last column": (
+        "return [col for col in range(COLS) if",
+        "return [col for col in range(COLS - 1) if",
+        "legal-moves",
+        "column 5, at the edge of the board, has room but is not listed",
+    ),
+    "drop_piece changes the board given": (
+        "new_board = [row[:] for row in board]",
+        "new_board = board",
+        "drop-piece",
+        "the function changed the board it was given",
+    ),
+    "evaluations counted twice": (
+        "    return sum(score_window(window, piece) for window in windows(board))",
+        "    global evaluations\n    evaluations += 1\n"
+        "    return sum(score_window(window, piece) for window in windows(board))",
+        "alphabeta",
+        "twice as many",
+    ),
+    "pruning on >": ("if alpha >= beta:", "if alpha > beta:", "alphabeta", "alpha > beta instead of alpha >= beta"),
+    "heuristic with the wrong sign for the minimizing side": (
+        "score_window(window, piece) for",
+        "score_window(window, X) for",
+        "evaluate",
+        "the sign for the minimizing side is wrong",
+    ),
+    "minimax evaluates a leaf twice": (
+        "    if depth == 0:\n        return None, evaluate(board, me)\n    best_col, best = None, None",
+        "    if depth == 0:\n        evaluate(board, me)\n        return None, evaluate(board, me)\n"
+        "    best_col, best = None, None",
+        "minimax",
+        "twice as many",
+    ),
+}
+
+
+@pytest.mark.parametrize(("old", "new", "check_id", "words"), MISTAKES.values(), ids=list(MISTAKES))
+def test_a_mistake_fails_the_check_of_its_own_function_on_a_drawn_position(
+    old: str, new: str, check_id: str, words: str
+) -> None:
+    results, _ = grade(patched(old, new), check_id)
+    result = results[check_id]
+    assert result.status is CheckStatus.FAILED, result.message
+    assert result.cause is not None and words in result.cause.sentence, result.cause
+    counterexample = result.counterexample
+    assert counterexample is not None and counterexample.drawing is not None
+    assert (counterexample.drawing.rows, counterexample.drawing.cols) == (5, 6)
+
+
+def test_a_win_scored_from_the_wrong_end_of_the_depth_is_a_wrong_minimax_value() -> None:
+    source = patched(
+        "        return None, (WIN + depth if won == me else -(WIN + depth))\n    moves = legal_moves(board)\n"
+        "    if not moves:\n        return None, 0\n    if depth == 0:\n        return None, evaluate(board, me)",
+        "        return None, (WIN - depth if won == me else -(WIN - depth))\n    moves = legal_moves(board)\n"
+        "    if not moves:\n        return None, 0\n    if depth == 0:\n        return None, evaluate(board, me)",
+    )
+    results, _ = grade(source, "minimax", "alphabeta")
+    assert results["alphabeta"].status is CheckStatus.PASSED  # its own scoring is right
+    minimax = results["minimax"]
+    assert minimax.status is CheckStatus.FAILED
+    assert minimax.counterexample is not None
+    assert "-1001" in minimax.counterexample.expected and "-999" in minimax.counterexample.actual
+
+
+def test_a_lost_game_shows_the_last_position_of_that_game() -> None:
+    results, _ = grade(patched("score_window(window, piece) for", "score_window(window, X) for"), "versus-depth-1")
+    result = results["versus-depth-1"]
+    assert result.status is CheckStatus.FAILED
+    assert result.headline.startswith("A lost game as")
+    drawing = result.counterexample.drawing if result.counterexample else None
+    assert drawing is not None and drawing.line  # the opponent's completed line is marked
+
+
+def test_a_move_off_the_board_fails_the_games_at_that_move() -> None:
+    source = patched("    return alphabeta(board, SEARCH_DEPTH, piece)[0]", "    return COLS")
+    results, _ = grade(source, "versus-depth-1")
+    result = results["versus-depth-1"]
+    assert result.status is CheckStatus.FAILED
+    assert result.headline.startswith("An illegal move against a depth-1 opponent")
+    assert result.counterexample is not None
+    assert result.counterexample.expected == "a column with room: one of 0, 1, 2, 3, 4, 5"
+    assert result.counterexample.actual == "6"
+
+
+PRINCIPAL = '''
+def principal(board, depth, piece):
+    """(path, score, evaluations): the principal variation, alpha-beta's value and count."""
+    _, score, count = alphabeta(board, depth, piece)
+    path, mover = [], piece
+    for left in range(depth, 0, -1):
+        col, _ = _minimax(board, left, mover, piece)
+        if col is None:
+            break
+        path.append(col)
+        board, mover = drop_piece(board, col, mover), other(mover)
+    return path, score, count
+'''
+
+PATH_CHECK = """
+[[checks]]
+id = "principal"
+kind = "game-search"
+points = 1
+call = "principal(board, depth_limit, to_move)"
+heuristic = "evaluate(board, player)"
+returns = "path,score,evaluations"
+depth_limits = [1, 3]
+prune = true
+count = "returned"
+win_bonus = "plies-left"
+include = ["33442"]
+examples = 3
+"""
+
+
+@pytest.mark.parametrize(
+    ("mistake", "status"), [("", CheckStatus.PASSED), ("board, mover = drop_piece", CheckStatus.FAILED)]
+)
+def test_a_search_answering_its_principal_variation_is_judged_move_by_move(
+    tmp_path: Path, mistake: str, status: CheckStatus
+) -> None:
+    spec = (ASSIGNMENT.directory / "assignment.toml").read_text()
+    (tmp_path / "assignment.toml").write_text(spec[: spec.index("[[checks]]")] + PATH_CHECK)
+    assignment = load_assignment(tmp_path)
+    source = SOLUTION + PRINCIPAL
+    if mistake:  # the path keeps the same side to move after each move
+        source = source.replace(mistake + "(board, col, mover), other(mover)", mistake + "(board, col, mover), mover")
+    runner = InProcessRunner(source)
+    ctx = CheckContext.of(assignment, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(assignment))
+    result = run_check(assignment.checks[0], ctx)
+    assert result.status is status, result.message
+    if status is CheckStatus.FAILED:
+        assert result.cause is not None and "principal variation differs" in result.cause.sentence
+
+
+def test_a_wrong_winner_costs_once_the_searches_graded_with_the_reference_winner() -> None:
+    source = patched(
+        "        for row in range(ROWS):\n            for col in range(COLS - WIN_LENGTH + 1):",
+        "        for row in range(ROWS):\n            for col in range(COLS - WIN_LENGTH):",
+    )
+    results, _ = grade(source, "winner", "minimax")
+    assert results["winner"].status is CheckStatus.FAILED
+    minimax = results["minimax"]
+    assert minimax.status is CheckStatus.PASSED
+    assert "right once `winner` is: graded with the reference `winner`" in minimax.message

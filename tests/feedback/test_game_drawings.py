@@ -1,0 +1,65 @@
+"""A counterexample on another game is drawn wherever it is shown: the HTML report (its columns
+numbered, the last move ringed, the completed line outlined, escaped), the terminal and
+Gradescope, and it reads back from a stored result as it was written."""
+
+from __future__ import annotations
+
+from grader.check_notes import Cause
+from grader.feedback.gradescope import counterexample_text
+from grader.feedback.html import render_student_report
+from grader.feedback.text import format_submission
+from grader.notebook.result_view import NotebookCheck
+from grader.results import CheckResult, CheckStatus, Counterexample
+from reference.connect4 import ConnectK
+from reference.connect_endings import play
+from tests.feedback import fabricated as fab
+
+GAME = ConnectK(5, 6, 4)
+MOVES = (2, 2, 3, 2, 4, 2, 5)
+STATE = play(GAME, MOVES)
+
+
+def failure() -> CheckResult:
+    counterexample = Counterexample(
+        str(STATE), "winner(board)", "'X'", "<None>", drawing=GAME.drawing(STATE, MOVES[-1])
+    )
+    result = CheckResult(
+        "winner",
+        "game-predicate",
+        "winner",
+        CheckStatus.FAILED,
+        0,
+        10,
+        "Wrong answer on the position after 7 moves",
+        counterexample=counterexample,
+        cause=Cause("local", "the line runs across"),
+    )
+    return CheckResult.from_dict(result.to_dict())  # as a stored result reads back
+
+
+def test_a_stored_drawing_reads_back_as_written() -> None:
+    stored = failure()
+    assert stored.counterexample is not None and stored.counterexample.drawing == GAME.drawing(STATE, MOVES[-1])
+
+
+def test_the_report_draws_the_position_with_numbered_columns_and_the_last_move() -> None:
+    html = render_student_report(fab.submission(failure()))
+    drawing = html[html.index('<svg class="drawing"') : html.index("</svg>", html.index('<svg class="drawing"'))]
+    assert drawing.count('class="column-number"') == 6
+    assert drawing.count('class="last-move"') == 1
+    assert drawing.count("disc disc-x winning") == 4  # the line across is outlined
+    assert "last move in column 5" in drawing
+    assert "&lt;None&gt;" in html and "<None>" not in html  # answers stay escaped
+
+
+def test_the_terminal_and_gradescope_show_the_rows_over_the_column_numbers() -> None:
+    text = format_submission(fab.submission(failure()))
+    assert ". . X X X x" in text and "0 1 2 3 4 5" in text and "last move: column 5" in text
+    gradescope = counterexample_text(failure().counterexample)  # type: ignore[arg-type]
+    assert "   . . X X X x" in gradescope
+
+
+def test_the_in_notebook_check_draws_it_too() -> None:
+    shown = NotebookCheck("connect4", "Connect Four", fab.submission(failure()))._repr_html_()
+    assert shown.count('class="column-number"') == 6 and 'class="last-move"' in shown
+    assert ". . X X X x" in repr(NotebookCheck("connect4", "Connect Four", fab.submission(failure())))
