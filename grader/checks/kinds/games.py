@@ -232,7 +232,8 @@ MOVE_SEQUENCE = CheckKind("move-sequence", SequenceParams, _move_sequence, needs
 class RandomOpponentParams:
     """The AI never loses seeded games against a random player, or with ``opponent = "optimal"`` against one that picks
     at random among the moves that keep its game value, so that every mistake that throws a draw away is punished;
-    the first loss ends the check."""
+    the first loss ends the check. Where every first move keeps the game's value (an AI moving first in tic-tac-toe),
+    the game opens with a seeded move in the AI's place."""
 
     call: CallTemplate
     """The call that gives the AI's move on a board, e.g. ``best_move(board)``."""
