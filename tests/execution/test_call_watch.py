@@ -8,7 +8,13 @@ import struct
 from collections.abc import Sequence
 
 from grader.execution.channel.call_data import StopClock
-from grader.execution.channel.call_watch import SWALLOWED_CPU_SECONDS, CallPatience, WallPatience, read_progress
+from grader.execution.channel.call_watch import (
+    NO_PROGRESS,
+    SWALLOWED_CPU_SECONDS,
+    CallPatience,
+    WallPatience,
+    read_progress,
+)
 from grader.execution.channel.protocol import CPU_METER_OFFSET, IDLE_WINDOW_SECONDS, wall_bound
 
 LIMIT = 2.0
@@ -76,6 +82,7 @@ def test_other_requests_get_a_fixed_wall_clock_patience() -> None:
 
 def test_the_progress_file_holds_the_running_call_then_the_kernel_cpu_time() -> None:
     assert read_progress(b"") == (None, None)
+    assert read_progress(NO_PROGRESS) == (None, None)  # what the grader writes before a batch
     assert read_progress((3).to_bytes(4, "little")) == (3, None)
     data = (3).to_bytes(4, "little") + struct.pack("<d", 12.5)
     assert CPU_METER_OFFSET == 4 and read_progress(data) == (3, 12.5)

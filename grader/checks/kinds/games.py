@@ -15,13 +15,14 @@ from grader.checks.answers import Answer, MoveCodec, ShapeError, read_search_res
 from grader.checks.causes.root_cause import MoveObservation
 from grader.checks.context import CallsStopped, CheckContext, StudentFunction
 from grader.checks.kind import CheckKind
+from grader.checks.kinds.game_choices import openings_note, opponent_choices, seeded_opening
 from grader.checks.kinds.search import Shapes
 from grader.checks.played_moves import played_cell
 from grader.checks.reference_answers import reference_answer
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check, Count, MoveFormat, Side
-from reference import Board, solve
+from reference import Board
 
 
 def _outcome(board: Board) -> str:
@@ -231,7 +232,8 @@ MOVE_SEQUENCE = CheckKind("move-sequence", SequenceParams, _move_sequence, needs
 class RandomOpponentParams:
     """The AI never loses seeded games against a random player, or with ``opponent = "optimal"`` against one that picks
     at random among the moves that keep its game value, so that every mistake that throws a draw away is punished;
-    the first loss ends the check."""
+    the first loss ends the check. Where every first move keeps the game's value (an AI moving first in tic-tac-toe),
+    the game opens with a seeded move in the AI's place."""
 
     call: CallTemplate
     """The call that gives the AI's move on a board, e.g. ``best_move(board)``."""
@@ -258,13 +260,6 @@ class RandomOpponentParams:
 
 
 _OPPONENT_NAMES = {"random": "the random player", "optimal": "an optimal opponent"}
-
-
-def _opponent_choices(board: Board, side: str, opponent: str, ctx: CheckContext) -> tuple[int, ...]:
-    """The moves the opponent picks from at random: any free cell, or the optimal ones."""
-    if opponent == "random":
-        return tuple(board.empty_cells())
-    return solve(board, ctx.spec(board, to_move=side, scoring="unit")).optimal_moves
 
 
 def _not_played(unplayed: int) -> str:
@@ -298,6 +293,8 @@ class GameRecord:
     """The AI's calls could not be made (time, a hung function): the game was not finished."""
     illegal: IllegalAnswer | None = None
     """The AI gave no legal move: the game was not finished."""
+    opening: str | None = None
+    """The seeded first move played in the AI's place (`seeded_opening`), e.g. ``X 1,1``."""
 
     @property
     def finished(self) -> bool:
@@ -312,22 +309,31 @@ def play_game(
     ctx: CheckContext, params: RandomOpponentParams, student: StudentFunction, rng: random.Random
 ) -> GameRecord:
     """A game of the student's AI (``params.ai``) against the opponent, whose moves come from
-    ``rng``; it ends early when the AI gives no legal move or its calls stop."""
+    ``rng``; it ends early when the AI gives no legal move or its calls stop. A first move that
+    cannot lose is seeded in the AI's place (`seeded_opening`)."""
     first = ctx.assignment.first_player
     codec = ctx.moves(params.move)
     board = Board.empty()
     moves: list[str] = []
     boards: list[str] = []
     ai_moves: list[MoveObservation] = []
+    opening: str | None = None
+
+    def record(**ended: Any) -> GameRecord:
+        return GameRecord(tuple(moves), tuple(boards), board, tuple(ai_moves), opening=opening, **ended)
+
     while not board.is_terminal():
         side = board.to_move(first)
         if side != params.ai:
-            cell = rng.choice(_opponent_choices(board, side, params.opponent, ctx))
+            cell = rng.choice(opponent_choices(board, side, params.opponent, ctx))
+        elif openings := seeded_opening(board, side, ctx):
+            cell = rng.choice(openings)
+            opening = f"{side} {codec.show(cell)}"
         else:
             try:
                 answer = student.ask(str(board), ctx.placeholders(board, to_move=side))
             except CallsStopped as stop:
-                return GameRecord(tuple(moves), tuple(boards), board, tuple(ai_moves), stopped=stop.reason)
+                return record(stopped=stop.reason)
             try:
                 if params.in_place:
                     move: int | None = played_cell(ctx, student, board, side, answer, codec)
@@ -338,13 +344,12 @@ def play_game(
                 cell = move
             except ShapeError as exc:
                 given = answer.given() if not answer.ok else exc.given()
-                illegal = IllegalAnswer(board, answer.call_text, str(exc), given)
-                return GameRecord(tuple(moves), tuple(boards), board, tuple(ai_moves), illegal=illegal)
+                return record(illegal=IllegalAnswer(board, answer.call_text, str(exc), given))
             ai_moves.append(MoveObservation(board, ctx.spec(board, to_move=side), side, cell))
         moves.append(f"{side} {codec.show(cell)}")
         board = board.play(cell, side, first=first)
         boards.append(str(board))
-    return GameRecord(tuple(moves), tuple(boards), board, tuple(ai_moves))
+    return record()
 
 
 def _random_opponent(check: Check[RandomOpponentParams], ctx: CheckContext) -> CheckResult:
@@ -375,12 +380,13 @@ def _games_verdict(
         if game.finished:
             tally[game.tally_key(params.ai)] += 1
     last, number = games[-1], len(games)
+    opened = openings_note(games)
     if last.illegal is not None:
         illegal = last.illegal
         return CheckResult.for_check(
             check,
             CheckStatus.FAILED,
-            f"Game {number} against {opponent} stopped: `{illegal.call}` {illegal.reason}.",
+            f"Game {number} against {opponent} stopped: `{illegal.call}` {illegal.reason}.{opened}",
             counterexample=Counterexample(str(illegal.board), illegal.call, "a legal move", illegal.given),
             figures={"tally": tally},
             detail=PlayedGame(last.moves),
@@ -393,6 +399,8 @@ def _games_verdict(
         "seed": params.seed,
         "opponent": params.opponent,
     }
+    if opened:
+        figures["openings"] = [game.opening for game in games if game.opening is not None]
     summary = (
         f"AI {tally['AI']}, {params.opponent} opponent {tally['Opponent']}, draws {tally['Draw']} "
         f"over {played} seeded game{'s' if played != 1 else ''}"
@@ -404,16 +412,18 @@ def _games_verdict(
         return CheckResult.for_check(
             check,
             CheckStatus.PASSED,
-            f"The AI never lost ({summary}{_not_played(params.games - played)}: {last.stopped}).",
+            f"The AI never lost ({summary}{_not_played(params.games - played)}: {last.stopped}).{opened}",
             figures=figures,
         )
     if tally["Opponent"] == 0:
-        return CheckResult.for_check(check, CheckStatus.PASSED, f"The AI never lost ({summary}).", figures=figures)
+        return CheckResult.for_check(
+            check, CheckStatus.PASSED, f"The AI never lost ({summary}).{opened}", figures=figures
+        )
     return CheckResult.for_check(
         check,
         CheckStatus.FAILED,
         f"The AI lost game {number} of {params.games} to {opponent} "
-        f"({summary}{_not_played(params.games - played)}): a full-depth search never loses.",
+        f"({summary}{_not_played(params.games - played)}): a full-depth search never loses.{opened}",
         counterexample=Counterexample(
             str(last.final),
             f"{student.describe({})} as {params.ai} in game {number}",

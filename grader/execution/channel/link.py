@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -29,7 +28,7 @@ from zmq.backend import zmq_poll
 
 from grader.errors import GraderError
 from grader.execution.channel.call_data import StopClock
-from grader.execution.channel.call_watch import Patience, WallPatience, read_progress
+from grader.execution.channel.call_watch import Patience, WallPatience, forget_progress, read_progress
 from grader.execution.channel.kernel_sources import KERNEL_SOURCES
 from grader.execution.channel.protocol import (
     KERNEL_NAMESPACE,
@@ -393,8 +392,8 @@ class ShimLink:
         return self._raw
 
     def forget_running_call(self) -> None:
-        """Empty the progress file, so a stale index from an earlier batch cannot mislead."""
-        os.truncate(self.progress_path, 0)
+        """Mark the progress file, so a stale index from an earlier batch cannot mislead."""
+        forget_progress(self.progress_path)
 
     def running_call(self) -> int | None:
         """Index (within the last batch) of the call that was running, from the progress file."""

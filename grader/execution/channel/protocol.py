@@ -79,10 +79,13 @@ FRAME_LENGTH_BYTES = 4
 """The length that leads each frame on the request socket."""
 FRAME_MAX_BYTES = 2**30
 """Longer frames are refused: only a notebook writing into the shim's socket sends one."""
-SPIN_SECONDS = 0.002
+SPIN_SECONDS = 0.0003
 """How long either end polls for the other's next message, yielding the CPU between polls,
-before it sleeps: waking from a sleep costs about 0.3 ms on a virtual machine, and the answer
-to a small request, or the next request of a run, usually comes within a millisecond."""
+before it sleeps: about what waking from a sleep costs on a virtual machine (0.3 ms), so that
+a wait never burns more CPU than sleeping would have cost it in time. Spinning longer does not
+pay: most waits are longer than 2 ms (the kernel running a student's search, the grader
+shrinking a counterexample), and the CPU a spin burns is taken from the other worker's kernel
+when two workers share two cores (0.3 ms since 2026-11-29; it was 2 ms)."""
 NOTICE_ROOM = 500
 """Characters the grader allows on top of the kernel's output cap for its truncation notice."""
 

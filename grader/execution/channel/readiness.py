@@ -1,8 +1,9 @@
 """Waiting for the kernel's next message: poll briefly, yielding the CPU, then sleep.
 
 Both of the grader's transports (the comm's iopub socket and the shim's request socket)
-wait this way: the answer to a small request comes within a millisecond, and waking from a
-sleep adds about 0.3 ms to each round trip on a virtual machine (see ``SPIN_SECONDS``).
+wait this way: a small request's answer can come within a tenth of a millisecond, and waking
+from a sleep adds about 0.3 ms to a round trip on a virtual machine, so a wait polls that long
+before it sleeps (see ``SPIN_SECONDS``).
 """
 
 from __future__ import annotations
