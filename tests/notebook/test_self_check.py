@@ -69,7 +69,7 @@ def test_a_mistake_gets_its_counterexample_drawn_and_its_cause() -> None:
 @pytest.mark.parametrize(
     ("name", "check_id", "expected"),
     [
-        ("lab5", None, "no assignment 'lab5': give a built-in id (alphabeta-challenges, depth-limits"),
+        ("lab5", None, "no assignment 'lab5': give a built-in id (alphabeta-challenges, connect4, depth-limits"),
         ("lab05", "minimax", "lab05 has no check 'minimax': its checks are check-win, check-draw"),
         ("lab05", "runs-cleanly", "'runs-cleanly' judges the whole notebook run: check it with `grader check`"),
     ],
