@@ -118,7 +118,12 @@ class Draft:
         inferred = {f.name: f.value for f in self.fields}
         table = AssignmentTable(id=assignment_id, title=title, **inferred, **settings)
         checks = tuple(c.check() for c in self.checks)
-        return SpecFile(table, checks, board=dict(self.board.fields) if self.board else {}, aliases=dict(self.aliases))
+        return SpecFile(
+            assignment=table,
+            checks=checks,
+            board=dict(self.board.fields) if self.board else {},
+            aliases=dict(self.aliases),
+        )
 
     def has_role(self, role: str) -> bool:
         return any(c.role == role for c in self.checks)

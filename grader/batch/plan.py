@@ -49,7 +49,8 @@ from grader.class_folder.records import GradingRecord, assignment_sha256, finger
 from grader.execution.isolation import Isolation, decide_isolation
 from grader.grading import grade_submission, not_graded_result
 from grader.overrides.apply import NO_DECISIONS, FittedDecisions, class_decisions
-from grader.spec.model import Assignment
+from grader.spec.loader import differences_from_folder
+from grader.spec.model import Assignment, AssignmentError
 from grader.submission.inputs import (
     InputError,
     RefusedMember,
@@ -159,6 +160,17 @@ def run_batch(
     return run_batches([BatchJob(source, assignment, out_dir)], options, grade)[0]
 
 
+def _refuse_an_assignment_its_folder_does_not_hold(assignment: Assignment) -> None:
+    differ = differences_from_folder(assignment)
+    if differ:
+        raise AssignmentError(
+            assignment.directory / "assignment.toml",
+            differ[0],
+            f"the assignment given differs from its folder in {', '.join(differ)}; a batch's workers read "
+            "the assignment from its folder, so write the change there (or grade one file with grade_submission)",
+        )
+
+
 def run_batches(
     jobs: Sequence[BatchJob], options: BatchOptions = BatchOptions(), grade: GradeFunction = grade_submission
 ) -> list[BatchResult]:
@@ -166,7 +178,11 @@ def run_batches(
     (a notebook looping until its time-out) overlaps with the others' work.
 
     Each class's isolation is decided first: where it cannot be had, this raises
-    `IsolationRefused` before any input is read or any output written."""
+    `IsolationRefused` before any input is read or any output written. The workers read each
+    assignment from its folder: an `Assignment` that differs from what its folder holds (changed
+    in memory) raises `AssignmentError` first, rather than being graded under the file."""
+    for job in jobs:
+        _refuse_an_assignment_its_folder_does_not_hold(job.assignment)
     isolations = [decide_isolation(options.sandbox, j.assignment.sandbox, fall_back=options.fall_back) for j in jobs]
     with contextlib.ExitStack() as held:
         plans = []

@@ -8,6 +8,7 @@ calls on the object holding the board) is checked here.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import sys
 import types
@@ -30,7 +31,7 @@ from grader.spec.model import Assignment, AssignmentError, Check
 from grader.spec.tables import SpecFile, read_tables
 from reference import CODECS, BoardEncoding
 
-__all__ = ["BUILTIN_ASSIGNMENTS", "list_assignments", "load_assignment"]
+__all__ = ["BUILTIN_ASSIGNMENTS", "differences_from_folder", "list_assignments", "load_assignment"]
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 
@@ -225,3 +226,19 @@ def _not_found(root: Path) -> str:
     known = [f"built-in ids: {', '.join(builtin)}"] if builtin else []
     known += [f"installed: {', '.join(installed)}"] if installed else []
     return f"no such assignment ({'; '.join(known) or 'none is built in or installed'})"
+
+
+def differences_from_folder(assignment: Assignment) -> list[str]:
+    """The fields in which ``assignment`` differs from what its folder holds now (an adapter
+    compared by the file it was loaded from): a caller who changed the object in memory, or a
+    folder edited since it was loaded. Grading that reads the assignment again from its folder (a
+    batch's worker processes) would otherwise grade under the file, not under the object."""
+    on_disk = load_assignment(assignment.directory)
+
+    def same(name: str) -> bool:
+        mine, theirs = getattr(assignment, name), getattr(on_disk, name)
+        if isinstance(mine, types.ModuleType) or isinstance(theirs, types.ModuleType):
+            return getattr(mine, "__file__", None) == getattr(theirs, "__file__", None)
+        return bool(mine == theirs)
+
+    return [field.name for field in dataclasses.fields(Assignment) if not same(field.name)]

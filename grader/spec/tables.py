@@ -64,9 +64,10 @@ class AssignmentTable:
         return {k: v for k, v in given.items() if k in held}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SpecFile:
-    """A whole ``assignment.toml``."""
+    """A whole ``assignment.toml``. Its fields are given by name only, so that a new table can never
+    take another's place in a call that passes them by position."""
 
     assignment: AssignmentTable
     checks: tuple[Check[Any], ...]

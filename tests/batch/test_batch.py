@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import os
 import signal
@@ -20,8 +21,8 @@ from grader.class_folder.records import GradingRecord
 from grader.execution.isolation import Isolation
 from grader.execution.result import SandboxMode
 from grader.overrides.apply import NO_DECISIONS
-from grader.spec.loader import load_assignment
-from grader.spec.model import Assignment
+from grader.spec.loader import differences_from_folder, load_assignment
+from grader.spec.model import Assignment, AssignmentError
 from grader.submission.inputs import collect_submissions
 from tests.batch.fake_grading import grade_by_content
 from tests.feedback.test_output_formats import GRADESCOPE_SCHEMA
@@ -130,6 +131,22 @@ def test_a_changed_assignment_spec_regrades(tmp_path: Path, lab05: Assignment) -
         (spec / "assignment.toml").read_text().replace("points = 10", "points = 12", 1)
     )
     assert regraded(batch(source, tmp_path / "out", load_assignment(spec))) == {"a"}
+
+
+def test_an_assignment_changed_in_memory_is_refused_before_anything_is_written(
+    tmp_path: Path, lab05: Assignment
+) -> None:
+    """The workers read the assignment from its folder: a copy changed in memory would be graded
+    under the file, so the batch names the fields that differ and grades nothing."""
+    source = make_class(tmp_path / "in", {"a.py": "check-win"})
+    changed = dataclasses.replace(lab05, call_timeout=5.0, cell_timeout=15.0)
+    with pytest.raises(AssignmentError) as refused:
+        batch(source, tmp_path / "out", changed)
+    assert refused.value.field == "cell_timeout"
+    assert "differs from its folder in cell_timeout, call_timeout" in refused.value.problem
+    assert not (tmp_path / "out").exists()
+    assert differences_from_folder(lab05) == []
+    assert differences_from_folder(load_assignment("minimax-enhanced")) == []  # its adapter, by its file
 
 
 def test_another_sandbox_regrades(tmp_path: Path, lab05: Assignment) -> None:

@@ -5,13 +5,14 @@ drawable game away and one that plays on a taken cell."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from grader.checks.context import CheckContext
-from grader.checks.kinds.game_choices import seeded_opening
+from grader.checks.kinds.game_choices import openings_note, seeded_opening
 from grader.checks.registry import run_check
 from grader.grading import grade_submission
 from grader.results import CheckResult, CheckStatus
@@ -19,23 +20,11 @@ from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
 from reference import Board
 from tests.checks.in_process import InProcessRunner
+from tests.checks.spec_text import flat_list_assignment
 
-ASSIGNMENT = """
-[assignment]
-id = "ai-first"
-title = "The AI moves first"
-maximizer = "X"
-first_player = "X"
-scoring = "unit"
-move = "index"
-
-[board]
-layout = "flat"
-container = "list"
-empty = " "
-x = "X"
-o = "O"
-
+ASSIGNMENT = (
+    flat_list_assignment("ai-first", "The AI moves first", maximizer="X")
+    + """
 [[checks]]
 id = "never-loses"
 kind = "random-opponent"
@@ -47,6 +36,7 @@ opponent = "optimal"
 games = 5
 seed = 2024
 """
+)
 
 SEARCH = """
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
@@ -146,6 +136,24 @@ def test_every_first_move_keeps_the_draw_so_the_empty_board_is_not_asked(tmp_pat
     assert seeded_opening(Board.empty(), "X", ctx) == tuple(range(9))
     # later positions are the AI's to answer, whatever their moves
     assert seeded_opening(Board.from_string("X...O...."), "X", ctx) == ()
+
+
+@dataclass(frozen=True)
+class _Played:
+    opening: str | None
+
+
+@pytest.mark.parametrize(
+    ("openings", "words"),
+    [
+        (("X 1,1",), " The game opened with the seeded move X 1,1 in the AI's place"),
+        (("X 0,0", "X 2,2"), " Each game opened with a seeded move in the AI's place"),
+        (("X 0,0", None, "X 2,2"), " 2 of the 3 games opened with a seeded move in the AI's place"),
+    ],
+)
+def test_the_note_says_which_games_opened_with_a_seeded_move(openings: tuple[str | None, ...], words: str) -> None:
+    assert openings_note([_Played(opening) for opening in openings]).startswith(words)
+    assert openings_note([_Played(None), _Played(None)]) == ""
 
 
 def test_a_correct_ai_moving_first_draws_every_game_without_its_search_of_the_empty_board(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment, AssignmentError
 from reference import Board
 from tests.checks.in_process import InProcessRunner
+from tests.checks.spec_text import flat_list_assignment
 
 SEARCH = """
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
@@ -121,22 +122,7 @@ def ai_move():
 """
 )
 
-HEAD = """
-[assignment]
-id = "in-place"
-title = "A best move played in place"
-maximizer = "O"
-first_player = "X"
-scoring = "unit"
-move = "index"
-
-[board]
-layout = "flat"
-container = "list"
-empty = " "
-x = "X"
-o = "O"
-"""
+HEAD = flat_list_assignment("in-place", "A best move played in place", maximizer="O")
 
 CHECKS = """
 [[checks]]

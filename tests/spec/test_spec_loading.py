@@ -13,7 +13,7 @@ from grader.checks.kinds.pruning import PruneParams, PruningParams
 from grader.spec.call_template import CallTemplateError, Placeholder, parse_call
 from grader.spec.loader import list_assignments, load_assignment
 from grader.spec.model import Assignment, AssignmentError, Check
-from grader.spec.tables import check_table
+from grader.spec.tables import AssignmentTable, SpecFile, check_table, read_tables
 from reference import Board
 
 MINIMAL = """
@@ -243,6 +243,18 @@ def test_an_unknown_assignment_field_is_refused(tmp_path: Path) -> None:
     with pytest.raises(AssignmentError) as info:
         load_assignment(write_spec(tmp_path, text))
     assert info.value.field == "assignment.cell_timout" and "unknown field" in info.value.problem
+
+
+def test_the_spec_files_tables_are_given_by_name_and_read_by_name() -> None:
+    """A new table added to `SpecFile` can never take another's place in a call by position; the
+    converter still reads every table, the game's and the aliases' included."""
+    with pytest.raises(TypeError):
+        SpecFile(AssignmentTable(id="demo", title="Demo"), ())  # type: ignore[call-arg]
+    raw = tomlkit.loads(MINIMAL + '\n[game]\nname = "tic-tac-toe"\n[aliases]\nwinner = ["check_win"]\n')
+    spec = read_tables(raw)
+    assert isinstance(spec, SpecFile)
+    assert spec.assignment.id == raw["assignment"]["id"] and len(spec.checks) == len(raw["checks"])
+    assert spec.game == {"name": "tic-tac-toe"} and spec.aliases == {"winner": ("check_win",)}
 
 
 def test_a_check_written_by_the_converter_reads_back_equal(tmp_path: Path) -> None:

@@ -47,7 +47,12 @@ def openings_note(games: Sequence[Opened]) -> str:
     if not openings:
         return ""
     which = f"the seeded move {openings[0]}" if len(openings) == 1 else "a seeded move"
-    games_opened = "The game opened" if len(games) == 1 else "Each game opened"
+    if len(games) == 1:
+        games_opened = "The game opened"
+    elif len(openings) == len(games):
+        games_opened = "Each game opened"
+    else:
+        games_opened = f"{len(openings)} of the {len(games)} games opened"
     return (
         f" {games_opened} with {which} in the AI's place: every first move keeps the game's value, "
         "so the AI's own first move could not have lost it."
