@@ -109,6 +109,24 @@ MISTAKES = {
         "evaluate",
         "the sign for the minimizing side is wrong",
     ),
+    "progressive deepening restarts its count at each depth": (
+        "        total += count\n        answers.append((col, value, total))",
+        "        answers.append((col, value, count))",
+        "deepening",
+        "is the count of depth 2's search alone; does it restart the count at each depth?",
+    ),
+    "progressive deepening answers the last depth only": (
+        "        answers.append((col, value, total))\n    return answers",
+        "        answers.append((col, value, total))\n    return answers[-1]",
+        "deepening",
+        "it answers once, as a search of one depth does (does it keep only the last depth's answer?)",
+    ),
+    "progressive deepening searches at the full depth each time": (
+        "        col, value, count = alphabeta(board, limit, piece)",
+        "        col, value, count = alphabeta(board, depth, piece)",
+        "deepening",
+        "after depth 1 the value is",
+    ),
     "minimax evaluates a leaf twice": (
         "    if depth == 0:\n        return None, evaluate(board, me)\n    best_col, best = None, None",
         "    if depth == 0:\n        evaluate(board, me)\n        return None, evaluate(board, me)\n"
