@@ -9,10 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from grader.check_details import SearchDivergence
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.execution.channel.calls import Call, CallOutcome
-from grader.results import CheckResult, CheckStatus
+from grader.feedback.html import render_student_report
+from grader.feedback.text import format_submission
+from grader.results import CheckResult, CheckStatus, SubmissionResult
 from grader.spec.loader import load_assignment
 from tests.checks.in_process import InProcessRunner, solution_definitions
 
@@ -246,3 +249,49 @@ def test_a_wrong_winner_costs_once_the_searches_graded_with_the_reference_winner
     minimax = results["minimax"]
     assert minimax.status is CheckStatus.PASSED
     assert "right once `winner` is: graded with the reference `winner`" in minimax.message
+
+
+def test_a_search_that_prunes_too_little_shows_the_node_where_the_reference_cut_off() -> None:
+    results, _ = grade(patched("if alpha >= beta:", "if alpha > beta:"), "alphabeta")
+    result = results["alphabeta"]
+    parted = result.detail_as(SearchDivergence)
+    assert parted is not None and parted.window is not None
+    assert parted.expected.startswith("the reference cuts off here: after column")
+    assert parted.actual.startswith("your search went to column")
+    assert (parted.drawing.rows, parted.drawing.cols) == (5, 6) and parted.path
+    assert CheckResult.from_dict(result.to_dict()).detail == parted  # kept in the stored result
+    text = format_submission(SubmissionResult("alpha-greater.ipynb", "connect4", (result,), None))
+    assert f"where it went wrong: at static evaluation {parted.evaluation}, the node after columns" in text
+    assert f"yours:    {parted.actual}" in text
+    page = render_student_report(SubmissionResult("alpha-greater.ipynb", "connect4", (result,), None))
+    assert "Where your search went wrong" in page and parted.expected in page
+
+
+def test_a_search_whose_evaluations_are_the_references_shows_no_node() -> None:
+    # the count is doubled, but the heuristic is given the reference's positions in its order
+    results, _ = grade(
+        patched(
+            "    return sum(score_window(window, piece) for window in windows(board))",
+            "    global evaluations\n    evaluations += 1\n"
+            "    return sum(score_window(window, piece) for window in windows(board))",
+        ),
+        "alphabeta",
+    )
+    assert results["alphabeta"].status is CheckStatus.FAILED
+    assert results["alphabeta"].detail is None
+
+
+def test_progressive_deepening_that_searches_at_the_full_depth_parts_in_the_search_at_depth_1() -> None:
+    results, _ = grade(
+        patched(
+            "        col, value, count = alphabeta(board, limit, piece)",
+            "        col, value, count = alphabeta(board, depth, piece)",
+        ),
+        "deepening",
+    )
+    result = results["deepening"]
+    assert result.headline == "Wrong answer after depth 1 of 3 on the empty board"
+    parted = result.detail_as(SearchDivergence)
+    assert parted is not None and parted.depth == 1 and parted.evaluation == 1
+    assert (parted.path, parted.expected) == ((0,), "the reference evaluates this position")
+    assert parted.actual == "your search went to column 0 and evaluated the position after columns 0 0 0"

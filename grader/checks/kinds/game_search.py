@@ -15,16 +15,19 @@ import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from grader.check_details import SearchDivergence
 from grader.check_notes import Cause, PositionsTried
 from grader.checks.answers import Answer
 from grader.checks.context import CheckContext
 from grader.checks.game_answers import SearchShape, ShapedAnswer, per_depth, read_answer, shown
 from grader.checks.game_cases import GameCase, GameView, case_counterexample, game_view
+from grader.checks.game_divergence import search_divergence
 from grader.checks.game_search_causes import count_cause, deepening_count_cause, root_values
 from grader.checks.kind import CheckKind
 from grader.checks.kinds.game_heuristic import number
 from grader.checks.positions import check_key, check_seed
 from grader.checks.properties import Mismatch, collect_examples
+from grader.execution.channel.kernel.names import LOG_CAP
 from grader.results import CheckResult, CheckStatus
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check, Count
@@ -153,8 +156,10 @@ def _game_search(check: Check[GameSearchParams], ctx: CheckContext) -> CheckResu
     view = game_view(ctx)
     game = view.game
     heuristic_name = ctx.resolve(params.heuristic.function)
-    counting = (heuristic_name,) if params.count == "heuristic-calls" else ()
-    search = ctx.student(params.call, count=counting)
+    # The heuristic's calls are counted, and the position each is given logged, whenever the
+    # evaluations are judged: the log shows where a wrong search parts from the reference's.
+    logged = (heuristic_name,) if params.count != "none" else ()
+    search = ctx.student(params.call, count=logged, log=logged)
     heuristic = ctx.student(params.heuristic)
     named = [GameCase(game, tuple(int(c) for c in moves)) for moves in params.include]
     cases = [GameCase(game, ()), *named, *_sampled(check, ctx, view, params)]
@@ -210,8 +215,23 @@ def _game_search(check: Check[GameSearchParams], ctx: CheckContext) -> CheckResu
         f"Wrong answer {at} on {failure.case.described()}",
         counterexample=case_counterexample(failure.case, mismatch),
         figures={"examples": tried, "failed": len(failures)},
+        detail=_parted(view, params, heuristic_name, failure),
         cause=Cause("local", mismatch.cause) if mismatch.cause else None,
     )
+
+
+def _parted(view: GameView, params: GameSearchParams, heuristic: str, failure: _Failure) -> SearchDivergence | None:
+    """Where the failing search first parts from the reference's, from the positions its
+    heuristic was given in order; None when they are the reference's, or cannot be read."""
+    boards = failure.answer.outcome.logged.get(heuristic)
+    if not boards or len(boards) >= LOG_CAP:
+        return None
+    try:
+        positions = [view.setup.encoding.decode(board) for board in boards]
+    except (ValueError, TypeError, IndexError):  # a board of the wrong shape: no evidence
+        return None
+    specs = [at.spec for at in failure.expected]
+    return search_divergence(view.game, failure.case.state, specs, params.prune, positions)
 
 
 def _searched(params: GameSearchParams, limit: int) -> range | tuple[int]:
