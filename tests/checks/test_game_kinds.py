@@ -42,6 +42,16 @@ def grade(source: str, *check_ids: str) -> tuple[dict[str, CheckResult], BatchCo
     return results, runner
 
 
+def run_alone(folder: Path, check: str, source: str) -> CheckResult:
+    """``check`` (its TOML) as the only check of connect4's game, run on ``source``."""
+    spec = (ASSIGNMENT.directory / "assignment.toml").read_text()
+    (folder / "assignment.toml").write_text(spec[: spec.index("[[checks]]")] + check)
+    assignment = load_assignment(folder)
+    runner = InProcessRunner(source)
+    ctx = CheckContext.of(assignment, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(assignment))
+    return run_check(assignment.checks[0], ctx)
+
+
 def patched(old: str, new: str) -> str:
     assert old in SOLUTION, old
     return SOLUTION.replace(old, new)
@@ -225,15 +235,10 @@ examples = 3
 def test_a_search_answering_its_principal_variation_is_judged_move_by_move(
     tmp_path: Path, mistake: str, status: CheckStatus
 ) -> None:
-    spec = (ASSIGNMENT.directory / "assignment.toml").read_text()
-    (tmp_path / "assignment.toml").write_text(spec[: spec.index("[[checks]]")] + PATH_CHECK)
-    assignment = load_assignment(tmp_path)
     source = SOLUTION + PRINCIPAL
     if mistake:  # the path keeps the same side to move after each move
         source = source.replace(mistake + "(board, col, mover), other(mover)", mistake + "(board, col, mover), mover")
-    runner = InProcessRunner(source)
-    ctx = CheckContext.of(assignment, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(assignment))
-    result = run_check(assignment.checks[0], ctx)
+    result = run_alone(tmp_path, PATH_CHECK, source)
     assert result.status is status, result.message
     if status is CheckStatus.FAILED:
         assert result.cause is not None and "principal variation differs" in result.cause.sentence
@@ -295,3 +300,59 @@ def test_progressive_deepening_that_searches_at_the_full_depth_parts_in_the_sear
     assert parted is not None and parted.depth == 1 and parted.evaluation == 1
     assert (parted.path, parted.expected) == ((0,), "the reference evaluates this position")
     assert parted.actual == "your search went to column 0 and evaluated the position after columns 0 0 0"
+
+
+ANYTIME = '''
+class AnytimeValue:
+    """What MIT 6.034's progressive deepening returns: the answer after each depth."""
+
+    def __init__(self):
+        self.value, self.history, self.total_evaluations = None, [], 0
+
+    def set_value(self, value):
+        self.value = value
+        self.history.append(value)
+        self.total_evaluations += value[-1]
+
+
+def progressive(board, depth, piece):
+    anytime = AnytimeValue()
+    for limit in range(1, depth + 1):
+        anytime.set_value(principal(board, limit, piece))
+    return anytime
+'''
+
+ANYTIME_CHECK = """
+[[checks]]
+id = "anytime"
+kind = "game-search"
+points = 1
+call = "progressive(board, depth_limit, to_move)"
+heuristic = "evaluate(board, player)"
+returns = "path,score,evaluations"
+deepening = true
+history = "history"
+depth_limits = [2]
+prune = true
+count = "returned"
+win_bonus = "plies-left"
+include = ["33442"]
+examples = 2
+"""
+
+
+@pytest.mark.parametrize(("mistake", "status"), [("", CheckStatus.PASSED), ("limit, piece))", CheckStatus.FAILED)])
+def test_an_anytime_value_is_judged_by_the_answers_its_history_holds(
+    tmp_path: Path, mistake: str, status: CheckStatus
+) -> None:
+    source = SOLUTION + PRINCIPAL + ANYTIME
+    if mistake:  # each depth's count carried over from the depth before
+        source = source.replace(
+            mistake, "limit, piece)[:2] + (anytime.total_evaluations + principal(board, limit, piece)[2],))"
+        )
+    result = run_alone(tmp_path, ANYTIME_CHECK, source)
+    assert result.status is status, result.message
+    if status is CheckStatus.FAILED:
+        assert result.headline.startswith("Wrong answer after depth 2 of 2")
+        assert result.cause is not None
+        assert "does it carry the count over from the depth before?" in result.cause.sentence

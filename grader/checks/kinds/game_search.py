@@ -42,7 +42,10 @@ class GameSearchParams:
     """A depth-limited search on the assignment's game judged exactly under the student's own heuristic: its value, its
     move (the first best in the game's order, left to right) and its number of static evaluations equal the
     reference's, with the heuristic's values on the leaves asked of the student's own function. With ``prune`` the
-    search is alpha-beta: its value must be minimax's and its count alpha-beta's (cut off when alpha >= beta)."""
+    search is alpha-beta: its value must be minimax's and its count alpha-beta's (cut off when alpha >= beta). With
+    ``deepening`` it is progressive deepening, judged after each depth. Where the evaluations are judged, the positions
+    the heuristic is given are logged in order, and a failing search shows the node where it first parts from the
+    reference's: drawn, its path from the root, the reference's window there and what each search did."""
 
     call: CallTemplate
     """The search, e.g. ``minimax(board, depth_limit, to_move)``; ``depth_limit`` is each of ``depth_limits``."""
