@@ -64,11 +64,7 @@ def _divergence_lines(check: CheckResult, indent: str) -> list[str]:
     parted = divergence_view(check.detail_as(SearchDivergence))
     if parted is None:
         return []
-    facts = [f"where it went wrong: {parted.where[0].lower()}{parted.where[1:]}"]
-    if parted.window is not None:
-        facts.append(f"window:   {parted.window} (alpha, beta) as the reference entered it")
-    facts += [f"expected: {parted.expected}", f"yours:    {parted.actual}"]
-    return _beside(drawing_rows(parted.drawing), facts, indent)
+    return _beside(drawing_rows(parted.drawing), parted.facts(), indent)
 
 
 def _beside(grid: list[str], facts: list[str], indent: str) -> list[str]:

@@ -116,6 +116,13 @@ class DivergenceView:
     expected: str
     actual: str
 
+    def facts(self) -> list[str]:
+        """The words beside the drawing, a line each, as plain text shows them."""
+        lines = [f"where it went wrong: {self.where[0].lower()}{self.where[1:]}"]
+        if self.window is not None:
+            lines.append(f"window:   {self.window} (alpha, beta) as the reference entered it")
+        return [*lines, f"expected: {self.expected}", f"yours:    {self.actual}"]
+
 
 def divergence_view(divergence: SearchDivergence | None) -> DivergenceView | None:
     if divergence is None:

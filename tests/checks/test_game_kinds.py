@@ -13,6 +13,7 @@ from grader.check_details import SearchDivergence
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.execution.channel.calls import Call, CallOutcome
+from grader.feedback.gradescope import gradescope_results
 from grader.feedback.html import render_student_report
 from grader.feedback.text import format_submission
 from grader.results import CheckResult, CheckStatus, SubmissionResult
@@ -270,6 +271,9 @@ def test_a_search_that_prunes_too_little_shows_the_node_where_the_reference_cut_
     assert f"yours:    {parted.actual}" in text
     page = render_student_report(SubmissionResult("alpha-greater.ipynb", "connect4", (result,), None))
     assert "Where your search went wrong" in page and parted.expected in page
+    (shown,) = gradescope_results(SubmissionResult("alpha-greater.ipynb", "connect4", (result,), None))["tests"]
+    assert f"where it went wrong: at static evaluation {parted.evaluation}" in shown["output"]
+    assert f"expected: {parted.expected}" in shown["output"]
 
 
 def test_a_search_whose_evaluations_are_the_references_shows_no_node() -> None:
