@@ -360,3 +360,12 @@ def test_an_anytime_value_is_judged_by_the_answers_its_history_holds(
         assert result.headline.startswith("Wrong answer after depth 2 of 2")
         assert result.cause is not None
         assert "does it carry the count over from the depth before?" in result.cause.sentence
+
+
+def test_a_search_that_raises_shows_no_node_its_log_stops_where_it_raised() -> None:
+    source = patched("        evaluations += 1\n", "        evaluations += 1\n        assert evaluations < 5\n")
+    results, _ = grade(source, "alphabeta")
+    result = results["alphabeta"]
+    assert result.status is CheckStatus.FAILED
+    assert result.counterexample is not None and "AssertionError" in result.counterexample.actual
+    assert result.detail is None

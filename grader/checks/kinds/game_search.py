@@ -225,9 +225,10 @@ def _game_search(check: Check[GameSearchParams], ctx: CheckContext) -> CheckResu
 
 def _parted(view: GameView, params: GameSearchParams, heuristic: str, failure: _Failure) -> SearchDivergence | None:
     """Where the failing search first parts from the reference's, from the positions its
-    heuristic was given in order; None when they are the reference's, or cannot be read."""
+    heuristic was given in order; None when they are the reference's, or cannot be read, or
+    the search did not return (its log stops where it raised or was stopped)."""
     boards = failure.answer.outcome.logged.get(heuristic)
-    if not boards or len(boards) >= LOG_CAP:
+    if not failure.answer.ok or not boards or len(boards) >= LOG_CAP:
         return None
     try:
         positions = [view.setup.encoding.decode(board) for board in boards]
