@@ -318,7 +318,7 @@ class StudentFunction:
         self.reset = dict(reset or {})
         self.count = tuple(ctx.resolve(name) for name in count)
         self.log = tuple(ctx.resolve(name) for name in log)
-        """Of ``count``, the functions whose calls log the board they are given (`CallOutcome.logged`)."""
+        """The functions whose calls log the board they are given (`CallOutcome.logged`)."""
         self.board_read = self._board_place(location) if read_board else None
         """Where the board is read back after each call (`board_after`), or None."""
         if location.board_global is not None and self.board_read is not None:

@@ -298,3 +298,14 @@ def test_a_logged_function_reports_the_board_of_each_call_in_order_as_it_was_the
     assert second.logged == {}  # logged only where the call asks
     (again,) = _run(executor, call)
     assert again.logged == first.logged  # each call's log starts empty
+
+
+def test_a_function_logged_but_not_counted_does_not_refuse_the_call() -> None:
+    executor = _executor(LOGGED + "\nclass Board:\n    pass\n")
+    board = [[" ", " "], ["X", "O"]]
+    (logged,) = _run(executor, Call("search", (board, "X"), log=("evaluate",)))
+    assert logged.counts == {} and len(logged.logged["evaluate"]) == 2
+    # a class cannot be wrapped: counting it refuses the call, logging it leaves its log empty
+    (refused,) = _run(executor, Call("search", (board, "X"), count=("Board",)))
+    (unlogged,) = _run(executor, Call("search", (board, "X"), log=("Board",)))
+    assert refused.status.value == "missing" and unlogged.ok and unlogged.logged == {"Board": ()}

@@ -159,10 +159,11 @@ def _game_search(check: Check[GameSearchParams], ctx: CheckContext) -> CheckResu
     view = game_view(ctx)
     game = view.game
     heuristic_name = ctx.resolve(params.heuristic.function)
-    # The heuristic's calls are counted, and the position each is given logged, whenever the
-    # evaluations are judged: the log shows where a wrong search parts from the reference's.
+    counting = (heuristic_name,) if params.count == "heuristic-calls" else ()
+    # The position each call of the heuristic is given is logged whenever the evaluations are
+    # judged: the log shows where a wrong search parts from the reference's.
     logged = (heuristic_name,) if params.count != "none" else ()
-    search = ctx.student(params.call, count=logged, log=logged)
+    search = ctx.student(params.call, count=counting, log=logged)
     heuristic = ctx.student(params.heuristic)
     named = [GameCase(game, tuple(int(c) for c in moves)) for moves in params.include]
     cases = [GameCase(game, ()), *named, *_sampled(check, ctx, view, params)]

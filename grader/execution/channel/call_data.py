@@ -209,8 +209,9 @@ class Call:
     count: tuple[str, ...] = ()
     """Functions or methods (``"min"``, ``"State.minmax"``) whose calls are counted."""
     log: tuple[str, ...] = ()
-    """Functions of ``count`` whose calls also log the board they are given (their first
-    argument, or a ``board`` keyword), in call order (``CallOutcome.logged``)."""
+    """Functions whose calls log the board they are given (their first argument, or a
+    ``board`` keyword), in call order (``CallOutcome.logged``). Unlike ``count``, a name that
+    cannot be wrapped does not refuse the call: its log is empty."""
     count_all: bool = False
     """Count every function and method the notebook defines, each under its own name."""
     check_mutation: bool = True

@@ -235,7 +235,7 @@ class CallRequest(TypedDict):
     read_globals: list[str]
     count: list[str]
     log: list[str]
-    """Of ``count``, the functions whose calls also log the board they are given, in order."""
+    """Functions whose calls log the board they are given, in order (wrapped as ``count``'s are)."""
     count_all: bool
     check_mutation: bool
     timeout: float

@@ -93,8 +93,8 @@ class CallExecutor:
         after. Counting wrappers and the alarm are in place for the batch only; a call's
         ``start_within`` counts the batch's CPU time, like the calls' limits, and its
         ``start_before`` the wall time."""
-        names = {name for call in calls for name in call["count"]}
         logged = {name for call in calls for name in call.get("log") or ()}
+        names = logged | {name for call in calls for name in call["count"]}
         counters = NameCounters(self.namespace, names, any(call["count_all"] for call in calls), logged, encode)
         batch = CallClock()
         timed_out = False
