@@ -107,3 +107,12 @@ def test_a_leaf_evaluated_twice_parts_at_that_leaf() -> None:
     assert divergence.path == trace.nodes[trace.evaluated[0]].path
     assert divergence.expected.startswith("the reference evaluates this position once and goes on to the position")
     assert divergence.actual == "your search evaluated this position again"
+
+
+def test_a_search_that_stops_a_ply_short_parts_at_the_node_it_evaluated_instead() -> None:
+    short = evaluated(trace_search(GAME, ROOT, replace(SPEC, depth_limit=2), prune=True))
+    divergence = search_divergence(GAME, ROOT, [SPEC], True, short)
+    assert divergence is not None and divergence.evaluation == 1
+    assert divergence.path == (0, 0)
+    assert divergence.expected == "the reference goes on to column 0 and evaluates the position after columns 0 0 0"
+    assert divergence.actual == "your search evaluated this position"
