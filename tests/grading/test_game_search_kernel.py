@@ -45,3 +45,12 @@ def test_a_cut_off_only_past_the_bound_shows_the_node_where_the_reference_cut_of
     assert parted.expected.startswith("the reference cuts off here: after column")
     assert parted.actual.startswith("your search went to column")
     assert parted.window is not None and parted.path
+
+
+def test_deepening_at_the_full_depth_each_time_shows_the_first_leaf_it_went_past() -> None:
+    result = grade_submission(FIXTURES / "deepening-ignores-depth.ipynb", ASSIGNMENT)
+    deepening = result.check("deepening")
+    assert deepening.headline == "Wrong answer after depth 1 of 3 on the empty board"
+    parted = deepening.detail_as(SearchDivergence)
+    assert parted is not None and (parted.depth, parted.evaluation, parted.path) == (1, 1, (0,))
+    assert parted.actual == "your search went to column 0 and evaluated the position after columns 0 0 0"
