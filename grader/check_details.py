@@ -2,7 +2,8 @@
 
 A check result carries at most one detail: the node counts of a node-counts check (with where
 its alpha-beta first parts from the reference's, and the search tree there), the table of a
-self-play check, a game a game check played, or the points of an item marked by hand. The
+self-play check, a game a game check played, the node where a search on another game first
+parts from the reference's, or the points of an item marked by hand. The
 reports read the detail by its type, never by dictionary keys.
 
 The detail is written into and read from a result's JSON here, and only here
@@ -13,10 +14,12 @@ results still load and load typed.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
+from reference.drawing import Drawing, Square
 from reference.trace import Divergence
 
 
@@ -101,6 +104,51 @@ class NodeCounts:
 
 
 @dataclass(frozen=True)
+class SearchDivergence:
+    """Where a search on a game other than tic-tac-toe first parts from the reference's: the
+    node, its path from the root, and what each search did there (`game-search`)."""
+
+    path: tuple[int, ...]
+    """The moves (columns) from the position searched to the node."""
+    drawing: Drawing
+    """The node drawn, the last move of its path ringed."""
+    evaluation: int
+    """The static evaluation, counted from 1, where the two searches part."""
+    window: tuple[float, float] | None
+    """The window the reference's alpha-beta entered the node with; None for minimax."""
+    expected: str
+    """What the reference's search did there."""
+    actual: str
+    """What the student's search did there."""
+    depth: int | None = None
+    """The depth of the search it happened in, for progressive deepening."""
+
+    def to_dict(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["window"] = None if self.window is None else [_number(bound) for bound in self.window]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SearchDivergence:
+        squares = tuple(tuple(Square(**square) for square in row) for row in data["drawing"]["squares"])
+        window = data.get("window")
+        return cls(
+            path=tuple(data["path"]),
+            drawing=Drawing(squares),
+            evaluation=data["evaluation"],
+            window=None if window is None else (float(window[0]), float(window[1])),
+            expected=data["expected"],
+            actual=data["actual"],
+            depth=data.get("depth"),
+        )
+
+
+def _number(bound: float) -> float | str:
+    """A bound as JSON holds it: infinities as text (``float("inf")`` reads them back)."""
+    return bound if math.isfinite(bound) else str(bound)
+
+
+@dataclass(frozen=True)
 class SelfPlayRow:
     """One depth limit of a self-play table: what the student's game reported, and the reference."""
 
@@ -142,7 +190,7 @@ class ManualMarking:
     """How to mark it: for the instructor's eyes only (the class index)."""
 
 
-CheckDetail = NodeCounts | SelfPlayTable | PlayedGame | ManualMarking
+CheckDetail = NodeCounts | SelfPlayTable | PlayedGame | ManualMarking | SearchDivergence
 """What one check measured, by kind (None on a result: nothing beyond the verdict)."""
 
 
@@ -170,6 +218,8 @@ def write_detail(detail: CheckDetail | None, figures: MutableMapping[str, Any], 
             figures["moves"] = list(moves)
             if boards:
                 figures["boards"] = list(boards)
+        case SearchDivergence():
+            figures["divergence"] = detail.to_dict()
         case ManualMarking(points, instructions):
             figures["points"] = points
             if instructions:
@@ -188,6 +238,9 @@ def read_detail(kind: str, figures: MutableMapping[str, Any], data: Mapping[str,
             divergence=Divergence(**divergence) if divergence else None,
             search_tree=SearchTreeExcerpt.from_dict(tree) if tree else None,
         )
+    if kind == "game-search":
+        divergence = figures.pop("divergence", None)
+        return SearchDivergence.from_dict(divergence) if isinstance(divergence, Mapping) else None
     if kind == "selfplay-table":
         rows = figures.pop("rows", None)
         return SelfPlayTable(tuple(SelfPlayRow(**row) for row in rows)) if rows else None

@@ -34,6 +34,7 @@ __all__ = [
     "deepening",
     "game_minimax",
     "minimax_search",
+    "watched_search",
 ]
 
 State = TypeVar("State", bound=Hashable)
@@ -151,16 +152,20 @@ class GamePositions(Generic[State]):
         return chosen(state) if callable(chosen) else chosen
 
 
-def _search(
+def watched_search(
     game: Game[State, int],
     spec: GameSearchSpec,
     maximizer: str,
     prune: bool,
     window: tuple[float, float] = (-math.inf, math.inf),
+    **hooks: Any,
 ) -> tuple[Search[State], GamePositions[State]]:
+    """The search ``spec`` describes, watched by the engine's ``hooks`` (``on_enter``, ...)."""
     positions = GamePositions(game, spec, maximizer)
     rules = (_CLOSED if spec.tie == "last" else CORRECT) if prune else NO_PRUNING
-    search = Search(positions, maximizer, rules, fail=spec.fail, order=positions.order, window=window, tie=spec.tie)
+    search = Search(
+        positions, maximizer, rules, fail=spec.fail, order=positions.order, window=window, tie=spec.tie, **hooks
+    )
     return search, positions
 
 
@@ -173,7 +178,7 @@ def _path(game: Game[State, int], state: State, spec: GameSearchSpec, maximizer:
     while move is not None:
         path.append(move)
         state, depth = game.result(state, move), depth + 1
-        search, _ = _search(game, exact, maximizer, prune=True)
+        search, _ = watched_search(game, exact, maximizer, prune=True)
         _, move = search.search(state, game.to_move(state), depth, -math.inf, math.inf)
     return path
 
@@ -186,7 +191,7 @@ def minimax_search(
     Every move of the root is valued, so ``best_moves`` lists each optimal one.
     """
     maximizer = game.to_move(state) if player is None else player
-    search, positions = _search(game, spec, maximizer, prune=False)
+    search, positions = watched_search(game, spec, maximizer, prune=False)
     search.nodes = 1
     leaf = positions.root_value(state, 0)
     if leaf is not None:
@@ -225,7 +230,7 @@ def alphabeta_search(
         # A move only bounded by a bound comes back clamped to it, equal to the best so far.
         raise ValueError("a fail-hard alpha-beta cannot keep the last of equal moves: use tie='first' or fail='soft'")
     maximizer = game.to_move(state) if player is None else player
-    search, positions = _search(game, spec, maximizer, prune=True, window=window)
+    search, positions = watched_search(game, spec, maximizer, prune=True, window=window)
     value, move = search.search(state, game.to_move(state), 0, alpha, beta)
     path = tuple(_path(game, state, spec, maximizer, move))
     return GameSearchResult(value, move, (), search.nodes, positions.evaluations, path)

@@ -298,6 +298,7 @@ class StudentFunction:
         globals_from: Mapping[str, str] | None = None,
         reset: Mapping[str, Any] | None = None,
         count: Sequence[str] = (),
+        log: Sequence[str] = (),
         read_globals: Sequence[str] = (),
         timeout: float | None = None,
         explore: Explore | None = None,
@@ -316,6 +317,8 @@ class StudentFunction:
             self.factory = ctx.resolve(location.factory.function)  # raises NotDefined
         self.reset = dict(reset or {})
         self.count = tuple(ctx.resolve(name) for name in count)
+        self.log = tuple(ctx.resolve(name) for name in log)
+        """The functions whose calls log the board they are given (`CallOutcome.logged`)."""
         self.board_read = self._board_place(location) if read_board else None
         """Where the board is read back after each call (`board_after`), or None."""
         if location.board_global is not None and self.board_read is not None:
@@ -371,6 +374,8 @@ class StudentFunction:
             fields["stand_ins"] = stand_ins
         if self.explore is not None:
             fields["explore"] = self.explore
+        if self.log:
+            fields["log"] = self.log
         return self.template.render(
             values,
             function=self.function,

@@ -14,9 +14,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from grader.check_details import SearchDivergence
 from grader.check_wording import cause_line
 from grader.execution.result import SandboxMode
-from grader.feedback.views import HIDDEN_CHECK_MESSAGES, board_rows, drawing_rows
+from grader.feedback.views import HIDDEN_CHECK_MESSAGES, board_rows, divergence_view, drawing_rows
 from grader.results import CheckResult, CheckStatus, Counterexample, SubmissionResult
 
 VISIBILITY_FOR_STUDENTS = {"public": "visible", "hidden": "after_published"}
@@ -69,6 +70,10 @@ def _test(check: CheckResult) -> dict[str, Any]:
     output = check.message if shown_inputs else HIDDEN_CHECK_MESSAGES[check.status]
     if shown_inputs and check.counterexample:
         output += "\n\n" + counterexample_text(check.counterexample, cause_line(check))
+    parted = divergence_view(check.detail_as(SearchDivergence)) if shown_inputs else None
+    if parted is not None:  # the node drawn under its heading, the facts below it
+        heading, *facts = parted.facts()
+        output += "\n\n" + "\n".join([heading, *(f"   {row}" for row in drawing_rows(parted.drawing)), *facts])
     if check.instructor is not None:
         output = "\n\n".join(part for part in (instructor_text(check), output) if part)
     return {

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from grader.check_details import SearchDivergence
 from grader.check_wording import cause_line
-from grader.feedback.views import board_rows, drawing_rows
+from grader.feedback.views import board_rows, divergence_view, drawing_rows
 from grader.results import CheckResult, CheckStatus, SubmissionResult
 
 STATUS_WORDS = {
@@ -28,6 +29,7 @@ def format_submission(result: SubmissionResult) -> str:
             points = f"{check.score:g}/{check.max_score:g}"
         lines.append(f"  {STATUS_WORDS[check.status]:8} {check.check_id:{width}}  {points:>7}  {check.message}")
         lines.extend(_counterexample_lines(check, indent=" " * (14 + width)))
+        lines.extend(_divergence_lines(check, indent=" " * (14 + width)))
     if result.problems:
         lines += ["", "Problems:"] + [f"  - {p}" for p in result.problems]
     transcript = result.execution.stdin_transcript if result.execution else ()
@@ -54,6 +56,19 @@ def _counterexample_lines(check: CheckResult, indent: str) -> list[str]:
     cause = cause_line(check)
     if cause:
         facts.append(f"likely cause: {cause}")
+    return _beside(grid, facts, indent)
+
+
+def _divergence_lines(check: CheckResult, indent: str) -> list[str]:
+    """Where a search on another game went wrong: the node drawn, what each search did there."""
+    parted = divergence_view(check.detail_as(SearchDivergence))
+    if parted is None:
+        return []
+    return _beside(drawing_rows(parted.drawing), parted.facts(), indent)
+
+
+def _beside(grid: list[str], facts: list[str], indent: str) -> list[str]:
+    """A drawing's lines with the facts to their right."""
     lines = []
     for n in range(max(len(grid), len(facts))):
         left = grid[n] if n < len(grid) else " " * (len(grid[0]) if grid else 0)

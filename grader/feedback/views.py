@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from grader.check_details import NodeCounts, PlayedGame
+from grader.check_details import NodeCounts, PlayedGame, SearchDivergence
 from grader.check_wording import cause_line
 from grader.execution.result import CellStatus, ExecutionResult, strip_ansi
 from grader.feedback.charts import NodeChart
@@ -101,6 +101,49 @@ def _square_text(square: Square) -> str:
     return mark.lower() if square.last else mark
 
 
+# -- where a search on another game went wrong ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DivergenceView:
+    """The node where a search on a game first parts from the reference's, in words and drawn."""
+
+    where: str
+    """``At static evaluation 12 (in the search at depth 2), the node after columns 0 2``."""
+    window: str | None
+    """``(-inf, 6)``: the reference's alpha-beta window there; None for minimax."""
+    drawing: Drawing
+    expected: str
+    actual: str
+
+    def facts(self) -> list[str]:
+        """The words beside the drawing, a line each, as plain text shows them."""
+        lines = [f"where it went wrong: {self.where[0].lower()}{self.where[1:]}"]
+        if self.window is not None:
+            lines.append(f"window:   {self.window} (alpha, beta) as the reference entered it")
+        return [*lines, f"expected: {self.expected}", f"yours:    {self.actual}"]
+
+
+def divergence_view(divergence: SearchDivergence | None) -> DivergenceView | None:
+    if divergence is None:
+        return None
+    path = divergence.path
+    node = f"the node after columns {' '.join(map(str, path))}" if path else "the position searched itself"
+    depth = "" if divergence.depth is None else f" (in the search at depth {divergence.depth})"
+    window = divergence.window
+    return DivergenceView(
+        where=f"At static evaluation {divergence.evaluation}{depth}, {node}",
+        window=None if window is None else f"({_bound(window[0])}, {_bound(window[1])})",
+        drawing=divergence.drawing,
+        expected=divergence.expected,
+        actual=divergence.actual,
+    )
+
+
+def _bound(value: float) -> str:
+    return f"{value:g}"
+
+
 # -- checks -----------------------------------------------------------------------------------------
 
 
@@ -128,6 +171,8 @@ class CheckView:
     duration: float
     game: tuple[tuple[tuple[str, ...], str], ...] = ()
     """A game the check played, move by move: each board after a move, and that move."""
+    divergence: DivergenceView | None = None
+    """Where a search on another game first parted from the reference's."""
     instructor: InstructorMark | None = None
     """The instructor's points and comment (``score`` is then the final score)."""
     overridden: bool = False
@@ -173,6 +218,7 @@ def check_view(check: CheckResult, *, student_facing: bool) -> CheckView:
         node_chart=chart,
         duration=check.duration,
         game=() if redact else game_view(check.detail_as(PlayedGame)),
+        divergence=None if redact else divergence_view(check.detail_as(SearchDivergence)),
         instructor=check.instructor,
         overridden=check.overridden,
         marked=check.marked,

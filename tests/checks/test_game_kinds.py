@@ -9,10 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from grader.check_details import SearchDivergence
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.execution.channel.calls import Call, CallOutcome
-from grader.results import CheckResult, CheckStatus
+from grader.feedback.gradescope import gradescope_results
+from grader.feedback.html import render_student_report
+from grader.feedback.text import format_submission
+from grader.results import CheckResult, CheckStatus, SubmissionResult
 from grader.spec.loader import load_assignment
 from tests.checks.in_process import InProcessRunner, solution_definitions
 
@@ -37,6 +41,16 @@ def grade(source: str, *check_ids: str) -> tuple[dict[str, CheckResult], BatchCo
     ctx = CheckContext.of(ASSIGNMENT, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(ASSIGNMENT))
     results = {c.id: run_check(c, ctx) for c in ASSIGNMENT.checks if c.id in check_ids}
     return results, runner
+
+
+def run_alone(folder: Path, check: str, source: str) -> CheckResult:
+    """``check`` (its TOML) as the only check of connect4's game, run on ``source``."""
+    spec = (ASSIGNMENT.directory / "assignment.toml").read_text()
+    (folder / "assignment.toml").write_text(spec[: spec.index("[[checks]]")] + check)
+    assignment = load_assignment(folder)
+    runner = InProcessRunner(source)
+    ctx = CheckContext.of(assignment, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(assignment))
+    return run_check(assignment.checks[0], ctx)
 
 
 def patched(old: str, new: str) -> str:
@@ -108,6 +122,24 @@ MISTAKES = {
         "score_window(window, X) for",
         "evaluate",
         "the sign for the minimizing side is wrong",
+    ),
+    "progressive deepening restarts its count at each depth": (
+        "        total += count\n        answers.append((col, value, total))",
+        "        answers.append((col, value, count))",
+        "deepening",
+        "is the count of depth 2's search alone; does it restart the count at each depth?",
+    ),
+    "progressive deepening answers the last depth only": (
+        "        answers.append((col, value, total))\n    return answers",
+        "        answers.append((col, value, total))\n    return answers[-1]",
+        "deepening",
+        "it answers once, as a search of one depth does (does it keep only the last depth's answer?)",
+    ),
+    "progressive deepening searches at the full depth each time": (
+        "        col, value, count = alphabeta(board, limit, piece)",
+        "        col, value, count = alphabeta(board, depth, piece)",
+        "deepening",
+        "after depth 1 the value is",
     ),
     "minimax evaluates a leaf twice": (
         "    if depth == 0:\n        return None, evaluate(board, me)\n    best_col, best = None, None",
@@ -204,15 +236,10 @@ examples = 3
 def test_a_search_answering_its_principal_variation_is_judged_move_by_move(
     tmp_path: Path, mistake: str, status: CheckStatus
 ) -> None:
-    spec = (ASSIGNMENT.directory / "assignment.toml").read_text()
-    (tmp_path / "assignment.toml").write_text(spec[: spec.index("[[checks]]")] + PATH_CHECK)
-    assignment = load_assignment(tmp_path)
     source = SOLUTION + PRINCIPAL
     if mistake:  # the path keeps the same side to move after each move
         source = source.replace(mistake + "(board, col, mover), other(mover)", mistake + "(board, col, mover), mover")
-    runner = InProcessRunner(source)
-    ctx = CheckContext.of(assignment, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(assignment))
-    result = run_check(assignment.checks[0], ctx)
+    result = run_alone(tmp_path, PATH_CHECK, source)
     assert result.status is status, result.message
     if status is CheckStatus.FAILED:
         assert result.cause is not None and "principal variation differs" in result.cause.sentence
@@ -228,3 +255,117 @@ def test_a_wrong_winner_costs_once_the_searches_graded_with_the_reference_winner
     minimax = results["minimax"]
     assert minimax.status is CheckStatus.PASSED
     assert "right once `winner` is: graded with the reference `winner`" in minimax.message
+
+
+def test_a_search_that_prunes_too_little_shows_the_node_where_the_reference_cut_off() -> None:
+    results, _ = grade(patched("if alpha >= beta:", "if alpha > beta:"), "alphabeta")
+    result = results["alphabeta"]
+    parted = result.detail_as(SearchDivergence)
+    assert parted is not None and parted.window is not None
+    assert parted.expected.startswith("the reference cuts off here: after column")
+    assert parted.actual.startswith("your search went to column")
+    assert (parted.drawing.rows, parted.drawing.cols) == (5, 6) and parted.path
+    assert CheckResult.from_dict(result.to_dict()).detail == parted  # kept in the stored result
+    text = format_submission(SubmissionResult("alpha-greater.ipynb", "connect4", (result,), None))
+    assert f"where it went wrong: at static evaluation {parted.evaluation}, the node after columns" in text
+    assert f"yours:    {parted.actual}" in text
+    page = render_student_report(SubmissionResult("alpha-greater.ipynb", "connect4", (result,), None))
+    assert "Where your search went wrong" in page and parted.expected in page
+    (shown,) = gradescope_results(SubmissionResult("alpha-greater.ipynb", "connect4", (result,), None))["tests"]
+    assert f"where it went wrong: at static evaluation {parted.evaluation}" in shown["output"]
+    assert f"expected: {parted.expected}" in shown["output"]
+
+
+def test_a_search_whose_evaluations_are_the_references_shows_no_node() -> None:
+    # the count is doubled, but the heuristic is given the reference's positions in its order
+    results, _ = grade(
+        patched(
+            "    return sum(score_window(window, piece) for window in windows(board))",
+            "    global evaluations\n    evaluations += 1\n"
+            "    return sum(score_window(window, piece) for window in windows(board))",
+        ),
+        "alphabeta",
+    )
+    assert results["alphabeta"].status is CheckStatus.FAILED
+    assert results["alphabeta"].detail is None
+
+
+def test_progressive_deepening_that_searches_at_the_full_depth_parts_in_the_search_at_depth_1() -> None:
+    results, _ = grade(
+        patched(
+            "        col, value, count = alphabeta(board, limit, piece)",
+            "        col, value, count = alphabeta(board, depth, piece)",
+        ),
+        "deepening",
+    )
+    result = results["deepening"]
+    assert result.headline == "Wrong answer after depth 1 of 3 on the empty board"
+    parted = result.detail_as(SearchDivergence)
+    assert parted is not None and parted.depth == 1 and parted.evaluation == 1
+    assert (parted.path, parted.expected) == ((0,), "the reference evaluates this position")
+    assert parted.actual == "your search went to column 0 and evaluated the position after columns 0 0 0"
+
+
+ANYTIME = '''
+class AnytimeValue:
+    """What MIT 6.034's progressive deepening returns: the answer after each depth."""
+
+    def __init__(self):
+        self.value, self.history, self.total_evaluations = None, [], 0
+
+    def set_value(self, value):
+        self.value = value
+        self.history.append(value)
+        self.total_evaluations += value[-1]
+
+
+def progressive(board, depth, piece):
+    anytime = AnytimeValue()
+    for limit in range(1, depth + 1):
+        anytime.set_value(principal(board, limit, piece))
+    return anytime
+'''
+
+ANYTIME_CHECK = """
+[[checks]]
+id = "anytime"
+kind = "game-search"
+points = 1
+call = "progressive(board, depth_limit, to_move)"
+heuristic = "evaluate(board, player)"
+returns = "path,score,evaluations"
+deepening = true
+history = "history"
+depth_limits = [2]
+prune = true
+count = "returned"
+win_bonus = "plies-left"
+include = ["33442"]
+examples = 2
+"""
+
+
+@pytest.mark.parametrize(("mistake", "status"), [("", CheckStatus.PASSED), ("limit, piece))", CheckStatus.FAILED)])
+def test_an_anytime_value_is_judged_by_the_answers_its_history_holds(
+    tmp_path: Path, mistake: str, status: CheckStatus
+) -> None:
+    source = SOLUTION + PRINCIPAL + ANYTIME
+    if mistake:  # each depth's count carried over from the depth before
+        source = source.replace(
+            mistake, "limit, piece)[:2] + (anytime.total_evaluations + principal(board, limit, piece)[2],))"
+        )
+    result = run_alone(tmp_path, ANYTIME_CHECK, source)
+    assert result.status is status, result.message
+    if status is CheckStatus.FAILED:
+        assert result.headline.startswith("Wrong answer after depth 2 of 2")
+        assert result.cause is not None
+        assert "does it carry the count over from the depth before?" in result.cause.sentence
+
+
+def test_a_search_that_raises_shows_no_node_its_log_stops_where_it_raised() -> None:
+    source = patched("        evaluations += 1\n", "        evaluations += 1\n        assert evaluations < 5\n")
+    results, _ = grade(source, "alphabeta")
+    result = results["alphabeta"]
+    assert result.status is CheckStatus.FAILED
+    assert result.counterexample is not None and "AssertionError" in result.counterexample.actual
+    assert result.detail is None

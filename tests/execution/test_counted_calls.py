@@ -272,3 +272,40 @@ def test_no_kernel_source_redefines_a_name_an_earlier_one_defined() -> None:
                 if name in shared_on_purpose:
                     continue
                 assert seen.setdefault(name, index) == index, f"{name} is defined by two kernel sources"
+
+
+LOGGED = """
+def evaluate(board, piece):
+    return sum(row.count(piece) for row in board)
+
+def search(board, piece):
+    total = 0
+    for col in range(2):
+        board[0][col] = piece  # played in place, then taken back: the log keeps what was evaluated
+        total += evaluate(board, piece)
+        board[0][col] = " "
+    return total
+"""
+
+
+def test_a_logged_function_reports_the_board_of_each_call_in_order_as_it_was_then() -> None:
+    executor = _executor(LOGGED)
+    board = [[" ", " "], ["X", "O"]]
+    call = Call("search", (board, "X"), count=("evaluate",), log=("evaluate",))
+    first, second = _run(executor, call, Call("search", ([["O", " "], ["X", "O"]], "O"), count=("evaluate",)))
+    assert first.counts == {"evaluate": 2}
+    assert first.logged == {"evaluate": ([["X", " "], ["X", "O"]], [[" ", "X"], ["X", "O"]])}
+    assert second.logged == {}  # logged only where the call asks
+    (again,) = _run(executor, call)
+    assert again.logged == first.logged  # each call's log starts empty
+
+
+def test_a_function_logged_but_not_counted_does_not_refuse_the_call() -> None:
+    executor = _executor(LOGGED + "\nclass Board:\n    pass\n")
+    board = [[" ", " "], ["X", "O"]]
+    (logged,) = _run(executor, Call("search", (board, "X"), log=("evaluate",)))
+    assert logged.counts == {} and len(logged.logged["evaluate"]) == 2
+    # a class cannot be wrapped: counting it refuses the call, logging it leaves its log empty
+    (refused,) = _run(executor, Call("search", (board, "X"), count=("Board",)))
+    (unlogged,) = _run(executor, Call("search", (board, "X"), log=("Board",)))
+    assert refused.status.value == "missing" and unlogged.ok and unlogged.logged == {"Board": ()}

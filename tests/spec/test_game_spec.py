@@ -80,3 +80,23 @@ def test_a_search_check_names_a_position_by_its_column_digits(tmp_path: Path) ->
     with pytest.raises(AssignmentError) as raised:
         load_assignment(tmp_path)
     assert "'3a' is not a string of column digits" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        ('history = "history"', "history names where progressive deepening keeps its answers: set deepening = true"),
+        ("deepening = true\ndepth_limits = [0, 2]", "deepening starts at depth 1: depth_limits must be 1 or more"),
+        ('deepening = true\nhistory = "get value"', "history must be an attribute name, not 'get value'"),
+        ('deepening = true\ndeepening_counts = "summed"', "deepening_counts"),
+    ],
+)
+def test_a_progressive_deepening_check_is_refused_with_what_is_wrong(tmp_path: Path, extra: str, words: str) -> None:
+    spec = GAME.format(extra="", kind="game-search").replace(
+        'call = "winner(board)"',
+        f'call = "deepen(board, depth_limit, to_move)"\nheuristic = "evaluate(board, player)"\n{extra}',
+    )
+    (tmp_path / "assignment.toml").write_text(spec)
+    with pytest.raises(AssignmentError) as raised:
+        load_assignment(tmp_path)
+    assert words in str(raised.value)

@@ -12,24 +12,28 @@ against alpha-beta's own count, and its value against minimax's (pruning equival
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Literal
 
+from grader.check_details import SearchDivergence
 from grader.check_notes import Cause, PositionsTried
 from grader.checks.answers import Answer
 from grader.checks.context import CheckContext
+from grader.checks.game_answers import SearchShape, ShapedAnswer, per_depth, read_answer, shown
 from grader.checks.game_cases import GameCase, GameView, case_counterexample, game_view
+from grader.checks.game_divergence import search_divergence
+from grader.checks.game_search_causes import count_cause, deepening_count_cause, root_values
 from grader.checks.kind import CheckKind
 from grader.checks.kinds.game_heuristic import number
 from grader.checks.positions import check_key, check_seed
 from grader.checks.properties import Mismatch, collect_examples
+from grader.execution.channel.kernel.names import LOG_CAP
 from grader.results import CheckResult, CheckStatus
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check, Count
-from reference.connect4 import ConnectState
+from reference.connect4 import ConnectK, ConnectState
 from reference.game_search import GameSearchResult, GameSearchSpec, alphabeta_search, minimax_search
 
-SearchShape = Literal["move,value", "value", "move", "move,value,evaluations", "path,score,evaluations"]
 CountSource = Literal["heuristic-calls", "returned", "none"]
 
 
@@ -38,7 +42,10 @@ class GameSearchParams:
     """A depth-limited search on the assignment's game judged exactly under the student's own heuristic: its value, its
     move (the first best in the game's order, left to right) and its number of static evaluations equal the
     reference's, with the heuristic's values on the leaves asked of the student's own function. With ``prune`` the
-    search is alpha-beta: its value must be minimax's and its count alpha-beta's (cut off when alpha >= beta)."""
+    search is alpha-beta: its value must be minimax's and its count alpha-beta's (cut off when alpha >= beta). With
+    ``deepening`` it is progressive deepening, judged after each depth. Where the evaluations are judged, the positions
+    the heuristic is given are logged in order, and a failing search shows the node where it first parts from the
+    reference's: drawn, its path from the root, the reference's window there and what each search did."""
 
     call: CallTemplate
     """The search, e.g. ``minimax(board, depth_limit, to_move)``; ``depth_limit`` is each of ``depth_limits``."""
@@ -70,10 +77,28 @@ class GameSearchParams:
     """The most moves played to reach a sampled position."""
     examples: Count = 8
     """Positions searched beyond the empty board, each at every depth limit."""
+    deepening: bool = False
+    """Progressive deepening: one call at depth limit d answers for every depth 1..d in turn, a list (or tuple) of d
+    answers each in the shape of ``returns``, the first for depth 1; each is judged against the reference's search at
+    its depth. The heuristic's calls counted in the kernel are judged against the sum over the depths."""
+    history: str = ""
+    """With ``deepening``: the attribute of the object the call returns that holds the list of answers (MIT 6.034's
+    ``AnytimeValue``: ``history``); empty: the call returns the list itself."""
+    deepening_counts: Literal["each-depth", "running-total"] = "each-depth"
+    """With ``deepening`` and a returned count: each depth's answer counts the evaluations of that depth's search
+    alone (each-depth), or all those made since depth 1 (running-total)."""
 
     def __post_init__(self) -> None:
         if not self.depth_limits or any(depth < 0 for depth in self.depth_limits):
             raise ValueError(f"depth_limits must list depths of 0 or more, not {list(self.depth_limits)}")
+        if self.deepening and any(depth < 1 for depth in self.depth_limits):
+            raise ValueError(
+                f"deepening starts at depth 1: depth_limits must be 1 or more, not {list(self.depth_limits)}"
+            )
+        if self.history and not self.deepening:
+            raise ValueError("history names where progressive deepening keeps its answers: set deepening = true")
+        if self.history and not self.history.isidentifier():
+            raise ValueError(f"history must be an attribute name, not {self.history!r}")
         for moves in self.include:
             if not moves.isdigit():
                 raise ValueError(f'include: {moves!r} is not a string of column digits such as "3344"')
@@ -104,6 +129,10 @@ def _spec(params: GameSearchParams, depth: int, values: dict[Any, float]) -> Gam
 
 @dataclass(frozen=True)
 class _Expected:
+    """The reference's answer at one depth: minimax's value and move, alpha-beta's count."""
+
+    depth: int
+    spec: GameSearchSpec
     minimax: GameSearchResult
     pruned: GameSearchResult | None
 
@@ -112,23 +141,40 @@ class _Expected:
         return (self.pruned or self.minimax).evaluations
 
 
+@dataclass(frozen=True)
+class _Failure:
+    case: GameCase
+    limit: int
+    """The depth limit of the call."""
+    depth: int | None
+    """The depth whose answer is wrong (the limit itself, but for progressive deepening);
+    None: progressive deepening's answer as a whole (not one per depth)."""
+    mismatch: Mismatch
+    answer: Answer
+    expected: list[_Expected]
+
+
 def _game_search(check: Check[GameSearchParams], ctx: CheckContext) -> CheckResult:
     params = check.params
     view = game_view(ctx)
     game = view.game
     heuristic_name = ctx.resolve(params.heuristic.function)
     counting = (heuristic_name,) if params.count == "heuristic-calls" else ()
-    search = ctx.student(params.call, count=counting)
+    # The position each call of the heuristic is given is logged whenever the evaluations are
+    # judged: the log shows where a wrong search parts from the reference's.
+    logged = (heuristic_name,) if params.count != "none" else ()
+    search = ctx.student(params.call, count=counting, log=logged)
     heuristic = ctx.student(params.heuristic)
     named = [GameCase(game, tuple(int(c) for c in moves)) for moves in params.include]
     cases = [GameCase(game, ()), *named, *_sampled(check, ctx, view, params)]
-    asked = [(case, depth) for case in cases for depth in params.depth_limits]
+    asked = [(case, limit) for case in cases for limit in params.depth_limits]
     # The leaves every search needs, asked of the student's heuristic in one batch.
     requests: dict[Any, dict[str, Any]] = {}
-    for case, depth in asked:
+    for case, limit in asked:
         mover = view.mark(game.to_move(case.state))
-        for leaf in _leaves(view, case.state, depth):
-            requests.setdefault((leaf.cells, repr(mover)), view.placeholders(leaf, player=mover))
+        for depth in _searched(params, limit):
+            for leaf in _leaves(view, case.state, depth):
+                requests.setdefault((leaf.cells, repr(mover)), view.placeholders(leaf, player=mover))
     leaf_answers = dict(zip(requests, heuristic.ask_many(requests.items())))
     broken = next(((key, a) for key, a in leaf_answers.items() if number(a.value) is None or not a.ok), None)
     if broken is not None:
@@ -141,44 +187,76 @@ def _game_search(check: Check[GameSearchParams], ctx: CheckContext) -> CheckResu
         )
     values = {key: number(a.value) for key, a in leaf_answers.items()}
     answers = search.ask_many(
-        ((case.moves, depth), view.placeholders(case.state, depth_limit=depth)) for case, depth in asked
+        ((case.moves, limit), view.placeholders(case.state, depth_limit=limit)) for case, limit in asked
     )
-    failures: list[tuple[tuple[int, int], GameCase, Mismatch]] = []
-    for (case, depth), answer in zip(asked, answers):
+    failures: list[_Failure] = []
+    for (case, limit), answer in zip(asked, answers):
         mover = game.to_move(case.state)
         table = {cells: value for (cells, who), value in values.items() if who == repr(view.mark(mover))}
-        spec = _spec(params, depth, table)  # type: ignore[arg-type]
-        expected = _Expected(
-            minimax_search(game, case.state, spec),
-            alphabeta_search(game, case.state, spec) if params.prune else None,
-        )
-        mismatch = _judge(params, view, case, depth, heuristic_name, expected, answer, spec)
-        if mismatch is not None:
-            failures.append(((len(case.moves), depth), case, mismatch))
+        searched = _searched(params, limit)
+        expected = [_expected(params, game, case, depth, table) for depth in searched]  # type: ignore[arg-type]
+        judged = _judge(params, view, case, heuristic_name, expected, answer)
+        if judged is not None:
+            failures.append(_Failure(case, limit, *judged, answer, expected))
     tried = len(asked)
     if not failures:
         kind = "alpha-beta" if params.prune else "minimax"
         return CheckResult.for_check(
             check,
             CheckStatus.PASSED,
-            f"Equals the reference {kind} under your heuristic on {len(cases)} positions at "
-            f"{_depths(params.depth_limits)}: {_judged(params)}",
+            f"Equals the reference {kind} under your heuristic on {len(cases)} positions "
+            f"{_depths(params)}: {_judged(params)}",
             figures={"examples": tried},
             notes=(PositionsTried(tried),),
         )
-    (_, depth), case, mismatch = min(failures, key=lambda failure: (failure[0], failure[1].moves))
+    failure = min(failures, key=lambda f: ((len(f.case.moves), f.limit), f.case.moves))
+    deepened = params.deepening and failure.depth is not None
+    at = f"after depth {failure.depth} of {failure.limit}" if deepened else f"at depth {failure.limit}"
+    mismatch = failure.mismatch
     return CheckResult.for_check(
         check,
         CheckStatus.FAILED,
-        f"Wrong answer at depth {depth} on {case.described()}",
-        counterexample=case_counterexample(case, mismatch),
+        f"Wrong answer {at} on {failure.case.described()}",
+        counterexample=case_counterexample(failure.case, mismatch),
         figures={"examples": tried, "failed": len(failures)},
+        detail=_parted(view, params, heuristic_name, failure),
         cause=Cause("local", mismatch.cause) if mismatch.cause else None,
     )
 
 
-def _depths(limits: tuple[int, ...]) -> str:
-    return f"depth {limits[0]}" if len(limits) == 1 else f"depths {', '.join(map(str, limits))}"
+def _parted(view: GameView, params: GameSearchParams, heuristic: str, failure: _Failure) -> SearchDivergence | None:
+    """Where the failing search first parts from the reference's, from the positions its
+    heuristic was given in order; None when they are the reference's, or cannot be read, or
+    the search did not return (its log stops where it raised or was stopped)."""
+    boards = failure.answer.outcome.logged.get(heuristic)
+    if not failure.answer.ok or not boards or len(boards) >= LOG_CAP:
+        return None
+    try:
+        positions = [view.setup.encoding.decode(board) for board in boards]
+    except (ValueError, TypeError, IndexError):  # a board of the wrong shape: no evidence
+        return None
+    specs = [at.spec for at in failure.expected]
+    return search_divergence(view.game, failure.case.state, specs, params.prune, positions)
+
+
+def _searched(params: GameSearchParams, limit: int) -> range | tuple[int]:
+    """The depths one call at ``limit`` answers for: each of 1..limit when deepening."""
+    return range(1, limit + 1) if params.deepening else (limit,)
+
+
+def _expected(
+    params: GameSearchParams, game: ConnectK, case: GameCase, depth: int, table: dict[Any, float]
+) -> _Expected:
+    spec = _spec(params, depth, table)
+    pruned = alphabeta_search(game, case.state, spec) if params.prune else None
+    return _Expected(depth, spec, minimax_search(game, case.state, spec), pruned)
+
+
+def _depths(params: GameSearchParams) -> str:
+    limits = params.depth_limits
+    if params.deepening:
+        return "after each depth " + " and ".join(f"1 to {limit}" if limit > 1 else "1" for limit in limits)
+    return f"at depth {limits[0]}" if len(limits) == 1 else f"at depths {', '.join(map(str, limits))}"
 
 
 def _judged(params: GameSearchParams) -> str:
@@ -201,120 +279,116 @@ def _sampled(check: Check[Any], ctx: CheckContext, view: GameView, params: GameS
     return sorted(unique.values(), key=GameCase.size)[: params.examples]
 
 
-def _read(params: GameSearchParams, raw: Any) -> tuple[Any, float | None, int | None, tuple[int, ...] | None] | str:
-    """(move, value, evaluations, path) from an answer, or what is wrong with its shape."""
-    parts = params.returns.split(",")
-    if len(parts) == 1:
-        items = [raw]
-    elif isinstance(raw, (list, tuple)) and len(raw) == len(parts):
-        items = list(raw)
-    else:
-        return f"an answer of {len(parts)} parts ({params.returns})"
-    read = dict(zip(parts, items))
-    value = read.get("value", read.get("score"))
-    move = read.get("move")
-    path = read.get("path")
-    count = read.get("evaluations")
-    if "value" in read or "score" in read:
-        if number(value) is None:
-            return "a number for the value"
-        value = number(value)
-    if count is not None and (isinstance(count, bool) or not isinstance(count, int)):
-        return "a whole number of evaluations"
-    if path is not None:
-        if not isinstance(path, (list, tuple)) or not all(isinstance(m, int) for m in path):
-            return "a list of columns for the path"
-        path = tuple(path)
-        move = path[0] if path else None
-    return move, value, count, path
-
-
 def _judge(
     params: GameSearchParams,
     view: GameView,
     case: GameCase,
-    depth: int,
     heuristic: str,
-    expected: _Expected,
+    expected: list[_Expected],
     answer: Answer,
-    spec: GameSearchSpec,
-) -> Mismatch | None:
-    best = expected.minimax
-    wanted = _wanted(params, best, expected.evaluations)
+) -> tuple[int | None, Mismatch] | None:
+    """The depth whose answer is wrong (None: the answer as a whole) and how, or None: the call's
+    answer (for progressive deepening each depth's in turn, then the heuristic's calls over them
+    all)."""
+    call, deepest = answer.call_text, expected[-1]
+    wanted = shown(params.returns, deepest.minimax, deepest.evaluations)
+    counted = params.count == "heuristic-calls"
+    if counted and not params.deepening:
+        wanted = f"{wanted} after {deepest.evaluations} evaluations"
     if not answer.ok:
-        return Mismatch(answer.call_text, wanted, answer.given())
-    read = _read(params, answer.value)
-    if isinstance(read, str):
-        return Mismatch(answer.call_text, wanted, repr(answer.value), f"the search must return {read}")
-    move, value, count, path = read
-    if value is not None and not math.isclose(value, best.value, abs_tol=1e-9):
-        kind = "alpha-beta must give the minimax value" if params.prune else "the value differs"
-        return Mismatch(answer.call_text, wanted, repr(answer.value), f"{kind}: {_divergence(view, case, spec, best)}")
-    if params.judge_move != "none" and ("move" in params.returns or path is not None):
-        if path is not None and params.judge_move == "first-best" and path != best.path:
-            return Mismatch(answer.call_text, wanted, repr(answer.value), "the principal variation differs")
-        right = best.best_moves[:1] if params.judge_move == "first-best" else best.best_moves
-        if move not in right:
-            why = (
-                f"column {move} is not a best move"
-                if move not in best.best_moves
-                else f"columns {', '.join(map(str, best.best_moves))} are equally good: keep the first "
-                "(replace the best only by a strictly better move)"
-            )
-            return Mismatch(answer.call_text, wanted, repr(answer.value), why)
-    if params.count == "none":
+        return deepest.depth, Mismatch(call, wanted, answer.given())
+    raw = [answer.value]
+    if params.deepening:
+        read = per_depth(params.returns, answer.value, len(expected), params.history)
+        if isinstance(read, str):
+            running = params.deepening_counts == "running-total"
+            each = [shown(params.returns, at.minimax, _count_at(expected, at, running)) for at in expected]
+            return None, Mismatch(call, f"[{', '.join(each)}]", repr(answer.value), f"it must return {read}")
+        raw = read
+    made = answer.outcome.counts.get(heuristic, 0)
+    total = 0
+    for at, item in zip(expected, raw):
+        total += at.evaluations
+        mismatch = _judge_depth(params, view, case, call, at, item, total)
+        if mismatch is not None:
+            return at.depth, mismatch
+    if not counted or made == total:
         return None
-    made = count if params.count == "returned" else answer.outcome.counts.get(heuristic, 0)
-    if made != expected.evaluations:
-        shown = (
-            f"{answer.value!r} after {made} evaluations" if params.count == "heuristic-calls" else repr(answer.value)
+    if params.deepening:
+        summed = " + ".join(str(at.evaluations) for at in expected)
+        sentence = f"over depths 1 to {deepest.depth} the reference makes {total} static evaluations ({summed}), "
+        return deepest.depth, Mismatch(
+            call, f"{total} evaluations", f"{made} evaluations", f"{sentence}your search {made}"
         )
-        return Mismatch(answer.call_text, wanted, shown, _count_cause(params, made, expected))
-    return None
+    shown_made = f"{answer.value!r} after {made} evaluations"
+    return deepest.depth, Mismatch(
+        call, wanted, shown_made, count_cause(params.prune, made, deepest.evaluations, deepest.minimax.evaluations)
+    )
 
 
-def _wanted(params: GameSearchParams, best: GameSearchResult, evaluations: int) -> str:
-    value = f"{best.value:g}"
-    move = best.best_moves[0] if best.best_moves else None
-    shown = {
-        "move,value": f"({move}, {value})",
-        "value": value,
-        "move": f"{move}",
-        "move,value,evaluations": f"({move}, {value}, {evaluations})",
-        "path,score,evaluations": f"({list(best.path)}, {value}, {evaluations})",
-    }[params.returns]
-    return f"{shown} after {evaluations} evaluations" if params.count == "heuristic-calls" else shown
+def _judge_depth(
+    params: GameSearchParams, view: GameView, case: GameCase, call: str, at: _Expected, raw: Any, total: int
+) -> Mismatch | None:
+    """One answer against the reference's at its depth; ``total``: the evaluations of the
+    depths up to this one (a running count's expected value)."""
+    best = at.minimax
+    deepening = params.deepening
+    running = deepening and params.deepening_counts == "running-total"
+    evaluations = total if running else at.evaluations
+    wanted = shown(params.returns, best, evaluations)
+    if params.count == "heuristic-calls" and not deepening:
+        wanted = f"{wanted} after {at.evaluations} evaluations"
+    if deepening:
+        wanted, actual = f"after depth {at.depth}: {wanted}", f"after depth {at.depth}: {raw!r}"
+    else:
+        actual = repr(raw)
+    read = read_answer(params.returns, raw)
+    if isinstance(read, str):
+        return Mismatch(call, wanted, actual, f"the search must return {read}")
+    if read.value is not None and not math.isclose(read.value, best.value, abs_tol=1e-9):
+        why = root_values(view.game, case.state, at.spec, best)
+        if deepening:
+            return Mismatch(
+                call,
+                wanted,
+                actual,
+                f"after depth {at.depth} the value is {read.value:g}, the reference's is {best.value:g}: {why}",
+            )
+        kind = "alpha-beta must give the minimax value" if params.prune else "the value differs"
+        return Mismatch(call, wanted, actual, f"{kind}: {why}")
+    wrong_move = _move_mismatch(params, read, best)
+    if wrong_move is not None:
+        return Mismatch(call, wanted, actual, f"after depth {at.depth}: {wrong_move}" if deepening else wrong_move)
+    if params.count != "returned" or read.evaluations == evaluations:
+        return None
+    if not deepening:
+        return Mismatch(
+            call, wanted, actual, count_cause(params.prune, read.evaluations, at.evaluations, at.minimax.evaluations)
+        )
+    cause = deepening_count_cause(running, read.evaluations, at.depth, at.evaluations, total)
+    return Mismatch(call, wanted, actual, f"after depth {at.depth} {cause}")
 
 
-def _divergence(view: GameView, case: GameCase, spec: GameSearchSpec, best: GameSearchResult) -> str:
-    """The reference's value of each move at the root, under the student's heuristic."""
-    game, state = view.game, case.state
-    if game.is_terminal(state) or spec.depth_limit == 0:
-        return "the position itself is scored"
-    maximizer = game.to_move(state)
-    limit = (spec.depth_limit or 1) - 1
-    child_spec = replace(spec, depth_limit=limit, win_value=spec.win_value - (spec.scoring == "depth-adjusted"))
-    shown = []
-    for move in game.actions(state):
-        child = game.result(state, move)
-        value = minimax_search(game, child, child_spec, player=maximizer).value
-        shown.append(f"column {move}: {value:g}")
-    return f"under your heuristic the reference values the moves {'; '.join(shown)} (best {best.value:g})"
+def _count_at(expected: list[_Expected], at: _Expected, running: bool) -> int:
+    """The count the answer at ``at``'s depth carries: its own search's, or the running total."""
+    return sum(e.evaluations for e in expected if e.depth <= at.depth) if running else at.evaluations
 
 
-def _count_cause(params: GameSearchParams, made: int | None, expected: _Expected) -> str:
-    wanted = expected.evaluations
-    search = "alpha-beta (left to right, cut off when alpha >= beta)" if params.prune else "minimax"
-    sentence = f"the reference {search} makes {wanted} static evaluations here, your search {made}"
-    if made is None:
-        return sentence
-    if wanted and made == 2 * wanted:
-        return f"{sentence}: twice as many, is each evaluation counted twice?"
-    if params.prune and made > wanted and made <= expected.minimax.evaluations:
-        return f"{sentence}: it prunes less; does it cut off only when alpha > beta instead of alpha >= beta?"
-    if made > wanted:
-        return f"{sentence}: more than the reference"
-    return f"{sentence}: fewer, does it stop before the depth limit or skip the evaluation there?"
+def _move_mismatch(params: GameSearchParams, read: ShapedAnswer, best: GameSearchResult) -> str | None:
+    """Why the move (or the principal variation) is wrong; None when it is right or not judged."""
+    if params.judge_move == "none" or ("move" not in params.returns and read.path is None):
+        return None
+    if read.path is not None and params.judge_move == "first-best" and read.path != best.path:
+        return "the principal variation differs"
+    right = best.best_moves[:1] if params.judge_move == "first-best" else best.best_moves
+    if read.move in right:
+        return None
+    if read.move not in best.best_moves:
+        return f"column {read.move} is not a best move"
+    return (
+        f"columns {', '.join(map(str, best.best_moves))} are equally good: keep the first "
+        "(replace the best only by a strictly better move)"
+    )
 
 
 GAME_SEARCH = CheckKind("game-search", GameSearchParams, _game_search, any_game=True)

@@ -208,6 +208,10 @@ class Call:
     """Dotted names read after the call into ``CallOutcome.globals_after``."""
     count: tuple[str, ...] = ()
     """Functions or methods (``"min"``, ``"State.minmax"``) whose calls are counted."""
+    log: tuple[str, ...] = ()
+    """Functions whose calls log the board they are given (their first argument, or a
+    ``board`` keyword), in call order (``CallOutcome.logged``). Unlike ``count``, a name that
+    cannot be wrapped does not refuse the call: its log is empty."""
     count_all: bool = False
     """Count every function and method the notebook defines, each under its own name."""
     check_mutation: bool = True
@@ -250,6 +254,7 @@ class Call:
             "made": None if self.made is None else self.made.to_request(),
             "read_globals": list(self.read_globals),
             "count": list(self.count),
+            "log": list(self.log),
             "count_all": self.count_all,
             "check_mutation": self.check_mutation,
             "timeout": self.timeout,
@@ -273,6 +278,9 @@ class CallOutcome:
     error: str | None = None
     """``"ZeroDivisionError: division by zero"``, or why the call could not run."""
     counts: Mapping[str, int] = field(default_factory=dict)
+    logged: Mapping[str, tuple[object, ...]] = field(default_factory=dict)
+    """For each ``log`` function, the boards its calls were given, in order, decoded (at most
+    ``LOG_CAP`` of them; None for one that could not be sent)."""
     mutated: bool = False
     changed_args: Mapping[int, object] = field(default_factory=dict)
     """Positional argument -> its value after the call, for each argument the call changed."""

@@ -166,16 +166,19 @@ def outcome_from(data: OutcomeData) -> CallOutcome:
         globals_after = {name: decode_value(value) for name, value in data["globals"]}
         changed_args = {int(position): decode_value(value) for position, value in data["changed_args"]}
         after = {what: decode_value(value) for what, value in data.get("after") or []}
+        logged = {name: tuple(map(decode_value, boards)) for name, boards in (data.get("logged") or {}).items()}
         explored = data.get("exploration")
         exploration = None if explored is None else CallExploration.from_data(explored)
     except (ValueError, TypeError, KeyError) as trouble:
         status, value, globals_after, changed_args, after = CallStatus.UNSERIALIZABLE, None, {}, {}, {}
+        logged = {}
         error = f"the reply could not be decoded: {trouble}"
     return CallOutcome(
         status=status,
         value=value,
         error=error,
         counts=dict(data["counts"]),
+        logged=logged,
         mutated=bool(data["mutated"]),
         changed_args=changed_args,
         globals_after=globals_after,

@@ -234,6 +234,8 @@ class CallRequest(TypedDict):
     made: MadeRequest | None
     read_globals: list[str]
     count: list[str]
+    log: list[str]
+    """Functions whose calls log the board they are given, in order (wrapped as ``count``'s are)."""
     count_all: bool
     check_mutation: bool
     timeout: float
@@ -270,6 +272,8 @@ class OutcomeData(TypedDict):
     clock: str | None
     """``CLOCK_CPU`` or ``CLOCK_WALL`` for a call stopped (status ``timeout``) on that clock."""
     counts: dict[str, int]
+    logged: dict[str, list[Any]]
+    """For each ``log`` name, the board each call was given (wire format; None: unsendable)."""
     mutated: bool
     changed_args: list[list[Any]]
     """``[position, value]`` for each positional argument the call changed, as it was after the call."""

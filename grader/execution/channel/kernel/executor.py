@@ -93,8 +93,9 @@ class CallExecutor:
         after. Counting wrappers and the alarm are in place for the batch only; a call's
         ``start_within`` counts the batch's CPU time, like the calls' limits, and its
         ``start_before`` the wall time."""
-        names = {name for call in calls for name in call["count"]}
-        counters = NameCounters(self.namespace, names, any(call["count_all"] for call in calls))
+        logged = {name for call in calls for name in call.get("log") or ()}
+        names = logged | {name for call in calls for name in call["count"]}
+        counters = NameCounters(self.namespace, names, any(call["count_all"] for call in calls), logged, encode)
         batch = CallClock()
         timed_out = False
         try:
@@ -175,6 +176,7 @@ class CallExecutor:
             "wall": wall,
             "clock": stopped_on,
             "counts": {name: counters.cells[name][0] for name in wanted if name in counters.cells},
+            "logged": {name: list(counters.logs[name]) for name in call.get("log") or () if name in counters.logs},
             "mutated": mutated,
             "changed_args": changed_args,
             "globals": self._read_globals(call["read_globals"]),
@@ -348,6 +350,7 @@ def _skipped(why: str) -> OutcomeData:
         "wall": 0.0,
         "clock": None,
         "counts": {},
+        "logged": {},
         "mutated": False,
         "changed_args": [],
         "globals": [],

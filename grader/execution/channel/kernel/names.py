@@ -1,5 +1,6 @@
 """Names in the notebook's namespace, for the call executor: resolving and assigning dotted
-names, what the notebook itself defines, and counting wrappers around named functions.
+names, what the notebook itself defines, and counting wrappers around named functions (which
+may also log the board each call is given, in order).
 
 Shipped into the kernel as source after the exploration recorder and before the executor,
 in the same private namespace, so it uses only the standard library, and its top-level names
@@ -9,7 +10,7 @@ are unique among the kernel sources (a test checks that).
 from __future__ import annotations
 
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
@@ -17,6 +18,9 @@ if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources 
     from grader.execution.channel.protocol import STATUS_MISSING
 
 NOT_FOUND = object()
+
+LOG_CAP = 20_000
+"""Boards a logged function keeps per call: a depth-5 search on 7 columns evaluates 16,807."""
 
 
 class CallRefused(GraderError):
@@ -35,9 +39,19 @@ class NameCounters:
     or a class attribute), so recursive calls through that name are counted too.
     """
 
-    def __init__(self, namespace: dict[str, Any], names: set[str], count_all: bool) -> None:
+    def __init__(
+        self,
+        namespace: dict[str, Any],
+        names: set[str],
+        count_all: bool,
+        logged: Collection[str] = (),
+        snapshot: Callable[[Any], Any] | None = None,
+    ) -> None:
         self.namespace = namespace
         self.cells: dict[str, list[int]] = {}
+        self.logs: dict[str, list[Any]] = {name: [] for name in logged if snapshot is not None}
+        """For each logged name, the board each call was given, in call order (`snapshot`)."""
+        self.snapshot = snapshot
         self.refused: dict[str, str] = {}
         self.undo: list[Callable[[], None]] = []
         self.all_names: list[str] = []
@@ -59,7 +73,7 @@ class NameCounters:
                 raise CallRefused(STATUS_MISSING, f"cannot count calls of {dotted!r}: it is not defined")
             if not callable(original) or isinstance(original, type):
                 raise not_a_function
-            wrapper = counting(original, cell)
+            wrapper = counting(original, cell, self._log(dotted))
             self.namespace[attribute] = wrapper
             self.undo.append(lambda: self._restore_global(attribute, original, wrapper))
         else:
@@ -69,13 +83,13 @@ class NameCounters:
             if raw is NOT_FOUND:
                 raise CallRefused(STATUS_MISSING, f"cannot count calls of {dotted!r}: it is not defined")
             if isinstance(raw, staticmethod):
-                method: Any = staticmethod(counting(raw.__func__, cell))
+                method: Any = staticmethod(counting(raw.__func__, cell, self._log(dotted)))
             elif isinstance(raw, classmethod):
                 method = classmethod(counting(raw.__func__, cell))
             elif isinstance(raw, types.FunctionType) or not isinstance(owner, type):
                 if not callable(raw):
                     raise not_a_function
-                method = counting(raw, cell)
+                method = counting(raw, cell)  # a method's first argument is its object
             else:
                 raise CallRefused(STATUS_MISSING, f"cannot count calls of {dotted!r}: it is not a method")
             setattr(owner, attribute, method)
@@ -96,16 +110,46 @@ class NameCounters:
         else:
             delattr(owner, name)
 
+    def _log(self, dotted: str) -> Callable[[Any], None] | None:
+        """What a logged function's wrapper does with the board it is given: a snapshot of it
+        (taken at the call: the student's search may change the board afterwards), appended to
+        the name's log until ``LOG_CAP`` are kept."""
+        log, snapshot = self.logs.get(dotted), self.snapshot
+        if log is None or snapshot is None:
+            return None
+
+        def keep(board: Any) -> None:
+            if len(log) < LOG_CAP:
+                try:
+                    log.append(snapshot(board))
+                except Exception:  # a board that cannot be sent is logged as None
+                    log.append(None)
+
+        return keep
+
     def reset(self) -> None:
         for cell in self.cells.values():
             cell[0] = 0
+        for log in self.logs.values():
+            log.clear()
 
     def restore(self) -> None:
         for undo in reversed(self.undo):
             undo()
 
 
-def counting(original: Callable[..., Any], cell: list[int]) -> Callable[..., Any]:
+def counting(
+    original: Callable[..., Any], cell: list[int], log: Callable[[Any], None] | None = None
+) -> Callable[..., Any]:
+    if log is not None:
+
+        def logged(*args: Any, **kwargs: Any) -> Any:
+            cell[0] += 1
+            log(args[0] if args else kwargs.get("board"))
+            return original(*args, **kwargs)
+
+        return logged
+
     def counted(*args: Any, **kwargs: Any) -> Any:
         cell[0] += 1
         return original(*args, **kwargs)

@@ -1,0 +1,56 @@
+"""The game-search kind through a real kernel on the built-in connect4: progressive deepening
+judged after each depth, and the heuristic's calls logged across the channel, so that a
+failing search shows the node where it parted from the reference's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from grader.check_details import SearchDivergence
+from grader.grading import grade_submission
+from grader.results import CheckStatus
+from grader.spec.loader import load_assignment
+
+ASSIGNMENT = load_assignment("connect4")
+FIXTURES = Path(__file__).resolve().parent.parent / "submissions" / "connect4"
+
+pytestmark = [pytest.mark.slow, pytest.mark.kernel]
+
+
+def test_the_solution_answers_after_each_depth_as_the_reference_does() -> None:
+    result = grade_submission(ASSIGNMENT.directory / "solution.ipynb", ASSIGNMENT)
+    deepening = result.check("deepening")
+    assert deepening.status is CheckStatus.PASSED, deepening.message
+    assert "after each depth 1 to 3: values, moves and evaluations" in deepening.message
+    assert result.score == result.max_score
+
+
+def test_a_count_restarted_at_each_depth_fails_after_depth_2_with_no_node_to_show() -> None:
+    result = grade_submission(FIXTURES / "deepening-count-restarts.ipynb", ASSIGNMENT)
+    deepening = result.check("deepening")
+    assert deepening.status is CheckStatus.FAILED
+    assert deepening.headline.startswith("Wrong answer after depth 2 of 3 on ")
+    assert deepening.cause is not None and "restart the count at each depth" in deepening.cause.sentence
+    # it evaluates what the reference evaluates, in its order: only its count is wrong
+    assert deepening.detail is None
+
+
+def test_a_cut_off_only_past_the_bound_shows_the_node_where_the_reference_cut_off() -> None:
+    result = grade_submission(FIXTURES / "prune-strictly-greater.ipynb", ASSIGNMENT)
+    alphabeta = result.check("alphabeta")
+    parted = alphabeta.detail_as(SearchDivergence)
+    assert parted is not None, alphabeta.message
+    assert parted.expected.startswith("the reference cuts off here: after column")
+    assert parted.actual.startswith("your search went to column")
+    assert parted.window is not None and parted.path
+
+
+def test_deepening_at_the_full_depth_each_time_shows_the_first_leaf_it_went_past() -> None:
+    result = grade_submission(FIXTURES / "deepening-ignores-depth.ipynb", ASSIGNMENT)
+    deepening = result.check("deepening")
+    assert deepening.headline == "Wrong answer after depth 1 of 3 on the empty board"
+    parted = deepening.detail_as(SearchDivergence)
+    assert parted is not None and (parted.depth, parted.evaluation, parted.path) == (1, 1, (0,))
+    assert parted.actual == "your search went to column 0 and evaluated the position after columns 0 0 0"
