@@ -42,16 +42,16 @@ demo: $(STAMP) bubblewrap
 	$(PY) -m grader demo
 
 # Style and types first (seconds), then the manual, then the suite on every core: most of its
-# time is spent waiting on student kernels. --dist loadgroup keeps a module whose tests share a
-# fixture on one worker, and the slow modules go first (tests/conftest.py).
+# time is spent waiting on student kernels. Each module runs whole on one worker, the slow ones
+# first (tests/conftest.py).
 # Where bubblewrap cannot run (no root to install it, no user namespaces) the suite chooses
 # resource limits for its kernels by name, and says so: grading never falls back by itself.
 test: lint docs system-deps
 	@if $(PY) -c 'import sys; from grader.execution.bwrap import bwrap_problem; sys.exit(bwrap_problem() is not None)'; then \
-	  $(PY) -m pytest -n auto --dist loadgroup; \
+	  $(PY) -m pytest -n auto --dist loadscope --no-loadscope-reorder; \
 	else \
 	  echo "note: bubblewrap cannot run here; the tests run kernels with resource limits (GRADER_SANDBOX=limits)"; \
-	  GRADER_SANDBOX=limits $(PY) -m pytest -n auto --dist loadgroup; \
+	  GRADER_SANDBOX=limits $(PY) -m pytest -n auto --dist loadscope --no-loadscope-reorder; \
 	fi
 
 lint: $(DEV_STAMP)
@@ -66,7 +66,7 @@ docs: $(DEV_STAMP)
 	$(VENV)/bin/mkdocs build --strict
 
 test-fast: $(DEV_STAMP)
-	$(PY) -m pytest -n auto --dist loadgroup -m 'not slow'
+	$(PY) -m pytest -n auto --dist loadscope --no-loadscope-reorder -m 'not slow'
 
 # The pure unit layer: no kernels, no worker processes.
 test-unit: $(DEV_STAMP)

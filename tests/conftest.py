@@ -2,18 +2,17 @@
 worker process, in its own body or in a fixture it sets up (of any scope), fails at once, so
 ``pytest -m 'not kernel'`` stays the fast unit layer.
 
-Under xdist (``--dist loadgroup``, as ``make test`` runs it) the order is chosen for two cores:
-
-- a module whose tests share a module- or session-scoped fixture of the suite's own (a class
-  graded once, an oracle's verdicts) runs on one worker, so that the fixture is made once;
-- the modules that hold ``slow`` tests run first, so that the workers share out the long tests
-  while there are many short ones left to even out the end, instead of one worker finishing a
-  minute-long test alone."""
+Under xdist ``make test`` sends each module whole to one worker (``--dist loadscope``), so that
+a fixture its tests share (a class graded once, an oracle's verdicts) is made once, and the
+modules go in this order: those that hold ``slow`` tests first, the most kernel tests first among
+them, so that the workers share out the long modules while many short ones are left to even out
+the end, instead of one worker finishing a long module alone."""
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing.process
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -43,25 +42,14 @@ def _no_kernels_unless_marked(item: pytest.Item) -> Iterator[None]:
             setattr(owner, name, original)
 
 
-def _shares_a_fixture(item: pytest.Item) -> bool:
-    """Whether the test uses a module- or session-scoped fixture defined by the suite itself."""
-    definitions = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
-    return any(
-        d.scope in ("module", "session") and d.baseid.startswith("tests") for defs in definitions.values() for d in defs
-    )
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     def module(item: pytest.Item) -> str:
         return item.nodeid.split("::", 1)[0]
 
-    sharing = {module(item) for item in items if _shares_a_fixture(item)}
     slow = {module(item) for item in items if item.get_closest_marker("slow") is not None}
-    for item in items:
-        if module(item) in sharing:
-            item.add_marker(pytest.mark.xdist_group(module(item)))
-    items.sort(key=lambda item: module(item) not in slow)  # stable: each module's order is kept
+    kernel_tests = Counter(module(item) for item in items if item.get_closest_marker("kernel") is not None)
+    # stable: a module's tests stay together and in their own order
+    items.sort(key=lambda item: (module(item) not in slow, -kernel_tests[module(item)]))
 
 
 @pytest.hookimpl(wrapper=True)
