@@ -37,6 +37,7 @@ from reference.game_search import (
     game_minimax,
     minimax_search,
 )
+from reference.position import Position, WrittenPosition
 from reference.search import (
     SearchResult,
     SearchSpec,
@@ -65,7 +66,9 @@ __all__ = [
     "BoardGame",
     "Drawing",
     "Game",
+    "Position",
     "Square",
+    "WrittenPosition",
     "CONNECT_FOUR",
     "ConnectK",
     "ConnectState",

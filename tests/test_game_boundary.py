@@ -1,0 +1,81 @@
+"""Only the modules about tic-tac-toe alone may name its board: the rest of the grader asks the
+assignment's game (`reference.game`), so that nothing else assumes a board of nine cells.
+
+A module names the board when it imports ``Board`` from ``reference`` (any of its modules, any
+alias, inside a function too) or reaches it as an attribute (``tictactoe.Board``). The list
+below is the modules that still do; it may only shrink.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import grader
+
+ROOT = Path(grader.__file__).parent
+
+STILL_NAMING_THE_BOARD = {
+    "authoring/board_tests.py",
+    "authoring/board_use.py",
+    "authoring/finished_games.py",
+    "authoring/game_roles.py",
+    "authoring/inference.py",
+    "authoring/probes.py",
+    "authoring/search_checks.py",
+    "authoring/search_readings.py",
+    "authoring/time_limits.py",
+    "checks/assignment_boards.py",
+    "checks/causes/conventions.py",
+    "checks/causes/defects.py",
+    "checks/causes/explorations.py",
+    "checks/causes/known_mistakes.py",
+    "checks/causes/predicates.py",
+    "checks/causes/root_cause.py",
+    "checks/causes/search.py",
+    "checks/context.py",
+    "checks/expectation.py",
+    "checks/expectations.py",
+    "checks/kinds/cut_offs.py",
+    "checks/kinds/game_choices.py",
+    "checks/kinds/games.py",
+    "checks/kinds/hygiene.py",
+    "checks/kinds/initial.py",
+    "checks/kinds/node_counts.py",
+    "checks/kinds/predicates.py",
+    "checks/kinds/printed_game.py",
+    "checks/kinds/pruning.py",
+    "checks/kinds/search.py",
+    "checks/kinds/state.py",
+    "checks/move_expectations.py",
+    "checks/played_moves.py",
+    "checks/positions.py",
+    "checks/recipe.py",
+    "checks/reference_answers.py",
+    "checks/verdicts.py",
+    "tools/answer_key.py",
+}
+"""The modules of ``grader/`` that still name tic-tac-toe's ``Board``."""
+
+
+def _names_the_board(path: Path) -> bool:
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "reference":
+            if any(alias.name == "Board" for alias in node.names):
+                return True
+        elif isinstance(node, ast.Attribute) and node.attr == "Board":
+            return True
+    return False
+
+
+def _naming() -> set[str]:
+    return {str(path.relative_to(ROOT)) for path in sorted(ROOT.rglob("*.py")) if _names_the_board(path)}
+
+
+def test_only_the_listed_modules_name_the_board() -> None:
+    assert _naming() - STILL_NAMING_THE_BOARD == set()
+
+
+def test_the_list_is_no_longer_than_it_must_be() -> None:
+    # A module that stopped naming the board leaves the list, so the count never rises again.
+    assert STILL_NAMING_THE_BOARD - _naming() == set()
