@@ -12,6 +12,7 @@ from __future__ import annotations
 from grader.checks.answers import Answer, MoveCodec, ShapeError
 from grader.checks.context import NOT_READ, CheckContext, StudentFunction
 from reference import EMPTY, Board, MalformedBoard
+from reference.tictactoe import board_of
 
 
 class NoMovePlayed(ShapeError):
@@ -46,7 +47,7 @@ def cell_played(ctx: CheckContext, board: Board, raw: object, side: str, moves: 
     if raw is NOT_READ:
         raise NoMovePlayed("left a board that could not be read back")
     try:
-        after = ctx.decode_board(raw)
+        after = board_of(ctx.decode_board(raw))
     except MalformedBoard as exc:
         raise NoMovePlayed(f"left no board behind ({exc})") from None
     changed = [cell for cell in range(9) if after.cells[cell] != board.cells[cell]]
