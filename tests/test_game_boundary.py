@@ -37,8 +37,6 @@ STILL_NAMING_THE_BOARD = {
     "checks/kinds/cut_offs.py",
     "checks/kinds/game_choices.py",
     "checks/kinds/games.py",
-    "checks/kinds/hygiene.py",
-    "checks/kinds/initial.py",
     "checks/kinds/node_counts.py",
     "checks/kinds/predicates.py",
     "checks/kinds/printed_game.py",
@@ -48,9 +46,7 @@ STILL_NAMING_THE_BOARD = {
     "checks/move_expectations.py",
     "checks/played_moves.py",
     "checks/positions.py",
-    "checks/recipe.py",
     "checks/reference_answers.py",
-    "checks/verdicts.py",
     "tools/answer_key.py",
 }
 """The modules of ``grader/`` that still name tic-tac-toe's ``Board``."""

@@ -13,7 +13,7 @@ from grader.checks.context import StudentFunction
 from grader.checks.properties import Mismatch, PropertyOutcome
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.model import Check
-from reference import Board
+from reference import BoardGame, MalformedBoard, Position
 
 
 def result_from_property(
@@ -21,6 +21,7 @@ def result_from_property(
     outcome: PropertyOutcome,
     passed_headline: str,
     *,
+    game: BoardGame[Position, int],
     figures: Mapping[str, Any] | None = None,
     cause: Cause | None = None,
     learnt: Learnt | None = None,
@@ -54,6 +55,7 @@ def result_from_property(
             check, CheckStatus.PASSED, passed_headline, figures=all_figures, notes=tuple(notes), learnt=learnt
         )
     board = outcome.failing_input
+    pieces = _pieces(game, board)
     mismatch = outcome.mismatch
     assert mismatch is not None
     cause = cause or local_cause(mismatch)
@@ -61,24 +63,29 @@ def result_from_property(
     if cause is not None and cause.source == "shape":
         headline = cause.sentence
     elif mismatch.ran_out is not None:
-        pieces = f" on a position with {9 - len(board.empty_cells())} pieces" if isinstance(board, Board) else ""
-        headline, ran_out = f"No answer{pieces}", (mismatch.ran_out,)
+        on = f" on a position with {pieces} pieces" if pieces is not None else ""
+        headline, ran_out = f"No answer{on}", (mismatch.ran_out,)
     else:
-        headline = (
-            f"Wrong answer on a position with {9 - len(board.empty_cells())} pieces"
-            if isinstance(board, Board)
-            else "Wrong answer"
-        )
+        headline = f"Wrong answer on a position with {pieces} pieces" if pieces is not None else "Wrong answer"
     return CheckResult.for_check(
         check,
         CheckStatus.FAILED,
         headline,
-        counterexample=counterexample_for(board if isinstance(board, Board) else None, mismatch),
+        counterexample=counterexample_for(board if pieces is not None else None, mismatch),
         figures=all_figures,
         cause=cause,
         notes=ran_out,
         learnt=learnt,
     )
+
+
+def _pieces(game: BoardGame[Position, int], failing: object) -> int | None:
+    """The pieces on the failing position; None when the failing input is no position of the
+    game (nothing failed, or a whole case was kept)."""
+    try:
+        return game.pieces(failing)
+    except MalformedBoard:
+        return None
 
 
 def explain(explainers: Iterable[Callable[[], Cause | None]]) -> Cause | None:
@@ -104,7 +111,7 @@ def _unseen(missing: tuple[str, ...], stopped: str | None) -> str:
     return f"the check judged no {', '.join(missing)}, which it must see before it can pass{why}"
 
 
-def counterexample_for(board: Board | None, mismatch: Mismatch) -> Counterexample:
+def counterexample_for(board: Position | None, mismatch: Mismatch) -> Counterexample:
     return Counterexample(
         board=str(board) if board is not None else None,
         call=mismatch.call,

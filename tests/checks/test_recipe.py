@@ -17,7 +17,7 @@ from grader.execution.channel.calls import Call, CallOutcome
 from grader.results import CheckResult, CheckStatus
 from grader.spec.call_template import parse_call
 from grader.spec.loader import load_assignment
-from reference import Board, X
+from reference import Board, TicTacToe, X
 from tests.checks.in_process import InProcessRunner
 from tests.seed_sources import LAB05_SOLUTION
 
@@ -97,9 +97,12 @@ def test_each_case_is_asked_once_and_judged_with_its_own_answer() -> None:
 
 def test_failures_are_ordered_by_board_then_by_what_goes_with_it() -> None:
     small, large = Board.from_string("X........"), Board.from_string("XO.X.....")
-    assert case_size((small, 3)) < case_size((large, 1))
-    assert case_size((small, 1)) < case_size((small, 3))
-    assert case_size((small, None)) == case_size((small, None))
+    game = TicTacToe()
+    assert case_size((small, 3), game) < case_size((large, 1), game)
+    assert case_size((small, 1), game) < case_size((small, 3), game)
+    assert case_size((small, None), game) == case_size((small, None), game)
+    # the game's own size: the same order as the positions' (`board_size`)
+    assert case_size((large, 1), game)[:2] == board_size(large)
 
 
 def _crowded(board: Board) -> Mismatch | None:

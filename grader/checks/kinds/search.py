@@ -133,7 +133,7 @@ def judge_finished_answer(
     return Mismatch(answer.call_text, expected, f"value {format_value(value)}", cause)
 
 
-def results_coverage(ctx: CheckContext) -> Coverage[Any]:
+def results_coverage(ctx: CheckContext) -> Coverage[Board, Any]:
     """A search is judged on won, lost and drawn positions for each side to move."""
     first = ctx.assignment.first_player
     return Coverage(lambda board, _: [game_result(board, first)], results_summary)
@@ -264,7 +264,9 @@ def _search_run(check: Check[SearchParams], ctx: CheckContext, *, depth_limits: 
     what = " and ".join(w for w, on in (("values", judges_value), ("moves", judges_move)) if on)
     if depth_limits:
         what += f" at depth limits {', '.join(map(str, depth_limits))}"
-    return result_from_property(check, outcome, f"`{student.label}` gives the reference {what}", cause=cause)
+    return result_from_property(
+        check, outcome, f"`{student.label}` gives the reference {what}", game=ctx.game, cause=cause
+    )
 
 
 def _search_value(check: Check[SearchParams], ctx: CheckContext) -> CheckResult:
