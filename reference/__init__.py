@@ -27,7 +27,7 @@ from reference.connect4 import CONNECT_FOUR, ConnectK, ConnectState
 from reference.connect_heuristics import CentreColumn, CentrePreference, OpenWindows, centre_out_order
 from reference.drawing import Drawing, Square
 from reference.errors import IllegalMove, MalformedBoard
-from reference.game import BoardGame, Game
+from reference.game import BoardGame, Game, winner
 from reference.game_search import (
     Evaluation,
     GameSearchResult,
@@ -69,6 +69,7 @@ __all__ = [
     "Position",
     "Square",
     "WrittenPosition",
+    "winner",
     "CONNECT_FOUR",
     "ConnectK",
     "ConnectState",

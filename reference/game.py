@@ -27,6 +27,7 @@ __all__ = [
     "Square",
     "WrittenPosition",
     "game_minimax",
+    "winner",
 ]
 
 State = TypeVar("State", bound=Hashable)
@@ -69,3 +70,9 @@ class BoardGame(Game[State, Action], Protocol):
         """How many pieces are on the board: the size of a position, by which the smallest
         counterexample is chosen and which feedback gives."""
         ...
+
+
+def winner(game: Game[State, Action], state: State) -> str | None:
+    """Who won the finished game ``state`` (``X`` or ``O``); None for a draw."""
+    value = game.utility(state, "X")
+    return "X" if value > 0 else "O" if value < 0 else None
