@@ -105,8 +105,8 @@ def is_right(o: Observation) -> bool:
     """Whether an answer is the reference's: only wrong answers need explaining."""
     if isinstance(o, ValueObservation):
         if o.window is None:
-            return o.value == minimax(o.board, o.spec).value
-        return o.value == alphabeta(o.board, o.spec, alpha=o.window[0], beta=o.window[1]).value
+            return o.value == minimax(board_of(o.board), o.spec).value
+        return o.value == alphabeta(board_of(o.board), o.spec, alpha=o.window[0], beta=o.window[1]).value
     if isinstance(o, MoveObservation):
         return o.move in minimax(board_of(o.board), o.spec, to_move=o.to_move).best_moves
     raise AssertionError(o)

@@ -49,7 +49,7 @@ _SEED_LOOP = Rules(style="bounds")
 class ValueObservation:
     """A search function's value for ``board``; ``window`` for alpha-beta called with one."""
 
-    board: Board
+    board: Position
     spec: SearchSpec
     to_move: str
     value: float
