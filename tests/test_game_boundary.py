@@ -30,7 +30,6 @@ STILL_NAMING_THE_BOARD = {
     "checks/causes/defects.py",
     "checks/causes/explorations.py",
     "checks/causes/known_mistakes.py",
-    "checks/causes/predicates.py",
     "checks/causes/root_cause.py",
     "checks/expectation.py",
     "checks/expectations.py",
