@@ -19,12 +19,10 @@ ROOT = Path(grader.__file__).parent
 STILL_NAMING_THE_BOARD = {
     "authoring/board_tests.py",
     "authoring/board_use.py",
-    "authoring/finished_games.py",
     "authoring/game_roles.py",
     "authoring/inference.py",
     "authoring/probes.py",
     "authoring/search_checks.py",
-    "authoring/search_readings.py",
     "authoring/time_limits.py",
     "checks/causes/conventions.py",
     "checks/causes/defects.py",
