@@ -138,7 +138,7 @@ def run_property(
         budget_seconds=ctx.assignment.check_budget_seconds,
     )
     outcome = find_smallest_failure(plan, judge, size=lambda case: case_size(case, game), prefetch=fetch)
-    return replace(outcome, covered=seen.covered(prop.first))
+    return replace(outcome, covered=seen.covered(prop.first), game=game)
 
 
 class _Seen(Generic[P, E]):

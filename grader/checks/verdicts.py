@@ -21,7 +21,6 @@ def result_from_property(
     outcome: PropertyOutcome,
     passed_headline: str,
     *,
-    game: BoardGame[Position, int],
     figures: Mapping[str, Any] | None = None,
     cause: Cause | None = None,
     learnt: Learnt | None = None,
@@ -29,7 +28,7 @@ def result_from_property(
     """The verdict of a property run. ``cause``: the failure's, when the kind picked one
     (`explain`; else the failing answer's own, `local_cause`); a cause of shape is the
     headline itself (the shape accounts for every call: a guess from one answer would only
-    distract)."""
+    distract). The failing position's size is its game's count of pieces (`PropertyOutcome.game`)."""
     all_figures: dict[str, Any] = {"examples": outcome.tried, **(figures or {})}
     if outcome.budget_exhausted:
         all_figures["budget_exhausted"] = True
@@ -55,7 +54,7 @@ def result_from_property(
             check, CheckStatus.PASSED, passed_headline, figures=all_figures, notes=tuple(notes), learnt=learnt
         )
     board = outcome.failing_input
-    pieces = _pieces(game, board)
+    pieces = _pieces(outcome.game, board)
     mismatch = outcome.mismatch
     assert mismatch is not None
     cause = cause or local_cause(mismatch)
@@ -79,9 +78,11 @@ def result_from_property(
     )
 
 
-def _pieces(game: BoardGame[Position, int], failing: object) -> int | None:
+def _pieces(game: BoardGame[Position, int] | None, failing: object) -> int | None:
     """The pieces on the failing position; None when the failing input is no position of the
-    game (nothing failed, or a whole case was kept)."""
+    game (nothing failed, or a whole case was kept) or the outcome names no game."""
+    if game is None:
+        return None
     try:
         return game.pieces(failing)
     except MalformedBoard:

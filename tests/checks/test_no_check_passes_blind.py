@@ -14,7 +14,7 @@ from grader.checks.registry import run_check
 from grader.checks.verdicts import result_from_property
 from grader.results import CheckResult, CheckStatus
 from grader.spec.loader import load_assignment
-from reference import Board, TicTacToe, X
+from reference import Board, X
 from tests.checks.in_process import InProcessRunner, solution_definitions
 from tests.seed_sources import LAB05_SOLUTION
 
@@ -101,7 +101,7 @@ def test_a_search_sees_won_lost_and_drawn_positions_for_each_side() -> None:
 def test_a_check_that_missed_a_kind_of_answer_does_not_pass() -> None:
     check = next(c for c in LAB05.checks if c.id == "check-draw")
     unseen = PropertyOutcome(40, None, None, False, "out of time", Covered("", ("draws",)))
-    result = result_from_property(check, unseen, "agrees", game=TicTacToe())
+    result = result_from_property(check, unseen, "agrees")
     assert result.status == CheckStatus.NOT_RUN
     assert result.not_run_reason == ("the check judged no draws, which it must see before it can pass: out of time")
 

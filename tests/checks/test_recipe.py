@@ -4,6 +4,7 @@ its smallest failure, the same inputs every time, within the check's budget."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import strategies as st
@@ -13,6 +14,7 @@ from grader.checks.positions import board_size, positions
 from grader.checks.properties import Mismatch, RunPlan, find_smallest_failure
 from grader.checks.recipe import PropertyCheck, case_key, case_size, run_property
 from grader.checks.registry import run_check
+from grader.checks.verdicts import result_from_property
 from grader.execution.channel.calls import Call, CallOutcome
 from grader.results import CheckResult, CheckStatus
 from grader.spec.call_template import parse_call
@@ -131,3 +133,28 @@ def test_without_a_prefetch_the_budget_bounds_the_batch_too() -> None:
     plan = RunPlan(positions(X), examples=60, run_seed=7, budget_seconds=0.0)
     outcome = find_smallest_failure(plan, _crowded, size=board_size)
     assert outcome.tried == 0 and outcome.passed and outcome.budget_exhausted
+
+
+def test_the_verdict_asks_the_game_how_many_pieces_the_failing_position_holds() -> None:
+    runner = CountingRunner("def f(board):\n    return True\n")
+    ctx = _context(runner)
+    student = ctx.student(parse_call("f(board)"))
+    prop = PropertyCheck(
+        lambda spread: positions(X, spread=spread),
+        st.none(),
+        lambda board, _: ctx.placeholders(board),
+        lambda board, _, answer: _crowded(board),
+        examples=30,
+    )
+    check = next(c for c in LAB05.checks if c.id == "check-win")
+    outcome = run_property(check, ctx, student, prop).board_alone()
+    assert outcome.game == ctx.game and isinstance(outcome.failing_input, Board)
+    result = result_from_property(check, outcome, "agrees")
+    assert result.message == "Wrong answer on a position with 6 pieces"
+    assert result.counterexample is not None and result.counterexample.board == str(outcome.failing_input)
+    # an outcome that names no game, or whose failing input is no position of it, gives no size
+    assert result_from_property(check, replace(outcome, game=None), "agrees").message == "Wrong answer"
+    unboxed = replace(outcome, failing_input=(outcome.failing_input, None))
+    shown = result_from_property(check, unboxed, "agrees")
+    assert shown.message == "Wrong answer"
+    assert shown.counterexample is not None and shown.counterexample.board is None

@@ -65,7 +65,7 @@ def _no_mutation(check: Check[NoMutationParams], ctx: CheckContext) -> CheckResu
         lambda spread: sampling.strategy(ctx, spread=spread), st.none(), values, judge, examples=params.examples
     )
     outcome = run_property(check, ctx, student, prop).board_alone()
-    return result_from_property(check, outcome, f"`{student.label}` leaves its board argument unchanged", game=ctx.game)
+    return result_from_property(check, outcome, f"`{student.label}` leaves its board argument unchanged")
 
 
 NO_MUTATION = CheckKind("no-mutation", NoMutationParams, _no_mutation)

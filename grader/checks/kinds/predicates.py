@@ -227,7 +227,7 @@ def run(check: Check[Params], ctx: CheckContext) -> CheckResult:
     outcome = run_property(check, ctx, student, _property(params, ctx, moves)).board_alone()
     passed = f"`{student.label}` agrees with the reference"
     if outcome.mismatch is None:
-        return result_from_property(check, outcome, passed, game=ctx.game)
+        return result_from_property(check, outcome, passed)
     expectation, reading = params.expectation, _reading(params, ctx, moves)
     every = EveryAnswer.read(
         student.label,
@@ -247,7 +247,7 @@ def run(check: Check[Params], ctx: CheckContext) -> CheckResult:
             lambda: None if local is None else Cause("local", local, learnt.defect),
         ]
     )
-    return result_from_property(check, outcome, passed, game=ctx.game, cause=cause, learnt=learnt)
+    return result_from_property(check, outcome, passed, cause=cause, learnt=learnt)
 
 
 def _no_winner_spelling(params: Params, every: EveryAnswer) -> dict[str, Any]:

@@ -140,7 +140,7 @@ def _pruning_equivalence(check: Check[PruningParams], ctx: CheckContext) -> Chec
     outcome, cause = diagnosed(
         run_property(check, ctx, student, prop), ctx, check.id, params, student, moves, windows=True
     )
-    result = result_from_property(check, outcome, f"`{student.label}` agrees with minimax", game=ctx.game, cause=cause)
+    result = result_from_property(check, outcome, f"`{student.label}` agrees with minimax", cause=cause)
     if params.prune is None or result.status is not CheckStatus.PASSED:
         return result
     positions = []

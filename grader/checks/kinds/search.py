@@ -264,9 +264,7 @@ def _search_run(check: Check[SearchParams], ctx: CheckContext, *, depth_limits: 
     what = " and ".join(w for w, on in (("values", judges_value), ("moves", judges_move)) if on)
     if depth_limits:
         what += f" at depth limits {', '.join(map(str, depth_limits))}"
-    return result_from_property(
-        check, outcome, f"`{student.label}` gives the reference {what}", game=ctx.game, cause=cause
-    )
+    return result_from_property(check, outcome, f"`{student.label}` gives the reference {what}", cause=cause)
 
 
 def _search_value(check: Check[SearchParams], ctx: CheckContext) -> CheckResult:

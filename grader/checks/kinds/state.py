@@ -162,12 +162,7 @@ def _successor(check: Check[SuccessorParams], ctx: CheckContext) -> CheckResult:
     if not outcome.passed:
         cause = explain([lambda: shape_of(student), lambda: local_cause(outcome.mismatch, learnt.defect)])
     return result_from_property(
-        check,
-        outcome.board_alone(),
-        f"`{student.label}` makes the right successors",
-        game=ctx.game,
-        cause=cause,
-        learnt=learnt,
+        check, outcome.board_alone(), f"`{student.label}` makes the right successors", cause=cause, learnt=learnt
     )
 
 
