@@ -35,7 +35,7 @@ from grader.authoring.signatures import Signature, read_constructor, read_signat
 from grader.checks.kinds import predicates
 from grader.spec.board import BoardLocation, board_fields, preset_name
 from grader.spec.model import MoveFormat
-from reference import Board
+from reference import Position
 from reference.codecs import BoardEncoding
 
 BOARD_FUNCTION_KINDS = ("predicate", "successor", "initial-state")
@@ -80,7 +80,7 @@ _SEARCH_SLOTS = frozenset({"is_max", "depth", "alpha", "beta", "depth_limit", "p
 
 
 def _board_tests(
-    prober: Prober, signatures: Sequence[Signature], conventions: Conventions, boards: Sequence[Board]
+    prober: Prober, signatures: Sequence[Signature], conventions: Conventions, boards: Sequence[Position]
 ) -> EncodingChoice:
     tests: list[BoardTest] = []
     misses: list[NearMiss] = []
