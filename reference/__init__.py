@@ -27,7 +27,7 @@ from reference.connect4 import CONNECT_FOUR, ConnectK, ConnectState
 from reference.connect_heuristics import CentreColumn, CentrePreference, OpenWindows, centre_out_order
 from reference.drawing import Drawing, Square
 from reference.errors import IllegalMove, MalformedBoard
-from reference.game import BoardGame, Game
+from reference.game import BoardGame, Game, winner
 from reference.game_search import (
     Evaluation,
     GameSearchResult,
@@ -37,6 +37,7 @@ from reference.game_search import (
     game_minimax,
     minimax_search,
 )
+from reference.position import Position, WrittenPosition
 from reference.search import (
     SearchResult,
     SearchSpec,
@@ -65,7 +66,10 @@ __all__ = [
     "BoardGame",
     "Drawing",
     "Game",
+    "Position",
     "Square",
+    "WrittenPosition",
+    "winner",
     "CONNECT_FOUR",
     "ConnectK",
     "ConnectState",

@@ -21,7 +21,8 @@ from typing import Literal, get_args
 import numpy as np
 
 from reference.errors import IllegalMove, MalformedBoard
-from reference.tictactoe import EMPTY, Board, O, X
+from reference.position import Position
+from reference.tictactoe import EMPTY, Board, O, X, board_of
 
 __all__ = [
     "CODECS",
@@ -159,9 +160,9 @@ class BoardEncoding:
 
     # -- encoding --------------------------------------------------------------------------
 
-    def encode(self, board: Board) -> object:
-        """The student's representation of ``board``, a fresh object every time."""
-        return self.pack([self.cell_value(cell, symbol) for cell, symbol in enumerate(board.cells)])
+    def encode(self, board: Position) -> object:
+        """The student's representation of ``board`` (tic-tac-toe's), a fresh object every time."""
+        return self.pack([self.cell_value(cell, symbol) for cell, symbol in enumerate(board_of(board).cells)])
 
     def pack(self, cells: Sequence[object]) -> object:
         """Nine cell values, row by row, in this encoding's layout and container (whatever

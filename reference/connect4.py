@@ -19,6 +19,7 @@ from operator import itemgetter
 
 from reference.drawing import Drawing, cells_in_lines
 from reference.errors import IllegalMove, MalformedBoard
+from reference.position import Position
 from reference.tictactoe import EMPTY, O, X, opponent
 
 __all__ = ["CONNECT_FOUR", "ConnectK", "ConnectState"]
@@ -138,13 +139,17 @@ class ConnectK:
     def initial_state(self) -> ConnectState:
         return ConnectState.empty(self.rows, self.cols)
 
-    def _check(self, state: ConnectState) -> None:
+    def _own(self, state: Position) -> ConnectState:
+        """``state`` as this game's: `MalformedBoard` for another game's position or size."""
+        if type(state) is not ConnectState and not isinstance(state, ConnectState):
+            raise MalformedBoard(f"not a Connect-K state: {state!r}")
         if state.rows != self.rows or state.cols != self.cols:
             raise MalformedBoard(f"a {state.rows}x{state.cols} state does not belong to a {self.rows}x{self.cols} game")
+        return state
 
-    def winners(self, state: ConnectState) -> frozenset[str]:
+    def winners(self, state: Position) -> frozenset[str]:
         """Every player with ``k`` in a line; two players only on impossible boards."""
-        self._check(state)
+        state = self._own(state)
         outcome = state.outcome
         if outcome is not None and (outcome[0] is self or outcome[0] == self):
             return outcome[1]
@@ -163,13 +168,14 @@ class ConnectK:
                 found.add(O)
         return frozenset(found)
 
-    def winning_cells(self, state: ConnectState) -> tuple[int, ...]:
+    def winning_cells(self, state: Position) -> tuple[int, ...]:
         """Every cell in a completed run, in increasing order."""
         if not self.winners(state):
             return ()
-        return tuple(sorted(cells_in_lines(state.cells, self.lines, EMPTY)))
+        return tuple(sorted(cells_in_lines(self._own(state).cells, self.lines, EMPTY)))
 
-    def to_move(self, state: ConnectState) -> str:
+    def to_move(self, state: Position) -> str:
+        state = self._own(state)
         second = opponent(self.first_player)
         lead = state.cells.count(self.first_player) - state.cells.count(second)
         if lead == 0:
@@ -181,18 +187,18 @@ class ConnectK:
             f"{state.cells.count(second)}; with {self.first_player} first that cannot happen"
         )
 
-    def is_terminal(self, state: ConnectState) -> bool:
-        return EMPTY not in state.cells or bool(self.winners(state))
+    def is_terminal(self, state: Position) -> bool:
+        return EMPTY not in self._own(state).cells or bool(self.winners(state))
 
-    def actions(self, state: ConnectState) -> tuple[int, ...]:
+    def actions(self, state: Position) -> tuple[int, ...]:
         """Columns with room, left to right; none once the game is over."""
         if self.is_terminal(state):
             return ()
-        cells = state.cells
+        cells = self._own(state).cells
         return tuple(col for col in range(self.cols) if cells[col] == EMPTY)
 
-    def result(self, state: ConnectState, action: int) -> ConnectState:
-        self._check(state)
+    def result(self, state: Position, action: int) -> ConnectState:
+        state = self._own(state)
         # numbers.Integral admits numpy integers; plain ints skip its slow check.
         is_integer = type(action) is int or (isinstance(action, Integral) and not isinstance(action, bool))
         if not is_integer or not 0 <= action < self.cols:
@@ -220,7 +226,7 @@ class ConnectK:
                 break
         return ConnectState._after_move(self.rows, self.cols, cells, (self, winners))
 
-    def utility(self, state: ConnectState, player: str) -> float:
+    def utility(self, state: Position, player: str) -> float:
         """+1 if ``player`` has ``k`` in a line, -1 if the opponent has, 0 for a full board."""
         if not self.is_terminal(state):
             raise ValueError(f"utility is defined on finished games only, not {state}")
@@ -233,9 +239,14 @@ class ConnectK:
 
     # -- drawings ---------------------------------------------------------------------
 
-    def drawing(self, state: ConnectState, last: int | None = None) -> Drawing:
+    def pieces(self, state: Position) -> int:
+        """The discs dropped."""
+        cells = self._own(state).cells
+        return len(cells) - cells.count(EMPTY)
+
+    def drawing(self, state: Position, last: int | None = None) -> Drawing:
         """The board top row first; ``last`` is a column, and its top disc is the last move."""
-        self._check(state)
+        state = self._own(state)
         landed = None
         if last is not None:
             if state.height(last) == 0:
@@ -243,7 +254,7 @@ class ConnectK:
             landed = (self.rows - state.height(last)) * self.cols + last
         return Drawing.of_cells(state.cells, self.cols, EMPTY, self.lines, landed)
 
-    def text(self, state: ConnectState) -> str:
+    def text(self, state: Position) -> str:
         """The board, top row first, over the column numbers."""
         numbers = " ".join(str(col % 10) for col in range(self.cols))
         return f"{self.drawing(state).text()}\n{numbers}"

@@ -3,7 +3,10 @@
 :class:`Game` is what every search needs: the rules. :class:`BoardGame` adds what feedback
 needs to show a position: a text drawing and a :class:`~reference.drawing.Drawing`.
 Tic-tac-toe and Connect-K are board games; a toy game in a test need only be a game.
-The searches over any game live in ``reference.game_search``.
+The searches over any game live in ``reference.game_search``. The grader holds positions as
+:class:`~reference.position.Position` and asks the assignment's game about them: both games
+take any position and refuse, with :class:`~reference.errors.MalformedBoard`, one that is not
+their own.
 """
 
 from __future__ import annotations
@@ -13,8 +16,19 @@ from typing import Protocol, TypeVar
 
 from reference.drawing import Drawing, Square
 from reference.game_search import GameSearchResult, game_minimax
+from reference.position import Position, WrittenPosition
 
-__all__ = ["BoardGame", "Drawing", "Game", "GameSearchResult", "Square", "game_minimax"]
+__all__ = [
+    "BoardGame",
+    "Drawing",
+    "Game",
+    "GameSearchResult",
+    "Position",
+    "Square",
+    "WrittenPosition",
+    "game_minimax",
+    "winner",
+]
 
 State = TypeVar("State", bound=Hashable)
 Action = TypeVar("Action")
@@ -51,3 +65,14 @@ class BoardGame(Game[State, Action], Protocol):
     def drawing(self, state: State, last: Action | None = None) -> Drawing:
         """The position as squares; ``last`` (the move that led here) is marked when given."""
         ...
+
+    def pieces(self, state: State) -> int:
+        """How many pieces are on the board: the size of a position, by which the smallest
+        counterexample is chosen and which feedback gives."""
+        ...
+
+
+def winner(game: Game[State, Action], state: State) -> str | None:
+    """Who won the finished game ``state`` (``X`` or ``O``); None for a draw."""
+    value = game.utility(state, "X")
+    return "X" if value > 0 else "O" if value < 0 else None

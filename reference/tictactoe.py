@@ -15,6 +15,7 @@ from numbers import Integral
 
 from reference.drawing import Drawing
 from reference.errors import IllegalMove, MalformedBoard
+from reference.position import Position
 
 __all__ = [
     "EMPTY",
@@ -29,6 +30,7 @@ __all__ = [
     "IllegalMove",
     "MalformedBoard",
     "TicTacToe",
+    "board_of",
     "opponent",
 ]
 
@@ -172,6 +174,11 @@ class Board:
             )
         return cls(tuple(_parse_symbol(ch, cell) for cell, ch in enumerate(symbols)))
 
+    @classmethod
+    def spec_words(cls) -> tuple[str, str]:
+        """How a spec names a board, and shows one (`reference.position.WrittenPosition`)."""
+        return "board, 9 characters", '9-character board such as "X.O......"'
+
     # -- display --------------------------------------------------------------------
 
     def __str__(self) -> str:
@@ -307,9 +314,19 @@ class Board:
         return min(self.symmetries(), key=str)
 
 
+def board_of(state: Position) -> Board:
+    """``state`` as tic-tac-toe's board; :class:`MalformedBoard` when it is another game's."""
+    if isinstance(state, Board):
+        return state
+    raise MalformedBoard(f"not a tic-tac-toe board: {state!r}")
+
+
 @dataclass(frozen=True)
 class TicTacToe:
-    """Tic-tac-toe on the :class:`~reference.game.BoardGame` protocol; actions are cells 0..8."""
+    """Tic-tac-toe on the :class:`~reference.game.BoardGame` protocol; actions are cells 0..8.
+
+    It takes any :class:`~reference.position.Position` and refuses one that is not a
+    :class:`Board`, so that the grader can ask it through the protocol alone."""
 
     first_player: str = X
     """Who moves on the empty board; seed 001 lets ``O`` start."""
@@ -320,36 +337,43 @@ class TicTacToe:
     def initial_state(self) -> Board:
         return Board.empty()
 
-    def to_move(self, state: Board) -> str:
-        return state.to_move(self.first_player)
+    def to_move(self, state: Position) -> str:
+        return board_of(state).to_move(self.first_player)
 
-    def actions(self, state: Board) -> tuple[int, ...]:
+    def actions(self, state: Position) -> tuple[int, ...]:
         """Empty cells in row-major order, none once the game is over."""
-        return () if state.is_terminal() else state.empty_cells()
+        board = board_of(state)
+        return () if board.is_terminal() else board.empty_cells()
 
-    def result(self, state: Board, action: int) -> Board:
-        return state.play(action, first=self.first_player)
+    def result(self, state: Position, action: int) -> Board:
+        return board_of(state).play(action, first=self.first_player)
 
-    def is_terminal(self, state: Board) -> bool:
-        return state.is_terminal()
+    def is_terminal(self, state: Position) -> bool:
+        return board_of(state).is_terminal()
 
-    def utility(self, state: Board, player: str) -> float:
+    def utility(self, state: Position, player: str) -> float:
         """+1 if ``player`` has won, -1 if the opponent has, 0 for a draw."""
-        if not state.is_terminal():
-            raise ValueError(f"utility is defined on finished games only, not {state}")
-        winners = state.winners()
+        board = board_of(state)
+        if not board.is_terminal():
+            raise ValueError(f"utility is defined on finished games only, not {board}")
+        winners = board.winners()
         if len(winners) == 2:
-            raise MalformedBoard(f"both players have three in a row in {state}")
+            raise MalformedBoard(f"both players have three in a row in {board}")
         if not winners:
             return 0
         return 1 if player in winners else -1
 
-    def drawing(self, state: Board, last: int | None = None) -> Drawing:
-        """The board, with the cell of ``last`` and every completed line marked."""
-        if last is not None and state.cells[last] == EMPTY:
-            raise IllegalMove(f"{_describe_cell(last)} is empty: no move can have ended there")
-        return Drawing.of_cells(state.cells, 3, EMPTY, LINES, last)
+    def pieces(self, state: Position) -> int:
+        """The marks on the board."""
+        return 9 - len(board_of(state).empty_cells())
 
-    def text(self, state: Board) -> str:
+    def drawing(self, state: Position, last: int | None = None) -> Drawing:
+        """The board, with the cell of ``last`` and every completed line marked."""
+        board = board_of(state)
+        if last is not None and board.cells[last] == EMPTY:
+            raise IllegalMove(f"{_describe_cell(last)} is empty: no move can have ended there")
+        return Drawing.of_cells(board.cells, 3, EMPTY, LINES, last)
+
+    def text(self, state: Position) -> str:
         """Three lines, e.g. ``"X . O\\n. X .\\n. . O"``."""
-        return state.grid()
+        return board_of(state).grid()

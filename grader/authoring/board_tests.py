@@ -20,7 +20,8 @@ from grader.checks.context import CheckContext
 from grader.checks.expectations import EXPECTATIONS, Expectation
 from grader.execution.channel.calls import CallOutcome, CallStatus
 from grader.spec.model import MOVE_FORMATS, MoveFormat
-from reference import Board, O, X
+from reference import Board, O, Position, X
+from reference.tictactoe import board_of
 
 
 @dataclass(frozen=True)
@@ -70,11 +71,13 @@ def read_board_test(
     prober: Prober,
     signature: Signature,
     conventions: Conventions,
-    boards: Sequence[Board],
+    positions: Sequence[Position],
     call_timeout: float | None = None,
 ) -> BoardTest | NearMiss | None:
-    """The board test ``signature`` is under ``conventions``' encoding, if its answers say so.
-    ``call_timeout``: a screening limit (`Prober.ask`)."""
+    """The board test ``signature`` is under ``conventions``' encoding, if its answers on
+    ``positions`` (tic-tac-toe's boards: what a board test answers is read from their cells)
+    say so. ``call_timeout``: a screening limit (`Prober.ask`)."""
+    boards = [board_of(position) for position in positions]
     rest = signature.inputs
     if rest == ("player",):
         return _win_test(prober, signature, conventions, boards, call_timeout)

@@ -14,7 +14,7 @@ from grader.checks.answers import ShapeError, read_value_only
 from grader.checks.kinds.search import OnFinished
 from grader.checks.positions import smallest_finished_positions
 from grader.checks.reference_answers import reference_answer
-from reference import Board, SearchSpec, X
+from reference import BoardGame, Position, SearchSpec, X
 
 
 @dataclass(frozen=True)
@@ -23,8 +23,8 @@ class FinishedAnswer:
     evidence: str
 
 
-def _game_value(reading: SearchReading, board: Board) -> float:
-    side = board.to_move(reading.first_player)
+def _game_value(reading: SearchReading, board: Position, game: BoardGame[Position, int]) -> float:
+    side = game.to_move(board)
     maximizer = side if reading.maximizer == "to-move" else (reading.maximizer or X)
     spec = SearchSpec(
         maximizer=maximizer,
@@ -42,8 +42,9 @@ def finished_answer(
     boards = smallest_finished_positions(reading.first_player, reading.to_move)
     if not boards:
         return None
-    cases = [search_case(reading, board) for board in boards]
-    outcomes = prober.ask(signature, replace(conventions, first_player=reading.first_player), cases)
+    asked_under = replace(conventions, first_player=reading.first_player)
+    cases = [search_case(reading, board, asked_under.game) for board in boards]
+    outcomes = prober.ask(signature, asked_under, cases)
     if not all(o.ok for o in outcomes):
         return None
     name = signature.function.name
@@ -55,6 +56,6 @@ def finished_answer(
             values = [read_value_only(o.value, (reading.returns,)) for o in outcomes]
         except ShapeError:
             return None
-        if values == [_game_value(reading, board) for board in boards]:
+        if values == [_game_value(reading, board, asked_under.game) for board in boards]:
             return FinishedAnswer("value", f"{name} gives the game's value on all {asked}")
     return None

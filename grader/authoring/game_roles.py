@@ -17,44 +17,48 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from grader.authoring.draft import DraftCheck, call, slug
-from grader.authoring.probes import SCREEN_CALL_TIMEOUT, Conventions, Prober, swap_marks
+from grader.authoring.probes import SCREEN_CALL_TIMEOUT, Conventions, Prober
 from grader.authoring.signatures import Signature
 from grader.checks.answers import MoveCodec
 from grader.checks.kinds.initial import InitialStateParams
 from grader.checks.kinds.state import OFF_BOARD, Invalid, SuccessorParams
 from grader.execution.channel.calls import CallOutcome, CallStatus
 from grader.spec.model import MOVE_FORMATS, MoveFormat
-from reference import EMPTY, Board, MalformedBoard, X
+from reference import BoardGame, MalformedBoard, Position
 
 Refusal = Literal["raise", "none", "false"]
 
-_PLAYED = (
-    Board.from_string(EMPTY * 9),
-    Board.from_string("X...O...."),
-    Board.from_string("XO..X...O"),
-    Board.from_string("XOX.O..X."),
-)
-"""Boards a successor is asked to play every free cell of (as the game's first player sees them)."""
+_PLAYED = ((), (0, 4), (0, 1, 4, 8), (0, 1, 2, 4, 7))
+"""The games whose positions a successor is asked to play every move of the first position on
+(tic-tac-toe's ``...../X...O..../XO..X...O/XOX.O..X.`` begun by X, the marks swapped begun by O)."""
 
 
 @dataclass(frozen=True)
 class _Case:
-    board: Board
+    board: Position
     move: Any
-    expected: Board | None
+    expected: Position | None
     """The new board; None for a move to refuse."""
     refused: Invalid | None = None
 
 
-def _cases(first: str, move_format: MoveFormat) -> list[_Case]:
-    boards = _PLAYED if first == X else tuple(swap_marks(b) for b in _PLAYED)
+def _played(game: BoardGame[Position, int], moves: tuple[int, ...]) -> Position:
+    board = game.initial_state()
+    for move in moves:
+        board = game.result(board, move)
+    return board
+
+
+def _cases(game: BoardGame[Position, int], move_format: MoveFormat) -> list[_Case]:
+    boards = [_played(game, moves) for moves in _PLAYED]
     codec = MoveCodec(move_format)
+    every = game.actions(game.initial_state())
     cases = []
     for board in boards:
-        mover = board.to_move(first)
-        for cell in range(9):
-            if board.cells[cell] == EMPTY:
-                cases.append(_Case(board, codec.write(cell), board.play(cell, mover, first=first)))
+        legal = game.actions(board)
+        for cell in every:
+            if cell in legal:
+                cases.append(_Case(board, codec.write(cell), game.result(board, cell)))
             else:
                 cases.append(_Case(board, codec.write(cell), None, "occupied"))
     cases += [_Case(boards[0], move, None, "off-board") for move in OFF_BOARD[move_format]]
@@ -125,8 +129,9 @@ def read_successor(
     if board_arg is None or signature.constructor is not None or signature.literal is not None:
         return None
     for move_format in dict.fromkeys([*formats, *MOVE_FORMATS]):
-        cases = _cases(conventions.first_player, move_format)
-        asked = [{"board": c.board, "player": c.board.to_move(conventions.first_player), "move": c.move} for c in cases]
+        game = conventions.game
+        cases = _cases(game, move_format)
+        asked = [{"board": c.board, "player": game.to_move(c.board), "move": c.move} for c in cases]
         outcomes = prober.ask(signature, conventions, asked)
         legal = [(c, o) for c, o in zip(cases, outcomes) if c.expected is not None]
         returned = {_returns(prober, conventions, board_arg, c, o) for c, o in legal}
@@ -180,16 +185,15 @@ def read_initial_state(prober: Prober, signature: Signature, conventions: Conven
     function = signature.function
     if function.required or function.owner is not None or "input" in function.free_names:
         return None
-    (outcome,) = prober.ask(
-        signature, conventions, [{"board": Board.from_string(EMPTY * 9)}], call_timeout=SCREEN_CALL_TIMEOUT
-    )
+    empty = conventions.game.initial_state()
+    (outcome,) = prober.ask(signature, conventions, [{"board": empty}], call_timeout=SCREEN_CALL_TIMEOUT)
     if not outcome.ok or outcome.value is None:
         return None
     try:
         board = prober.context(conventions).decode_board(outcome.value)
     except MalformedBoard:
         return None
-    if board != Board.from_string(EMPTY * 9):
+    if board != empty:
         return None
     name = function.name
     params = InitialStateParams(call(f"{name}()"))

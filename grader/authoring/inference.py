@@ -35,7 +35,7 @@ from grader.authoring.signatures import Signature, read_constructor, read_signat
 from grader.checks.kinds import predicates
 from grader.spec.board import BoardLocation, board_fields, preset_name
 from grader.spec.model import MoveFormat
-from reference import Board
+from reference import Position
 from reference.codecs import BoardEncoding
 
 BOARD_FUNCTION_KINDS = ("predicate", "successor", "initial-state")
@@ -80,7 +80,7 @@ _SEARCH_SLOTS = frozenset({"is_max", "depth", "alpha", "beta", "depth_limit", "p
 
 
 def _board_tests(
-    prober: Prober, signatures: Sequence[Signature], conventions: Conventions, boards: Sequence[Board]
+    prober: Prober, signatures: Sequence[Signature], conventions: Conventions, boards: Sequence[Position]
 ) -> EncodingChoice:
     tests: list[BoardTest] = []
     misses: list[NearMiss] = []
@@ -212,11 +212,10 @@ def find_counter(
     names = [g for g in discovered.global_names if COUNTER_NAME.search(g)]
     for search in [s for s in searches if any(r.values for r in s.readings)] if names else []:
         reading = search.readings[0]
-        case = search_case(reading, search_positions(reading.first_player)[0])
+        asked_under = replace(conventions, first_player=reading.first_player)
+        case = search_case(reading, search_positions(reading.first_player)[0], asked_under.game)
         for name in names:
-            (outcome,) = prober.ask(
-                search.signature, replace(conventions, first_player=reading.first_player), [case], reset={name: 0}
-            )
+            (outcome,) = prober.ask(search.signature, asked_under, [case], reset={name: 0})
             count = outcome.globals_after.get(name)
             if outcome.ok and isinstance(count, int) and not isinstance(count, bool) and count > 0:
                 return NodeCounter(name, search.function)

@@ -22,7 +22,7 @@ from grader.execution.channel.calls import CallOutcome, CallStatus
 from grader.spec.board import BoardLocation
 from grader.spec.call_template import parse_call
 from grader.spec.model import Assignment, Maximizer, MoveFormat, Scoring, Side
-from reference import LINES, Board, O, X, reachable_positions, solve_all
+from reference import LINES, Board, BoardGame, O, Position, TicTacToe, X, reachable_positions, solve_all
 from reference.codecs import BoardEncoding
 
 PROBE_SEED = 2024
@@ -43,6 +43,11 @@ class Conventions:
     first_player: Side = "X"
     scoring: Scoring = "unit"
     move_format: MoveFormat = "index"
+
+    @property
+    def game(self) -> BoardGame[Position, int]:
+        """The game the probes play: tic-tac-toe, begun by ``first_player``."""
+        return TicTacToe(self.first_player)
 
 
 def draft_assignment(conventions: Conventions, call_timeout: float, directory: Path = Path(".")) -> Assignment:
@@ -137,7 +142,7 @@ class ProbeHang:
     """A probe call that never came back: it ran out of time, or it crashed the kernel."""
 
     function: str
-    board: Board
+    board: Position
     timed_out: bool
     seconds: float
 
@@ -212,14 +217,14 @@ class Prober:
             return [CallOutcome(CallStatus.SKIPPED, error=str(self.hung[key]))] * len(cases)
         requests = []
         for n, case in enumerate(cases):
-            board: Board = case["board"]
+            board: Position = case["board"]
             values = {
                 "board": ctx.encode_board(board),
                 "player": ctx.encode_player(case.get("player", X)),
                 **{k: v for k, v in case.items() if k not in ("board", "player")},
             }
             if signature.has("to_move"):
-                values["to_move"] = ctx.encode_player(board.to_move(conventions.first_player))
+                values["to_move"] = ctx.encode_player(ctx.game.to_move(board))
             requests.append((n, values))
         outcomes = [answer.outcome for answer in student.ask_many(requests, partial=True)]
         if call_timeout is not None:

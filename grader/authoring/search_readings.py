@@ -25,7 +25,7 @@ from grader.checks.played_moves import cell_played
 from grader.checks.reference_answers import reference_answer
 from grader.execution.channel.calls import CallOutcome
 from grader.spec.model import MOVE_FORMATS, Maximizer, MoveFormat, Scoring, Side
-from reference import Board, O, SearchSpec, X
+from reference import BoardGame, O, Position, SearchSpec, X
 
 MIN_BOARDS = 5
 """A reading restricted to one side to move must still explain this many answers."""
@@ -51,11 +51,12 @@ class SearchReading:
         return self.returns not in ("move", IN_PLACE)
 
 
-def search_case(reading: SearchReading, board: Board) -> dict[str, Any]:
-    """The values of one call of a search read as ``reading`` on ``board``: the side to move as
-    the player, ``is_max`` when that side maximizes (or the reading leaves it open), the full
-    window and no depth limit short of the game's end."""
-    side = board.to_move(reading.first_player)
+def search_case(reading: SearchReading, board: Position, game: BoardGame[Position, int]) -> dict[str, Any]:
+    """The values of one call of a search read as ``reading`` on ``board``, a position of
+    ``game`` (begun by the reading's first player): the side to move as the player, ``is_max``
+    when that side maximizes (or the reading leaves it open), the full window and no depth
+    limit short of the game's end."""
+    side = game.to_move(board)
     is_max = reading.maximizer in (None, "to-move") or side == reading.maximizer
     return {"board": board, "player": side, "is_max": is_max, "alpha": -math.inf, "beta": math.inf, "depth_limit": 9}
 
@@ -74,7 +75,7 @@ class SearchFunction:
 
 @dataclass(frozen=True)
 class _Asked:
-    board: Board
+    board: Position
     side: str
     variant: Any
     outcome: CallOutcome
@@ -104,9 +105,10 @@ def ask_search(
             if signature.has("player"):
                 case["player"] = variant
             cases.append(case)
-        outcomes = prober.ask(signature, replace(base, first_player=first), cases, read_board=True)
+        conventions = replace(base, first_player=first)
+        outcomes = prober.ask(signature, conventions, cases, read_board=True)
         asked[first] = [
-            _Asked(c["board"], c["board"].to_move(first), c.get("is_max", c.get("player")), o)
+            _Asked(c["board"], conventions.game.to_move(c["board"]), c.get("is_max", c.get("player")), o)
             for c, o in zip(cases, outcomes)
         ]
     return asked

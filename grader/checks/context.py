@@ -29,7 +29,7 @@ from grader.execution.result import ExecutionResult
 from grader.spec.board import OBJECT, BoardLocation
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Assignment, MoveFormat
-from reference import Board, MalformedBoard, O, SearchSpec, X
+from reference import BoardGame, MalformedBoard, O, Position, SearchSpec, X
 
 NOT_READ = object()
 """What `StudentFunction.board_after` gives when the board was not read back."""
@@ -155,6 +155,11 @@ class CheckContext:
         return self.submission.execution
 
     @property
+    def game(self) -> BoardGame[Position, int]:
+        """The assignment's game: what the check asks about its positions."""
+        return self.assignment.board_game
+
+    @property
     def findings(self) -> Findings:
         """What the checks before this one learnt; nothing for a run with the reference's
         helpers standing in (the defects it would name are the ones standing in)."""
@@ -214,10 +219,10 @@ class CheckContext:
     def adapter_encodes_boards(self) -> bool:
         return self.boards.adapter_encodes
 
-    def encode_board(self, board: Board) -> Any:
+    def encode_board(self, board: Position) -> Any:
         return self.boards.encode(board)
 
-    def decode_board(self, raw: Any) -> Board:
+    def decode_board(self, raw: Any) -> Position:
         return self.boards.decode(raw)
 
     def encode_player(self, player: str) -> Any:
@@ -230,12 +235,12 @@ class CheckContext:
         return MoveCodec(move_format or self.assignment.move_format)
 
     # -- reference conventions ----------------------------------------------
-    def maximizer_for(self, board: Board, to_move: str | None = None) -> str:
+    def maximizer_for(self, board: Position, to_move: str | None = None) -> str:
         if self.assignment.maximizer == "to-move":
             return to_move or self.side_to_move(board)
         return self.assignment.maximizer
 
-    def spec(self, board: Board, *, to_move: str | None = None, **overrides: Any) -> SearchSpec:
+    def spec(self, board: Position, *, to_move: str | None = None, **overrides: Any) -> SearchSpec:
         base = SearchSpec(
             maximizer=self.maximizer_for(board, to_move),
             first_player=self.assignment.first_player,
@@ -243,15 +248,15 @@ class CheckContext:
         )
         return replace(base, **overrides)
 
-    def side_to_move(self, board: Board) -> str:
+    def side_to_move(self, board: Position) -> str:
         """The side to move, or the first player on boards where that is undefined
         (arbitrary boards given to predicates need no side to move)."""
         try:
-            return board.to_move(self.assignment.first_player)
+            return self.game.to_move(board)
         except MalformedBoard:
             return self.assignment.first_player
 
-    def placeholders(self, board: Board, *, to_move: str | None = None, **extra: Any) -> dict[str, Any]:
+    def placeholders(self, board: Position, *, to_move: str | None = None, **extra: Any) -> dict[str, Any]:
         """Values for a call template's placeholders on ``board``."""
         mover = to_move or self.side_to_move(board)
         other = O if mover == X else X

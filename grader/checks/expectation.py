@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from grader.checks.answers import Answer, MoveCodec, ShapeError, format_value
 from grader.checks.causes.defects import Defect, DrawObservation
 from grader.execution.channel.kernel.predicate_truths import PredicateTruth
-from reference import Board
+from reference import Board, Position
 
 __all__ = ["Expectation", "Read", "Reading"]
 
@@ -34,7 +34,7 @@ class Read:
     """One answer, the board and player it was asked about, and the answer as the check reads
     it (``None`` when it did not read)."""
 
-    board: Board
+    board: Position
     player: str | None
     answer: Answer
     read: Any

@@ -35,6 +35,7 @@ from grader.checks.expectation import Expectation, Read, Reading
 from grader.checks.move_expectations import LegalMoves, ToMove, ValidMove
 from grader.execution.channel.kernel.predicate_truths import PREDICATE_TRUTHS
 from reference import LINE_NAMES, LINES, Board, O, X
+from reference.tictactoe import board_of
 
 __all__ = ["EXPECTATIONS", "LINE_KINDS", "Expectation", "Read", "Reading", "line_name", "lines_of"]
 
@@ -96,7 +97,7 @@ class Wins(Expectation):
         return None
 
     def defect(self, function: str, seen: Sequence[Read]) -> Defect | None:
-        asked = [WinObservation(r.board, r.player, bool(r.read)) for r in seen if r.player is not None]
+        asked = [WinObservation(board_of(r.board), r.player, bool(r.read)) for r in seen if r.player is not None]
         return win_test_defect(function, asked)
 
     def convention(self, function: str, seen: Sequence[Read], marks: Mapping[str, Any]) -> str | None:
@@ -144,7 +145,9 @@ class Winner(Expectation):
 
     def defect(self, function: str, seen: Sequence[Read]) -> Defect | None:
         # A winner function answers for both players (reachable boards hold one winner at most).
-        return win_test_defect(function, [WinObservation(r.board, p, r.read == p) for r in seen for p in (X, O)])
+        return win_test_defect(
+            function, [WinObservation(board_of(r.board), p, r.read == p) for r in seen for p in (X, O)]
+        )
 
     def convention(self, function: str, seen: Sequence[Read], marks: Mapping[str, Any]) -> str | None:
         return explain_winner_convention(function, _observed(seen), marks=marks)
@@ -224,11 +227,11 @@ class Draw(Expectation):
         return None
 
     def defect(self, function: str, seen: Sequence[Read]) -> Defect | None:
-        return draw_test_defect(function, [DrawObservation(r.board, bool(r.read)) for r in seen])
+        return draw_test_defect(function, [DrawObservation(board_of(r.board), bool(r.read)) for r in seen])
 
     def root_observations(self, seen: Sequence[Read]) -> list[DrawObservation] | None:
         # A draw test is wrong where the win test it calls is: that defect is the cause.
-        return [DrawObservation(r.board, bool(r.read)) for r in seen]
+        return [DrawObservation(board_of(r.board), bool(r.read)) for r in seen]
 
 
 class Terminal(Expectation):
@@ -246,7 +249,7 @@ class Terminal(Expectation):
 
 
 def _observed(seen: Sequence[Read]) -> list[PredicateObservation]:
-    return [PredicateObservation(r.board, r.answer.value, r.player) for r in seen]
+    return [PredicateObservation(board_of(r.board), r.answer.value, r.player) for r in seen]
 
 
 def _is_empty_symbol(reading: Reading, raw: Any) -> bool:

@@ -13,6 +13,7 @@ from grader.checks.causes.defects import Defect, EmptyCellsObservation, empty_ce
 from grader.checks.expectation import Expectation, Read, Reading
 from grader.execution.channel.kernel.predicate_truths import PREDICATE_TRUTHS
 from reference import EMPTY, Board, O, X, cell_to_rowcol
+from reference.tictactoe import board_of
 
 __all__ = ["LegalMoves", "ToMove", "ValidMove"]
 
@@ -48,7 +49,7 @@ class LegalMoves(Expectation):
         return None
 
     def defect(self, function: str, seen: Sequence[Read]) -> Defect | None:
-        listed = [EmptyCellsObservation(r.board, tuple(r.read)) for r in seen if isinstance(r.read, list)]
+        listed = [EmptyCellsObservation(board_of(r.board), tuple(r.read)) for r in seen if isinstance(r.read, list)]
         return empty_cells_defect(function, listed)
 
 

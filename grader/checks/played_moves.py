@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from grader.checks.answers import Answer, MoveCodec, ShapeError
 from grader.checks.context import NOT_READ, CheckContext, StudentFunction
-from reference import EMPTY, Board, MalformedBoard
+from reference import EMPTY, MalformedBoard, Position
+from reference.tictactoe import board_of
 
 
 class NoMovePlayed(ShapeError):
@@ -22,7 +23,7 @@ class NoMovePlayed(ShapeError):
 
 
 def played_cell(
-    ctx: CheckContext, student: StudentFunction, board: Board, side: str, answer: Answer, moves: MoveCodec
+    ctx: CheckContext, student: StudentFunction, board: Position, side: str, answer: Answer, moves: MoveCodec
 ) -> int:
     """The cell the call played ``side``'s mark on, ``board`` being the position it was given;
     ShapeError when it did not play exactly that one move."""
@@ -40,13 +41,14 @@ def played_cell(
 UNCHANGED = "left the board as it was"
 
 
-def cell_played(ctx: CheckContext, board: Board, raw: object, side: str, moves: MoveCodec) -> int:
-    """The one cell where ``raw``, the board a call left, has ``side``'s mark and ``board``,
-    the one it was given, had none; ShapeError when the call did anything else to it."""
+def cell_played(ctx: CheckContext, position: Position, raw: object, side: str, moves: MoveCodec) -> int:
+    """The one cell where ``raw``, the board a call left, has ``side``'s mark and ``position``,
+    the tic-tac-toe board it was given, had none; ShapeError when the call did anything else to it."""
+    board = board_of(position)
     if raw is NOT_READ:
         raise NoMovePlayed("left a board that could not be read back")
     try:
-        after = ctx.decode_board(raw)
+        after = board_of(ctx.decode_board(raw))
     except MalformedBoard as exc:
         raise NoMovePlayed(f"left no board behind ({exc})") from None
     changed = [cell for cell in range(9) if after.cells[cell] != board.cells[cell]]

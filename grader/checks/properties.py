@@ -27,6 +27,7 @@ from hypothesis.internal.conjecture import providers
 
 from grader.check_notes import RanOutOfTime
 from grader.checks.call_budget import CallsStopped
+from reference import BoardGame, Position
 
 __all__ = ["Covered", "Mismatch", "PropertyOutcome"]
 
@@ -66,6 +67,9 @@ class PropertyOutcome:
     """Why the run stopped judging before it was done, when calls could not be made."""
     covered: Covered | None = None
     """Which kinds of answer were judged, for a check that names them."""
+    game: BoardGame[Position, int] | None = None
+    """The game the inputs are positions of (`grader.checks.recipe.run_property` names the
+    assignment's): a verdict asks it how many pieces the failing position holds."""
 
     @property
     def passed(self) -> bool:

@@ -25,17 +25,19 @@ from hypothesis import strategies as st
 from grader.check_notes import RanOutOfTime
 from grader.checks.answers import Answer
 from grader.checks.context import CheckContext, StudentFunction
-from grader.checks.positions import board_size, check_key, check_seed
+from grader.checks.positions import check_key, check_seed
 from grader.checks.properties import Covered, Mismatch, PropertyOutcome, RunPlan, find_smallest_failure
 from grader.execution.channel.calls import CallOutcome, CallStatus, StopClock
 from grader.spec.model import Check
-from reference import Board
+from reference import BoardGame, Position
 
 __all__ = ["Case", "Coverage", "PropertyCheck", "run_property"]
 
+P = TypeVar("P", bound=Position)
+"""The positions a check asks about: of the assignment's game, which its kind knows."""
 E = TypeVar("E")
 
-Case = tuple[Board, E]
+Case = tuple[P, E]
 """A position and what goes with it (``None`` when nothing does)."""
 
 
@@ -52,68 +54,70 @@ def list_kinds(counts: Mapping[str, int]) -> str:
 
 
 @dataclass(frozen=True)
-class Coverage(Generic[E]):
+class Coverage(Generic[P, E]):
     """The kinds of answer a check tests. The kinds its first cases show are the ones it must
     see: it passes only after judging a case of each."""
 
-    kinds: Callable[[Board, E], Iterable[str]]
+    kinds: Callable[[P, E], Iterable[str]]
     """The kinds of answer a case shows (plural nouns: "draws", "boards with empty cells")."""
     summary: Callable[[Mapping[str, int]], str] = list_kinds
     """What a passing message says was seen, from the number of cases of each kind judged."""
 
 
 @dataclass(frozen=True)
-class PropertyCheck(Generic[E]):
+class PropertyCheck(Generic[P, E]):
     """What a property check asks and how it judges the answers."""
 
-    boards: Callable[[bool], st.SearchStrategy[Board]]
+    boards: Callable[[bool], st.SearchStrategy[P]]
     """The positions, given ``spread``: True draws the batch spread over them, False leads
     hypothesis toward small ones (see `grader.checks.positions.positions`)."""
     extras: st.SearchStrategy[E]
     """What goes with each position (``st.none()`` when nothing does)."""
-    values: Callable[[Board, E], Mapping[str, Any]]
+    values: Callable[[P, E], Mapping[str, Any]]
     """The call's placeholder values for a case (`CheckContext.placeholders`)."""
-    judge: Callable[[Board, E, Answer], Mismatch | None]
+    judge: Callable[[P, E, Answer], Mismatch | None]
     """The student's answer on a case against the reference: None when it is right."""
-    first: Sequence[Case[E]] = ()
+    first: Sequence[Case[P, E]] = ()
     """Cases always judged, before the generated ones."""
     examples: int | None = None
     """How many cases to generate (default: the assignment's ``hypothesis_examples``)."""
-    coverage: Coverage[E] | None = None
+    coverage: Coverage[P, E] | None = None
     """The kinds of answer the check tests (``first`` must show each of them)."""
 
-    def cases(self, *, spread: bool) -> st.SearchStrategy[Case[E]]:
+    def cases(self, *, spread: bool) -> st.SearchStrategy[Case[P, E]]:
         return st.tuples(self.boards(spread), self.extras)
 
 
-def case_key(case: Case[Any]) -> tuple[str, Hashable]:
+def case_key(case: Case[Position, Any]) -> tuple[str, Hashable]:
     """How a case's answer is kept (`StudentFunction.answers` lists these keys)."""
     board, extra = case
     return (str(board), extra)
 
 
-def case_size(case: Case[Any]) -> tuple[Any, ...]:
-    """Order of failures: the smallest board first, then the smallest extra."""
+def case_size(case: Case[Position, Any], game: BoardGame[Position, int]) -> tuple[Any, ...]:
+    """Order of failures: the smallest board first (the fewest pieces, then the one written
+    first), then the smallest extra."""
     board, extra = case
-    return (*board_size(board), extra)
+    return (game.pieces(board), str(board), extra)
 
 
 def run_property(
-    check: Check[Any], ctx: CheckContext, student: StudentFunction, prop: PropertyCheck[E]
+    check: Check[Any], ctx: CheckContext, student: StudentFunction, prop: PropertyCheck[P, E]
 ) -> PropertyOutcome:
     """Judge ``prop``'s cases against ``student``'s answers; the outcome names the smallest
     failing case."""
 
-    def request(case: Case[E]) -> tuple[Hashable, Mapping[str, Any]]:
+    def request(case: Case[P, E]) -> tuple[Hashable, Mapping[str, Any]]:
         return case_key(case), prop.values(*case)
 
-    def fetch(cases: list[Case[E]]) -> None:
+    def fetch(cases: list[Case[P, E]]) -> None:
         # Calls that cannot be made are left for the judge to ask again (and learn why).
         student.ask_many((request(case) for case in cases), partial=True)
 
     seen = _Seen(prop.coverage)
+    game = ctx.game
 
-    def judge(case: Case[E]) -> Mismatch | None:
+    def judge(case: Case[P, E]) -> Mismatch | None:
         board, extra = case
         answer = student.answer_for(case_key(case), lambda: prop.values(board, extra))
         mismatch = prop.judge(board, extra, answer)
@@ -133,25 +137,25 @@ def run_property(
         cache_key=check_key(ctx, check),
         budget_seconds=ctx.assignment.check_budget_seconds,
     )
-    outcome = find_smallest_failure(plan, judge, size=case_size, prefetch=fetch)
-    return replace(outcome, covered=seen.covered(prop.first))
+    outcome = find_smallest_failure(plan, judge, size=lambda case: case_size(case, game), prefetch=fetch)
+    return replace(outcome, covered=seen.covered(prop.first), game=game)
 
 
-class _Seen(Generic[E]):
+class _Seen(Generic[P, E]):
     """How many distinct cases of each kind of answer were judged."""
 
-    def __init__(self, coverage: Coverage[E] | None) -> None:
+    def __init__(self, coverage: Coverage[P, E] | None) -> None:
         self.coverage = coverage
         self.cases: set[Hashable] = set()
         self.counts: Counter[str] = Counter()
 
-    def judged(self, case: Case[E]) -> None:
+    def judged(self, case: Case[P, E]) -> None:
         if self.coverage is None or case_key(case) in self.cases:
             return
         self.cases.add(case_key(case))
         self.counts.update(dict.fromkeys(self.coverage.kinds(*case), 1))
 
-    def covered(self, first: Sequence[Case[E]]) -> Covered | None:
+    def covered(self, first: Sequence[Case[P, E]]) -> Covered | None:
         if self.coverage is None:
             return None
         tested = dict.fromkeys(kind for case in first for kind in self.coverage.kinds(*case))

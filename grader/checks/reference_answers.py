@@ -1,13 +1,18 @@
 """The reference's answers that checks compare with: a position's value and optimal moves,
 and node counts. They are pure functions of (board, spec), memoized across the submissions of
-a batch, so the reference cost is paid once per position."""
+a batch, so the reference cost is paid once per position.
+
+They are tic-tac-toe's, from its solved table and its searches (`reference.search`): a check
+asks them about a position of the assignment's game, and a position of another game is
+refused (`MalformedBoard`); another game's checks search it with `reference.game_search`."""
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
 
-from reference import Board, SearchResult, SearchSpec, alphabeta, minimax, minimax_nodes, solve
+from reference import Position, SearchResult, SearchSpec, alphabeta, minimax, minimax_nodes, solve
+from reference.tictactoe import board_of
 
 
 @dataclass(frozen=True)
@@ -23,9 +28,10 @@ class ReferenceAnswer:
 
 
 @functools.lru_cache(maxsize=200_000)
-def reference_answer(board: Board, spec: SearchSpec, to_move: str) -> ReferenceAnswer:
+def reference_answer(position: Position, spec: SearchSpec, to_move: str) -> ReferenceAnswer:
     """Value and optimal moves; from the solved table when the spec is a full-depth one (a
     lookup), else from a search."""
+    board = board_of(position)
     solvable = spec.depth_limit is None and not (spec.scoring == "depth-adjusted" and spec.start_depth > 0)
     if solvable and not board.is_terminal() and board.to_move(spec.first_player) == to_move:
         solution = solve(board, spec)
@@ -35,11 +41,11 @@ def reference_answer(board: Board, spec: SearchSpec, to_move: str) -> ReferenceA
 
 
 @functools.lru_cache(maxsize=10_000)
-def reference_minimax_nodes(board: Board, spec: SearchSpec, to_move: str) -> int:
+def reference_minimax_nodes(position: Position, spec: SearchSpec, to_move: str) -> int:
     """The nodes the reference minimax visits (counted over the game tree, not searched)."""
-    return minimax_nodes(board, spec, to_move=to_move)
+    return minimax_nodes(board_of(position), spec, to_move=to_move)
 
 
 @functools.lru_cache(maxsize=200_000)
-def reference_alphabeta(board: Board, spec: SearchSpec, to_move: str, alpha: float, beta: float) -> SearchResult:
-    return alphabeta(board, spec, alpha=alpha, beta=beta, fail="soft", to_move=to_move)
+def reference_alphabeta(position: Position, spec: SearchSpec, to_move: str, alpha: float, beta: float) -> SearchResult:
+    return alphabeta(board_of(position), spec, alpha=alpha, beta=beta, fail="soft", to_move=to_move)

@@ -13,7 +13,7 @@ from grader.checks.context import StudentFunction
 from grader.checks.properties import Mismatch, PropertyOutcome
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.model import Check
-from reference import Board
+from reference import BoardGame, MalformedBoard, Position
 
 
 def result_from_property(
@@ -28,7 +28,7 @@ def result_from_property(
     """The verdict of a property run. ``cause``: the failure's, when the kind picked one
     (`explain`; else the failing answer's own, `local_cause`); a cause of shape is the
     headline itself (the shape accounts for every call: a guess from one answer would only
-    distract)."""
+    distract). The failing position's size is its game's count of pieces (`PropertyOutcome.game`)."""
     all_figures: dict[str, Any] = {"examples": outcome.tried, **(figures or {})}
     if outcome.budget_exhausted:
         all_figures["budget_exhausted"] = True
@@ -54,6 +54,7 @@ def result_from_property(
             check, CheckStatus.PASSED, passed_headline, figures=all_figures, notes=tuple(notes), learnt=learnt
         )
     board = outcome.failing_input
+    pieces = _pieces(outcome.game, board)
     mismatch = outcome.mismatch
     assert mismatch is not None
     cause = cause or local_cause(mismatch)
@@ -61,24 +62,31 @@ def result_from_property(
     if cause is not None and cause.source == "shape":
         headline = cause.sentence
     elif mismatch.ran_out is not None:
-        pieces = f" on a position with {9 - len(board.empty_cells())} pieces" if isinstance(board, Board) else ""
-        headline, ran_out = f"No answer{pieces}", (mismatch.ran_out,)
+        on = f" on a position with {pieces} pieces" if pieces is not None else ""
+        headline, ran_out = f"No answer{on}", (mismatch.ran_out,)
     else:
-        headline = (
-            f"Wrong answer on a position with {9 - len(board.empty_cells())} pieces"
-            if isinstance(board, Board)
-            else "Wrong answer"
-        )
+        headline = f"Wrong answer on a position with {pieces} pieces" if pieces is not None else "Wrong answer"
     return CheckResult.for_check(
         check,
         CheckStatus.FAILED,
         headline,
-        counterexample=counterexample_for(board if isinstance(board, Board) else None, mismatch),
+        counterexample=counterexample_for(board if pieces is not None else None, mismatch),
         figures=all_figures,
         cause=cause,
         notes=ran_out,
         learnt=learnt,
     )
+
+
+def _pieces(game: BoardGame[Position, int] | None, failing: object) -> int | None:
+    """The pieces on the failing position; None when the failing input is no position of the
+    game (nothing failed, or a whole case was kept) or the outcome names no game."""
+    if game is None:
+        return None
+    try:
+        return game.pieces(failing)
+    except MalformedBoard:
+        return None
 
 
 def explain(explainers: Iterable[Callable[[], Cause | None]]) -> Cause | None:
@@ -104,7 +112,7 @@ def _unseen(missing: tuple[str, ...], stopped: str | None) -> str:
     return f"the check judged no {', '.join(missing)}, which it must see before it can pass{why}"
 
 
-def counterexample_for(board: Board | None, mismatch: Mismatch) -> Counterexample:
+def counterexample_for(board: Position | None, mismatch: Mismatch) -> Counterexample:
     return Counterexample(
         board=str(board) if board is not None else None,
         call=mismatch.call,

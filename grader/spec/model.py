@@ -18,6 +18,7 @@ from grader.execution.isolation import SandboxChoice
 from grader.serialization import Positive
 from grader.spec.board import BoardLocation
 from grader.spec.game import GameSetup
+from reference import BoardGame, Position, TicTacToe
 from reference.codecs import MOVE_FORMATS, BoardEncoding, MoveFormat  # noqa: F401 - the spec's move formats
 
 __all__ = [
@@ -188,6 +189,11 @@ class Assignment:
     def template_path(self) -> Path:
         """The handout: ``template.ipynb``, or ``template.py`` when it was given as a script."""
         return handed_file(self.directory, "template")
+
+    @property
+    def board_game(self) -> BoardGame[Position, int]:
+        """The game its checks ask: the ``[game]`` table's, else tic-tac-toe with ``first_player``."""
+        return self.game.game if self.game is not None else TicTacToe(self.first_player)
 
     @property
     def max_score(self) -> float:

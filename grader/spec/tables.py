@@ -24,7 +24,7 @@ from grader.execution.isolation import SandboxChoice
 from grader.serialization import converter, noted, problems, written
 from grader.spec.call_template import CallTemplate, CallTemplateError, parse_call
 from grader.spec.model import Assignment, Check, Count, Maximizer, MoveFormat, Scoring, Seconds, Side
-from reference import Board, MalformedBoard
+from reference import MalformedBoard, WrittenPosition
 
 __all__ = ["AssignmentTable", "SpecFile", "SpecProblems", "assignment_table", "check_table", "read_tables"]
 
@@ -122,11 +122,17 @@ def _call_template(value: Any, _: Any) -> CallTemplate:
         raise ValueError(str(problem)) from None
 
 
-def _board(value: Any, _: Any) -> Board:
+def _is_written_position(cl: Any) -> bool:
+    """A position type a spec writes as text (`reference.position.WrittenPosition`): whatever
+    game a kind's parameters hold positions of, the spec reads them by that type's own rules."""
+    return isinstance(cl, type) and issubclass(cl, WrittenPosition)
+
+
+def _position(value: Any, kind: type[WrittenPosition]) -> WrittenPosition:
     if not isinstance(value, str):
-        raise TypeError(f'must be a 9-character board such as "X.O......", not {written(value)}')
+        raise TypeError(f"must be a {kind.spec_words()[1]}, not {written(value)}")
     try:
-        return Board.from_string(value)
+        return kind.from_string(value)
     except MalformedBoard as problem:
         raise ValueError(f"bad board: {problem}") from None
 
@@ -188,9 +194,9 @@ def _number(value: float) -> float | int:
 
 _converter = converter.copy(omit_if_default=True)
 _converter.register_structure_hook(CallTemplate, _call_template)
-_converter.register_structure_hook(Board, _board)
+_converter.register_structure_hook_func(_is_written_position, _position)
 _converter.register_unstructure_hook(CallTemplate, lambda template: template.text)
-_converter.register_unstructure_hook(Board, str)
+_converter.register_unstructure_hook_func(_is_written_position, str)
 _converter.register_unstructure_hook(float, _number)
 _check_fields = make_dict_structure_fn(Check[Any], _converter, params=override(struct_hook=lambda value, _: value))
 _unstructure_common = make_dict_unstructure_fn(

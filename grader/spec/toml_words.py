@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from grader.spec.call_template import CallTemplate
-from reference import Board
+from reference import WrittenPosition
 
 __all__ = ["NAMED_TYPES", "default", "default_text", "table_type", "type_text", "value_text"]
 
@@ -23,7 +23,6 @@ NAMED_TYPES: dict[object, str] = {
     bool: "true or false",
     dict: "table",
     CallTemplate: "call text",
-    Board: "board, 9 characters",
 }
 
 
@@ -43,6 +42,8 @@ def type_text(hint: Any) -> str:
         return f"table of {_plural(type_text(args[1]))}" if args else "table"
     if hint in NAMED_TYPES:
         return NAMED_TYPES[hint]
+    if _written(hint):
+        return hint.spec_words()[0]
     if table_type(hint) is not None:
         return "table, with the fields below"
     raise LookupError(f"no TOML name for the type {hint!r}: add it to NAMED_TYPES")
@@ -79,7 +80,7 @@ def value_text(value: Any) -> str:
         return "inf" if value > 0 else "-inf"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
-    if isinstance(value, (str, Board)):
+    if isinstance(value, (str, WrittenPosition)):
         return f'"{value}"'
     if isinstance(value, tuple):
         return "[" + ", ".join(value_text(v) for v in value) + "]"
@@ -91,5 +92,12 @@ def value_text(value: Any) -> str:
 def table_type(hint: Any) -> type | None:
     """The parameters class a field holds as a table of its own (``prune = { ratio = 0.8 }``)."""
     union = typing.get_origin(hint) in (typing.Union, types.UnionType)
-    candidates = [c for c in ([hint, *typing.get_args(hint)] if union else [hint]) if c not in NAMED_TYPES]
+    candidates = [
+        c for c in ([hint, *typing.get_args(hint)] if union else [hint]) if c not in NAMED_TYPES and not _written(c)
+    ]
     return next((c for c in candidates if isinstance(c, type) and dataclasses.is_dataclass(c)), None)
+
+
+def _written(hint: Any) -> bool:
+    """A position type the spec writes as text (its own words name it)."""
+    return isinstance(hint, type) and issubclass(hint, WrittenPosition)

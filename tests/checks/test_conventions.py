@@ -17,6 +17,7 @@ from grader.checks.causes.conventions import (
 )
 from reference import EMPTY, LINES, Board, O, SearchSpec, X, minimax, opponent
 from reference.strategies import arbitrary_boards, nonterminal_boards
+from reference.tictactoe import board_of
 
 POSITIONS = st.lists(nonterminal_boards(X, min_empty=2, max_empty=6), min_size=12, max_size=12, unique=True)
 FEW = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -158,7 +159,7 @@ def best(cells: list[str], mover: str) -> tuple[float, int]:
 
 
 def optimal(o: SearchObservation, move: Any) -> bool:
-    return isinstance(move, int) and move in minimax(o.board, UNIT, to_move=o.to_move).best_moves
+    return isinstance(move, int) and move in minimax(board_of(o.board), UNIT, to_move=o.to_move).best_moves
 
 
 @FEW
@@ -195,7 +196,8 @@ def test_move_and_value_in_the_other_order(boards: list[Board]) -> None:
     observations = observe(boards, UNIT, lambda cells, mover: tuple(reversed(best(cells, mover))))
     sentence = explain_search_convention(observations, returns=("value,move",), move_format="index")
     read_as_asked = [
-        o.answer[0] == minimax(o.board, UNIT, to_move=o.to_move).value and optimal(o, o.answer[1]) for o in observations
+        o.answer[0] == minimax(board_of(o.board), UNIT, to_move=o.to_move).value and optimal(o, o.answer[1])
+        for o in observations
     ]
     if not all(read_as_asked):
         assert sentence == "Your function returns (move, value); this assignment asks for (value, move)."

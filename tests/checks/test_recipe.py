@@ -4,6 +4,7 @@ its smallest failure, the same inputs every time, within the check's budget."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import strategies as st
@@ -13,11 +14,12 @@ from grader.checks.positions import board_size, positions
 from grader.checks.properties import Mismatch, RunPlan, find_smallest_failure
 from grader.checks.recipe import PropertyCheck, case_key, case_size, run_property
 from grader.checks.registry import run_check
+from grader.checks.verdicts import result_from_property
 from grader.execution.channel.calls import Call, CallOutcome
 from grader.results import CheckResult, CheckStatus
 from grader.spec.call_template import parse_call
 from grader.spec.loader import load_assignment
-from reference import Board, X
+from reference import Board, TicTacToe, X
 from tests.checks.in_process import InProcessRunner
 from tests.seed_sources import LAB05_SOLUTION
 
@@ -97,9 +99,12 @@ def test_each_case_is_asked_once_and_judged_with_its_own_answer() -> None:
 
 def test_failures_are_ordered_by_board_then_by_what_goes_with_it() -> None:
     small, large = Board.from_string("X........"), Board.from_string("XO.X.....")
-    assert case_size((small, 3)) < case_size((large, 1))
-    assert case_size((small, 1)) < case_size((small, 3))
-    assert case_size((small, None)) == case_size((small, None))
+    game = TicTacToe()
+    assert case_size((small, 3), game) < case_size((large, 1), game)
+    assert case_size((small, 1), game) < case_size((small, 3), game)
+    assert case_size((small, None), game) == case_size((small, None), game)
+    # the game's own size: the same order as the positions' (`board_size`)
+    assert case_size((large, 1), game)[:2] == board_size(large)
 
 
 def _crowded(board: Board) -> Mismatch | None:
@@ -128,3 +133,28 @@ def test_without_a_prefetch_the_budget_bounds_the_batch_too() -> None:
     plan = RunPlan(positions(X), examples=60, run_seed=7, budget_seconds=0.0)
     outcome = find_smallest_failure(plan, _crowded, size=board_size)
     assert outcome.tried == 0 and outcome.passed and outcome.budget_exhausted
+
+
+def test_the_verdict_asks_the_game_how_many_pieces_the_failing_position_holds() -> None:
+    runner = CountingRunner("def f(board):\n    return True\n")
+    ctx = _context(runner)
+    student = ctx.student(parse_call("f(board)"))
+    prop = PropertyCheck(
+        lambda spread: positions(X, spread=spread),
+        st.none(),
+        lambda board, _: ctx.placeholders(board),
+        lambda board, _, answer: _crowded(board),
+        examples=30,
+    )
+    check = next(c for c in LAB05.checks if c.id == "check-win")
+    outcome = run_property(check, ctx, student, prop).board_alone()
+    assert outcome.game == ctx.game and isinstance(outcome.failing_input, Board)
+    result = result_from_property(check, outcome, "agrees")
+    assert result.message == "Wrong answer on a position with 6 pieces"
+    assert result.counterexample is not None and result.counterexample.board == str(outcome.failing_input)
+    # an outcome that names no game, or whose failing input is no position of it, gives no size
+    assert result_from_property(check, replace(outcome, game=None), "agrees").message == "Wrong answer"
+    unboxed = replace(outcome, failing_input=(outcome.failing_input, None))
+    shown = result_from_property(check, unboxed, "agrees")
+    assert shown.message == "Wrong answer"
+    assert shown.counterexample is not None and shown.counterexample.board is None

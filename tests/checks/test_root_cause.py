@@ -37,6 +37,7 @@ from grader.checks.causes.root_cause import (
 from grader.checks.kinds.predicates import line_boards
 from reference import EMPTY, LINES, Board, O, SearchSpec, X, alphabeta, minimax, minimax_nodes
 from reference.strategies import arbitrary_boards, nonterminal_boards
+from reference.tictactoe import board_of
 from tests.seed_sources import LAB05_SOLUTION, variant
 
 LAB05 = SearchSpec(maximizer=O, first_player=X, scoring="unit")
@@ -104,10 +105,10 @@ def is_right(o: Observation) -> bool:
     """Whether an answer is the reference's: only wrong answers need explaining."""
     if isinstance(o, ValueObservation):
         if o.window is None:
-            return o.value == minimax(o.board, o.spec).value
-        return o.value == alphabeta(o.board, o.spec, alpha=o.window[0], beta=o.window[1]).value
+            return o.value == minimax(board_of(o.board), o.spec).value
+        return o.value == alphabeta(board_of(o.board), o.spec, alpha=o.window[0], beta=o.window[1]).value
     if isinstance(o, MoveObservation):
-        return o.move in minimax(o.board, o.spec, to_move=o.to_move).best_moves
+        return o.move in minimax(board_of(o.board), o.spec, to_move=o.to_move).best_moves
     raise AssertionError(o)
 
 

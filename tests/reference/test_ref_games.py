@@ -223,3 +223,24 @@ def test_connect_k_depth_limited_search() -> None:
     # Two plies see X complete the bottom row unless O blocks column 2 now.
     result = game_minimax(game, state, depth_limit=2)
     assert result.best_moves == (2,) and result.value == 0
+
+
+# -- positions the grader holds: each game counts its pieces and refuses another game's -----------
+
+
+def test_each_game_counts_the_pieces_on_its_board() -> None:
+    assert TicTacToe().pieces(Board.from_string("XO./.X./...")) == 3
+    assert TicTacToe().pieces(Board.empty()) == 0
+    game = ConnectK(rows=4, cols=4, k=3)
+    assert game.pieces(game.result(game.result(game.initial_state(), 1), 1)) == 2
+    assert game.pieces(game.initial_state()) == 0
+
+
+def test_a_game_refuses_a_position_of_another_game() -> None:
+    connect = ConnectK(rows=4, cols=4, k=3)
+    with pytest.raises(MalformedBoard, match="not a tic-tac-toe board"):
+        TicTacToe().to_move(connect.initial_state())
+    with pytest.raises(MalformedBoard, match="not a Connect-K state"):
+        connect.result(Board.empty(), 0)
+    with pytest.raises(MalformedBoard, match="does not belong to a 4x4 game"):
+        connect.pieces(ConnectK(rows=5, cols=5, k=3).initial_state())

@@ -19,7 +19,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from reference import Board, O, SearchSpec, X, minimax, move_values, opponent, solve
+from reference import Board, O, Position, SearchSpec, X, minimax, move_values, opponent, solve
+from reference.tictactoe import board_of
 
 __all__ = [
     "PredicateObservation",
@@ -50,7 +51,7 @@ _LAYOUT_WORDS = {"value,move": "(value, move)", "move,value": "(move, value)"}
 class SearchObservation:
     """One answer of a search function, with the conventions the assignment asked it under."""
 
-    board: Board
+    board: Position
     spec: SearchSpec
     """The assignment's conventions for this call (maximizer, scoring, root depth, depth limit)."""
     to_move: str
@@ -95,7 +96,7 @@ class _Reading:
 
     def fits(self, o: SearchObservation) -> bool:
         spec = self.respec(o.spec) if self.respec else o.spec
-        expected = _predict(o.board, spec, o.to_move, self.worst)
+        expected = _predict(board_of(o.board), spec, o.to_move, self.worst)
         for layout in self.layouts:
             read = _read(o.answer, layout, self.code)
             if read is None:

@@ -15,10 +15,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from reference import EMPTY, LINE_NAMES, LINES, Board, SearchSpec, opponent
+from reference import EMPTY, LINE_NAMES, LINES, Position, SearchSpec, opponent
 from reference.engine import Cells, Rules, Search, place
 from reference.mistakes import valued_mistakes
 from reference.search import WIN_SCORE, spec_search
+from reference.tictactoe import board_of
 
 MAX_OBSERVATIONS = 12
 
@@ -77,7 +78,7 @@ MINIMAX_VARIANTS: tuple[Variant, ...] = (
 
 @dataclass(frozen=True)
 class Observation:
-    board: Board
+    board: Position
     side: str
     actual: float
     alpha: float = -math.inf
@@ -109,7 +110,7 @@ def explain_minimax(observations: Sequence[Observation], spec: SearchSpec) -> st
         if all(
             _variant_search(
                 variant, o.maximizer or spec.maximizer, o.depth_limit, spec.cutoff_value, spec.scoring
-            ).value(o.board.cells, -1, o.side, o.start_depth)
+            ).value(board_of(o.board).cells, -1, o.side, o.start_depth)
             == o.actual
             for o in observations
         ):
@@ -121,7 +122,7 @@ def _smallest(observations: Sequence[Observation]) -> list[Observation]:
     """The evidence a variant must reproduce: the smallest answers that disagree with the
     reference (without them any variant fits boards where every game is a draw) and as many
     that agree (so a variant that is wrong everywhere else does not fit either)."""
-    ordered = sorted(observations, key=lambda o: (9 - len(o.board.empty_cells()), str(o.board)))
+    ordered = sorted(observations, key=lambda o: (9 - len(board_of(o.board).empty_cells()), str(o.board)))
     wrong = [o for o in ordered if o.expected is not None and o.actual != o.expected]
     right = [o for o in ordered if o not in wrong]
     return wrong[:MAX_OBSERVATIONS] + right[:MAX_OBSERVATIONS]
@@ -192,4 +193,4 @@ def _mistaken_value(o: Observation, spec: SearchSpec, rules: Rules) -> float:
     """What the alpha-beta ``rules`` describe returns for the observed call."""
     spec = replace(spec, maximizer=o.maximizer or spec.maximizer)
     search = spec_search(spec, rules, window=(o.alpha, o.beta))
-    return search.search(o.board.cells, o.side, spec.start_depth, o.alpha, o.beta)[0]
+    return search.search(board_of(o.board).cells, o.side, spec.start_depth, o.alpha, o.beta)[0]

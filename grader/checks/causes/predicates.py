@@ -14,7 +14,7 @@ from grader.checks.answers import Answer, ShapeError
 from grader.checks.causes.defects import Defect
 from grader.checks.causes.findings import Findings
 from grader.checks.expectations import Expectation, Read
-from reference import Board
+from reference import Position
 
 __all__ = ["EveryAnswer"]
 
@@ -36,7 +36,7 @@ class EveryAnswer:
         cls,
         function: str,
         expectation: Expectation,
-        answers: Sequence[tuple[Board, str | None, Answer]],
+        answers: Sequence[tuple[Position, str | None, Answer]],
         read: Callable[[Any], Any],
     ) -> EveryAnswer:
         """``read`` turns a raw answer into the check's reading (raising when it does not read)."""

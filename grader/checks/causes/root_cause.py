@@ -24,8 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from grader.checks.causes.defects import Defect, DrawObservation, WinObservation
-from reference import EMPTY, Board, SearchSpec, opponent
+from reference import EMPTY, Board, Position, SearchSpec, opponent
 from reference.engine import Cells, Rules, Search, place
+from reference.tictactoe import board_of
 
 __all__ = [
     "DefectPositions",
@@ -48,7 +49,7 @@ _SEED_LOOP = Rules(style="bounds")
 class ValueObservation:
     """A search function's value for ``board``; ``window`` for alpha-beta called with one."""
 
-    board: Board
+    board: Position
     spec: SearchSpec
     to_move: str
     value: float
@@ -59,7 +60,7 @@ class ValueObservation:
 class MoveObservation:
     """The move (a cell index) chosen on ``board``: a best-move answer, or one move of a game."""
 
-    board: Board
+    board: Position
     spec: SearchSpec
     to_move: str
     move: int
@@ -164,7 +165,7 @@ def _fits(defect: Defect, o: Observation, maximizer_first: bool) -> bool:
     if isinstance(o, DrawObservation):
         return defect.is_draw(o.board.cells, ("X", "O")) == o.answer
     search = _search(defect, o.spec, maximizer_first)
-    cells, depth = o.board.cells, o.spec.start_depth
+    cells, depth = board_of(o.board).cells, o.spec.start_depth
     if isinstance(o, MoveObservation):
         return o.move in search.best_moves(cells, o.to_move, depth)
     if isinstance(o, ValueObservation):

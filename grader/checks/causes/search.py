@@ -29,7 +29,7 @@ from grader.checks.causes.root_cause import Observation as RootObservation
 from grader.checks.context import CheckContext
 from grader.checks.reference_answers import reference_answer
 from grader.checks.verdicts import explain
-from reference import Board, SearchSpec
+from reference import BoardGame, Position, SearchSpec
 
 __all__ = ["SearchAnswer", "search_cause"]
 
@@ -38,7 +38,7 @@ __all__ = ["SearchAnswer", "search_cause"]
 class SearchAnswer:
     """One call of the student's search, with what the assignment asked under and the reference."""
 
-    board: Board
+    board: Position
     to_move: str
     spec: SearchSpec
     """The assignment's conventions for this call, depth limit and cut-off value included."""
@@ -99,7 +99,7 @@ def search_cause(
         return None if sentence is None else Cause("known-mistake", sentence)
 
     def pattern() -> Cause | None:
-        sentence = _pattern(answers)
+        sentence = _pattern(answers, ctx.game)
         return None if sentence is None else Cause("local", sentence)
 
     return explain([root_cause, convention, known_mistake, pattern])
@@ -149,7 +149,7 @@ def _limited_value(answer: SearchAnswer, shift: int) -> float:
     return reference_answer(answer.board, spec, answer.to_move).value
 
 
-def _pattern(answers: Sequence[SearchAnswer]) -> str | None:
+def _pattern(answers: Sequence[SearchAnswer], game: BoardGame[Position, int]) -> str | None:
     """Patterns of the values alone, each holding for every answer."""
     valued = [(a, a.value) for a in answers if a.value is not None]
     if len(valued) != len(answers):
@@ -172,7 +172,7 @@ def _pattern(answers: Sequence[SearchAnswer]) -> str | None:
                     f"The values are those of a search that stops {words} the depth limit: check the "
                     "comparison of the depth with the limit (>= stops at the limit) and the root's depth."
                 )
-    unfinished = [(a, v) for a, v in valued if not a.board.is_terminal()]
+    unfinished = [(a, v) for a, v in valued if not game.is_terminal(a.board)]
     if not unfinished:
         return None
     if all(math.isinf(v) for _, v in unfinished):

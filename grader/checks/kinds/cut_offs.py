@@ -18,7 +18,7 @@ from grader.checks.node_counter import NodeCounter
 from grader.checks.reference_answers import reference_alphabeta, reference_minimax_nodes
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.model import Check
-from reference import Board, SearchSpec
+from reference import Position, SearchSpec
 
 NO_CUT_OFF_CAUSE = (
     "A node must stop trying moves once its value reaches the far bound (beta in a MAX node, "
@@ -31,7 +31,7 @@ class PrunePosition:
     """A position the search is recorded from, the side to move and the spec the reference
     counts with."""
 
-    board: Board
+    board: Position
     side: str
     spec: SearchSpec
 

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from grader.checks.context import CheckContext
-from reference import Board, solve
+from grader.checks.reference_answers import reference_answer
+from reference import Position
 
 
 class Opened(Protocol):
@@ -18,14 +19,15 @@ class Opened(Protocol):
     def opening(self) -> str | None: ...
 
 
-def opponent_choices(board: Board, side: str, opponent: str, ctx: CheckContext) -> tuple[int, ...]:
-    """The moves the opponent picks from at random: any free cell, or the optimal ones."""
+def opponent_choices(board: Position, side: str, opponent: str, ctx: CheckContext) -> tuple[int, ...]:
+    """The moves the opponent picks from at random, on a game not over: any legal move, or the
+    optimal ones."""
     if opponent == "random":
-        return tuple(board.empty_cells())
-    return solve(board, ctx.spec(board, to_move=side, scoring="unit")).optimal_moves
+        return tuple(ctx.game.actions(board))
+    return _optimal(board, side, ctx)
 
 
-def seeded_opening(board: Board, side: str, ctx: CheckContext) -> tuple[int, ...]:
+def seeded_opening(board: Position, side: str, ctx: CheckContext) -> tuple[int, ...]:
     """The moves a game opens with in the AI's place: every legal move, when ``board`` is the
     game's first position and every one of them keeps ``side``'s game value; else none.
 
@@ -34,11 +36,16 @@ def seeded_opening(board: Board, side: str, ctx: CheckContext) -> tuple[int, ...
     (549,945 positions below it for a search without pruning, against 9,399 below the AI's next
     position, one move of each side later), and it would settle nothing that the rest of the
     game does not. The AI chooses every later move."""
-    if board != Board.empty():
+    if board != ctx.game.initial_state():
         return ()
-    every = tuple(board.empty_cells())
-    keeping = solve(board, ctx.spec(board, to_move=side, scoring="unit")).optimal_moves
+    every = tuple(ctx.game.actions(board))
+    keeping = _optimal(board, side, ctx)
     return every if set(keeping) == set(every) else ()
+
+
+def _optimal(board: Position, side: str, ctx: CheckContext) -> tuple[int, ...]:
+    """The moves that keep ``side``'s game value, scored win, draw or loss."""
+    return reference_answer(board, ctx.spec(board, to_move=side, scoring="unit"), side).best_moves
 
 
 def openings_note(games: Sequence[Opened]) -> str:

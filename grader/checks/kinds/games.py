@@ -22,12 +22,12 @@ from grader.checks.reference_answers import reference_answer
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check, Count, MoveFormat, Side
-from reference import Board
+from reference import BoardGame, Position, winner
 
 
-def _outcome(board: Board) -> str:
-    winners = board.winners()
-    return next(iter(winners)) if winners else "tie"
+def _outcome(game: BoardGame[Position, int], board: Position) -> str:
+    """Who won the finished game: ``X``, ``O`` or ``tie``."""
+    return winner(game, board) or "tie"
 
 
 def _describe_outcome(result: str | None) -> str:
@@ -68,17 +68,17 @@ class SequenceParams:
 def _reference_sequence(ctx: CheckContext, player: str) -> tuple[list[int], str]:
     """``player``'s moves when both sides play the reference's first-best move (the first in
     row-major order that reaches the best value), and how that game ends."""
-    board = Board.empty()
+    game = ctx.game
+    board = game.initial_state()
     sequence: list[int] = []
-    first = ctx.assignment.first_player
-    while not board.is_terminal():
-        side = board.to_move(first)
+    while not game.is_terminal(board):
+        side = game.to_move(board)
         best = reference_answer(board, ctx.spec(board, to_move=side), side).best_move
         assert best is not None  # a position that is not over has a move
         if side == player:
             sequence.append(best)
-        board = board.play(best, side, first=first)
-    return sequence, _outcome(board)
+        board = game.result(board, best)
+    return sequence, _outcome(game, board)
 
 
 @dataclass(frozen=True)
@@ -104,12 +104,12 @@ class _SequenceGame:
 def _play_sequence(params: SequenceParams, ctx: CheckContext, students: dict[str, StudentFunction]) -> _SequenceGame:
     """Both sides play the moves their calls recommend, to the end of the game; with
     ``moves = "optimal"`` every move must be an optimal one."""
-    first = ctx.assignment.first_player
+    game = ctx.game
     moves, shown = ctx.moves(params.move), MoveCodec(params.sequence_format)
-    board = Board.empty()
+    board = game.initial_state()
     sequence: list[int] = []
-    while not board.is_terminal():
-        side = board.to_move(first)
+    while not game.is_terminal(board):
+        side = game.to_move(board)
         student = students.get(side)
         if student is None:
             return _SequenceGame(
@@ -121,7 +121,7 @@ def _play_sequence(params: SequenceParams, ctx: CheckContext, students: dict[str
         except ShapeError as exc:
             given = answer.given() if not answer.ok else exc.given()
             return _SequenceGame(tuple(sequence), stop=_no_legal_move(board, answer, str(exc), given))
-        if cell is None or cell not in board.empty_cells():
+        if cell is None or cell not in game.actions(board):
             given = f"the move {shown.show(cell)}, which is not a free cell"
             return _SequenceGame(tuple(sequence), stop=_no_legal_move(board, answer, "returned " + given, given))
         if params.moves == "optimal":
@@ -142,11 +142,11 @@ def _play_sequence(params: SequenceParams, ctx: CheckContext, students: dict[str
                 )
         if side == params.player:
             sequence.append(cell)
-        board = board.play(cell, side, first=first)
-    return _SequenceGame(tuple(sequence), _outcome(board))
+        board = game.result(board, cell)
+    return _SequenceGame(tuple(sequence), _outcome(game, board))
 
 
-def _no_legal_move(board: Board, answer: Answer, failure: str, given: str) -> _Stop:
+def _no_legal_move(board: Position, answer: Answer, failure: str, given: str) -> _Stop:
     return _Stop(
         CheckStatus.FAILED,
         f"The game could not be played to the end: `{answer.call_text}` {failure}.",
@@ -272,7 +272,7 @@ def _not_played(unplayed: int) -> str:
 class IllegalAnswer:
     """An answer of the AI's that is not a legal move, and the position it was asked on."""
 
-    board: Board
+    board: Position
     call: str
     reason: str
     given: str
@@ -286,7 +286,7 @@ class GameRecord:
     """Each move with its side, e.g. ``X 4``, in the assignment's move format."""
     boards: tuple[str, ...]
     """The board after each move."""
-    final: Board
+    final: Position
     ai_moves: tuple[MoveObservation, ...]
     """The positions the AI chose a move on, and its choice."""
     stopped: str | None = None
@@ -295,14 +295,15 @@ class GameRecord:
     """The AI gave no legal move: the game was not finished."""
     opening: str | None = None
     """The seeded first move played in the AI's place (`seeded_opening`), e.g. ``X 1,1``."""
+    won_by: str | None = None
+    """Who won (``X`` or ``O``); None for a draw or a game not finished."""
 
     @property
     def finished(self) -> bool:
         return self.stopped is None and self.illegal is None
 
     def tally_key(self, ai: str) -> Literal["AI", "Opponent", "Draw"]:
-        winners = self.final.winners()
-        return "AI" if ai in winners else "Opponent" if winners else "Draw"
+        return "AI" if self.won_by == ai else "Opponent" if self.won_by else "Draw"
 
 
 def play_game(
@@ -311,19 +312,20 @@ def play_game(
     """A game of the student's AI (``params.ai``) against the opponent, whose moves come from
     ``rng``; it ends early when the AI gives no legal move or its calls stop. A first move that
     cannot lose is seeded in the AI's place (`seeded_opening`)."""
-    first = ctx.assignment.first_player
+    game = ctx.game
     codec = ctx.moves(params.move)
-    board = Board.empty()
+    board = game.initial_state()
     moves: list[str] = []
     boards: list[str] = []
     ai_moves: list[MoveObservation] = []
     opening: str | None = None
 
     def record(**ended: Any) -> GameRecord:
-        return GameRecord(tuple(moves), tuple(boards), board, tuple(ai_moves), opening=opening, **ended)
+        won_by = winner(game, board) if game.is_terminal(board) else None
+        return GameRecord(tuple(moves), tuple(boards), board, tuple(ai_moves), opening=opening, won_by=won_by, **ended)
 
-    while not board.is_terminal():
-        side = board.to_move(first)
+    while not game.is_terminal(board):
+        side = game.to_move(board)
         if side != params.ai:
             cell = rng.choice(opponent_choices(board, side, params.opponent, ctx))
         elif openings := seeded_opening(board, side, ctx):
@@ -339,7 +341,7 @@ def play_game(
                     move: int | None = played_cell(ctx, student, board, side, answer, codec)
                 else:
                     move = _recommended_cell(answer, params.returns, codec)
-                if move is None or move not in board.empty_cells():
+                if move is None or move not in game.actions(board):
                     raise ShapeError(f"returned {codec.show(move)}, which is not a free cell")
                 cell = move
             except ShapeError as exc:
@@ -347,7 +349,7 @@ def play_game(
                 return record(illegal=IllegalAnswer(board, answer.call_text, str(exc), given))
             ai_moves.append(MoveObservation(board, ctx.spec(board, to_move=side), side, cell))
         moves.append(f"{side} {codec.show(cell)}")
-        board = board.play(cell, side, first=first)
+        board = game.result(board, cell)
         boards.append(str(board))
     return record()
 

@@ -20,7 +20,7 @@ from grader.execution.result import CellRecord, CellStatus
 from grader.results import MARKED_BY_HAND, CheckResult, CheckStatus
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check, Count, Side
-from reference import Board
+from reference import Position
 
 
 @dataclass(frozen=True)
@@ -46,10 +46,10 @@ def _no_mutation(check: Check[NoMutationParams], ctx: CheckContext) -> CheckResu
     student = ctx.student_for(params)
     sampling = Sampling(params.min_empty, params.max_empty, params.to_move)
 
-    def values(board: Board, _: None) -> dict[str, Any]:
+    def values(board: Position, _: None) -> dict[str, Any]:
         return ctx.placeholders(board, to_move=params.to_move)
 
-    def judge(board: Board, _: None, answer: Answer) -> Mismatch | None:
+    def judge(board: Position, _: None, answer: Answer) -> Mismatch | None:
         if answer.ok and not answer.outcome.mutated:
             return None
         if not answer.ok:

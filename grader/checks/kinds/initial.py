@@ -1,5 +1,5 @@
-"""The initial state: a function that takes nothing and returns the empty board in the
-assignment's encoding."""
+"""The initial state: a function that takes nothing and returns the game's starting position (the
+empty board) in the assignment's encoding."""
 
 from __future__ import annotations
 
@@ -11,9 +11,7 @@ from grader.checks.kind import CheckKind
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check
-from reference import EMPTY, Board, MalformedBoard
-
-EMPTY_BOARD = Board.from_string(EMPTY * 9)
+from reference import MalformedBoard
 
 
 @dataclass(frozen=True)
@@ -42,7 +40,7 @@ def _initial_state(check: Check[InitialStateParams], ctx: CheckContext) -> Check
             expected,
             repr(answer.value),
         )
-    if board != EMPTY_BOARD:
+    if board != ctx.game.initial_state():
         return _failed(
             check,
             f"`{answer.call_text}` returned a board with marks on it: {board}",

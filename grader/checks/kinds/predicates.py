@@ -165,7 +165,7 @@ def _reading(params: Params, ctx: CheckContext, moves: MoveCodec) -> Reading:
     return Reading(marks, ctx.assignment.encoding.empty, params.codes, moves, params.ordered)
 
 
-def _property(params: Params, ctx: CheckContext, moves: MoveCodec) -> PropertyCheck[Any]:
+def _property(params: Params, ctx: CheckContext, moves: MoveCodec) -> PropertyCheck[Board, Any]:
     expectation, reading = params.expectation, _reading(params, ctx, moves)
 
     def boards(spread: bool) -> st.SearchStrategy[Board]:

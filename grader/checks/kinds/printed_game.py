@@ -11,7 +11,7 @@ what the cell printed must announce that end, once.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from grader.check_details import PlayedGame
@@ -21,7 +21,7 @@ from grader.checks.reference_answers import reference_answer
 from grader.results import Counterexample
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import MoveFormat
-from reference import Board, O, X
+from reference import O, Position, X, winner
 
 OUTCOMES = ("X", "O", "tie")
 
@@ -63,17 +63,17 @@ class ReplayedGame:
 def replay_game(rules: GameRules, ctx: CheckContext) -> ReplayedGame:
     """The scripted game, with the AI's moves from the student's function."""
     student = ctx.student(rules.call, globals_from=dict(rules.globals))
-    first = ctx.assignment.first_player
+    game = ctx.game
     shown, ai_moves, human_moves = ctx.moves(), ctx.moves(rules.move), MoveCodec(rules.stdin_moves)
     answers = iter(ctx.assignment.stdin)
-    board = Board.empty()
+    board = game.initial_state()
     moves: list[str] = []
     boards: list[str] = []
     not_optimal: tuple[Counterexample, str] | None = None
-    while not board.is_terminal():
-        side = board.to_move(first)
+    while not game.is_terminal(board):
+        side = game.to_move(board)
         if side != rules.ai:
-            cell = _next_free_cell(board, answers, human_moves)
+            cell = _next_free_cell(game.actions(board), answers, human_moves)
             if cell is None:
                 stopped = f"the scripted answers ran out before the game was over, after {len(moves)} moves"
                 return ReplayedGame(tuple(moves), tuple(boards), None, stopped, *(not_optimal or (None, "")))
@@ -95,34 +95,33 @@ def replay_game(rules: GameRules, ctx: CheckContext) -> ReplayedGame:
                 wanted = "a move in " + ", ".join(shown.show(c) for c in best)
                 not_optimal = (Counterexample(str(board), student.describe({}), wanted, shown.show(cell)), sentence)
         moves.append(f"{side} {shown.show(cell)}")
-        board = board.play(cell, side, first=first)
+        board = game.result(board, cell)
         boards.append(str(board))
-    winners = board.winners()
-    outcome = next(iter(winners)) if winners else "tie"
+    outcome = winner(game, board) or "tie"
     return ReplayedGame(tuple(moves), tuple(boards), outcome, None, *(not_optimal or (None, "")))
 
 
-def _next_free_cell(board: Board, answers: Iterator[str], codec: MoveCodec) -> int | None:
-    """The cell of the next scripted answer that names a free one; None when they run out."""
+def _next_free_cell(free: Sequence[int], answers: Iterator[str], codec: MoveCodec) -> int | None:
+    """The cell of the next scripted answer that names a ``free`` one; None when they run out."""
     for text in answers:
         try:
             cell = codec.decode(int(str(text).strip()))
         except (ShapeError, ValueError):
             continue  # "Invalid input": the cell asks again, with the next answer
-        if cell in board.empty_cells():
+        if cell in free:
             return cell
     return None
 
 
 def _ai_cell(
-    student: StudentFunction, board: Board, side: str, ctx: CheckContext, codec: MoveCodec, shapes: tuple[str, ...]
+    student: StudentFunction, board: Position, side: str, ctx: CheckContext, codec: MoveCodec, shapes: tuple[str, ...]
 ) -> int:
     """The free cell the student's function plays; ShapeError when it names none."""
     answer = student.ask(str(board), ctx.placeholders(board, to_move=side))
     if not answer.ok:
         raise ShapeError(answer.failure_text())
     cell = read_search_result(answer.value, shapes, codec)[1]
-    if cell is None or cell not in board.empty_cells():
+    if cell is None or cell not in ctx.game.actions(board):
         raise ShapeError(f"returned {codec.show(cell)}, which is not a free cell")
     return cell
 

@@ -133,7 +133,7 @@ def judge_finished_answer(
     return Mismatch(answer.call_text, expected, f"value {format_value(value)}", cause)
 
 
-def results_coverage(ctx: CheckContext) -> Coverage[Any]:
+def results_coverage(ctx: CheckContext) -> Coverage[Board, Any]:
     """A search is judged on won, lost and drawn positions for each side to move."""
     first = ctx.assignment.first_player
     return Coverage(lambda board, _: [game_result(board, first)], results_summary)

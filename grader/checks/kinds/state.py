@@ -24,6 +24,7 @@ from grader.results import CheckResult
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check, Count, MoveFormat
 from reference import EMPTY, Board, MalformedBoard, X
+from reference.tictactoe import board_of
 
 OFF_BOARD: Mapping[MoveFormat, tuple[Any, ...]] = {
     # (-1, 0) and -1 name a cell through Python's negative indexing: the commonest real miss.
@@ -68,7 +69,7 @@ def _read_board(ctx: CheckContext, raw: Any, attribute: str) -> Board | None:
     if raw is None:
         return None
     value = getattr(raw, attribute) if attribute else raw
-    return ctx.decode_board(value)
+    return board_of(ctx.decode_board(value))
 
 
 @dataclass(frozen=True)
@@ -256,7 +257,7 @@ def _board_after(ctx: CheckContext, board_arg: int | None, board: Board, answer:
     if board_arg is None or board_arg not in answer.outcome.changed_args:
         return None
     try:
-        return ctx.decode_board(answer.outcome.changed_args[board_arg])
+        return board_of(ctx.decode_board(answer.outcome.changed_args[board_arg]))
     except MalformedBoard:
         return None
 
