@@ -153,6 +153,9 @@ class _Played:
 )
 def test_the_note_says_which_games_opened_with_a_seeded_move(openings: tuple[str | None, ...], words: str) -> None:
     assert openings_note([_Played(opening) for opening in openings]).startswith(words)
+
+
+def test_games_that_no_seeded_move_opened_get_no_note() -> None:
     assert openings_note([_Played(None), _Played(None)]) == ""
 
 
