@@ -20,6 +20,9 @@ if config["uid"] is not None:
 if config["forget_parent_pid"]:
     os.environ.pop("JPY_PARENT_PID", None)
 sys.path.extend(config["site_packages"])
+if config["support_dir"] is not None:
+    # First, ahead of the working directory: the course's modules win over a student's copy.
+    sys.path.insert(0, config["support_dir"])
 sys.argv = ["ipykernel_launcher", *config["kernel_args"]]
 
 from ipykernel import kernelapp  # noqa: E402  (importable only once sys.path is extended)
