@@ -71,10 +71,10 @@ def _found(handed: Sequence[HandedFile]) -> SupportChoice | str:
     todo = [(name, file.role) for file in handed for name in imported_names(_sources(file.notebook))]
     while todo:
         name, importer = todo.pop(0)
-        if name in taken or _installed(name, folders):
+        if name in taken:
             continue
         path = next((folder / f"{name}.py" for folder in folders if (folder / f"{name}.py").is_file()), None)
-        if path is None:
+        if path is None or _installed(name, folders):
             continue
         problem = module_problem(path)
         if problem is not None:
@@ -117,7 +117,7 @@ def _installed(name: str, folders: Sequence[Path]) -> bool:
     """Whether ``name`` is importable without the handed files' folders: the standard library
     or an installed package (the working directory, which may be one of those folders, does
     not count)."""
-    if name in sys.builtin_module_names or name in getattr(sys, "stdlib_module_names", ()):
+    if name in sys.builtin_module_names or name in sys.stdlib_module_names:
         return True
     here = {Path(os.getcwd()).resolve(), *folders}
     path = [p for p in sys.path if p and Path(p).resolve() not in here]

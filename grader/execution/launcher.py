@@ -23,6 +23,22 @@ sys.path.extend(config["site_packages"])
 if config["support_dir"] is not None:
     # First, ahead of the working directory: the course's modules win over a student's copy.
     sys.path.insert(0, config["support_dir"])
+    import importlib.machinery
+
+    class CourseModules:
+        """Finds each support module in the course's folder whatever ``sys.path`` says later:
+        a notebook that puts its own folder first and imports again gets the course's."""
+
+        folder = config["support_dir"]
+        names = frozenset(name[:-3] for name in os.listdir(folder) if name.endswith(".py"))
+
+        @classmethod
+        def find_spec(cls, name, path=None, target=None):
+            if name not in cls.names:
+                return None
+            return importlib.machinery.PathFinder.find_spec(name, [cls.folder])
+
+    sys.meta_path.insert(0, CourseModules)
 sys.argv = ["ipykernel_launcher", *config["kernel_args"]]
 
 from ipykernel import kernelapp  # noqa: E402  (importable only once sys.path is extended)

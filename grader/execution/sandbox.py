@@ -18,12 +18,13 @@ Three modes:
 In every mode the kernel is started by a small launcher (``python -S``) that applies the
 resource limits, drops privileges and starts ipykernel with only the standard library and
 the site-packages directories on ``sys.path``, and before them, when the assignment has
-support modules, the session's read-only copy of them (`grader.spec.support`). Skipping
+support modules, the session's read-only copy of them, which a finder first on
+``sys.meta_path`` also looks each of them up in by name (`grader.spec.support`). Skipping
 ``site`` means the ``.pth`` hook of an editable install is never run, so ``import grader``
-finds nothing; the kernel shim also
-refuses the grader's packages on ``sys.meta_path``. Under bubblewrap the package sources
-are not even mounted. In ``limits`` mode that refusal is all there is: code that edits
-``sys.meta_path`` and ``sys.path`` could still load the grader's files, which it can read.
+finds nothing; the kernel shim also refuses the grader's packages on ``sys.meta_path``. Under
+bubblewrap the package sources are not even mounted. In ``limits`` mode that refusal is all
+there is: code that edits ``sys.meta_path`` and ``sys.path`` could still load the grader's
+files, which it can read.
 
 When the grader runs as root (CI, containers) the kernel runs under a uid of its own, so
 RLIMIT_NPROC applies (root ignores it) and every process the notebook leaves behind can be

@@ -2,15 +2,16 @@
 that no package installs, stored in the assignment's ``support/`` folder and named by its
 ``support`` key.
 
-Every kernel that runs a notebook of the assignment imports them from there, read-only and
-first on ``sys.path`` (`grader.execution.sandbox`), so that the course's copy is the one its
-notebooks use, whatever a student hands in beside theirs.
+Every kernel that runs a notebook of the assignment imports them from a read-only copy, first
+on ``sys.path`` and found by name whatever the notebook does to ``sys.path`` (`grader.execution.sandbox`),
+so that the course's copy is the one its notebooks use, whatever a student hands in beside theirs.
 """
 
 from __future__ import annotations
 
 import hashlib
 import keyword
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,13 +41,15 @@ class SupportModule:
 
 def module_problem(path: Path) -> str | None:
     """Why ``path`` cannot be a support module (missing, not a ``.py`` file, a name no
-    ``import`` can spell, a syntax error), or None when it can."""
+    ``import`` can spell or that the standard library has, a syntax error), or None when it can."""
     if not path.is_file():
         return f"{path} does not exist" if not path.exists() else f"{path} is not a file"
     if path.suffix != ".py":
         return f"{path} is not a Python module (a support module is a .py file)"
     if not path.stem.isidentifier() or keyword.iskeyword(path.stem):
         return f"{path.name} cannot be imported: {path.stem!r} is not a module name"
+    if path.stem in sys.stdlib_module_names or path.stem in sys.builtin_module_names:
+        return f"{path.name} would hide the standard library's {path.stem} in every kernel: rename it"
     try:
         source = path.read_bytes()
         compile(source, str(path), "exec", dont_inherit=True)

@@ -1,6 +1,7 @@
 """A course's support modules in the kernel: the session's own read-only copy, first on
-``sys.path``, so that a module of the same name the notebook writes into its working directory
-is never the one it imports, and the course's files cannot be changed from inside."""
+``sys.path`` and found by name whatever the notebook does to ``sys.path`` later, so that a module
+of the same name the notebook writes into its working directory is never the one it imports, and
+the course's files cannot be changed from inside."""
 
 from __future__ import annotations
 
@@ -63,6 +64,8 @@ _STUDENT = [
     "import os, sys, toygame\nprint(toygame.__file__)\nprint(toygame.winner(['X', ' ', ' ', ' ', 'X', ' ', ' ', ' ', 'X']))",
     "print(sys.path[0] == os.path.dirname(toygame.__file__), os.path.isfile('toygame.py'))",
     "open(toygame.__file__, 'a').write('WINNER = None')",
+    # Its own folder first on the path, the course's module forgotten, and imported again.
+    "sys.path.insert(0, os.getcwd())\nsys.modules.pop('toygame')\nimport toygame\nprint(toygame.__file__)",
 ]
 
 
@@ -75,7 +78,7 @@ def test_the_course_module_wins_over_the_notebooks_own_and_cannot_be_changed(mod
     before = COURSE_MODULE.read_bytes()
     with NotebookSession(v4.new_notebook(cells=cells), options) as session:
         result = session.execute()
-    wrote, imported, order, changed = result.cells
+    wrote, imported, order, changed, again = result.cells
     assert wrote.status is CellStatus.OK  # the working directory is the notebook's to write
     assert imported.status is CellStatus.OK
     where, winner = imported.output.splitlines()
@@ -87,3 +90,4 @@ def test_the_course_module_wins_over_the_notebooks_own_and_cannot_be_changed(mod
     assert order.output == "True True\n"  # first on the path, ahead of the file the notebook wrote
     assert changed.status is CellStatus.ERROR and changed.error_name in ("PermissionError", "OSError")
     assert COURSE_MODULE.read_bytes() == before
+    assert again.status is CellStatus.OK and again.output == f"{where}\n"

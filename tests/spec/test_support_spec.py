@@ -54,6 +54,7 @@ def test_a_support_module_edited_since_loading_is_a_difference(tmp_path: Path) -
         (["toygame.py"], {"toygame.py": "def winner(:\n"}, "toygame.py has a syntax error on line 1"),
         (["game-api.py"], {"game-api.py": "x = 1\n"}, "'game-api' is not a module name"),
         (["../toygame.py"], {}, "must be a file name in support/"),
+        (["random.py"], {"random.py": "x = 1\n"}, "random.py would hide the standard library's random"),
         (["a.py", "a.py"], {"a.py": "x = 1\n"}, "a.py is named twice"),
     ],
 )
