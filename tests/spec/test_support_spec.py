@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.class_folder.records import _SPEC_FILES, assignment_sha256, contents_sha256
 from grader.spec.format_doc import spec_text
 from grader.spec.loader import differences_from_folder, load_assignment
 from grader.spec.model import AssignmentError
@@ -85,3 +86,13 @@ def test_a_students_own_copy_that_differs_is_named_and_an_identical_one_is_not(t
     (student / "toygame.py").write_text(tampered_module(), encoding="utf-8")
     (line,) = ignored_copies(notebook, support)
     assert line.startswith("Your toygame.py was ignored: the course's own toygame.py is what your notebook imports")
+
+
+def test_a_fixed_support_module_regrades_the_class_and_no_support_leaves_old_results_valid(tmp_path: Path) -> None:
+    folder = _folder(tmp_path, ["toygame.py"], {"toygame.py": "ROWS = 3\n"})
+    first = assignment_sha256(load_assignment(folder))
+    (folder / SUPPORT_FOLDER / "toygame.py").write_text("ROWS = 4\n", encoding="utf-8")
+    assert assignment_sha256(load_assignment(folder)) != first
+    without = dataclasses.replace(load_assignment(folder), support=())
+    files = [(name, (folder / name).read_bytes() if (folder / name).is_file() else b"") for name in _SPEC_FILES]
+    assert assignment_sha256(without) == contents_sha256([*files, ("stdin", b"")])  # as before support existed
