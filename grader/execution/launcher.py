@@ -22,23 +22,22 @@ if config["forget_parent_pid"]:
 sys.path.extend(config["site_packages"])
 if config["support_dir"] is not None:
     # First, ahead of the working directory: the course's modules win over a student's copy.
-    sys.path.insert(0, config["support_dir"])
+    support_dir = config["support_dir"]
+    sys.path.insert(0, support_dir)
     import importlib.machinery
+    import types
 
-    class CourseModules:
-        """Finds each support module in the course's folder whatever ``sys.path`` says later:
-        a notebook that puts its own folder first and imports again gets the course's."""
+    course_modules = frozenset(name[:-3] for name in os.listdir(support_dir) if name.endswith(".py"))
 
-        folder = config["support_dir"]
-        names = frozenset(name[:-3] for name in os.listdir(folder) if name.endswith(".py"))
+    def find_course_module(name, path=None, target=None):
+        """A support module from the course's folder, whatever ``sys.path`` says later: a
+        notebook that puts its own folder first and imports again gets the course's."""
+        if name not in course_modules:
+            return None
+        return importlib.machinery.PathFinder.find_spec(name, [support_dir])
 
-        @classmethod
-        def find_spec(cls, name, path=None, target=None):
-            if name not in cls.names:
-                return None
-            return importlib.machinery.PathFinder.find_spec(name, [cls.folder])
-
-    sys.meta_path.insert(0, CourseModules)
+    # A finder without a class of its own: this program defines none (tests/test_errors.py).
+    sys.meta_path.insert(0, types.SimpleNamespace(find_spec=find_course_module))
 sys.argv = ["ipykernel_launcher", *config["kernel_args"]]
 
 from ipykernel import kernelapp  # noqa: E402  (importable only once sys.path is extended)
