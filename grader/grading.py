@@ -28,6 +28,7 @@ from grader.execution.spare_kernels import SpareKernel
 from grader.results import CheckResult, CheckStatus, SubmissionResult
 from grader.spec.board import OBJECT
 from grader.spec.model import Assignment, Check
+from grader.spec.support import ignored_copies
 from grader.submission.reader import SubmissionUnreadable, read_submission
 
 __all__ = ["GradingOptions", "grade_submission"]
@@ -93,6 +94,7 @@ def grade_submission(
         notebook_timeout=assignment.notebook_timeout,
         sandbox=isolation.choice,
         short_limit=assignment.short_limit,
+        support=tuple(module.path for module in assignment.support),
     )
     try:
         with NotebookSession(notebook, execution_options, spare_kernel=options.spare_kernel) as session:
@@ -122,7 +124,10 @@ def grade_submission(
         assignment_id=assignment.id,
         checks=tuple(results),
         execution=execution,
-        problems=tuple(submission_problems(results, execution, ctx.hang_memory)),
+        problems=(
+            *submission_problems(results, execution, ctx.hang_memory),
+            *ignored_copies(path, assignment.support),
+        ),
         timings=timings,
     )
 

@@ -30,6 +30,7 @@ from grader.authoring.handout import handout_from, stub_source
 from grader.authoring.inference import EncodingChoice, infer
 from grader.authoring.probes import Conventions, ProbeHang, Prober
 from grader.authoring.stdin_answers import run_with_answers
+from grader.authoring.support_modules import HandedFile, SupportChoice, choose_support
 from grader.authoring.time_limits import HARD_SECONDS_PER_POSITION, SOFT_SECONDS_PER_POSITION, time_limits
 from grader.authoring.titles import notebook_title
 from grader.authoring.toml_writer import render_toml
@@ -43,6 +44,7 @@ from grader.grading import run_checks
 from grader.results import CheckResult, CheckStatus
 from grader.spec.loader import assignment_from
 from grader.spec.model import AssignmentError
+from grader.spec.support import SUPPORT_FOLDER
 from grader.spec.tables import SpecFile
 from grader.submission.reader import SubmissionUnreadable, read_submission
 
@@ -66,6 +68,9 @@ class InitRequest:
     sandbox: SandboxChoice = "auto"
     cell_timeout: float = PROBE_CELL_TIMEOUT
     """How long one cell of the solution may run."""
+    support: tuple[Path, ...] = ()
+    """The course's modules the notebooks import (``--support``); none given: those found
+    beside the handout or the solution (`grader.authoring.support_modules`)."""
     given: frozenset[str] = frozenset()
     """Functions the handout gives whole, as the solution has them (a release knows them from the
     master's markers): left out of the API, so that no check gives their points away."""
@@ -112,21 +117,25 @@ def _create(request: InitRequest) -> InitReport:
     except SubmissionUnreadable as exc:
         raise InitFailed(f"{request.solution}: {exc}") from None
     api = _api(request, notebook)
+    support = _support(request, notebook)
+    request = dataclasses.replace(request, support=support.modules)
     options = ExecutionOptions(
         cell_timeout=request.cell_timeout,
         notebook_timeout=PROBE_NOTEBOOK_TIMEOUT,
         sandbox=request.sandbox,
         short_limit=CALL_TIMEOUT / 4,
+        support=support.modules,
     )
     started = time.monotonic()
     if request.stdin is not None:
         stdin = tuple(request.stdin.read_text(encoding="utf-8").splitlines())
         with NotebookSession(notebook, dataclasses.replace(options, stdin=stdin)) as session:
-            return _author(request, notebook, api, session, session.execute(), stdin, [], started)
+            return _author(request, notebook, api, session, session.execute(), stdin, [*support.summary], started)
     with run_with_answers(notebook, options) as (session, execution, search):
         if search.answers is None:
             raise InitFailed(f"the notebook asks for input() and {search.explanation}; give answers with --stdin")
-        summary = [f"{STDIN_FILE}: {search.explanation} (found in {search.runs} run(s))"] if search.answers else []
+        summary = [*support.summary]
+        summary += [f"{STDIN_FILE}: {search.explanation} (found in {search.runs} run(s))"] if search.answers else []
         return _author(request, notebook, api, session, execution, search.answers or None, summary, started)
 
 
@@ -140,6 +149,17 @@ def _api(request: InitRequest, solution: nbformat.NotebookNode) -> Api:
     except SubmissionUnreadable as exc:
         raise InitFailed(f"{request.template}: {exc}") from None
     return handout_api(handout, request.template.name).without_given(request.given)
+
+
+def _support(request: InitRequest, solution: nbformat.NotebookNode) -> SupportChoice:
+    """The support modules to store, checked before anything runs."""
+    handed = [HandedFile("solution", request.solution, solution)]
+    if request.template is not None:
+        handed.insert(0, HandedFile("handout", request.template, read_submission(request.template).notebook))
+    choice = choose_support(request.support, handed)
+    if isinstance(choice, str):
+        raise InitFailed(choice)
+    return choice
 
 
 def _names(discovered: Discovered) -> frozenset[str]:
@@ -274,6 +294,7 @@ def _write_folder(
         "stdin_file": STDIN_FILE if stdin else None,
         "cell_timeout": generous_limit(5 * slowest, 30.0),
         "notebook_timeout": generous_limit(5 * execution.total_duration, 300.0),
+        "support": tuple(path.name for path in request.support) or None,
     }
     assignment_id = request.assignment_id or re.sub(r"[^a-z0-9-]+", "-", request.out.name.lower()).strip("-")
     title = _title(notebook, request, assignment_id)
@@ -281,6 +302,10 @@ def _write_folder(
     staging = Path(tempfile.mkdtemp(prefix=f".{request.out.name}.", dir=request.out.parent))
     try:
         _store_handed_files(request, notebook, staging)
+        if request.support:
+            (staging / SUPPORT_FOLDER).mkdir()
+            for module in request.support:
+                shutil.copyfile(module, staging / SUPPORT_FOLDER / module.name)
         if stdin:
             (staging / STDIN_FILE).write_text("\n".join(stdin) + "\n", encoding="utf-8")
         _set_time_limits(draft)

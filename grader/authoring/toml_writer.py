@@ -39,6 +39,7 @@ def _assignment(spec: SpecFile, draft: Draft) -> Table:
     table = _table(assignment_table(spec.assignment))
     evidence = {f.name: f.evidence for f in draft.fields}
     evidence["stdin_file"] = "answers the notebook's input() calls"
+    evidence["support"] = "the course's modules in support/: every kernel imports these, never a student's copy"
     for name, why in evidence.items():
         if name in table:
             table[name].comment(_comment(why))

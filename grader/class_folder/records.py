@@ -123,10 +123,12 @@ def file_sha256(path: Path) -> str:
 
 
 def assignment_sha256(assignment: Assignment) -> str:
-    """The spec as graded: its TOML, its adapter and its scripted input."""
+    """The spec as graded: its TOML, its adapter, its scripted input and its support modules (a
+    fixed module regrades the class)."""
     folder = assignment.directory
     files = [(name, (folder / name).read_bytes() if (folder / name).is_file() else b"") for name in _SPEC_FILES]
-    return contents_sha256([*files, ("stdin", "\n".join(assignment.stdin).encode())])
+    support = [(f"support/{module.file_name}", module.digest.encode()) for module in assignment.support]
+    return contents_sha256([*files, ("stdin", "\n".join(assignment.stdin).encode()), *support])
 
 
 @lru_cache(maxsize=1)

@@ -33,6 +33,16 @@ def add_init_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--id", dest="assignment_id", default=None, help="the assignment's id (default: from the file name)"
     )
+    parser.add_argument(
+        "--support",
+        type=Path,
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="FILE",
+        help="the course's own modules the notebooks import, stored in DIR/support/ "
+        "(default: the modules they import that sit beside the handout or the solution)",
+    )
     add_sandbox_option(parser, falls_back=True)
     parser.set_defaults(handler=cmd_init)
     return parser
@@ -48,6 +58,7 @@ def cmd_init(args: argparse.Namespace) -> int:
             template=args.template,
             stdin=args.stdin,
             assignment_id=args.assignment_id,
+            support=tuple(args.support),
             sandbox=chosen_isolation(args, fall_back=True).choice,  # the instructor's own solution
         )
     )

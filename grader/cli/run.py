@@ -84,12 +84,14 @@ def execution_options(args: argparse.Namespace) -> ExecutionOptions:
             stdin=assignment.stdin,
             cell_timeout=assignment.cell_timeout,
             notebook_timeout=assignment.notebook_timeout,
+            support=tuple(module.path for module in assignment.support),
         )
     return ExecutionOptions(
         stdin=base.stdin if args.stdin is None else tuple(args.stdin),
         cell_timeout=base.cell_timeout if args.cell_timeout is None else args.cell_timeout,
         notebook_timeout=base.notebook_timeout if args.notebook_timeout is None else args.notebook_timeout,
         sandbox=chosen_isolation(args, sandbox_setting).choice,
+        support=base.support,
     )
 
 

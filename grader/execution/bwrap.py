@@ -5,7 +5,8 @@ symlinks, a few ``/etc`` files, and the interpreter's install and virtualenv. It
 directory and ``/tmp`` are small private tmpfs mounts, and the session's runtime directory
 (connection file, ipc sockets, the shim's files) is bound at the same path on both sides,
 read-only but for the kernel's socket folder and the shim's two files
-(:mod:`grader.execution.runtime_dir`).
+(:mod:`grader.execution.runtime_dir`). An assignment's support modules, when it has any, are
+bound read-only at ``/course``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from pathlib import Path
 
 SANDBOX_WORKDIR = "/sandbox"
 """Where the private working directory appears inside the sandbox."""
+SANDBOX_SUPPORT = "/course"
+"""Where the course's support modules appear inside the sandbox, read-only."""
 
 _ALWAYS_PRESENT = frozenset({Path("/"), Path("/usr"), Path("/tmp")})
 
@@ -44,13 +47,19 @@ def bwrap_problem() -> str | None:
 
 
 def bwrap_prefix(
-    *, disk_bytes: int, runtime_dir: Path, writable: Sequence[Path], hidden_packages: Sequence[str]
+    *,
+    disk_bytes: int,
+    runtime_dir: Path,
+    writable: Sequence[Path],
+    hidden_packages: Sequence[str],
+    support_dir: Path | None = None,
 ) -> list[str]:
     """The ``bwrap ...`` arguments that go before ``--`` and the kernel's command.
 
     ``disk_bytes`` is the size of each private tmpfs; ``runtime_dir`` is bound read-only,
     with only the ``writable`` paths inside it bound read-write; ``hidden_packages`` are
-    covered by an empty tmpfs when they are installed inside a mounted directory.
+    covered by an empty tmpfs when they are installed inside a mounted directory;
+    ``support_dir``, the course's modules, is bound read-only at `SANDBOX_SUPPORT`.
     """
     args = [
         shutil.which("bwrap") or "bwrap",
@@ -83,6 +92,8 @@ def bwrap_prefix(
     args += ["--ro-bind", str(runtime_dir), str(runtime_dir)]
     for path in writable:
         args += ["--bind", str(path), str(path)]
+    if support_dir is not None:
+        args += ["--ro-bind", str(support_dir), SANDBOX_SUPPORT]
     args += ["--chdir", SANDBOX_WORKDIR, "--remount-ro", "/"]
     return args
 

@@ -7,7 +7,7 @@ Three modes:
     that shows only what Python needs, read-only: the interpreter's install, the virtualenv
     and system libraries. The working directory and ``/tmp`` are small private tmpfs mounts.
     The repository, ``assignments/``, other submissions and report directories are simply
-    not there.
+    not there. An assignment's support modules are a read-only copy bound at ``/course``.
 ``limits``
     No namespaces, but the same resource limits and, when the grader runs as root, the same
     unprivileged uid. Files readable by that uid stay readable, and the network is reachable:
@@ -17,11 +17,14 @@ Three modes:
 
 In every mode the kernel is started by a small launcher (``python -S``) that applies the
 resource limits, drops privileges and starts ipykernel with only the standard library and
-the site-packages directories on ``sys.path``. Skipping ``site`` means the ``.pth`` hook of
-an editable install is never run, so ``import grader`` finds nothing; the kernel shim also
-refuses the grader's packages on ``sys.meta_path``. Under bubblewrap the package sources
-are not even mounted. In ``limits`` mode that refusal is all there is: code that edits
-``sys.meta_path`` and ``sys.path`` could still load the grader's files, which it can read.
+the site-packages directories on ``sys.path``, and before them, when the assignment has
+support modules, the session's read-only copy of them, which a finder first on
+``sys.meta_path`` also looks each of them up in by name (`grader.spec.support`). Skipping
+``site`` means the ``.pth`` hook of an editable install is never run, so ``import grader``
+finds nothing; the kernel shim also refuses the grader's packages on ``sys.meta_path``. Under
+bubblewrap the package sources are not even mounted. In ``limits`` mode that refusal is all
+there is: code that edits ``sys.meta_path`` and ``sys.path`` could still load the grader's
+files, which it can read.
 
 When the grader runs as root (CI, containers) the kernel runs under a uid of its own, so
 RLIMIT_NPROC applies (root ignores it) and every process the notebook leaves behind can be
@@ -40,6 +43,7 @@ import site
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,7 +52,7 @@ from jupyter_client.kernelspec import KernelSpec
 from jupyter_client.manager import AsyncKernelManager
 
 from grader.errors import GraderError
-from grader.execution.bwrap import SANDBOX_WORKDIR, bwrap_prefix, bwrap_problem
+from grader.execution.bwrap import SANDBOX_SUPPORT, SANDBOX_WORKDIR, bwrap_prefix, bwrap_problem
 from grader.execution.exit_status import describe_exit
 from grader.execution.isolation import SandboxChoice, kernel_runs_as_root
 from grader.execution.result import SandboxMode
@@ -153,7 +157,8 @@ class _SandboxKernelManager(AsyncKernelManager):
 class Sandbox:
     """The private directories and launch recipe shared by every kernel of one session."""
 
-    def __init__(self, mode: SandboxMode, limits: Limits) -> None:
+    def __init__(self, mode: SandboxMode, limits: Limits, support: Sequence[Path] = ()) -> None:
+        """``support``: the course's modules, which every kernel imports ahead of anything else."""
         self.mode = mode
         self.limits = limits
         self.uid = self._choose_uid()
@@ -169,6 +174,7 @@ class Sandbox:
                 os.chown(directory, self.uid, self.uid)
         self.log_path = self.root / "kernel.log"
         self._starts = 0
+        self.support_dir = _copy_support(support, self.root / "support") if support else None
 
     @property
     def isolation_note(self) -> str | None:
@@ -251,6 +257,7 @@ class Sandbox:
             # cannot see and exit at once; --die-with-parent covers what that check is for.
             "forget_parent_pid": self.mode is SandboxMode.BWRAP,
             "site_packages": site.getsitepackages(),
+            "support_dir": self._support_path(),
             "kernel_args": [
                 "-f",
                 str(self.runtime.connection_file(start)),
@@ -264,6 +271,12 @@ class Sandbox:
         # Interrupt by message: ipykernel signals itself, which reaches it inside bwrap's
         # new session where a signal to the launcher's process group would not.
         return KernelSpec(argv=command, display_name="grader sandbox", language="python", interrupt_mode="message")
+
+    def _support_path(self) -> str | None:
+        """Where the kernel finds the support modules: bound at a fixed place under bubblewrap."""
+        if self.support_dir is None:
+            return None
+        return SANDBOX_SUPPORT if self.mode is SandboxMode.BWRAP else str(self.support_dir)
 
     def _rlimits(self) -> list[tuple[str, int]]:
         if self.mode is SandboxMode.NONE:
@@ -325,6 +338,7 @@ class Sandbox:
             runtime_dir=self.runtime.path,
             writable=self.runtime.writable_by_kernel(start),
             hidden_packages=BLOCKED_PACKAGES,
+            support_dir=self.support_dir,
         )
 
     def _kernel_pid(self, manager: AsyncKernelManager) -> int | None:
@@ -359,7 +373,22 @@ class Sandbox:
     def close(self) -> None:
         """Remove the session's directories (after its kernels are stopped)."""
         self.kill_strays(keep=None)
+        if self.support_dir is not None and self.support_dir.is_dir():
+            self.support_dir.chmod(0o755)  # else an ordinary user could not remove the copies in it
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _copy_support(modules: Sequence[Path], folder: Path) -> Path:
+    """The session's own copy of the support modules, readable by the kernel's uid and
+    writable by nobody but the grader's: outside bubblewrap a kernel that runs as the grader's
+    user could still change its copy, never the course's files or another kernel's."""
+    folder.mkdir()
+    for module in modules:
+        copy = folder / module.name
+        shutil.copyfile(module, copy)
+        copy.chmod(0o444)
+    folder.chmod(0o555)
+    return folder
 
 
 async def _kill(manager: AsyncKernelManager) -> None:

@@ -65,6 +65,8 @@ class ExecutionOptions:
     short_limit: float | None = None
     """The limit of a cell that calls, directly or not, a notebook function an earlier cell
     ran out of its time in (`grader.execution.hangs`); None: every cell gets ``cell_timeout``."""
+    support: tuple[Path, ...] = ()
+    """The course's modules every kernel imports first (`grader.spec.support`)."""
 
 
 class NotebookSession:
@@ -329,10 +331,10 @@ class NotebookSession:
 
     async def _start_first_kernel(self, mode: SandboxMode) -> None:
         if self._spare_kernel is None:
-            self._sandbox = Sandbox(mode, self.options.limits)
+            self._sandbox = Sandbox(mode, self.options.limits, self.options.support)
             await self._start_kernel()
             return
-        recipe = KernelRecipe(mode, self.options.limits)
+        recipe = KernelRecipe(mode, self.options.limits, self.options.support)
         self._sandbox, kernel = await self._spare_kernel.take(recipe, self.options.startup_timeout)
         await self._start_kernel(kernel)
 

@@ -27,6 +27,7 @@ import subprocess
 import threading
 import weakref
 from dataclasses import dataclass
+from pathlib import Path
 
 from grader.execution.result import SandboxMode
 from grader.execution.sandbox import Limits, RunningKernel, Sandbox
@@ -38,6 +39,8 @@ class KernelRecipe:
 
     mode: SandboxMode
     limits: Limits
+    support: tuple[Path, ...] = ()
+    """The course's modules, copied into the sandbox when the kernel is launched."""
 
 
 @dataclass
@@ -97,7 +100,7 @@ class SpareKernel:
 
 
 async def _launch(recipe: KernelRecipe, startup_timeout: float) -> _Launched:
-    sandbox = Sandbox(recipe.mode, recipe.limits)
+    sandbox = Sandbox(recipe.mode, recipe.limits, recipe.support)
     try:
         kernel = await sandbox.launch_kernel()
     except BaseException:

@@ -3,8 +3,8 @@
 * ``gamesearch-grader``: the grader as installed here (``grader`` and ``reference``), without
   the built-in assignments (their solutions stay with whoever grades them);
 * ``gamesearch-assignment-<id>``: the assignment's public side (`grader.release.public_copy`:
-  no solution, no hidden check's test cases), its handout, scripted input and adapter (no
-  other file of the folder), which names itself under `grader.spec.installed.ENTRY_POINT_GROUP`
+  no solution, no hidden check's test cases), its handout, scripted input, adapter and support
+  modules (no other file of the folder), which names itself under `grader.spec.installed.ENTRY_POINT_GROUP`
   so that ``notebook.check("<id>")`` and ``grader check -a <id>`` find it once installed.
 
 ``index.html`` links both, which is what ``pip install --find-links`` reads, from a folder or a
@@ -30,6 +30,7 @@ else:  # pragma: no cover
 from grader.release.public_copy import HIDDEN_CHECKS_FILE, SPEC_FILE, public_spec
 from grader.release.wheels import WheelSpec, write_wheel
 from grader.spec.installed import ENTRY_POINT_GROUP
+from grader.spec.support import SUPPORT_FOLDER
 
 GRADER_PROJECT = "gamesearch-grader"
 _PACKAGES = ("grader", "reference")
@@ -124,9 +125,12 @@ def _assignment_wheel(folder: Path, assignment_id: str, project: str, version: s
 
 def _public_files(spec: str) -> list[str]:
     """The files of the folder the public checks need, and no other (an instructor's notes or
-    marks beside the assignment stay there): the handout, the scripted input, the adapter."""
-    stdin = tomllib.loads(spec).get("assignment", {}).get("stdin_file")
-    return [*HANDOUTS, *([stdin] if isinstance(stdin, str) else []), ADAPTER_FILE]
+    marks beside the assignment stay there): the handout, the scripted input, the adapter, the
+    support modules the handout imports."""
+    table = tomllib.loads(spec).get("assignment", {})
+    stdin = table.get("stdin_file")
+    support = [f"{SUPPORT_FOLDER}/{name}" for name in table.get("support", ()) if isinstance(name, str)]
+    return [*HANDOUTS, *([stdin] if isinstance(stdin, str) else []), ADAPTER_FILE, *support]
 
 
 def _index_page(assignment_id: str, project: str, wheels: list[str]) -> str:

@@ -2,7 +2,8 @@
 
 ``DIR`` then holds:
 
-* ``student/<id>.ipynb`` (or ``.py``): the student's version (`grader.release.master`);
+* ``student/<id>.ipynb`` (or ``.py``): the student's version (`grader.release.master`), with
+  the course's support modules found beside the master (`grader.authoring.support_modules`);
 * ``<id>/``: the assignment folder, written by ``grader init`` from the answer key and that
   handout, and graded with; on a later release, init's new file with the author's hand edits
   applied (`grader.release.hand_edits`). A folder whose assignment.toml the release did not write
@@ -27,6 +28,7 @@ import nbformat
 
 from grader.authoring.api import given_whole
 from grader.authoring.create import InitRequest, create_assignment
+from grader.authoring.support_modules import HandedFile, choose_support
 from grader.errors import GraderError
 from grader.execution.isolation import SandboxChoice
 from grader.grading import GradingOptions
@@ -37,6 +39,7 @@ from grader.release.master import Master, read_master, script_text
 from grader.release.public_copy import SPEC_FILE
 from grader.spec.loader import load_assignment
 from grader.spec.model import AssignmentError
+from grader.spec.support import SUPPORT_FOLDER
 from grader.validation import ValidationReport, validate_assignment
 
 STATE = ".release"
@@ -143,6 +146,9 @@ class _Folder:
         base = (self.state / BASE_FILE).read_text(encoding="utf-8")
         merged = keep_hand_edits(base, (self.folder / SPEC_FILE).read_text(encoding="utf-8"), fresh_text)
         _replace_handed_files(self.folder, [p for p in fresh.iterdir() if p.name in _HANDED])
+        shutil.rmtree(self.folder / SUPPORT_FOLDER, ignore_errors=True)
+        if (fresh / SUPPORT_FOLDER).is_dir():
+            shutil.copytree(fresh / SUPPORT_FOLDER, self.folder / SUPPORT_FOLDER)
         (self.folder / SPEC_FILE).write_text(merged.text, encoding="utf-8")
         (self.state / BASE_FILE).write_text(fresh_text, encoding="utf-8")
         return _Merge(merged.kept, merged.lost)
@@ -151,6 +157,9 @@ class _Folder:
         """init on the answer key and the student's version; the functions the master gives
         whole are not graded (`grader.authoring.api.given_whole`)."""
         request = self.request
+        support = choose_support([], [HandedFile("master", request.master, self.master.solution)])
+        if isinstance(support, str):  # the answer key is in a scratch folder: found beside the master
+            raise ReleaseFailed(support)
         init = InitRequest(
             self.solution,
             out,
@@ -159,6 +168,7 @@ class _Folder:
             assignment_id=self.assignment_id,
             sandbox=request.sandbox,
             given=given_whole(self.master.student, self.master.solution),
+            support=support.modules,
         )
         report = create_assignment(init)
         if report.failure is not None:
@@ -188,6 +198,8 @@ def _release(request: ReleaseRequest) -> ReleaseReport:
         assignment = load_assignment(folder.folder)
     except AssignmentError as exc:
         raise ReleaseFailed(f"the assignment does not load: {exc}") from None
+    for module in assignment.support:  # the student's version imports them from beside it
+        shutil.copyfile(module.path, student.parent / module.file_name)
     validation = validate_assignment(assignment, GradingOptions(sandbox=request.sandbox))
     number = _next_number(folder.state)
     bundle = write_bundle(folder.folder, assignment.id, str(number), request.out / "bundle")

@@ -146,6 +146,15 @@ ASSIGNMENT_KEYS: tuple[SpecKey, ...] = (
         "(see [security](security.md#isolation-modes)).",
         "limits",
     ),
+    SpecKey(
+        "support",
+        "support",
+        "The course's own modules its handout imports (`from game_api import *`), kept in the folder's `support/`: "
+        "every kernel imports them from there, read-only and ahead of any file of the same name a student hands in "
+        "(see [course authors](course-authors.md#support-modules)). Each must be a `.py` file that compiles.",
+        ["game_api.py"],
+        type_text="list of file names",
+    ),
 )
 
 CHECK_KEY_DOCS: dict[str, str] = {
@@ -179,9 +188,10 @@ _HEADER = """\
 and the spec loader: edit those (a field's docstring is the line after it) and run it again. -->
 
 An assignment is a folder: `assignment.toml` (this page), `template.ipynb` (the handout),
-`solution.ipynb` (which must score full marks: `grader validate`), and optionally `STDIN.txt`
-and `adapter.py`. A handout or solution given as a script is kept as one, `template.py` or
-`solution.py`, and used wherever the notebook would be (the notebook wins when both exist).
+`solution.ipynb` (which must score full marks: `grader validate`), and optionally `STDIN.txt`,
+`adapter.py` and a `support/` folder of the course's own modules. A handout or solution given
+as a script is kept as one, `template.py` or `solution.py`, and used wherever the notebook
+would be (the notebook wins when both exist).
 How to write one is in [Course authors](course-authors.md). Every field below is validated
 when the assignment loads; a mistake is reported with its file, field and problem.
 """
@@ -331,9 +341,12 @@ def spec_text(assignment: Mapping[str, object], check: Mapping[str, object]) -> 
 
 
 def load_spec(text: str) -> Assignment:
-    """Load ``text`` as an assignment folder of its own (a ``stdin_file`` it names is created)."""
+    """Load ``text`` as an assignment folder of its own (a ``stdin_file`` and a support module
+    it names are created)."""
     with tempfile.TemporaryDirectory() as folder:
         (Path(folder) / "STDIN.txt").write_text("3\nn\n", encoding="utf-8")
+        (Path(folder) / "support").mkdir()
+        (Path(folder) / "support" / "game_api.py").write_text("ROWS = 6\n", encoding="utf-8")
         path = Path(folder) / "assignment.toml"
         path.write_text(text, encoding="utf-8")
         return load_assignment(path)

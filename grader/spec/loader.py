@@ -28,6 +28,7 @@ from grader.spec.call_template import CallTemplate, CallTemplateError
 from grader.spec.game import GameSetup, read_game
 from grader.spec.installed import installed_assignments
 from grader.spec.model import Assignment, AssignmentError, Check
+from grader.spec.support import read_support
 from grader.spec.tables import SpecFile, read_tables
 from reference import CODECS, BoardEncoding
 
@@ -94,8 +95,8 @@ and no check of it reads a tic-tac-toe board (`_check_game_kinds`)."""
 
 
 def assignment_from(spec: SpecFile, path: Path) -> Assignment:
-    """The assignment ``spec`` describes, as if read from ``path`` (its stdin file and adapter
-    are looked for beside it): what spans the tables is checked here."""
+    """The assignment ``spec`` describes, as if read from ``path`` (its stdin file, adapter
+    and support modules are looked for beside it): what spans the tables is checked here."""
     game = read_game(spec.game)
     if isinstance(game, list):
         raise AssignmentError.of(path, game)
@@ -118,6 +119,9 @@ def assignment_from(spec: SpecFile, path: Path) -> Assignment:
         if not stdin_path.is_file():
             raise AssignmentError(path, "assignment.stdin_file", f"{stdin_path} does not exist")
         settings["stdin"] = tuple(stdin_path.read_text(encoding="utf-8").splitlines())
+    support = read_support(directory, table.support or ())
+    if isinstance(support, str):
+        raise AssignmentError(path, "assignment.support", support)
     return Assignment(
         **settings,
         directory=directory,
@@ -127,6 +131,7 @@ def assignment_from(spec: SpecFile, path: Path) -> Assignment:
         checks=spec.checks,
         adapter=_load_adapter(directory / "adapter.py"),
         game=game,
+        support=support,
     )
 
 

@@ -18,6 +18,7 @@ from grader.execution.isolation import SandboxChoice
 from grader.serialization import Positive
 from grader.spec.board import BoardLocation
 from grader.spec.game import GameSetup
+from grader.spec.support import SupportModule
 from reference import BoardGame, Position, TicTacToe
 from reference.codecs import MOVE_FORMATS, BoardEncoding, MoveFormat  # noqa: F401 - the spec's move formats
 
@@ -179,6 +180,9 @@ class Assignment:
     """The isolation its author chose for every grader of it (``limits`` where bubblewrap
     cannot run, as in a container); None: bubblewrap, refusing where it cannot run. A
     command's ``--sandbox`` and ``GRADER_SANDBOX`` win (`grader.execution.isolation`)."""
+    support: tuple[SupportModule, ...] = ()
+    """The course's own modules its notebooks import, kept in the folder's ``support/``: every
+    kernel imports them from there (`grader.spec.support`)."""
 
     @property
     def solution_path(self) -> Path:

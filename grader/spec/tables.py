@@ -56,10 +56,12 @@ class AssignmentTable:
     hypothesis_examples: Count | None = None
     reference_helpers: bool | None = None
     sandbox: SandboxChoice | None = None
+    support: tuple[str, ...] | None = None
+    """File names of the course's modules in the folder's ``support/`` (read by the loader)."""
 
     def settings(self) -> dict[str, Any]:
         """The given fields that `Assignment` holds as they are, by its names."""
-        held = {f.name for f in dataclasses.fields(Assignment)} - {"encoding"}  # a preset's name, here
+        held = {f.name for f in dataclasses.fields(Assignment)} - {"encoding", "support"}  # names, here
         given = {"move_format" if k == "move" else k: v for k, v in vars(self).items() if v is not None}
         return {k: v for k, v in given.items() if k in held}
 

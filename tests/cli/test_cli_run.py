@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 from pathlib import Path
 
 import nbformat
@@ -12,7 +13,9 @@ import pytest
 from grader.cli.run import EXIT_CELLS_FAILED, EXIT_NOT_RUN, EXIT_OK, add_run_parser, execution_options
 from grader.execution.result import ExecutionResult
 from grader.execution.session import CellStatus, ExecutionOptions
+from grader.spec.format_doc import spec_text
 from grader.spec.loader import load_assignment
+from tests.courses.support_course import MODULE
 from tests.execution.support import fixture
 
 pytestmark = pytest.mark.kernel
@@ -117,6 +120,20 @@ def test_an_assignment_gives_its_scripted_input_and_time_limits() -> None:
     assert mine.stdin == ("1",) and mine.cell_timeout == 5 and mine.notebook_timeout == lab05.notebook_timeout
     plain = options_for(["run", "nb.ipynb"])
     assert plain.stdin == () and plain.cell_timeout == ExecutionOptions().cell_timeout
+
+
+def test_an_assignment_gives_its_support_modules(tmp_path: Path) -> None:
+    (tmp_path / "assignment.toml").write_text(
+        spec_text(
+            {"id": "toy", "title": "Toy", "encoding": "flat-space", "support": ["toygame.py"]},
+            {"id": "clean", "kind": "runs-cleanly", "points": 1},
+        ),
+        encoding="utf-8",
+    )
+    (tmp_path / "support").mkdir()
+    shutil.copyfile(MODULE, tmp_path / "support" / "toygame.py")
+    assert options_for(["run", "nb.ipynb", "-a", str(tmp_path)]).support == (tmp_path / "support" / "toygame.py",)
+    assert options_for(["run", "nb.ipynb"]).support == ()
 
 
 def test_run_with_an_assignment_answers_input_from_its_stdin(capsys: pytest.CaptureFixture[str]) -> None:

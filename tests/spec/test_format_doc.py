@@ -41,6 +41,8 @@ def test_each_documented_assignment_key_is_one_the_loader_reads(key: SpecKey) ->
         assert loaded.encoding.name == key.example
     elif key.name == "stdin_file":
         assert loaded.stdin == ("3", "n") and default.stdin == ()
+    elif key.name == "support":
+        assert [module.file_name for module in loaded.support] == key.example and default.support == ()
     else:
         assert key.attribute is not None
         expected = tuple(key.example) if isinstance(key.example, list) else key.example
