@@ -22,7 +22,8 @@ def add_init_parser(subparsers: Any) -> argparse.ArgumentParser:
         description="Run the solution in the sandbox, find its functions and conventions by calling them, "
         "and write DIR/assignment.toml with the solution (and template, scripted input) beside it.",
     )
-    parser.add_argument("solution", type=Path, help="the instructor's solution (.ipynb or .py)")
+    # optional to argparse only so that a solution swallowed by --support gets its own message
+    parser.add_argument("solution", type=Path, nargs="?", help="the instructor's solution (.ipynb or .py)")
     parser.add_argument("--out", type=Path, required=True, help="the assignment folder to write (new or empty)")
     parser.add_argument(
         "--template", type=Path, default=None, help="the students' handout (default: made from the solution)"
@@ -48,9 +49,18 @@ def add_init_parser(subparsers: Any) -> argparse.ArgumentParser:
     return parser
 
 
+_SWALLOWED = (
+    ": --support takes every file after it, so give the solution before --support "
+    "(grader init SOLUTION --out DIR --support FILE...) or end the list with --"
+)
+
+
 def cmd_init(args: argparse.Namespace) -> int:
     from grader.authoring.create import InitRequest, create_assignment
 
+    if args.solution is None:
+        print(f"grader init: no solution given{_SWALLOWED if args.support else ''}", file=sys.stderr)
+        return 2
     report = create_assignment(
         InitRequest(
             solution=args.solution,

@@ -15,7 +15,7 @@ import pytest
 from grader.authoring.create import InitRequest, create_assignment
 from grader.authoring.support_modules import HandedFile, SupportChoice, choose_support, imported_names
 from grader.class_folder.layout import RESULT_FILE
-from grader.cli import main
+from grader.cli import build_parser, main
 from grader.grading import grade_submission
 from grader.results import SubmissionResult
 from grader.spec.loader import load_assignment
@@ -239,3 +239,19 @@ def test_the_handout_given_as_a_notebook_is_read_for_imports(tmp_path: Path) -> 
     nbformat.write(notebook, folder / "handout.ipynb")
     choice = choose_support([], [_handed(folder / "handout.ipynb")])
     assert isinstance(choice, SupportChoice) and choice.names == ("toygame.py",)
+
+
+def test_a_solution_swallowed_by_support_is_named_and_the_list_can_be_ended(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _course_copy(tmp_path)
+    out = tmp_path / "assignment"
+    status, printed, said = _init(capsys, "--out", out, "--support", folder / "toygame.py", folder / "solution.py")
+    assert status == 2 and printed == ""
+    assert "no solution given: --support takes every file after it" in said
+    assert not out.exists()
+    # `--` ends the list: what follows is the solution
+    parsed = build_parser().parse_args(
+        ["init", "--out", str(out), "--support", str(folder / "toygame.py"), "--", str(folder / "solution.py")]
+    )
+    assert parsed.solution == folder / "solution.py" and parsed.support == [folder / "toygame.py"]
