@@ -25,7 +25,6 @@ STILL_NAMING_THE_BOARD = {
     "checks/causes/explorations.py",  # tic-tac-toe alone: its alpha-beta traces, step by step
     "checks/causes/known_mistakes.py",  # tic-tac-toe alone: its named alpha-beta mistakes
     "checks/causes/root_cause.py",  # tic-tac-toe alone: a defect searched on its engine
-    "tools/answer_key.py",
 }
 """The modules of ``grader/`` that still name tic-tac-toe's ``Board``."""
 
