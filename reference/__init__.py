@@ -27,7 +27,7 @@ from reference.connect4 import CONNECT_FOUR, ConnectK, ConnectState
 from reference.connect_heuristics import CentreColumn, CentrePreference, OpenWindows, centre_out_order
 from reference.drawing import Drawing, Square
 from reference.errors import IllegalMove, MalformedBoard
-from reference.game import BoardGame, Game, winner
+from reference.game import BoardGame, Game, LineGame, winner
 from reference.game_search import (
     Evaluation,
     GameSearchResult,
@@ -66,6 +66,7 @@ __all__ = [
     "BoardGame",
     "Drawing",
     "Game",
+    "LineGame",
     "Position",
     "Square",
     "WrittenPosition",

@@ -12,7 +12,7 @@ records the outcome in the state it makes: deep searches and counts of positions
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from numbers import Integral
 from operator import itemgetter
@@ -258,6 +258,42 @@ class ConnectK:
         """The board, top row first, over the column numbers."""
         numbers = " ".join(str(col % 10) for col in range(self.cols))
         return f"{self.drawing(state).text()}\n{numbers}"
+
+    # -- cells and lines (`reference.game.LineGame`) ------------------------------------
+
+    def line_groups(self) -> tuple[tuple[str, tuple[tuple[int, ...], ...]], ...]:
+        """The runs across, the runs down and the diagonal ones, each named together."""
+
+        def along(line: tuple[int, ...]) -> str:
+            (row, col), (next_row, next_col) = divmod(line[0], self.cols), divmod(line[1], self.cols)
+            return "the rows" if row == next_row else "the columns" if col == next_col else "the diagonals"
+
+        names = ("the rows", "the columns", "the diagonals")
+        return tuple((name, tuple(line for line in self.lines if along(line) == name)) for name in names)
+
+    def line_name(self, line: tuple[int, ...]) -> str:
+        """``"the run from row 3, col 0 to row 3, col 2"``: a line as feedback names it."""
+        if line not in self.lines:
+            raise ValueError(f"{line!r} is no run of {self.k} on a {self.rows}x{self.cols} board")
+        (row, col), (end_row, end_col) = divmod(line[0], self.cols), divmod(line[-1], self.cols)
+        return f"the run from row {row}, col {col} to row {end_row}, col {end_col}"
+
+    def cells(self, state: Position) -> tuple[str, ...]:
+        """The marks, row-major, top row first."""
+        return self._own(state).cells
+
+    def position(self, text: str) -> ConnectState:
+        """The state ``str`` wrote (rows top first, ``/`` between them)."""
+        return self._own(ConnectState.from_rows(*text.split("/")))
+
+    def spec_words(self) -> tuple[str, str]:
+        """How a spec names a state, and shows one (its rows top first, ``/`` between them)."""
+        empty = "/".join(["." * self.cols] * self.rows)
+        return f"position, {self.rows} rows of {self.cols} cells joined by /", f'position such as "{empty}"'
+
+    def with_cells(self, cells: Sequence[str]) -> ConnectState:
+        """The state of these marks, row-major, whether or not a game reaches it."""
+        return ConnectState(self.rows, self.cols, tuple(cells))
 
 
 CONNECT_FOUR = ConnectK(rows=6, cols=7, k=4)

@@ -7,6 +7,9 @@ them, down to the node counts. Both searches count *calls of the search function
 included*: that is what seeds 002 and 003 count, and seed 000's "generated states" is the
 same figure minus the root.
 
+Each search takes any :class:`~reference.position.Position` and refuses, with
+:class:`~reference.errors.MalformedBoard`, one that is not tic-tac-toe's board.
+
 Depth: the root has depth ``spec.start_depth`` and each ply adds one. Seeds 001 and 004
 evaluate a move by calling ``minimax(child, 0, ...)``, so their root is at depth -1.
 """
@@ -33,7 +36,8 @@ from reference.engine import (
     place,
 )
 from reference.errors import MalformedBoard
-from reference.tictactoe import EMPTY, LINES_THROUGH, Board, O, X, opponent
+from reference.position import Position
+from reference.tictactoe import EMPTY, LINES_THROUGH, Board, O, X, board_of, opponent
 
 __all__ = [
     "WIN_SCORE",
@@ -200,13 +204,14 @@ def _best(values: Iterable[float], player: str, spec: SearchSpec) -> float:
     return max(values) if player == spec.maximizer else min(values)
 
 
-def minimax(board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str | None = None) -> SearchResult:
-    """Full-width minimax from ``board`` under ``spec``.
+def minimax(position: Position, spec: SearchSpec = SearchSpec(), *, to_move: str | None = None) -> SearchResult:
+    """Full-width minimax from ``position`` under ``spec``.
 
     ``to_move`` overrides the side to move that the mark counts imply (for boards whose
     counts do not fit ``spec.first_player``). The value and the node count are those of the
     whole game tree below the root, each position's computed once (memoized).
     """
+    board = board_of(position)
     search = spec_search(spec)
     depth = spec.start_depth
     leaf = search.positions.root_value(board.cells, depth)
@@ -222,8 +227,8 @@ def minimax(board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str | Non
     return SearchResult(value, best_moves[0], best_moves, search.size(board.cells, -1, player, depth))
 
 
-def minimax_nodes(board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str | None = None) -> int:
-    """How many nodes :func:`minimax` visits from ``board`` (its ``nodes``), without its values.
+def minimax_nodes(position: Position, spec: SearchSpec = SearchSpec(), *, to_move: str | None = None) -> int:
+    """How many nodes :func:`minimax` visits from ``position`` (its ``nodes``), without its values.
 
     Plain minimax visits every node of the game tree below the root, so the figure is the
     size of that tree. Within one search a position fixes its depth and its side to move,
@@ -231,6 +236,7 @@ def minimax_nodes(board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str
     position recurs: the empty board's 549,946 nodes come from its 5,478 distinct
     positions. Neither scoring nor move order changes the count; the depth limit does.
     """
+    board = board_of(position)
     player = root_mover(board, spec, to_move)
     if player is None:
         return 1
@@ -238,7 +244,7 @@ def minimax_nodes(board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str
 
 
 def alphabeta(
-    board: Board,
+    position: Position,
     spec: SearchSpec = SearchSpec(),
     *,
     alpha: float = -math.inf,
@@ -265,6 +271,7 @@ def alphabeta(
     Both modes visit the same nodes (a clamped child value crosses a bound exactly when the
     unclamped one does). ``best_move`` is meaningful only when ``v`` is exact.
     """
+    board = board_of(position)
     if not alpha < beta:
         raise ValueError(f"alpha-beta needs alpha < beta, got alpha={alpha}, beta={beta}")
     search = spec_search(spec, fail=fail, window=(alpha, beta))
@@ -272,13 +279,14 @@ def alphabeta(
     return SearchResult(value, best_move, (), search.nodes)
 
 
-def move_values(board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str | None = None) -> dict[int, float]:
+def move_values(position: Position, spec: SearchSpec = SearchSpec(), *, to_move: str | None = None) -> dict[int, float]:
     """Minimax value of each legal move (the child searched at depth ``start_depth + 1``).
 
     This is what seeds 001/002/004's ``find_best_move`` loops compute per move. It is
     defined even when the root itself would be cut off by the depth limit; a finished game
     has no moves and gives ``{}``. Keys follow ``spec.move_order``.
     """
+    board = board_of(position)
     if _terminal_value(board, spec, spec.start_depth) is not None:
         return {}
     player = side_to_move(board, spec, to_move)
@@ -290,8 +298,11 @@ def move_values(board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str |
     }
 
 
-def optimal_moves(board: Board, spec: SearchSpec = SearchSpec(), *, to_move: str | None = None) -> tuple[int, ...]:
+def optimal_moves(
+    position: Position, spec: SearchSpec = SearchSpec(), *, to_move: str | None = None
+) -> tuple[int, ...]:
     """Every move whose value is best for the side to move, in ``spec.move_order``."""
+    board = board_of(position)
     values = move_values(board, spec, to_move=to_move)
     if not values:
         return ()

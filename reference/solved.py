@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from reference.errors import MalformedBoard
+from reference.position import Position
 from reference.search import SearchSpec
-from reference.tictactoe import EMPTY, LINES_THROUGH, Board, X, opponent
+from reference.tictactoe import EMPTY, LINES_THROUGH, Board, X, board_of, opponent
 
 __all__ = ["Solution", "clear_caches", "reachable_positions", "solve", "solve_all"]
 
@@ -151,8 +152,10 @@ def solve_all(spec: SearchSpec | None = None) -> Mapping[Board, Solution]:
     return _solve_all(SearchSpec() if spec is None else spec)
 
 
-def solve(board: Board, spec: SearchSpec | None = None) -> Solution:
-    """The solution of one position; :class:`MalformedBoard` if it is not reachable."""
+def solve(position: Position, spec: SearchSpec | None = None) -> Solution:
+    """The solution of one position; :class:`MalformedBoard` if it is not a reachable
+    tic-tac-toe board."""
+    board = board_of(position)
     spec = SearchSpec() if spec is None else spec
     try:
         return solve_all(spec)[board]

@@ -10,6 +10,7 @@ rules live in exactly one place. Cells are numbered 0..8 row-major::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from numbers import Integral
 
@@ -57,6 +58,8 @@ LINE_NAMES: dict[tuple[int, int, int], str] = {
     (2, 4, 6): "the anti-diagonal",
 }
 """Each line in words, as feedback names it."""
+
+_LINE_WORDS: dict[tuple[int, ...], str] = {line: words for line, words in LINE_NAMES.items()}
 
 # After a move only the lines through the moved cell can have been completed; the search
 # uses this to test for a win in 2-4 line checks instead of 8.
@@ -363,6 +366,10 @@ class TicTacToe:
             return 0
         return 1 if player in winners else -1
 
+    def legality_problem(self, state: Position) -> str | None:
+        """Why ``state`` cannot arise in a game ``first_player`` began, or ``None`` if it can."""
+        return board_of(state).legality_problem(self.first_player)
+
     def pieces(self, state: Position) -> int:
         """The marks on the board."""
         return 9 - len(board_of(state).empty_cells())
@@ -377,3 +384,41 @@ class TicTacToe:
     def text(self, state: Position) -> str:
         """Three lines, e.g. ``"X . O\\n. X .\\n. . O"``."""
         return board_of(state).grid()
+
+    # -- cells and lines (`reference.game.LineGame`) ------------------------------------
+
+    @property
+    def lines(self) -> tuple[tuple[int, ...], ...]:
+        """The eight lines: rows, then columns, then diagonals."""
+        return LINES
+
+    def line_groups(self) -> tuple[tuple[str, tuple[tuple[int, ...], ...]], ...]:
+        """The rows, the columns and the diagonals, each named as feedback names them together."""
+        return ("the rows", LINES[0:3]), ("the columns", LINES[3:6]), ("the diagonals", LINES[6:8])
+
+    def line_name(self, line: tuple[int, ...]) -> str:
+        """``"the top row"``: a line as feedback names it."""
+        try:
+            return _LINE_WORDS[line]
+        except KeyError:
+            raise ValueError(f"{line!r} is no line of tic-tac-toe") from None
+
+    def cells(self, state: Position) -> tuple[str, ...]:
+        """The nine marks, row-major."""
+        return board_of(state).cells
+
+    def winners(self, state: Position) -> frozenset[str]:
+        """Every player with three in a row; two players only on impossible boards."""
+        return board_of(state).winners()
+
+    def position(self, text: str) -> Board:
+        """The board ``str`` wrote (``"X.O......"``)."""
+        return Board.from_string(text)
+
+    def spec_words(self) -> tuple[str, str]:
+        """How a spec names a board, and shows one (`reference.position.WrittenPosition`)."""
+        return Board.spec_words()
+
+    def with_cells(self, cells: Sequence[str]) -> Board:
+        """The board of these nine marks, whether or not a game reaches it."""
+        return Board(tuple(cells))

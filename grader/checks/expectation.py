@@ -1,5 +1,8 @@
 """The base of every predicate expectation (`Expectation`), and how a check reads and shows
-answers (`Reading`, `Read`). The expectations themselves are `grader.checks.expectations`."""
+answers (`Reading`, `Read`). The expectations themselves are `grader.checks.expectations`.
+
+An expectation reads a position through the assignment's game (`reference.game.LineGame`):
+its cells, its lines and their names."""
 
 from __future__ import annotations
 
@@ -11,10 +14,15 @@ from hypothesis import strategies as st
 
 from grader.checks.answers import Answer, MoveCodec, ShapeError, format_value
 from grader.checks.causes.defects import Defect, DrawObservation
+from grader.checks.line_game import TIC_TAC_TOE
 from grader.execution.channel.kernel.predicate_truths import PredicateTruth
-from reference import Board, Position
+from reference import LineGame, Position
 
-__all__ = ["Expectation", "Read", "Reading"]
+__all__ = ["Boards", "Cases", "Expectation", "Read", "Reading"]
+
+Boards = Sequence[Position]
+Cases = list[tuple[Position, Any]]
+"""Positions with what goes with each (`Expectation.extras`)."""
 
 
 @dataclass(frozen=True)
@@ -73,8 +81,15 @@ class Expectation:
     """The truth's ``player`` is the side that began the game (the assignment's ``first_player``),
     not a player the call is given."""
 
-    def expected(self, board: Board, player: str | None, position: int | None, maximizer: str) -> Any:
-        return self.truth.truth(board.cells, player, position, maximizer)
+    def expected(
+        self,
+        board: Position,
+        player: str | None,
+        position: int | None,
+        maximizer: str,
+        game: LineGame[Position] = TIC_TAC_TOE,
+    ) -> Any:
+        return self.truth.truth(game.cells(board), player, position, maximizer)
 
     def extras(self) -> st.SearchStrategy[Any]:
         """What goes with each board: nothing, unless a player or a move is asked about."""
@@ -86,9 +101,7 @@ class Expectation:
     def position(self, extra: Any) -> int | None:
         return None
 
-    def first_cases(
-        self, lines: Sequence[Board], drawn: Sequence[Board], near_full: Sequence[Board]
-    ) -> list[tuple[Board, Any]]:
+    def first_cases(self, game: LineGame[Position], lines: Boards, drawn: Boards, near_full: Boards) -> Cases:
         """Every line complete for each player and every drawn board (the nearly full ones
         too when `near_full_cases`), before any generated board: together they show each kind
         of answer."""
@@ -103,22 +116,26 @@ class Expectation:
     def show(self, value: Any, reading: Reading) -> str:
         return format_value(value)
 
-    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
+    def answer_kinds(self, game: LineGame[Position], board: Position, extra: Any, maximizer: str) -> list[str]:
         """The kinds of answer a case shows (a win on each line for each player, a draw...)."""
         raise NotImplementedError
 
-    def local_cause(self, function: str, board: Board, player: str | None, expected: Any, actual: Any) -> str | None:
+    def local_cause(
+        self, game: LineGame[Position], function: str, board: Position, player: str | None, expected: Any, actual: Any
+    ) -> str | None:
         """The likely cause of one wrong answer, read from that answer alone."""
         return None
 
-    def defect(self, function: str, seen: Sequence[Read]) -> Defect | None:
+    def defect(self, game: LineGame[Position], function: str, seen: Sequence[Read]) -> Defect | None:
         """The defect every answer shows, as a search built on the function would use it."""
         return None
 
-    def root_observations(self, seen: Sequence[Read]) -> list[DrawObservation] | None:
+    def root_observations(self, game: LineGame[Position], seen: Sequence[Read]) -> list[DrawObservation] | None:
         """The answers as evidence of a lower-level function's defect; None: not asked."""
         return None
 
-    def convention(self, function: str, seen: Sequence[Read], marks: Mapping[str, Any]) -> str | None:
+    def convention(
+        self, game: LineGame[Position], function: str, seen: Sequence[Read], marks: Mapping[str, Any]
+    ) -> str | None:
         """Another convention every answer follows (the winning mark for True/False)."""
         return None

@@ -31,36 +31,41 @@ from grader.checks.causes.defects import (
     draw_test_defect,
     win_test_defect,
 )
-from grader.checks.expectation import Expectation, Read, Reading
+from grader.checks.expectation import Boards, Cases, Expectation, Read, Reading
 from grader.checks.move_expectations import LegalMoves, ToMove, ValidMove
 from grader.execution.channel.kernel.predicate_truths import PREDICATE_TRUTHS
-from reference import LINE_NAMES, LINES, Board, O, X
-from reference.tictactoe import board_of
+from reference import EMPTY, LineGame, O, Position, X
 
-__all__ = ["EXPECTATIONS", "LINE_KINDS", "Expectation", "Read", "Reading", "line_name", "lines_of"]
+__all__ = ["EXPECTATIONS", "Expectation", "Read", "Reading", "line_kinds", "line_name", "lines_of"]
 
-# The diagonals with their cells: "main" and "anti" are not every student's words.
-_LINE_WORDS = {
-    **LINE_NAMES,
-    (0, 4, 8): LINE_NAMES[(0, 4, 8)] + " (cells 0, 4, 8)",
-    (2, 4, 6): LINE_NAMES[(2, 4, 6)] + " (cells 2, 4, 6)",
-}
+Line = tuple[int, ...]
 _LINE_KIND = "wins for {player} on {line}"
-LINE_KINDS = frozenset(_LINE_KIND.format(player=p, line=LINE_NAMES[line]) for p in (X, O) for line in LINES)
-"""Every "win on this line for this player" kind of answer (`Expectation.answer_kinds`)."""
 _SCORE_KINDS = {1: "wins for the maximizer", -1: "losses for the maximizer"}
 
 
-def line_name(line: tuple[int, int, int]) -> str:
-    return _LINE_WORDS[line]
+def line_kinds(game: LineGame[Position]) -> frozenset[str]:
+    """Every "win on this line for this player" kind of answer (`Expectation.answer_kinds`)."""
+    return frozenset(_LINE_KIND.format(player=p, line=game.line_name(line)) for p in (X, O) for line in game.lines)
 
 
-def lines_of(board: Board, player: str) -> list[tuple[int, int, int]]:
-    return [line for line in LINES if all(board.cells[i] == player for i in line)]
+def line_name(game: LineGame[Position], line: Line) -> str:
+    """A line as a local cause names it: a diagonal with its cells, as "main" and "anti" are
+    not every student's words."""
+    name = game.line_name(line)
+    return f"{name} (cells {', '.join(map(str, line))})" if "diagonal" in name else name
 
 
-def _line_kinds(board: Board, players: Iterable[str]) -> list[str]:
-    return [_LINE_KIND.format(player=p, line=LINE_NAMES[line]) for p in sorted(players) for line in lines_of(board, p)]
+def lines_of(game: LineGame[Position], board: Position, player: str) -> list[Line]:
+    cells = game.cells(board)
+    return [line for line in game.lines if all(cells[i] == player for i in line)]
+
+
+def _line_kinds(game: LineGame[Position], board: Position, players: Iterable[str]) -> list[str]:
+    return [
+        _LINE_KIND.format(player=p, line=game.line_name(line))
+        for p in sorted(players)
+        for line in lines_of(game, board, p)
+    ]
 
 
 class Wins(Expectation):
@@ -77,31 +82,33 @@ class Wins(Expectation):
     def player(self, extra: Any) -> str | None:
         return extra
 
-    def first_cases(
-        self, lines: Sequence[Board], drawn: Sequence[Board], near_full: Sequence[Board]
-    ) -> list[tuple[Board, Any]]:
-        return [(b, p) for b, _ in super().first_cases(lines, drawn, near_full) for p in (X, O)]
+    def first_cases(self, game: LineGame[Position], lines: Boards, drawn: Boards, near_full: Boards) -> Cases:
+        return [(b, p) for b, _ in super().first_cases(game, lines, drawn, near_full) for p in (X, O)]
 
-    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
-        if extra in board.winners():
-            return _line_kinds(board, [extra])
+    def answer_kinds(self, game: LineGame[Position], board: Position, extra: Any, maximizer: str) -> list[str]:
+        if extra in game.winners(board):
+            return _line_kinds(game, board, [extra])
         return ["positions without a win for the player asked"]
 
-    def local_cause(self, function: str, board: Board, player: str | None, expected: Any, actual: Any) -> str | None:
+    def local_cause(
+        self, game: LineGame[Position], function: str, board: Position, player: str | None, expected: Any, actual: Any
+    ) -> str | None:
         if expected and not actual and player:
-            return f"`{function}` misses a win on {line_name(lines_of(board, player)[0])}."
+            return f"`{function}` misses a win on {line_name(game, lines_of(game, board, player)[0])}."
         if actual and not expected and player:
-            if lines_of(board, O if player == X else X):
+            if lines_of(game, board, O if player == X else X):
                 return f"It reports a win for {player} when it is the other player who has a line."
             return f"It reports a win for {player}, who has no complete line."
         return None
 
-    def defect(self, function: str, seen: Sequence[Read]) -> Defect | None:
-        asked = [WinObservation(board_of(r.board), r.player, bool(r.read)) for r in seen if r.player is not None]
+    def defect(self, game: LineGame[Position], function: str, seen: Sequence[Read]) -> Defect | None:
+        asked = [WinObservation(r.board, r.player, bool(r.read), game) for r in seen if r.player is not None]
         return win_test_defect(function, asked)
 
-    def convention(self, function: str, seen: Sequence[Read], marks: Mapping[str, Any]) -> str | None:
-        return explain_win_convention(function, _observed(seen), marks=marks)
+    def convention(
+        self, game: LineGame[Position], function: str, seen: Sequence[Read], marks: Mapping[str, Any]
+    ) -> str | None:
+        return explain_win_convention(function, _observed(game, seen), marks=marks)
 
 
 class Winner(Expectation):
@@ -134,23 +141,25 @@ class Winner(Expectation):
             return repr(codes["ongoing"]) if "ongoing" in codes else "None"
         return repr(codes.get(value, value))
 
-    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
-        winners = board.winners()
-        return _line_kinds(board, winners) if winners else ["positions without a winner"]
+    def answer_kinds(self, game: LineGame[Position], board: Position, extra: Any, maximizer: str) -> list[str]:
+        winners = game.winners(board)
+        return _line_kinds(game, board, winners) if winners else ["positions without a winner"]
 
-    def local_cause(self, function: str, board: Board, player: str | None, expected: Any, actual: Any) -> str | None:
+    def local_cause(
+        self, game: LineGame[Position], function: str, board: Position, player: str | None, expected: Any, actual: Any
+    ) -> str | None:
         if expected in (X, O) and actual != expected:
-            return f"The winning line missed is {line_name(lines_of(board, expected)[0])}."
+            return f"The winning line missed is {line_name(game, lines_of(game, board, expected)[0])}."
         return None
 
-    def defect(self, function: str, seen: Sequence[Read]) -> Defect | None:
+    def defect(self, game: LineGame[Position], function: str, seen: Sequence[Read]) -> Defect | None:
         # A winner function answers for both players (reachable boards hold one winner at most).
-        return win_test_defect(
-            function, [WinObservation(board_of(r.board), p, r.read == p) for r in seen for p in (X, O)]
-        )
+        return win_test_defect(function, [WinObservation(r.board, p, r.read == p, game) for r in seen for p in (X, O)])
 
-    def convention(self, function: str, seen: Sequence[Read], marks: Mapping[str, Any]) -> str | None:
-        return explain_winner_convention(function, _observed(seen), marks=marks)
+    def convention(
+        self, game: LineGame[Position], function: str, seen: Sequence[Read], marks: Mapping[str, Any]
+    ) -> str | None:
+        return explain_winner_convention(function, _observed(game, seen), marks=marks)
 
 
 class Outcome(Winner):
@@ -164,10 +173,10 @@ class Outcome(Winner):
     def _codes(self, reading: Reading) -> dict[str, Any]:
         return {**super()._codes(reading), "tie": "tie"}
 
-    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
-        if not board.winners() and board.is_full():
+    def answer_kinds(self, game: LineGame[Position], board: Position, extra: Any, maximizer: str) -> list[str]:
+        if not game.winners(board) and _full(game, board):
             return ["draws"]
-        return super().answer_kinds(board, extra, maximizer)
+        return super().answer_kinds(game, board, extra, maximizer)
 
 
 class Score(Expectation):
@@ -184,8 +193,9 @@ class Score(Expectation):
             raise ShapeError(f"expected a number, got {type(raw).__name__} {raw!r}")
         return raw
 
-    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
-        return [_SCORE_KINDS.get(self.expected(board, None, None, maximizer), "positions without one winner")]
+    def answer_kinds(self, game: LineGame[Position], board: Position, extra: Any, maximizer: str) -> list[str]:
+        value = self.expected(board, None, None, maximizer, game)
+        return [_SCORE_KINDS.get(value, "positions without one winner")]
 
 
 class Full(Expectation):
@@ -198,8 +208,8 @@ class Full(Expectation):
     draft_boards = "arbitrary"
     draft_examples = True
 
-    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
-        return ["full boards" if board.is_full() else "boards with empty cells"]
+    def answer_kinds(self, game: LineGame[Position], board: Position, extra: Any, maximizer: str) -> list[str]:
+        return ["full boards" if _full(game, board) else "boards with empty cells"]
 
 
 class Draw(Expectation):
@@ -212,26 +222,28 @@ class Draw(Expectation):
     draft_boards = "arbitrary"
     draft_examples = True
 
-    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
-        if not board.is_full():
+    def answer_kinds(self, game: LineGame[Position], board: Position, extra: Any, maximizer: str) -> list[str]:
+        if not _full(game, board):
             return ["boards with empty cells"]
-        return ["full boards with a line"] if board.winners() else ["draws"]
+        return ["full boards with a line"] if game.winners(board) else ["draws"]
 
-    def local_cause(self, function: str, board: Board, player: str | None, expected: Any, actual: Any) -> str | None:
-        if actual and board.winners():
+    def local_cause(
+        self, game: LineGame[Position], function: str, board: Position, player: str | None, expected: Any, actual: Any
+    ) -> str | None:
+        if actual and game.winners(board):
             return "A full board with a winning line is counted as a draw: check for a win first."
-        if actual and not board.is_full():
+        if actual and not _full(game, board):
             return "It reports a draw while cells are still empty."
         if expected and not actual:
             return "It does not report a draw on a full board with no line."
         return None
 
-    def defect(self, function: str, seen: Sequence[Read]) -> Defect | None:
-        return draw_test_defect(function, [DrawObservation(board_of(r.board), bool(r.read)) for r in seen])
+    def defect(self, game: LineGame[Position], function: str, seen: Sequence[Read]) -> Defect | None:
+        return draw_test_defect(function, [DrawObservation(r.board, bool(r.read), game) for r in seen])
 
-    def root_observations(self, seen: Sequence[Read]) -> list[DrawObservation] | None:
+    def root_observations(self, game: LineGame[Position], seen: Sequence[Read]) -> list[DrawObservation] | None:
         # A draw test is wrong where the win test it calls is: that defect is the cause.
-        return [DrawObservation(board_of(r.board), bool(r.read)) for r in seen]
+        return [DrawObservation(r.board, bool(r.read), game) for r in seen]
 
 
 class Terminal(Expectation):
@@ -244,12 +256,17 @@ class Terminal(Expectation):
     draft_boards = "arbitrary"
     draft_examples = True
 
-    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
-        return ["won positions" if board.winners() else "draws" if board.is_full() else "unfinished positions"]
+    def answer_kinds(self, game: LineGame[Position], board: Position, extra: Any, maximizer: str) -> list[str]:
+        won, full = game.winners(board), _full(game, board)
+        return ["won positions" if won else "draws" if full else "unfinished positions"]
 
 
-def _observed(seen: Sequence[Read]) -> list[PredicateObservation]:
-    return [PredicateObservation(board_of(r.board), r.answer.value, r.player) for r in seen]
+def _observed(game: LineGame[Position], seen: Sequence[Read]) -> list[PredicateObservation]:
+    return [PredicateObservation(r.board, r.answer.value, r.player, game) for r in seen]
+
+
+def _full(game: LineGame[Position], board: Position) -> bool:
+    return EMPTY not in game.cells(board)
 
 
 def _is_empty_symbol(reading: Reading, raw: Any) -> bool:

@@ -10,10 +10,9 @@ from hypothesis import strategies as st
 
 from grader.checks.answers import ShapeError, format_value
 from grader.checks.causes.defects import Defect, EmptyCellsObservation, empty_cells_defect
-from grader.checks.expectation import Expectation, Read, Reading
+from grader.checks.expectation import Boards, Cases, Expectation, Read, Reading
 from grader.execution.channel.kernel.predicate_truths import PREDICATE_TRUTHS
-from reference import EMPTY, Board, O, X, cell_to_rowcol
-from reference.tictactoe import board_of
+from reference import EMPTY, LineGame, O, Position, X, cell_to_rowcol
 
 __all__ = ["LegalMoves", "ToMove", "ValidMove"]
 
@@ -37,10 +36,12 @@ class LegalMoves(Expectation):
             return "[" + ", ".join(reading.moves.show(c) for c in value) + "]"
         return format_value(value)
 
-    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
-        return ["full boards" if board.is_full() else "boards with free cells"]
+    def answer_kinds(self, game: LineGame[Position], board: Position, extra: Any, maximizer: str) -> list[str]:
+        return ["boards with free cells" if EMPTY in game.cells(board) else "full boards"]
 
-    def local_cause(self, function: str, board: Board, player: str | None, expected: Any, actual: Any) -> str | None:
+    def local_cause(
+        self, game: LineGame[Position], function: str, board: Position, player: str | None, expected: Any, actual: Any
+    ) -> str | None:
         if isinstance(actual, list) and sorted(actual) == sorted(expected):
             return "The moves are all there, but not in row-major order (row by row, left to right)."
         if isinstance(actual, list) and set(actual) < set(expected):
@@ -48,8 +49,8 @@ class LegalMoves(Expectation):
             return "Free cells are missing from the list: " + ", ".join(str(cell_to_rowcol(c)) for c in missing) + "."
         return None
 
-    def defect(self, function: str, seen: Sequence[Read]) -> Defect | None:
-        listed = [EmptyCellsObservation(board_of(r.board), tuple(r.read)) for r in seen if isinstance(r.read, list)]
+    def defect(self, game: LineGame[Position], function: str, seen: Sequence[Read]) -> Defect | None:
+        listed = [EmptyCellsObservation(r.board, tuple(r.read), game) for r in seen if isinstance(r.read, list)]
         return empty_cells_defect(function, listed)
 
 
@@ -67,16 +68,16 @@ class ValidMove(Expectation):
     def position(self, extra: Any) -> int | None:
         return extra
 
-    def first_cases(
-        self, lines: Sequence[Board], drawn: Sequence[Board], near_full: Sequence[Board]
-    ) -> list[tuple[Board, Any]]:
+    def first_cases(self, game: LineGame[Position], lines: Boards, drawn: Boards, near_full: Boards) -> Cases:
         return [(b, pos) for b in lines[:2] for pos in (0, 1, 5, 9, 10)]
 
-    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
-        valid = self.expected(board, None, extra, maximizer)
+    def answer_kinds(self, game: LineGame[Position], board: Position, extra: Any, maximizer: str) -> list[str]:
+        valid = self.expected(board, None, extra, maximizer, game)
         return ["moves on a free cell" if valid else "moves on a taken or out-of-range cell"]
 
-    def local_cause(self, function: str, board: Board, player: str | None, expected: Any, actual: Any) -> str | None:
+    def local_cause(
+        self, game: LineGame[Position], function: str, board: Position, player: str | None, expected: Any, actual: Any
+    ) -> str | None:
         if not expected and actual:
             return "It accepts a move on an occupied or out-of-range cell."
         if expected and not actual:
@@ -95,12 +96,10 @@ class ToMove(Expectation):
     draft_role = "turn"
     draft_boards = "unfinished"
 
-    def first_cases(
-        self, lines: Sequence[Board], drawn: Sequence[Board], near_full: Sequence[Board]
-    ) -> list[tuple[Board, Any]]:
+    def first_cases(self, game: LineGame[Position], lines: Boards, drawn: Boards, near_full: Boards) -> Cases:
         # The empty board (the first player's turn) and a drawn board with each cell emptied
         # in turn: a side to move counted from the empty cells or one mark shows on them.
-        return [(b, None) for b in dict.fromkeys([Board.from_string(EMPTY * 9), *near_full])]
+        return [(b, None) for b in dict.fromkeys([game.initial_state(), *near_full])]
 
     def read(self, raw: Any, reading: Reading) -> Any:
         for side in (X, O):
@@ -112,11 +111,15 @@ class ToMove(Expectation):
     def show(self, value: Any, reading: Reading) -> str:
         return repr(reading.marks.get(value, value))
 
-    def answer_kinds(self, board: Board, extra: Any, maximizer: str) -> list[str]:
-        xs, os = board.cells.count(X), board.cells.count(O)
+    def answer_kinds(self, game: LineGame[Position], board: Position, extra: Any, maximizer: str) -> list[str]:
+        cells = game.cells(board)
+        xs, os = cells.count(X), cells.count(O)
         return ["positions with as many X as O" if xs == os else "positions with one mark more for one side"]
 
-    def local_cause(self, function: str, board: Board, player: str | None, expected: Any, actual: Any) -> str | None:
-        if board.cells.count(X) == board.cells.count(O):
+    def local_cause(
+        self, game: LineGame[Position], function: str, board: Position, player: str | None, expected: Any, actual: Any
+    ) -> str | None:
+        cells = game.cells(board)
+        if cells.count(X) == cells.count(O):
             return f"With as many X as O on the board, it is {expected}'s turn: {expected} moves first."
         return f"{expected} has one mark fewer than the other side, so it is {expected}'s turn."

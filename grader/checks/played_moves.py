@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from grader.checks.answers import Answer, MoveCodec, ShapeError
 from grader.checks.context import NOT_READ, CheckContext, StudentFunction
+from grader.checks.line_game import line_game
 from reference import EMPTY, MalformedBoard, Position
-from reference.tictactoe import board_of
 
 
 class NoMovePlayed(ShapeError):
@@ -43,24 +43,25 @@ UNCHANGED = "left the board as it was"
 
 def cell_played(ctx: CheckContext, position: Position, raw: object, side: str, moves: MoveCodec) -> int:
     """The one cell where ``raw``, the board a call left, has ``side``'s mark and ``position``,
-    the tic-tac-toe board it was given, had none; ShapeError when the call did anything else to it."""
-    board = board_of(position)
+    the position it was given, had none; ShapeError when the call did anything else to it."""
+    game = line_game(ctx.game)
+    before = game.cells(position)
     if raw is NOT_READ:
         raise NoMovePlayed("left a board that could not be read back")
     try:
-        after = board_of(ctx.decode_board(raw))
+        after = game.cells(ctx.decode_board(raw))
     except MalformedBoard as exc:
         raise NoMovePlayed(f"left no board behind ({exc})") from None
-    changed = [cell for cell in range(9) if after.cells[cell] != board.cells[cell]]
+    changed = [cell for cell, (mark, was) in enumerate(zip(after, before)) if mark != was]
     if not changed:
         raise NoMovePlayed(UNCHANGED)
     shown = ", ".join(moves.show(cell) for cell in changed)
     if len(changed) > 1:
         raise NoMovePlayed(f"changed {len(changed)} cells ({shown}), where one move changes one")
     cell = changed[0]
-    if board.cells[cell] != EMPTY:
+    if before[cell] != EMPTY:
         raise NoMovePlayed(f"changed {shown}, which was already taken")
-    if after.cells[cell] != side:
-        placed = "emptied it" if after.cells[cell] == EMPTY else f"put {after.cells[cell]} there"
+    if after[cell] != side:
+        placed = "emptied it" if after[cell] == EMPTY else f"put {after[cell]} there"
         raise NoMovePlayed(f"played {shown} but {placed}, where {side} is to move")
     return cell

@@ -11,8 +11,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from reference import Position, SearchResult, SearchSpec, alphabeta, minimax, minimax_nodes, solve
-from reference.tictactoe import board_of
+from reference import Position, SearchResult, SearchSpec, TicTacToe, alphabeta, minimax, minimax_nodes, solve
 
 
 @dataclass(frozen=True)
@@ -31,21 +30,21 @@ class ReferenceAnswer:
 def reference_answer(position: Position, spec: SearchSpec, to_move: str) -> ReferenceAnswer:
     """Value and optimal moves; from the solved table when the spec is a full-depth one (a
     lookup), else from a search."""
-    board = board_of(position)
+    game = TicTacToe(spec.first_player)
     solvable = spec.depth_limit is None and not (spec.scoring == "depth-adjusted" and spec.start_depth > 0)
-    if solvable and not board.is_terminal() and board.to_move(spec.first_player) == to_move:
-        solution = solve(board, spec)
+    if solvable and not game.is_terminal(position) and game.to_move(position) == to_move:
+        solution = solve(position, spec)
         return ReferenceAnswer(solution.value, tuple(solution.optimal_moves))
-    result = minimax(board, spec, to_move=to_move)
+    result = minimax(position, spec, to_move=to_move)
     return ReferenceAnswer(result.value, tuple(result.best_moves))
 
 
 @functools.lru_cache(maxsize=10_000)
 def reference_minimax_nodes(position: Position, spec: SearchSpec, to_move: str) -> int:
     """The nodes the reference minimax visits (counted over the game tree, not searched)."""
-    return minimax_nodes(board_of(position), spec, to_move=to_move)
+    return minimax_nodes(position, spec, to_move=to_move)
 
 
 @functools.lru_cache(maxsize=200_000)
 def reference_alphabeta(position: Position, spec: SearchSpec, to_move: str, alpha: float, beta: float) -> SearchResult:
-    return alphabeta(board_of(position), spec, alpha=alpha, beta=beta, fail="soft", to_move=to_move)
+    return alphabeta(position, spec, alpha=alpha, beta=beta, fail="soft", to_move=to_move)

@@ -7,6 +7,7 @@ Nothing here knows the check kinds: `grader.spec.loader` builds these from
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -194,9 +195,10 @@ class Assignment:
         """The handout: ``template.ipynb``, or ``template.py`` when it was given as a script."""
         return handed_file(self.directory, "template")
 
-    @property
+    @functools.cached_property
     def board_game(self) -> BoardGame[Position, int]:
-        """The game its checks ask: the ``[game]`` table's, else tic-tac-toe with ``first_player``."""
+        """The game its checks ask: the ``[game]`` table's, else tic-tac-toe with ``first_player``
+        (made once: the checks ask it about every position)."""
         return self.game.game if self.game is not None else TicTacToe(self.first_player)
 
     @property

@@ -5,15 +5,20 @@
 and ``[aliases]`` tables. It gathers every problem with its place (``checks[2] (minimax).points:
 must be a number, not 'ten'``) before it gives up. `check_table` and `assignment_table` go the
 other way, leaving out what equals its default, for ``grader init``.
+
+A kind's parameter typed `reference.position.Position` holds positions of the assignment's game,
+written as that game writes them (`reference.game.LineGame.position`): the file's ``[game]``
+table says which game, tic-tac-toe when there is none.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, get_origin
+from typing import Any, TypeVar, get_origin
 
 from cattrs.errors import AttributeValidationNote, ClassValidationError
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
@@ -23,10 +28,13 @@ from grader.checks.registry import CHECK_KINDS
 from grader.execution.isolation import SandboxChoice
 from grader.serialization import converter, noted, problems, written
 from grader.spec.call_template import CallTemplate, CallTemplateError, parse_call
+from grader.spec.game import GameSetup, read_game
 from grader.spec.model import Assignment, Check, Count, Maximizer, MoveFormat, Scoring, Seconds, Side
-from reference import MalformedBoard, WrittenPosition
+from reference import LineGame, MalformedBoard, Position, TicTacToe, WrittenPosition
 
 __all__ = ["AssignmentTable", "SpecFile", "SpecProblems", "assignment_table", "check_table", "read_tables"]
+
+P = TypeVar("P", bound=Position)
 
 
 @dataclass(frozen=True)
@@ -89,10 +97,13 @@ SpecProblems = list[tuple[str, str]]
 
 def read_tables(raw: Mapping[str, Any]) -> SpecFile | SpecProblems:
     """The file's tables, or every problem found in them."""
+    reading = _SPEC_GAME.set(_spec_game(raw))
     try:
         spec: SpecFile = _converter.structure(raw, SpecFile)
     except (ClassValidationError, ValueError, TypeError) as error:
         return _with_ids(list(problems(error)), raw)
+    finally:
+        _SPEC_GAME.reset(reading)
     if not spec.checks:
         return [("checks", "at least one [[checks]] entry is required")]
     return spec
@@ -131,12 +142,39 @@ def _is_written_position(cl: Any) -> bool:
 
 
 def _position(value: Any, kind: type[WrittenPosition]) -> WrittenPosition:
+    return _read_position(value, kind.spec_words()[1], kind.from_string)
+
+
+def _read_position(value: Any, example: str, read: Callable[[str], P]) -> P:
+    """``value`` read by ``read``; a problem naming ``example`` when it is no text."""
     if not isinstance(value, str):
-        raise TypeError(f"must be a {kind.spec_words()[1]}, not {written(value)}")
+        raise TypeError(f"must be a {example}, not {written(value)}")
     try:
-        return kind.from_string(value)
+        return read(value)
     except MalformedBoard as problem:
         raise ValueError(f"bad board: {problem}") from None
+
+
+_TIC_TAC_TOE = TicTacToe()
+_SPEC_GAME: ContextVar[LineGame[Position]] = ContextVar("spec_game", default=_TIC_TAC_TOE)
+"""The game of the file being read: its positions are read by its own rules."""
+
+
+def _spec_game(raw: Mapping[str, Any]) -> LineGame[Position]:
+    """The file's game (its ``[game]`` table's, which `read_game` checks once the tables are
+    read), tic-tac-toe when there is none or it is not one."""
+    table = raw.get("game")
+    setup = read_game(table) if isinstance(table, Mapping) else None
+    return setup.game if isinstance(setup, GameSetup) else _TIC_TAC_TOE
+
+
+def _is_game_position(cl: Any) -> bool:
+    return cl is Position
+
+
+def _game_position(value: Any, _: Any) -> Position:
+    game = _SPEC_GAME.get()
+    return _read_position(value, game.spec_words()[1], game.position)
 
 
 # -- a [[checks]] entry: the common fields, and the kind's own -----------------------------------
@@ -197,8 +235,10 @@ def _number(value: float) -> float | int:
 _converter = converter.copy(omit_if_default=True)
 _converter.register_structure_hook(CallTemplate, _call_template)
 _converter.register_structure_hook_func(_is_written_position, _position)
+_converter.register_structure_hook_func(_is_game_position, _game_position)
 _converter.register_unstructure_hook(CallTemplate, lambda template: template.text)
 _converter.register_unstructure_hook_func(_is_written_position, str)
+_converter.register_unstructure_hook_func(_is_game_position, str)
 _converter.register_unstructure_hook(float, _number)
 _check_fields = make_dict_structure_fn(Check[Any], _converter, params=override(struct_hook=lambda value, _: value))
 _unstructure_common = make_dict_unstructure_fn(

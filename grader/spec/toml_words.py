@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from grader.spec.call_template import CallTemplate
-from reference import WrittenPosition
+from reference import Position, TicTacToe, WrittenPosition
 
 __all__ = ["NAMED_TYPES", "default", "default_text", "table_type", "type_text", "value_text"]
 
@@ -44,6 +44,8 @@ def type_text(hint: Any) -> str:
         return NAMED_TYPES[hint]
     if _written(hint):
         return hint.spec_words()[0]
+    if hint is Position:  # a position of the assignment's game; the kinds that hold one know tic-tac-toe alone
+        return TicTacToe().spec_words()[0]
     if table_type(hint) is not None:
         return "table, with the fields below"
     raise LookupError(f"no TOML name for the type {hint!r}: add it to NAMED_TYPES")

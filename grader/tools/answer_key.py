@@ -1,11 +1,12 @@
-"""`grader solve`: the reference's answers for one board, for course authors' answer keys."""
+"""`grader solve`: the reference's answers for one tic-tac-toe board, for course authors' answer
+keys; the board is read, checked and shown by the game (`reference.tictactoe.TicTacToe`)."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
-from reference import Board, MalformedBoard, SearchSpec, alphabeta, minimax
+from reference import MalformedBoard, SearchSpec, TicTacToe, alphabeta, minimax, winner
 from reference.codecs import cell_to_position
 from reference.search import Scoring
 
@@ -30,8 +31,8 @@ class Solution:
     """For a finished game: who won, or "tie"."""
 
     def __str__(self) -> str:
-        board = Board.from_string(self.board)
-        lines = [board.grid(), ""]
+        game = TicTacToe()
+        lines = [game.text(game.position(self.board)), ""]
         if self.to_move is None:
             lines.append(f"Game over: {'a tie' if self.outcome == 'tie' else f'{self.outcome} has won'}.")
         else:
@@ -56,19 +57,19 @@ def solve(
     text: str, *, maximizer: str = "O", first: str = "X", scoring: Scoring = "unit", depth_limit: int | None = None
 ) -> Solution:
     """Raise MalformedBoard (one line, says what is wrong) for an unusable board."""
-    board = Board.from_string(text)
-    problem = board.legality_problem(first)
+    game = TicTacToe(first)
+    board = game.position(text)
+    problem = game.legality_problem(board)
     if problem:
         raise MalformedBoard(problem)
     spec = SearchSpec(maximizer=maximizer, first_player=first, scoring=scoring, depth_limit=depth_limit)
     full = minimax(board, spec)
     alpha, beta = WINDOWS[scoring]
     pruned = alphabeta(board, spec, alpha=alpha, beta=beta)
-    over = board.is_terminal()
-    winner = board.winner()
+    over = game.is_terminal(board)
     return Solution(
         board=str(board),
-        to_move=None if over else board.to_move(first),
+        to_move=None if over else game.to_move(board),
         value=full.value if not isinstance(full.value, float) or math.isfinite(full.value) else 0,
         best_moves=tuple(full.best_moves),
         minimax_nodes=full.nodes,
@@ -76,5 +77,5 @@ def solve(
         maximizer=maximizer,
         scoring=scoring,
         depth_limit=depth_limit,
-        outcome=(winner or "tie") if over else None,
+        outcome=(winner(game, board) or "tie") if over else None,
     )

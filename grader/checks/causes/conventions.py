@@ -19,8 +19,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from reference import Board, O, Position, SearchSpec, X, minimax, move_values, opponent, solve
-from reference.tictactoe import board_of
+from grader.checks.line_game import TIC_TAC_TOE
+from reference import (
+    LineGame,
+    O,
+    Position,
+    SearchSpec,
+    TicTacToe,
+    X,
+    minimax,
+    move_values,
+    opponent,
+    reachable_positions,
+    solve,
+)
 
 __all__ = [
     "PredicateObservation",
@@ -67,7 +79,7 @@ class _Prediction:
 
 
 @functools.lru_cache(maxsize=50_000)
-def _predict(board: Board, spec: SearchSpec, to_move: str, worst: bool) -> _Prediction:
+def _predict(board: Position, spec: SearchSpec, to_move: str, worst: bool) -> _Prediction:
     """The answer under ``spec``: from the solved table when it holds the position (a lookup),
     else from a search."""
     if worst:
@@ -77,7 +89,8 @@ def _predict(board: Board, spec: SearchSpec, to_move: str, worst: bool) -> _Pred
         best = _predict(board, spec, to_move, False)
         return _Prediction(best.value, frozenset(m for m, v in values.items() if v == target))
     solvable = spec.depth_limit is None and not (spec.scoring == "depth-adjusted" and spec.start_depth > 0)
-    if solvable and board.is_legal_position(spec.first_player) and board.to_move(spec.first_player) == to_move:
+    first = spec.first_player
+    if solvable and board in reachable_positions(first) and TicTacToe(first).to_move(board) == to_move:
         solution = solve(board, spec)
         return _Prediction(solution.value, frozenset(solution.optimal_moves))
     result = minimax(board, spec, to_move=to_move)
@@ -96,7 +109,7 @@ class _Reading:
 
     def fits(self, o: SearchObservation) -> bool:
         spec = self.respec(o.spec) if self.respec else o.spec
-        expected = _predict(board_of(o.board), spec, o.to_move, self.worst)
+        expected = _predict(o.board, spec, o.to_move, self.worst)
         for layout in self.layouts:
             read = _read(o.answer, layout, self.code)
             if read is None:
@@ -290,11 +303,17 @@ def explain_search_convention(
 
 @dataclass(frozen=True)
 class PredicateObservation:
-    """One answer of a board predicate: ``player`` is the one asked about (``wins``)."""
+    """One answer of a board predicate: ``player`` is the one asked about (``wins``); the board
+    is read in ``game``."""
 
-    board: Board
+    board: Position
     answer: Any
     player: str | None = None
+    game: LineGame[Position] = TIC_TAC_TOE
+
+    @property
+    def winners(self) -> frozenset[str]:
+        return self.game.winners(self.board)
 
 
 def _no_winner(raw: Any, marks: Mapping[str, Any]) -> bool:
@@ -307,18 +326,18 @@ def _is_mark(raw: Any, mark: Any) -> bool:
 
 def _answers_whether(o: PredicateObservation) -> bool:
     """The assignment's reading of a ``wins`` answer: True or False for the player asked about."""
-    return (o.answer is None or isinstance(o.answer, (bool, int))) and bool(o.answer) == (o.player in o.board.winners())
+    return (o.answer is None or isinstance(o.answer, (bool, int))) and bool(o.answer) == (o.player in o.winners)
 
 
 def _answers_winning_mark(o: PredicateObservation, marks: Mapping[str, Any]) -> bool:
-    winners = o.board.winners()
+    winners = o.winners
     if not winners:
         return _no_winner(o.answer, marks)
     return any(_is_mark(o.answer, marks[w]) for w in winners)
 
 
 def _answers_someone_won(o: PredicateObservation) -> bool:
-    return isinstance(o.answer, bool) and o.answer == bool(o.board.winners())
+    return isinstance(o.answer, bool) and o.answer == bool(o.winners)
 
 
 def explain_win_convention(

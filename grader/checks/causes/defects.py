@@ -8,19 +8,21 @@ places the other player's mark, the empty cells skip cell 8), that change is a
 (``root_cause.py``) to see whether the failures of the checks above follow from it.
 
 A defect is inferred only when it reproduces EVERY answer seen, like every explanation the
-grader gives.
+grader gives. The board is read through its game (`reference.game.LineGame`): its cells, the
+lines that win it and their names; an observation without one is of tic-tac-toe.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Literal
 
-from reference import EMPTY, LINE_NAMES, LINES, Board, opponent
+from grader.checks.line_game import TIC_TAC_TOE
+from reference import EMPTY, LineGame, O, Position, X, opponent
 
 __all__ = [
-    "LINE_WORDS",
     "Defect",
     "DrawObservation",
     "EmptyCellsObservation",
@@ -33,16 +35,9 @@ __all__ = [
     "win_test_defect",
 ]
 
-Line = tuple[int, int, int]
+Line = tuple[int, ...]
 DrawTest = Literal["full", "never", "no-line"]
 Mark = Literal["mover", "other", "maximizer", "minimizer"]
-
-LINE_WORDS: dict[Line, str] = LINE_NAMES
-_GROUPS: tuple[tuple[str, tuple[Line, ...]], ...] = (
-    ("the rows", LINES[0:3]),
-    ("the columns", LINES[3:6]),
-    ("the diagonals", LINES[6:8]),
-)
 
 
 @dataclass(frozen=True)
@@ -56,8 +51,8 @@ class Defect:
     """The student's name for the function (``check_win``)."""
     description: str = "as the assignment asks"
     """What is wrong, to follow the function's name: ``missing the anti-diagonal``."""
-    lines: tuple[Line, ...] = LINES
-    """The lines the win test recognises."""
+    lines: tuple[Line, ...] = TIC_TAC_TOE.lines
+    """The lines the win test recognises: some of the game's."""
     any_player: bool = False
     """The win test answers yes for a line of either player."""
     draw: DrawTest = "full"
@@ -68,6 +63,19 @@ class Defect:
     ``maximizer``'s or the ``minimizer``'s."""
     skipped: frozenset[int] = frozenset()
     """Empty cells never offered as moves."""
+    game: LineGame[Position] = TIC_TAC_TOE
+    """The game the function is of."""
+    _runs: tuple[Callable[[Sequence[str]], tuple[str, ...]], ...] = field(init=False, repr=False, compare=False)
+    """A reader of the marks on each of ``lines``: the win test runs at every node of a search."""
+    _wins_for: dict[str, tuple[tuple[str, ...], ...]] = field(init=False, repr=False, compare=False)
+    """For each player, the runs of marks the win test counts as that player's win."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_runs", tuple(itemgetter(*line) for line in self.lines))
+        size = len(self.game.lines[0])
+        full = {mark: (mark,) * size for mark in (X, O)}
+        wins_for = {mark: (full[X], full[O]) if self.any_player else (run,) for mark, run in full.items()}
+        object.__setattr__(self, "_wins_for", wins_for)
 
     @property
     def sentence(self) -> str:
@@ -75,7 +83,7 @@ class Defect:
 
     def correct(self) -> Defect:
         """The same function, right."""
-        return Defect(self.function)
+        return Defect(self.function, lines=self.game.lines, game=self.game)
 
     @property
     def is_correct(self) -> bool:
@@ -87,9 +95,9 @@ class Defect:
 
     def wins(self, cells: Sequence[str], player: str) -> bool:
         """The student's win test: does ``player`` have a line?"""
-        for a, b, c in self.lines:
-            mark = cells[a]
-            if mark != EMPTY and mark == cells[b] == cells[c] and (self.any_player or mark == player):
+        wins = self._wins_for.get(player, ())
+        for read in self._runs:
+            if read(cells) in wins:
                 return True
         return False
 
@@ -116,16 +124,16 @@ class Defect:
         return mover
 
 
-def _lines_words(lines: Sequence[Line]) -> str:
+def _lines_words(game: LineGame[Position], lines: Sequence[Line]) -> str:
     left = list(lines)
     words = []
-    if len(left) == len(LINES):
+    if len(left) == len(game.lines):
         return "every line"
-    for name, group in _GROUPS:
+    for name, group in game.line_groups():
         if all(line in left for line in group):
             words.append(name)
             left = [line for line in left if line not in group]
-    words += [LINE_WORDS[line] for line in left]
+    words += [game.line_name(line) for line in left]
     return " and ".join(words)
 
 
@@ -136,37 +144,44 @@ def _lines_words(lines: Sequence[Line]) -> str:
 class WinObservation:
     """``check_win(board, player)`` answered ``answer`` (as the check read it: True or False)."""
 
-    board: Board
+    board: Position
     player: str
     answer: bool
+    game: LineGame[Position] = TIC_TAC_TOE
+
+    @property
+    def cells(self) -> tuple[str, ...]:
+        return self.game.cells(self.board)
 
 
-def _complete(board: Board, player: str, any_player: bool) -> list[Line]:
-    cells = board.cells
+def _complete(o: WinObservation, any_player: bool) -> list[Line]:
+    cells = o.cells
     return [
-        (a, b, c)
-        for a, b, c in LINES
-        if cells[a] != EMPTY and cells[a] == cells[b] == cells[c] and (any_player or cells[a] == player)
+        line
+        for line in o.game.lines
+        if cells[line[0]] != EMPTY and (any_player or cells[line[0]] == o.player) and len({cells[i] for i in line}) == 1
     ]
 
 
 def win_test_defect(function: str, observations: Sequence[WinObservation]) -> Defect | None:
     """The lines the win test misses (and whether it ignores whose line it is), when that
     reproduces every answer and the answers are not all right."""
+    game = _game_of(observations)
     for any_player in (False, True):
-        missed = {line for o in observations if not o.answer for line in _complete(o.board, o.player, any_player)}
-        parts = [f"missing {_lines_words([line for line in LINES if line in missed])}"] if missed else []
+        missed = {line for o in observations if not o.answer for line in _complete(o, any_player)}
+        parts = [f"missing {_lines_words(game, [line for line in game.lines if line in missed])}"] if missed else []
         if any_player:
             parts.append("counting a line of either player as a win")
         candidate = Defect(
             function,
             " and ".join(parts),
-            lines=tuple(line for line in LINES if line not in missed),
+            lines=tuple(line for line in game.lines if line not in missed),
             any_player=any_player,
+            game=game,
         )
         if candidate.is_correct:
             continue
-        if all(candidate.wins(o.board.cells, o.player) == o.answer for o in observations):
+        if all(candidate.wins(o.cells, o.player) == o.answer for o in observations):
             return candidate
     return None
 
@@ -178,8 +193,13 @@ def win_test_defect(function: str, observations: Sequence[WinObservation]) -> De
 class DrawObservation:
     """``check_draw(board)`` answered ``answer``."""
 
-    board: Board
+    board: Position
     answer: bool
+    game: LineGame[Position] = TIC_TAC_TOE
+
+    @property
+    def cells(self) -> tuple[str, ...]:
+        return self.game.cells(self.board)
 
 
 _DRAW_WORDS: dict[DrawTest, str] = {
@@ -194,11 +214,12 @@ def draw_test_defect(
     """A draw test that never fires, or fires without looking for empty cells, when that
     reproduces every answer. (A draw test that is wrong because the win test it calls is
     wrong is not a defect of its own: ``root_cause.follows_from`` tells that.)"""
-    if all(Defect(function).is_draw(o.board.cells, players) == o.answer for o in observations):
+    game = _game_of(observations)
+    if all(Defect(function, lines=game.lines, game=game).is_draw(o.cells, players) == o.answer for o in observations):
         return None
     for draw, words in _DRAW_WORDS.items():
-        candidate = Defect(function, words, draw=draw)
-        if all(candidate.is_draw(o.board.cells, players) == o.answer for o in observations):
+        candidate = Defect(function, words, lines=game.lines, draw=draw, game=game)
+        if all(candidate.is_draw(o.cells, players) == o.answer for o in observations):
             return candidate
     return None
 
@@ -210,23 +231,27 @@ def draw_test_defect(
 class SuccessorObservation:
     """``expand(move)`` on ``board`` with ``mover`` to play gave ``result`` (None: refused)."""
 
-    board: Board
+    board: Position
     mover: str
     move: int
-    result: Board | None
+    result: Position | None
+    game: LineGame[Position] = TIC_TAC_TOE
 
-
-def _placed(board: Board, cell: int, mark: str) -> Board:
-    """``mark`` on ``cell``, whoever's turn it is (Board.play refuses a mark out of turn)."""
-    return Board(board.cells[:cell] + (mark,) + board.cells[cell + 1 :])
+    def shows_the_other_mark(self) -> bool:
+        """The new board is the old one with the other player's mark on the move's cell."""
+        if self.result is None:
+            return False
+        before, after = self.game.cells(self.board), self.game.cells(self.result)
+        return after == before[: self.move] + (opponent(self.mover),) + before[self.move + 1 :]
 
 
 def successor_defect(function: str, observations: Sequence[SuccessorObservation]) -> Defect | None:
     """Expand placing the other player's mark, when every new board shows it."""
-    played = [o for o in observations if o.result is not None and o.board.cells[o.move] == EMPTY]
-    if not played or not all(o.result == _placed(o.board, o.move, opponent(o.mover)) for o in played):
+    played = [o for o in observations if o.result is not None and o.game.cells(o.board)[o.move] == EMPTY]
+    if not played or not all(o.shows_the_other_mark() for o in played):
         return None
-    return Defect(function, "placing the other player's mark", mark="other")
+    game = _game_of(observations)
+    return Defect(function, "placing the other player's mark", lines=game.lines, mark="other", game=game)
 
 
 def expand_hypotheses(function: str) -> tuple[Defect, ...]:
@@ -243,17 +268,29 @@ def expand_hypotheses(function: str) -> tuple[Defect, ...]:
 class EmptyCellsObservation:
     """The empty cells (or legal moves) listed for ``board``, as cell indexes."""
 
-    board: Board
+    board: Position
     cells: tuple[int, ...]
+    game: LineGame[Position] = TIC_TAC_TOE
+
+    def empty_cells(self) -> set[int]:
+        return {cell for cell, mark in enumerate(self.game.cells(self.board)) if mark == EMPTY}
 
 
 def empty_cells_defect(function: str, observations: Sequence[EmptyCellsObservation]) -> Defect | None:
     """Cells that are never listed although empty, when that reproduces every list."""
-    skipped = frozenset(c for o in observations for c in o.board.empty_cells() if c not in o.cells)
+    skipped = frozenset(c for o in observations for c in o.empty_cells() if c not in o.cells)
     if not skipped:
         return None
-    if not all(set(o.cells) == set(o.board.empty_cells()) - skipped for o in observations):
+    if not all(set(o.cells) == o.empty_cells() - skipped for o in observations):
         return None
     cells = sorted(skipped)
     named = f"cell {cells[0]}" if len(cells) == 1 else "cells " + ", ".join(map(str, cells[:-1])) + f" and {cells[-1]}"
-    return Defect(function, f"never listing {named}", skipped=skipped)
+    game = _game_of(observations)
+    return Defect(function, f"never listing {named}", lines=game.lines, skipped=skipped, game=game)
+
+
+def _game_of(
+    observations: Sequence[WinObservation | DrawObservation | SuccessorObservation | EmptyCellsObservation],
+) -> LineGame[Position]:
+    """The game the observations are of (tic-tac-toe when there are none)."""
+    return observations[0].game if observations else TIC_TAC_TOE

@@ -18,13 +18,13 @@ from dataclasses import dataclass, field, replace
 from grader.check_details import SearchTreeExcerpt, TreeNode
 from grader.check_notes import Cause
 from grader.execution.channel.calls import CallExploration
-from reference import Board, SearchSpec
+from reference import Board, Position, SearchSpec
 from reference.engine import MoveOrder
 from reference.mistakes import Mistake
 from reference.replay import StudentOrder, one_order
 from reference.search import root_mover
 from reference.separate import confirmed, separating_window
-from reference.tictactoe import opponent
+from reference.tictactoe import board_of, opponent
 from reference.trace import MAX_STEPS, Divergence, cause_sentence, first_divergence, fitting_mistakes, rules_trace
 from reference.trace_windows import Visit, visits
 
@@ -114,7 +114,7 @@ def recorded_steps(exploration: CallExploration | None) -> list[str] | None:
 
 def compare(
     exploration: CallExploration | None,
-    board: Board,
+    position: Position,
     spec: SearchSpec,
     *,
     to_move: str,
@@ -130,6 +130,7 @@ def compare(
     steps = recorded_steps(exploration)
     if steps is None:
         return None
+    board = board_of(position)
     student = tuple(_with_root(steps, str(board)))
     order = StudentOrder.of(student) if any_order else None
     searched = None if order is None else order.fixed()
@@ -156,7 +157,7 @@ def compare(
 
 def explained(
     comparison: Comparison,
-    board: Board,
+    position: Position,
     spec: SearchSpec,
     *,
     to_move: str,
@@ -171,6 +172,7 @@ def explained(
     divergence = comparison.divergence
     if divergence is None or comparison.explained:
         return comparison
+    board = board_of(position)
     student, order = comparison.student, comparison.searched_order
     readings = (
         fitting_mistakes(student, board, spec, alpha=alpha, beta=beta, to_move=to_move, order=order) if named else ()
@@ -215,7 +217,7 @@ def _shared_reference_steps(
 
 def separate(
     comparison: Comparison,
-    board: Board,
+    position: Position,
     spec: SearchSpec,
     *,
     to_move: str,
@@ -227,6 +229,7 @@ def separate(
     one reading or none fits, no window parts them, or the second exploration cannot be read."""
     if len(comparison.readings) < 2:
         return comparison
+    board = board_of(position)
     window = separating_window(board, spec, comparison.readings, to_move=to_move, order=comparison.searched_order)
     if window is None:
         return comparison

@@ -14,7 +14,7 @@ from grader.checks.answers import Answer, ShapeError
 from grader.checks.causes.defects import Defect
 from grader.checks.causes.findings import Findings
 from grader.checks.expectations import Expectation, Read
-from reference import Position
+from reference import LineGame, Position
 
 __all__ = ["EveryAnswer"]
 
@@ -26,6 +26,8 @@ class EveryAnswer:
 
     function: str
     expectation: Expectation
+    game: LineGame[Position]
+    """The game the boards are of."""
     seen: tuple[Read, ...]
     """The answers that came back (those that do not read marked so)."""
     asked: int
@@ -36,6 +38,7 @@ class EveryAnswer:
         cls,
         function: str,
         expectation: Expectation,
+        game: LineGame[Position],
         answers: Sequence[tuple[Position, str | None, Answer]],
         read: Callable[[Any], Any],
     ) -> EveryAnswer:
@@ -48,7 +51,7 @@ class EveryAnswer:
                 seen.append(Read(board, player, answer, read(answer.value)))
             except ShapeError:  # read by the convention, never evidence of a defect
                 seen.append(Read(board, player, answer, None, readable=False))
-        return cls(function, expectation, tuple(seen), len(answers))
+        return cls(function, expectation, game, tuple(seen), len(answers))
 
     @property
     def readable(self) -> list[Read]:
@@ -62,14 +65,14 @@ class EveryAnswer:
         readable = self.readable
         if not readable and self.asked:
             return None
-        defect = self.expectation.defect(self.function, readable)
+        defect = self.expectation.defect(self.game, self.function, readable)
         if defect is not None and stub:
             defect = replace(defect, description="not being implemented yet")
         return defect
 
     def root_cause(self, findings: Findings, check_id: str) -> Cause | None:
         """A lower-level function's defect, found by an earlier check, that every answer follows from."""
-        observations = self.expectation.root_observations(self.readable) if self.readable else None
+        observations = self.expectation.root_observations(self.game, self.readable) if self.readable else None
         found = None if observations is None else findings.root_cause(check_id, observations)
         return None if found is None else found.cause
 
@@ -77,5 +80,5 @@ class EveryAnswer:
         """Another convention every answer follows; ``marks``: how the student spells X and O."""
         if len(self.seen) != self.asked:
             return None
-        sentence = self.expectation.convention(self.function, self.seen, marks)
+        sentence = self.expectation.convention(self.game, self.function, self.seen, marks)
         return None if sentence is None else Cause("convention", sentence)

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from grader.checks.causes.defects import Defect, DrawObservation, WinObservation
-from reference import EMPTY, Board, Position, SearchSpec, opponent
+from reference import EMPTY, Position, SearchSpec, opponent
 from reference.engine import Cells, Rules, Search, place
 from reference.tictactoe import board_of
 
@@ -70,7 +70,7 @@ class MoveObservation:
 class NodeCountObservation:
     """Calls of the search function from ``board``, root included; ``window`` for alpha-beta."""
 
-    board: Board
+    board: Position
     spec: SearchSpec
     to_move: str
     nodes: int
@@ -161,9 +161,9 @@ def _search(defect: Defect, spec: SearchSpec, maximizer_first: bool) -> Defectiv
 
 def _fits(defect: Defect, o: Observation, maximizer_first: bool) -> bool:
     if isinstance(o, WinObservation):
-        return defect.wins(o.board.cells, o.player) == o.answer
+        return defect.wins(o.cells, o.player) == o.answer
     if isinstance(o, DrawObservation):
-        return defect.is_draw(o.board.cells, ("X", "O")) == o.answer
+        return defect.is_draw(o.cells, ("X", "O")) == o.answer
     search = _search(defect, o.spec, maximizer_first)
     cells, depth = board_of(o.board).cells, o.spec.start_depth
     if isinstance(o, MoveObservation):

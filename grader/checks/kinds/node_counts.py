@@ -36,7 +36,7 @@ from grader.checks.reference_answers import reference_alphabeta, reference_answe
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check
-from reference import Board, SearchSpec
+from reference import Position, SearchSpec, TicTacToe
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ class Params:
     """Student globals set from placeholders before each call, e.g. { current_state = "board" }."""
     start_depth: int = 0
     """The depth the student's code gives the root (matters for depth-adjusted scores)."""
-    positions: tuple[Board, ...] = (Board.empty(),)
+    positions: tuple[Position, ...] = (TicTacToe().initial_state(),)
     """The positions both searches are counted from."""
     partial_credit: float = 0.5
     """The share of the points for fewer nodes than minimax but another exploration."""
@@ -88,7 +88,7 @@ def _called_name(template: CallTemplate) -> tuple[str, ...]:
 class _Position:
     """A position the searches are counted from, and the reference's counts there."""
 
-    board: Board
+    board: Position
     side: str
     spec: SearchSpec
     offset: int
@@ -106,7 +106,7 @@ def _positions(ctx: CheckContext, params: Params) -> list[_Position]:
     offset = 1 if params.convention == "children" else 0
     positions = []
     for board in params.positions:
-        side = board.to_move(ctx.assignment.first_player)
+        side = ctx.game.to_move(board)
         positions.append(_Position(board, side, ctx.spec(board, to_move=side, start_depth=params.start_depth), offset))
     return positions
 
@@ -150,7 +150,7 @@ class _Answers:
     alphabeta_search: StudentFunction | None = None
 
 
-def _ask(ctx: CheckContext, params: Params, positions: Sequence[_Position]) -> _Answers | tuple[Board, Answer]:
+def _ask(ctx: CheckContext, params: Params, positions: Sequence[_Position]) -> _Answers | tuple[Position, Answer]:
     """The searches' answers on every position, or the first position where a call failed.
     Both functions are looked up first (a missing one makes the check NOT RUN before any
     call). One round trip per function for all the positions; alpha-beta is only asked once
@@ -178,7 +178,7 @@ def _ask(ctx: CheckContext, params: Params, positions: Sequence[_Position]) -> _
     return _Answers(minimax_answers, minimax_counter, alphabeta_answers, alphabeta[1], alphabeta[0])
 
 
-def _first_failure(positions: Sequence[_Position], answers: Sequence[Answer]) -> tuple[Board, Answer] | None:
+def _first_failure(positions: Sequence[_Position], answers: Sequence[Answer]) -> tuple[Position, Answer] | None:
     return next(((p.board, a) for p, a in zip(positions, answers) if not a.ok), None)
 
 

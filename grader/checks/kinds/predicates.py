@@ -1,5 +1,7 @@
 """Board predicates (win, winner, draw, full, terminal, legal moves, valid move) against the
-reference, by hypothesis over reachable or arbitrary boards."""
+reference, by hypothesis over reachable or arbitrary boards; the first cases are the boards that
+show each kind of answer (`reference.reachable.line_boards`). A board is read through the game:
+its cells, its lines and their names."""
 
 from __future__ import annotations
 
@@ -14,8 +16,9 @@ from grader.check_notes import Cause, Learnt
 from grader.checks.answers import Answer, MoveCodec, ShapeError
 from grader.checks.causes.predicates import EveryAnswer
 from grader.checks.context import CheckContext
-from grader.checks.expectations import EXPECTATIONS, LINE_KINDS, Expectation, Reading, lines_of
+from grader.checks.expectations import EXPECTATIONS, Expectation, Reading, line_kinds
 from grader.checks.kind import CheckKind
+from grader.checks.line_game import line_game
 from grader.checks.positions import finished_positions, positions
 from grader.checks.properties import Mismatch
 from grader.checks.recipe import Coverage, PropertyCheck, kinds_phrase, list_kinds, run_property
@@ -23,7 +26,8 @@ from grader.checks.verdicts import explain, result_from_property, shape_of
 from grader.results import CheckResult
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check, Count, MoveFormat
-from reference import EMPTY, LINES, Board, O, X, reachable_positions
+from reference import LineGame, O, Position, X
+from reference.reachable import drawn_boards, line_boards, near_full_boards
 from reference.strategies import arbitrary_boards
 
 ExpectName = Literal[
@@ -70,92 +74,38 @@ class Params:
         return EXPECTATIONS[self.expect]
 
 
-_DRAWN = "XOXXOOOXX"
-"""A full board with no line (X moved first)."""
-
-
-def near_full_boards(reachable: bool, first: str) -> list[Board]:
-    """A drawn board and the same board with each cell emptied in turn: a full, draw or
-    finished-game test that skips a cell answers one of them wrong. With ``reachable``, only
-    the positions a game ``first`` began can reach."""
-    drawn = _DRAWN if first == X else _DRAWN.translate(str.maketrans("XO", "OX"))
-    boards = [Board.from_string(drawn)]
-    boards += [Board.from_string(drawn[:i] + EMPTY + drawn[i + 1 :]) for i in range(9)]
-    return [b for b in boards if not reachable or b.legality_problem(first) is None]
-
-
-@functools.cache
-def line_boards(reachable_only: bool, first: str) -> tuple[Board, ...]:
-    """For each line and each player, the smallest position where that line is complete, and
-    the smallest full board where it is the only line.
-
-    Random boards rarely hold exactly one line, and a missed diagonal is the commonest bug,
-    so every predicate check tries these first. Arbitrary boards get the bare line; reachable
-    ones the smallest legal position that contains it.
-    """
-    smallest: dict[tuple[str, tuple[int, int, int]], Board] = {}
-    smallest_full: dict[tuple[str, tuple[int, int, int]], Board] = {}
-    for board in sorted(reachable_positions(first), key=lambda b: (9 - len(b.empty_cells()), str(b))):
-        winners = board.winners()
-        if len(winners) != 1:
-            continue
-        player = next(iter(winners))
-        lines = lines_of(board, player)
-        if len(lines) == 1:
-            smallest.setdefault((player, lines[0]), board)
-            if board.is_full():
-                # A full board whose one line is this one: a draw test built on a faulty win test fails here.
-                smallest_full.setdefault((player, lines[0]), board)
-    boards = []
-    for player in (X, O):
-        for line in LINES:
-            if not reachable_only:
-                cells = [EMPTY] * 9
-                for i in line:
-                    cells[i] = player
-                boards.append(Board(tuple(cells)))
-            elif (player, line) in smallest:
-                boards.append(smallest[(player, line)])
-            if (player, line) in smallest_full:
-                boards.append(smallest_full[(player, line)])
-    return tuple(boards)
-
-
-@functools.cache
-def drawn_boards(first: str) -> tuple[Board, ...]:
-    """Every full board with no line that a game can end on."""
-    return tuple(sorted((b for b in reachable_positions(first) if b.is_full() and not b.winners()), key=str))
-
-
-def _first_cases(params: Params, first_player: str) -> list[tuple[Board, Any]]:
+def _first_cases(params: Params, game: LineGame[Position], first_player: str) -> list[tuple[Position, Any]]:
     """Every line complete for each player (see `line_boards`), every drawn board and a drawn
     board with each cell emptied in turn, as the expectation takes them, tried before any
     generated board: together they show each kind of answer."""
     reachable = params.boards != "arbitrary"
     cases = params.expectation.first_cases(
-        line_boards(reachable, first_player), drawn_boards(first_player), near_full_boards(reachable, first_player)
+        game,
+        line_boards(reachable, first_player),
+        drawn_boards(first_player),
+        near_full_boards(reachable, first_player),
     )
-    return [(board, extra) for board, extra in cases if in_domain(params, board)]
+    return [(board, extra) for board, extra in cases if in_domain(params, game, board)]
 
 
-def in_domain(params: Params, board: Board) -> bool:
+def in_domain(params: Params, game: LineGame[Position], board: Position) -> bool:
     """Whether ``board`` is one the check's ``boards`` asks about (its first cases are drawn
     from every kind of position, then kept to the domain)."""
     if params.boards == "unfinished":
-        return not board.is_terminal()
+        return not game.is_terminal(board)
     if params.boards == "finished":
-        return board.is_terminal()
+        return game.is_terminal(board)
     return True
 
 
-def _summary(counts: Mapping[str, int]) -> str:
-    """The kinds seen, with the wins on each line for each player named together."""
-    lines = {kind: n for kind, n in counts.items() if kind in LINE_KINDS}
-    rest = {kind: n for kind, n in counts.items() if kind not in LINE_KINDS}
+def _summary(every_line: frozenset[str], counts: Mapping[str, int]) -> str:
+    """The kinds seen, with the wins on each line for each player (``every_line``) named together."""
+    lines = {kind: n for kind, n in counts.items() if kind in every_line}
+    rest = {kind: n for kind, n in counts.items() if kind not in every_line}
     if not lines:
         return list_kinds(rest)
-    every = len(lines) == len(LINE_KINDS)
-    which = "every line for X and for O" if every else f"{len(lines)} of the 16 lines and players"
+    every = len(lines) == len(every_line)
+    which = "every line for X and for O" if every else f"{len(lines)} of the {len(every_line)} lines and players"
     listed = kinds_phrase(rest)
     return f"Among them: wins on {which}" + (f", and {listed}." if listed else ".")
 
@@ -165,10 +115,11 @@ def _reading(params: Params, ctx: CheckContext, moves: MoveCodec) -> Reading:
     return Reading(marks, ctx.assignment.encoding.empty, params.codes, moves, params.ordered)
 
 
-def _property(params: Params, ctx: CheckContext, moves: MoveCodec) -> PropertyCheck[Board, Any]:
+def _property(params: Params, ctx: CheckContext, moves: MoveCodec) -> PropertyCheck[Position, Any]:
     expectation, reading = params.expectation, _reading(params, ctx, moves)
+    game = line_game(ctx.game)
 
-    def boards(spread: bool) -> st.SearchStrategy[Board]:
+    def boards(spread: bool) -> st.SearchStrategy[Position]:
         if params.boards == "arbitrary":
             return arbitrary_boards()
         first = ctx.assignment.first_player
@@ -178,7 +129,7 @@ def _property(params: Params, ctx: CheckContext, moves: MoveCodec) -> PropertyCh
             return finished_positions(first, spread=spread)
         return positions(first, spread=spread)
 
-    def values(board: Board, extra: Any) -> dict[str, Any]:
+    def values(board: Position, extra: Any) -> dict[str, Any]:
         player, position = expectation.player(extra), expectation.position(extra)
         named: dict[str, Any] = {}
         if player:
@@ -191,9 +142,9 @@ def _property(params: Params, ctx: CheckContext, moves: MoveCodec) -> PropertyCh
         """The player the truth is told about: who began, or the one the call is given."""
         return ctx.assignment.first_player if expectation.player_is_first else expectation.player(extra)
 
-    def judge(board: Board, extra: Any, answer: Answer) -> Mismatch | None:
+    def judge(board: Position, extra: Any, answer: Answer) -> Mismatch | None:
         player = asked(extra)
-        expected = expectation.expected(board, player, expectation.position(extra), ctx.maximizer_for(board))
+        expected = expectation.expected(board, player, expectation.position(extra), ctx.maximizer_for(board), game)
         shown = expectation.show(expected, reading)
         if not answer.ok:
             return Mismatch(answer.call_text, shown, answer.given())
@@ -203,20 +154,20 @@ def _property(params: Params, ctx: CheckContext, moves: MoveCodec) -> PropertyCh
             return Mismatch(answer.call_text, shown, exc.given())
         if actual == expected:
             return None
-        cause = expectation.local_cause(params.call.function, board, player, expected, actual)
+        cause = expectation.local_cause(game, params.call.function, board, player, expected, actual)
         return Mismatch(answer.call_text, shown, expectation.show(actual, reading), cause)
 
-    def kinds(board: Board, extra: Any) -> list[str]:
-        return expectation.answer_kinds(board, extra, ctx.maximizer_for(board))
+    def kinds(board: Position, extra: Any) -> list[str]:
+        return expectation.answer_kinds(game, board, extra, ctx.maximizer_for(board))
 
     return PropertyCheck(
         boards,
         expectation.extras(),
         values,
         judge,
-        first=_first_cases(params, ctx.assignment.first_player),
+        first=_first_cases(params, game, ctx.assignment.first_player),
         examples=params.examples,
-        coverage=Coverage(kinds, _summary),
+        coverage=Coverage(kinds, functools.partial(_summary, line_kinds(game))),
     )
 
 
@@ -228,11 +179,12 @@ def run(check: Check[Params], ctx: CheckContext) -> CheckResult:
     passed = f"`{student.label}` agrees with the reference"
     if outcome.mismatch is None:
         return result_from_property(check, outcome, passed)
-    expectation, reading = params.expectation, _reading(params, ctx, moves)
+    expectation, reading, game = params.expectation, _reading(params, ctx, moves), line_game(ctx.game)
     every = EveryAnswer.read(
         student.label,
         expectation,
-        [(Board.from_string(board), expectation.player(extra), answer) for (board, extra), answer in student.answers()],
+        game,
+        [(game.position(board), expectation.player(extra), answer) for (board, extra), answer in student.answers()],
         lambda raw: expectation.read(raw, reading),
     )
     shape = shape_of(student, none_ok=expectation.none_ok)

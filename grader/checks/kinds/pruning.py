@@ -34,7 +34,7 @@ from grader.checks.reference_answers import reference_answer
 from grader.checks.verdicts import result_from_property
 from grader.results import CheckResult, CheckStatus
 from grader.spec.model import Check
-from reference import Board
+from reference import Position, TicTacToe
 
 __all__ = ["PRUNING_EQUIVALENCE", "PruneParams", "PruningParams"]
 
@@ -43,7 +43,7 @@ __all__ = ["PRUNING_EQUIVALENCE", "PruneParams", "PruningParams"]
 class PruneParams:
     """How a pruning-equivalence check also judges that the search cuts off."""
 
-    positions: tuple[Board, ...] = (Board.from_string("X...O...X"),)
+    positions: tuple[Position, ...] = (TicTacToe().position("X...O...X"),)
     """Small positions (a full minimax is cheap there, and a correct alpha-beta enters a
     fraction of it)."""
     window: tuple[float, float] = (-math.inf, math.inf)
@@ -101,14 +101,14 @@ def _pruning_equivalence(check: Check[PruningParams], ctx: CheckContext) -> Chec
     moves = ctx.moves(params.move)
     windows = params.windows
 
-    def values(board: Board, window: tuple[float, float]) -> dict[str, Any]:
+    def values(board: Position, window: tuple[float, float]) -> dict[str, Any]:
         alpha, beta = window
         return ctx.placeholders(board, to_move=side_to_answer(ctx, params, board), alpha=alpha, beta=beta)
 
-    def judge(board: Board, window: tuple[float, float], answer: Answer) -> Mismatch | None:
+    def judge(board: Position, window: tuple[float, float], answer: Answer) -> Mismatch | None:
         alpha, beta = window
         spec = ctx.spec(board, to_move=side_to_answer(ctx, params, board), start_depth=params.start_depth)
-        if board.is_terminal():
+        if ctx.game.is_terminal(board):
             return judge_finished_answer(params, board, answer, spec, side_to_answer(ctx, params, board))
         if is_full_window(spec, alpha, beta) or not answer.ok:
             return judge_search_answer(

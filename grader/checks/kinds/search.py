@@ -25,6 +25,7 @@ from grader.checks.causes.known_mistakes import is_full_window
 from grader.checks.causes.search import SearchAnswer, search_cause
 from grader.checks.context import CheckContext, StudentFunction
 from grader.checks.kind import CheckKind
+from grader.checks.line_game import line_game
 from grader.checks.played_moves import played_cell
 from grader.checks.positions import Sampling, game_result, results_summary, smallest_finished_positions
 from grader.checks.properties import Mismatch, PropertyOutcome
@@ -35,7 +36,7 @@ from grader.results import CheckResult
 from grader.serialization import OneOrMore
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check, Count, MoveFormat, Side
-from reference import Board, SearchSpec, move_values
+from reference import Position, SearchSpec, move_values
 
 Shapes = Annotated[tuple[str, ...], OneOrMore(SEARCH_SHAPES)]
 """How a search's result holds its value and move: one of `SEARCH_SHAPES`, or a list of them
@@ -74,7 +75,7 @@ class SearchParams:
     """The most empty cells a sampled position has (few keep a full search cheap)."""
     to_move: Side | None = None
     """Only positions with this side to move (for functions that always play one side); default: either."""
-    include: tuple[Board, ...] = ()
+    include: tuple[Position, ...] = ()
     """Named positions always tried (the challenge positions), whatever their size."""
     examples: Count | None = None
     """Positions drawn beyond the first cases; default: the assignment's ``hypothesis_examples``."""
@@ -92,11 +93,11 @@ class SearchParams:
         return Sampling(self.min_empty, self.max_empty, self.to_move)
 
 
-def side_to_answer(ctx: CheckContext, params: SearchParams, board: Board) -> str:
-    return params.to_move or board.to_move(ctx.assignment.first_player)
+def side_to_answer(ctx: CheckContext, params: SearchParams, board: Position) -> str:
+    return params.to_move or ctx.game.to_move(board)
 
 
-def first_boards(params: SearchParams, ctx: CheckContext) -> list[Board]:
+def first_boards(params: SearchParams, ctx: CheckContext) -> list[Position]:
     """The named positions, then the smallest won, lost and drawn one for each side, then the
     finished games when the check judges them."""
     first = ctx.assignment.first_player
@@ -108,7 +109,7 @@ FINISHED_CAUSE = "The game is over, so there is no move to make: test for a fini
 
 
 def judge_finished_answer(
-    params: SearchParams, board: Board, answer: Answer, spec: SearchSpec, side: str
+    params: SearchParams, board: Position, answer: Answer, spec: SearchSpec, side: str
 ) -> Mismatch | None:
     """What a search answers on a finished ``board``: None, or the game's value (``params.finished``)."""
     if params.finished == "none":
@@ -133,19 +134,19 @@ def judge_finished_answer(
     return Mismatch(answer.call_text, expected, f"value {format_value(value)}", cause)
 
 
-def results_coverage(ctx: CheckContext) -> Coverage[Board, Any]:
+def results_coverage(ctx: CheckContext) -> Coverage[Position, Any]:
     """A search is judged on won, lost and drawn positions for each side to move."""
     first = ctx.assignment.first_player
     return Coverage(lambda board, _: [game_result(board, first)], results_summary)
 
 
-def sampled_boards(params: SearchParams, ctx: CheckContext) -> Callable[[bool], st.SearchStrategy[Board]]:
+def sampled_boards(params: SearchParams, ctx: CheckContext) -> Callable[[bool], st.SearchStrategy[Position]]:
     """The positions a search check asks about, given ``spread`` (see `PropertyCheck.boards`)."""
     return lambda spread: params.sampling.strategy(ctx, spread=spread)
 
 
 def read_answer(
-    ctx: CheckContext, params: SearchParams, student: StudentFunction, board: Board, answer: Answer, moves: MoveCodec
+    ctx: CheckContext, params: SearchParams, student: StudentFunction, board: Position, answer: Answer, moves: MoveCodec
 ) -> tuple[float | None, int | None]:
     """The (value, move) an answer on ``board`` gives: read from what it returned, or for a
     function that plays in place, the move from the board it left (`played_cell`)."""
@@ -157,7 +158,7 @@ def read_answer(
 def judge_search_answer(
     ctx: CheckContext,
     params: SearchParams,
-    board: Board,
+    board: Position,
     answer: Answer,
     spec: SearchSpec,
     *,
@@ -203,7 +204,7 @@ def judge_search_answer(
     # Facts about this answer alone; a cause every answer shows is looked for afterwards.
     cause = _mutation_cause(params, answer)
     if cause is None and problems == ["move"] and move is not None:
-        if move not in board.empty_cells():
+        if move not in ctx.game.actions(board):  # the game goes on: its moves are the empty cells
             cause = "The move is on a cell that is already taken."
         else:
             worth = move_values(board, spec, to_move=side).get(move)
@@ -230,18 +231,18 @@ def _search_run(check: Check[SearchParams], ctx: CheckContext, *, depth_limits: 
     moves = ctx.moves(params.move)
     limits: tuple[int | None, ...] = depth_limits or (None,)
 
-    def spec_for(board: Board, limit: int | None) -> SearchSpec:
+    def spec_for(board: Position, limit: int | None) -> SearchSpec:
         extra: dict[str, Any] = {"start_depth": params.start_depth}
         if limit is not None:
             extra.update(depth_limit=limit, cutoff_value=cutoff_value)
         return ctx.spec(board, to_move=side_to_answer(ctx, params, board), **extra)
 
-    def values(board: Board, limit: int | None) -> dict[str, Any]:
+    def values(board: Position, limit: int | None) -> dict[str, Any]:
         return ctx.placeholders(board, to_move=side_to_answer(ctx, params, board), depth_limit=limit)
 
-    def judge(board: Board, limit: int | None, answer: Answer) -> Mismatch | None:
+    def judge(board: Position, limit: int | None, answer: Answer) -> Mismatch | None:
         spec = spec_for(board, limit)
-        if board.is_terminal():
+        if ctx.game.is_terminal(board):
             return judge_finished_answer(params, board, answer, spec, side_to_answer(ctx, params, board))
         return judge_search_answer(
             ctx, params, board, answer, spec, student=student, moves=moves, judge_move=params.judge_move
@@ -369,12 +370,13 @@ def _search_answers(
     call returned an answer that reads."""
     answers = []
     complete = True
+    game = line_game(ctx.game)
     for (board_text, case_extra), answer in student.answers():
         if not answer.ok:
             complete = False
             continue
-        board = Board.from_string(board_text)
-        if board.is_terminal():
+        board = game.position(board_text)
+        if game.is_terminal(board):
             continue  # judged against the finished-game rule alone, not the search's conventions
         side = side_to_answer(ctx, params, board)
         spec = ctx.spec(board, to_move=side, start_depth=params.start_depth)

@@ -15,6 +15,7 @@ from grader.checks.answers import Answer, MoveCodec
 from grader.checks.causes.defects import SuccessorObservation, expand_hypotheses, successor_defect
 from grader.checks.context import CheckContext
 from grader.checks.kind import CheckKind
+from grader.checks.line_game import line_game
 from grader.checks.positions import positions
 from grader.checks.properties import Mismatch
 from grader.checks.recipe import PropertyCheck, run_property
@@ -23,8 +24,7 @@ from grader.execution.channel.calls import CallStatus
 from grader.results import CheckResult
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check, Count, MoveFormat
-from reference import EMPTY, Board, MalformedBoard, X
-from reference.tictactoe import board_of
+from reference import EMPTY, LineGame, MalformedBoard, Position, X
 
 OFF_BOARD: Mapping[MoveFormat, tuple[Any, ...]] = {
     # (-1, 0) and -1 name a cell through Python's negative indexing: the commonest real miss.
@@ -65,11 +65,12 @@ class SuccessorParams:
     """Positions drawn beyond the first cases; default: the assignment's ``hypothesis_examples``."""
 
 
-def _read_board(ctx: CheckContext, raw: Any, attribute: str) -> Board | None:
+def _read_board(ctx: CheckContext, raw: Any, attribute: str) -> Position | None:
+    """The position a successor holds; `MalformedBoard` when it holds none of the game's."""
     if raw is None:
         return None
     value = getattr(raw, attribute) if attribute else raw
-    return board_of(ctx.decode_board(value))
+    return ctx.decode_board(value)
 
 
 @dataclass(frozen=True)
@@ -90,13 +91,16 @@ class _Moves:
         return st.one_of(cells, st.integers(9, 8 + len(self.off_board)))
 
 
-def _first_successor_cases(first: str, moves: _Moves, refuses: tuple[Invalid, ...]) -> list[tuple[Board, int]]:
+def _first_successor_cases(
+    game: LineGame[Position], first: str, moves: _Moves, refuses: tuple[Invalid, ...]
+) -> list[tuple[Position, int]]:
     """Every cell of the empty board, and of a game in progress (its taken cells too when
     occupied cells are refused); each off-board move on both."""
-    empty = Board.from_string(EMPTY * 9)
-    started = Board.from_string("X...O..X." if first == X else "O...X..O.")
-    cases = [(empty, cell) for cell in range(9)]
-    cases += [(started, cell) for cell in range(9) if "occupied" in refuses or started.cells[cell] == EMPTY]
+    empty = game.initial_state()
+    started = game.position("X...O..X." if first == X else "O...X..O.")
+    marks = game.cells(started)
+    cases = [(empty, cell) for cell in range(len(marks))]
+    cases += [(started, cell) for cell, mark in enumerate(marks) if "occupied" in refuses or mark == EMPTY]
     if "off-board" in refuses:
         cases += [(board, 9 + n) for n in range(len(moves.off_board)) for board in (empty, started)]
     return cases
@@ -127,18 +131,19 @@ def _successor(check: Check[SuccessorParams], ctx: CheckContext) -> CheckResult:
     moves = _Moves(codec, OFF_BOARD[codec.format])
     board_args = params.call.slots_of("board")
     board_arg = board_args[0] if board_args and isinstance(board_args[0], int) else None
+    game = line_game(ctx.game)
 
-    def boards(spread: bool) -> st.SearchStrategy[Board]:
+    def boards(spread: bool) -> st.SearchStrategy[Position]:
         return positions(first, min_empty=1, include_terminal=False, spread=spread)
 
-    def values(board: Board, move: int) -> dict[str, Any]:
+    def values(board: Position, move: int) -> dict[str, Any]:
         return ctx.placeholders(board, move=moves.raw(move))
 
-    def judge(board: Board, move: int, answer: Answer) -> Mismatch | None:
-        legal = move < 9 and move in board.empty_cells()
+    def judge(board: Position, move: int, answer: Answer) -> Mismatch | None:
+        legal = move < 9 and game.cells(board)[move] == EMPTY
         if not legal and ("occupied" if move < 9 else "off-board") not in params.refuses:
             return None  # a move the check does not ask to be refused (hypothesis draws any cell)
-        expected = board.play(move, board.to_move(first), first=first) if legal else None
+        expected = game.result(board, move) if legal else None
         refused: Invalid | None = None if legal else "occupied" if move < 9 else "off-board"
         return _judge_successor(ctx, params, codec, board_arg, board, expected, refused, answer)
 
@@ -147,7 +152,7 @@ def _successor(check: Check[SuccessorParams], ctx: CheckContext) -> CheckResult:
         moves.tried(params.refuses),
         values,
         judge,
-        first=_first_successor_cases(first, moves, params.refuses),
+        first=_first_successor_cases(game, first, moves, params.refuses),
         examples=params.examples,
     )
     outcome = run_property(check, ctx, student, prop)
@@ -171,8 +176,8 @@ def _judge_successor(
     params: SuccessorParams,
     codec: MoveCodec,
     board_arg: int | None,
-    board: Board,
-    expected: Board | None,
+    board: Position,
+    expected: Position | None,
     refused: Invalid | None,
     answer: Answer,
 ) -> Mismatch | None:
@@ -228,13 +233,18 @@ def _judge_successor(
         expected_text,
         actual_text,
         "The mark placed is not the mover's, or it is placed on the wrong cell."
-        if actual.cells != expected.cells
+        if line_game(ctx.game).cells(actual) != line_game(ctx.game).cells(expected)
         else None,
     )
 
 
 def _judge_played(
-    ctx: CheckContext, board_arg: int | None, board: Board, expected: Board, expected_text: str, answer: Answer
+    ctx: CheckContext,
+    board_arg: int | None,
+    board: Position,
+    expected: Position,
+    expected_text: str,
+    answer: Answer,
 ) -> Mismatch | None:
     """A move played in place: True returned, and the given board holds the move."""
     after = _board_after(ctx, board_arg, board, answer)
@@ -250,14 +260,14 @@ def _judge_played(
     return Mismatch(answer.call_text, expected_text, shown, "A move that is played must return True.")
 
 
-def _board_after(ctx: CheckContext, board_arg: int | None, board: Board, answer: Answer) -> Board | None:
+def _board_after(ctx: CheckContext, board_arg: int | None, board: Position, answer: Answer) -> Position | None:
     """The given board after the call: unchanged, or as the call left it (None: unreadable)."""
     if not answer.outcome.mutated:
         return board
     if board_arg is None or board_arg not in answer.outcome.changed_args:
         return None
     try:
-        return board_of(ctx.decode_board(answer.outcome.changed_args[board_arg]))
+        return ctx.decode_board(answer.outcome.changed_args[board_arg])
     except MalformedBoard:
         return None
 
@@ -266,7 +276,7 @@ def _given(ctx: CheckContext, params: SuccessorParams, board_arg: int | None, an
     """What a call that should have been refused did instead."""
     value = answer.value
     if params.returns == "played" or answer.outcome.mutated:
-        after = _board_after(ctx, board_arg, Board.from_string(EMPTY * 9), answer)
+        after = _board_after(ctx, board_arg, ctx.game.initial_state(), answer)
         changed = f", the board it was given now {after}" if answer.outcome.mutated and after is not None else ""
         return f"{value!r}{changed}"
     try:
@@ -280,12 +290,12 @@ def _successor_observations(
     ctx: CheckContext, params: SuccessorParams, moves: _Moves, board_arg: int | None, answers: list[tuple[Any, Any]]
 ) -> list[SuccessorObservation] | None:
     """Every new board made, as cells; ``None`` when some answer cannot be read as one."""
-    first = ctx.assignment.first_player
+    game = line_game(ctx.game)
     observations = []
     for (board_text, move), answer in answers:
         if not answer.ok or move >= 9:
             continue
-        board = Board.from_string(board_text)
+        board = game.position(board_text)
         if params.returns == "played":
             result = _board_after(ctx, board_arg, board, answer) if answer.value is True else None
         else:
@@ -293,7 +303,7 @@ def _successor_observations(
                 result = _read_board(ctx, answer.value, params.board_attribute)
             except (AttributeError, MalformedBoard):
                 return None
-        observations.append(SuccessorObservation(board, board.to_move(first), move, result))
+        observations.append(SuccessorObservation(board, game.to_move(board), move, result, game))
     return observations
 
 
