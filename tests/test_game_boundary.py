@@ -17,11 +17,6 @@ import grader
 ROOT = Path(grader.__file__).parent
 
 STILL_NAMING_THE_BOARD = {
-    "authoring/board_tests.py",
-    "authoring/board_use.py",
-    "authoring/probes.py",
-    "authoring/search_checks.py",
-    "authoring/time_limits.py",
     "checks/causes/explorations.py",  # tic-tac-toe alone: its alpha-beta traces, step by step
     "checks/causes/known_mistakes.py",  # tic-tac-toe alone: its named alpha-beta mistakes
     "checks/causes/root_cause.py",  # tic-tac-toe alone: a defect searched on its engine

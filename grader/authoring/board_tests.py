@@ -20,8 +20,7 @@ from grader.checks.context import CheckContext
 from grader.checks.expectations import EXPECTATIONS, Expectation
 from grader.execution.channel.calls import CallOutcome, CallStatus
 from grader.spec.model import MOVE_FORMATS, MoveFormat
-from reference import Board, O, Position, X
-from reference.tictactoe import board_of
+from reference import EMPTY, O, Position, TicTacToe, X
 
 
 @dataclass(frozen=True)
@@ -77,7 +76,7 @@ def read_board_test(
     """The board test ``signature`` is under ``conventions``' encoding, if its answers on
     ``positions`` (tic-tac-toe's boards: what a board test answers is read from their cells)
     say so. ``call_timeout``: a screening limit (`Prober.ask`)."""
-    boards = [board_of(position) for position in positions]
+    boards = list(positions)
     rest = signature.inputs
     if rest == ("player",):
         return _win_test(prober, signature, conventions, boards, call_timeout)
@@ -86,6 +85,16 @@ def read_board_test(
     outcomes = prober.ask(signature, conventions, [{"board": b} for b in boards], call_timeout=call_timeout)
     found = _read_answers(prober, signature, conventions, boards, outcomes)
     return found if found is not None else _read_in_progress(prober, signature, conventions, boards, outcomes)
+
+
+_GAME = TicTacToe()
+"""Tic-tac-toe, whose boards init reads a board test's answers on (who began matters only to
+whose turn it is, and `_turn` asks a game of its own)."""
+
+
+def _empty_cells(board: Position) -> list[int]:
+    """The empty cells, finished game or not (a moves test may list them on either)."""
+    return [cell for cell, mark in enumerate(_GAME.cells(board)) if mark == EMPTY]
 
 
 _OPEN_WHEN_FINISHED = ("legal-moves", "to-move")
@@ -97,13 +106,13 @@ def _read_in_progress(
     prober: Prober,
     signature: Signature,
     conventions: Conventions,
-    boards: Sequence[Board],
+    boards: Sequence[Position],
     outcomes: Sequence[CallOutcome],
 ) -> BoardTest | None:
     """The moves or the side to move, read from games in progress alone, when the function
     answers None or raises on every finished game: judged on games in progress only."""
-    finished = [o for o, b in zip(outcomes, boards) if b.is_terminal()]
-    ongoing = [(b, o) for b, o in zip(boards, outcomes) if not b.is_terminal()]
+    finished = [o for o, b in zip(outcomes, boards) if _GAME.is_terminal(b)]
+    ongoing = [(b, o) for b, o in zip(boards, outcomes) if not _GAME.is_terminal(b)]
     if not finished or not ongoing:
         return None
     if all(o.ok and o.value is None for o in finished):
@@ -123,7 +132,7 @@ def _read_answers(
     prober: Prober,
     signature: Signature,
     conventions: Conventions,
-    boards: Sequence[Board],
+    boards: Sequence[Position],
     outcomes: Sequence[CallOutcome],
 ) -> BoardTest | NearMiss | None:
     if not all(o.ok for o in outcomes):
@@ -146,7 +155,7 @@ def _read_answers(
 
 
 def _true_false_test(
-    signature: Signature, answers: Sequence[Any], boards: Sequence[Board]
+    signature: Signature, answers: Sequence[Any], boards: Sequence[Position]
 ) -> BoardTest | NearMiss | None:
     """The expectation whose truth (full, draw, finished game) reproduces every True/False
     answer; a near miss when most, not all, answers fit one."""
@@ -161,7 +170,7 @@ def _true_false_test(
     # "Has someone won" has no check kind; a constant answer is no attempt at any test.
     if (
         fitting
-        or all(bool(a) == bool(b.winners()) for a, b in zip(answers, boards))
+        or all(bool(a) == bool(_GAME.winners(b)) for a, b in zip(answers, boards))
         or len(set(map(bool, answers))) < 2
     ):
         return None
@@ -170,7 +179,11 @@ def _true_false_test(
 
 
 def _win_test(
-    prober: Prober, signature: Signature, conventions: Conventions, boards: Sequence[Board], call_timeout: float | None
+    prober: Prober,
+    signature: Signature,
+    conventions: Conventions,
+    boards: Sequence[Position],
+    call_timeout: float | None,
 ) -> BoardTest | NearMiss | None:
     pairs = [(b, p) for b in boards for p in (X, O)]
     cases = [{"board": b, "player": p} for b, p in pairs]
@@ -191,7 +204,7 @@ def _win_test(
 
 
 def _legal_moves(
-    ctx: CheckContext, signature: Signature, answers: Sequence[Any], boards: Sequence[Board]
+    ctx: CheckContext, signature: Signature, answers: Sequence[Any], boards: Sequence[Position]
 ) -> BoardTest | None:
     if not all(isinstance(a, (list, tuple, set, frozenset)) for a in answers):
         return None
@@ -202,7 +215,7 @@ def _legal_moves(
             read = [[codec.decode(m) for m in a] for a in answers]
         except ShapeError:
             continue
-        if all(sorted(cells) == sorted(b.empty_cells()) for cells, b in zip(read, boards)):
+        if all(sorted(cells) == sorted(_empty_cells(b)) for cells, b in zip(read, boards)):
             unordered = any(isinstance(a, (set, frozenset)) for a in answers)
             fitting.append((move_format, not unordered and all(cells == sorted(cells) for cells in read)))
     if len(fitting) != 1:
@@ -220,13 +233,13 @@ def _legal_moves(
 
 
 def _turn(
-    signature: Signature, answers: Sequence[Any], boards: Sequence[Board], conventions: Conventions
+    signature: Signature, answers: Sequence[Any], boards: Sequence[Position], conventions: Conventions
 ) -> BoardTest | None:
     """The side to move, by the board's marks: on a game in progress with as many X as O it
     names the player who began, so its answers say who moves first. Finished boards are
     not asked about (who moves there is anyone's convention)."""
     encoding = conventions.encoding
-    ongoing = [(a, b) for a, b in zip(answers, boards) if not b.is_terminal()]
+    ongoing = [(a, b) for a, b in zip(answers, boards) if not _GAME.is_terminal(b)]
     if not ongoing or not all(_plain(a) for a, _ in ongoing):
         return None
     marks = {X: encoding.x, O: encoding.o}
@@ -234,14 +247,16 @@ def _turn(
     for first in (X, O):
         # Each convention answers for the games it allows: a board with one X more is
         # judged under X first only.
-        legal = [(a, b) for a, b in ongoing if b.legality_problem(first) is None]
-        if legal and all(a == marks[b.to_move(first)] and type(a) is type(marks[X]) for a, b in legal):
+        game = TicTacToe(first)
+        legal = [(a, b) for a, b in ongoing if game.legality_problem(b) is None]
+        if legal and all(a == marks[game.to_move(b)] and type(a) is type(marks[X]) for a, b in legal):
             fitting.append(first)
     if len(fitting) != 1:
         return None
     first = fitting[0]
-    finished = [(a, b) for a, b in zip(answers, boards) if b.is_terminal() and b.legality_problem(first) is None]
-    plain = all(a == marks[b.to_move(first)] and type(a) is type(marks[X]) for a, b in finished)
+    game = TicTacToe(first)
+    finished = [(a, b) for a, b in zip(answers, boards) if _GAME.is_terminal(b) and game.legality_problem(b) is None]
+    plain = all(a == marks[game.to_move(b)] and type(a) is type(marks[X]) for a, b in finished)
     on_finished = (
         "on finished games too it names the side with fewer marks"
         if plain
@@ -257,14 +272,14 @@ def _turn(
     )
 
 
-def _winner(signature: Signature, answers: Sequence[Any], boards: Sequence[Board]) -> BoardTest | None:
+def _winner(signature: Signature, answers: Sequence[Any], boards: Sequence[Position]) -> BoardTest | None:
     """The winner's mark (or a code per outcome), when each outcome always gets one answer."""
     if not all(_plain(a) for a in answers):
         return None
     by_outcome: dict[str, set[Any]] = {}
     for answer, board in zip(answers, boards):
-        winners = board.winners()
-        outcome = next(iter(winners)) if winners else "tie" if board.is_full() else "ongoing"
+        winners = _GAME.winners(board)
+        outcome = next(iter(winners)) if winners else "tie" if EMPTY not in _GAME.cells(board) else "ongoing"
         by_outcome.setdefault(outcome, set()).add((type(answer).__name__, answer))
     if any(len(v) != 1 for v in by_outcome.values()) or not {X, O} <= set(by_outcome):
         return None
@@ -292,7 +307,7 @@ def _winner(signature: Signature, answers: Sequence[Any], boards: Sequence[Board
     return BoardTest(signature, role, expect, f"one answer per outcome on {len(boards)} boards: {spelled}", codes=codes)
 
 
-def _score(signature: Signature, answers: Sequence[Any], boards: Sequence[Board]) -> BoardTest | None:
+def _score(signature: Signature, answers: Sequence[Any], boards: Sequence[Position]) -> BoardTest | None:
     """+1 where one player has a line, -1 where the other has, 0 otherwise: a static evaluation."""
     if not all(isinstance(a, (int, float)) and not isinstance(a, bool) for a in answers):
         return None

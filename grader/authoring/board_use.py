@@ -23,7 +23,7 @@ from grader.authoring.probes import Conventions, Prober, search_positions
 from grader.checks.context import NotDefined
 from grader.checks.kinds.predicates import Params as PredicateParams
 from grader.execution.channel.calls import Explore
-from reference import Board, reachable_positions
+from reference import Position, TicTacToe, reachable_positions
 
 TRACE_SEED = 2024
 MIN_CALLS = 20
@@ -68,13 +68,14 @@ class BoardUse:
         return f"judged on finished games only: the solution's {by} called it {times}, all finished"
 
 
-def trace_positions(first_player: str) -> tuple[Board, ...]:
+def trace_positions(first_player: str) -> tuple[Position, ...]:
     """Games in progress the searches are run from: init's search probes (2 to 5 empty cells)
     and a few seeded ones with 6 and 7, whose trees still take a plain search a fraction of a
     second."""
+    game = TicTacToe(first_player)
     rng = random.Random(TRACE_SEED)
-    deeper = [b for b in sorted(reachable_positions(first_player), key=str) if not b.is_terminal()]
-    extra = [b for empty in (6, 7) for b in rng.sample([b for b in deeper if len(b.empty_cells()) == empty], 4)]
+    deeper = [b for b in sorted(reachable_positions(first_player), key=str) if not game.is_terminal(b)]
+    extra = [b for empty in (6, 7) for b in rng.sample([b for b in deeper if 9 - game.pieces(b) == empty], 4)]
     return (*search_positions(first_player), *extra)
 
 
@@ -97,11 +98,8 @@ def trace_board_use(
         except NotDefined:
             continue
         side = getattr(check.params, "to_move", None)
-        chosen = [
-            b
-            for b in trace_positions(conventions.first_player)
-            if side is None or b.to_move(conventions.first_player) == side
-        ]
+        game = TicTacToe(conventions.first_player)
+        chosen = [b for b in trace_positions(conventions.first_player) if side is None or game.to_move(b) == side]
         requests = [(str(b), ctx.placeholders(b)) for b in chosen]
         for answer in student.ask_many(requests, partial=True):
             exploration = answer.outcome.exploration
@@ -122,7 +120,8 @@ def trace_board_use(
 
 
 def _use(name: str, seen: Mapping[str, int], callers: Sequence[str]) -> BoardUse:
-    finished = sum(count for board, count in seen.items() if Board.from_string(board).is_terminal())
+    game = TicTacToe()  # whether a game is over does not depend on who began it
+    finished = sum(count for board, count in seen.items() if game.is_terminal(game.position(board)))
     return BoardUse(name, sum(seen.values()), len(seen), finished, tuple(callers))
 
 

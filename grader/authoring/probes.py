@@ -22,8 +22,12 @@ from grader.execution.channel.calls import CallOutcome, CallStatus
 from grader.spec.board import BoardLocation
 from grader.spec.call_template import parse_call
 from grader.spec.model import Assignment, Maximizer, MoveFormat, Scoring, Side
-from reference import LINES, Board, BoardGame, O, Position, TicTacToe, X, reachable_positions, solve_all
+from reference import LINES, BoardGame, O, Position, TicTacToe, X, reachable_positions, solve_all
 from reference.codecs import BoardEncoding
+
+_GAME = TicTacToe()
+"""The game init probes a solution on: tic-tac-toe, as X begins it (`swap_marks` for O)."""
+CELLS = 9
 
 PROBE_SEED = 2024
 SCREEN_CALL_TIMEOUT = 0.5
@@ -72,65 +76,74 @@ def draft_assignment(conventions: Conventions, call_timeout: float, directory: P
     )
 
 
-def swap_marks(board: Board) -> Board:
+def swap_marks(board: Position) -> Position:
     """The same position with X and O exchanged: as a game the other side began sees it."""
-    return Board(tuple({X: O, O: X}.get(c, c) for c in board.cells))
+    return _GAME.with_cells(tuple({X: O, O: X}.get(c, c) for c in _GAME.cells(board)))
+
+
+def _full(board: Position) -> bool:
+    return _GAME.pieces(board) == CELLS
+
+
+def _empty(board: Position) -> int:
+    return CELLS - _GAME.pieces(board)
 
 
 @functools.lru_cache(maxsize=1)
-def predicate_positions() -> tuple[Board, ...]:
+def predicate_positions() -> tuple[Position, ...]:
     """Boards for the win, draw and moves tests: each line won by each player, full boards
     with and without a winner, games in progress. No board has more than five empty cells,
     so that a search function probed here answers quickly."""
     rng = random.Random(PROBE_SEED)
     pool = sorted(reachable_positions(X), key=str)
-    chosen: dict[str, Board] = {}
+    chosen: dict[str, Position] = {}
     for player in (X, O):
         for line in LINES:
-            won = [b for b in pool if b.winners() == {player} and all(b.cells[i] == player for i in line)]
+            won = [b for b in pool if _GAME.winners(b) == {player} and all(_GAME.cells(b)[i] == player for i in line)]
             if won:
                 board = rng.choice(won)
                 chosen[str(board)] = board
-    full = [b for b in pool if b.is_full()]
-    for board in rng.sample([b for b in full if not b.winners()], 4) + rng.sample([b for b in full if b.winners()], 3):
+    full = [b for b in pool if _full(b)]
+    no_line = [b for b in full if not _GAME.winners(b)]
+    for board in rng.sample(no_line, 4) + rng.sample([b for b in full if _GAME.winners(b)], 3):
         chosen[str(board)] = board
-    ongoing = [b for b in pool if not b.is_terminal() and 1 <= len(b.empty_cells()) <= 5]
+    ongoing = [b for b in pool if not _GAME.is_terminal(b) and 1 <= _empty(b) <= 5]
     for board in rng.sample(ongoing, 10):
         chosen[str(board)] = board
     return tuple(chosen.values())
 
 
 @functools.lru_cache(maxsize=1)
-def screening_positions() -> tuple[Board, ...]:
+def screening_positions() -> tuple[Position, ...]:
     """A few of `predicate_positions` on which every board test already shows what it is:
     a line won by each player (board not full), full boards with and without a line, and
     games in progress. Whatever reads as no board test on these (no reading fits, an
     error, an answer no board test gives) reads as none on all of them."""
     boards = predicate_positions()
 
-    def first(count: int, keep: Callable[[Board], bool]) -> list[Board]:
+    def first(count: int, keep: Callable[[Position], bool]) -> list[Position]:
         return [b for b in boards if keep(b)][:count]
 
     return tuple(
-        first(2, lambda b: b.winners() == {X} and not b.is_full())
-        + first(2, lambda b: b.winners() == {O} and not b.is_full())
-        + first(2, lambda b: b.is_full() and not b.winners())
-        + first(1, lambda b: b.is_full() and bool(b.winners()))
-        + first(3, lambda b: not b.is_terminal())
+        first(2, lambda b: _GAME.winners(b) == {X} and not _full(b))
+        + first(2, lambda b: _GAME.winners(b) == {O} and not _full(b))
+        + first(2, lambda b: _full(b) and not _GAME.winners(b))
+        + first(1, lambda b: _full(b) and bool(_GAME.winners(b)))
+        + first(3, lambda b: not _GAME.is_terminal(b))
     )
 
 
 @functools.lru_cache(maxsize=4)
-def search_positions(first_player: str, per_side: int = 8) -> tuple[Board, ...]:
+def search_positions(first_player: str, per_side: int = 8) -> tuple[Position, ...]:
     """Games in progress (2 to 5 empty cells) that ``first_player`` began, ``per_side`` for
     each side to move, half of them with a win or a loss still ahead, so that scores tell
     conventions apart."""
     rng = random.Random(PROBE_SEED)
     table = solve_all()
-    pool = sorted((b for b in table if not b.is_terminal() and 2 <= len(b.empty_cells()) <= 5), key=str)
-    boards: list[Board] = []
+    pool = sorted((b for b in table if not _GAME.is_terminal(b) and 2 <= _empty(b) <= 5), key=str)
+    boards: list[Position] = []
     for side in (X, O):
-        mine = [b for b in pool if b.to_move(X) == side]
+        mine = [b for b in pool if _GAME.to_move(b) == side]
         decided = [b for b in mine if table[b].value != 0]
         drawn = [b for b in mine if table[b].value == 0]
         boards += rng.sample(decided, per_side - per_side // 2) + rng.sample(drawn, per_side // 2)

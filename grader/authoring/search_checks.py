@@ -19,25 +19,28 @@ from grader.checks.kinds.node_counts import Params as NodeCountParams
 from grader.checks.kinds.pruning import PruningParams
 from grader.checks.kinds.search import DepthParams, SearchParams
 from grader.spec.call_template import CallTemplate
-from reference import Board
+from reference import Position, TicTacToe
 
-NODE_POSITIONS = (Board.from_string("X........"), Board.from_string("X...O...."))
+_TIC_TAC_TOE = TicTacToe()
+
+NODE_POSITIONS = (_TIC_TAC_TOE.position("X........"), _TIC_TAC_TOE.position("X...O...."))
 """Where node counts are compared: big enough for pruning to show, small enough to be quick."""
 
 _ONE_SIDE_POSITIONS = tuple(
-    Board.from_string(text)
+    _TIC_TAC_TOE.position(text)
     for text in ("X........", "X...O...X", "X...O....", "XO.......", "O........", "O...X...O", "O...X....", "OX.......")
 )
 """Where a search that plays one side only (``max()`` for O) is counted: the first two of these
 that side moves on, in a game its first player began."""
 
 
-def node_positions(to_move: str | None, first_player: str) -> tuple[Board, ...]:
+def node_positions(to_move: str | None, first_player: str) -> tuple[Position, ...]:
     """Where the node counts of a search playing ``to_move`` (None: either side) are compared."""
     if to_move is None:
         return NODE_POSITIONS
-    legal = [b for b in _ONE_SIDE_POSITIONS if b.legality_problem(first_player) is None]
-    return tuple(b for b in legal if b.to_move(first_player) == to_move)[:2]
+    game = TicTacToe(first_player)
+    legal = [b for b in _ONE_SIDE_POSITIONS if game.legality_problem(b) is None]
+    return tuple(b for b in legal if game.to_move(b) == to_move)[:2]
 
 
 S = TypeVar("S", bound=SearchParams)

@@ -21,7 +21,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from grader.spec.model import Check
-from reference import Board, reachable_positions
+from reference import MalformedBoard, Position, TicTacToe, reachable_positions
+
+CELLS = 9
+"""Tic-tac-toe's cells: these limits are sized on its game tree."""
 
 HARD_SECONDS_PER_POSITION = 120e-6
 """Plain Python searches of the class's hand-ins take 5 to 20 microseconds of CPU a position
@@ -54,17 +57,18 @@ def _tree_sizes(first: str) -> dict[int, int]:
     """For each number of empty cells, the largest game tree (positions, its root included)
     below a reachable position with that many."""
 
+    game = TicTacToe(first)
+
     @functools.cache
-    def size(board: Board) -> int:
-        if board.is_terminal():
+    def size(position: Position) -> int:
+        if game.is_terminal(position):
             return 1
-        side = board.to_move(first)
-        return 1 + sum(size(board.play(cell, side, first=first)) for cell in board.empty_cells())
+        return 1 + sum(size(game.result(position, cell)) for cell in game.actions(position))
 
     largest: dict[int, int] = {}
-    for board in reachable_positions(first):
-        empty = len(board.empty_cells())
-        largest[empty] = max(largest.get(empty, 0), size(board))
+    for position in reachable_positions(first):
+        empty = CELLS - game.pieces(position)
+        largest[empty] = max(largest.get(empty, 0), size(position))
     return largest
 
 
@@ -82,11 +86,24 @@ def largest_position(check: Check[Any], first: str) -> int | None:
         return 9 if params.ai == first else 8
     if check.kind == "move-sequence":
         return 9
-    boards = [b for name in ("positions", "include") for b in getattr(params, name, ()) if isinstance(b, Board)]
-    asked = [len(b.empty_cells()) for b in boards]
+    game = TicTacToe(first)
+    asked = [
+        CELLS - pieces
+        for name in ("positions", "include")
+        for position in getattr(params, name, ())
+        if (pieces := _pieces(game, position)) is not None
+    ]
     if isinstance(getattr(params, "max_empty", None), int):
         asked.append(params.max_empty)
     return max(asked, default=None)
+
+
+def _pieces(game: TicTacToe, position: Position) -> int | None:
+    """The marks on a tic-tac-toe position; None for anything else a check's params hold."""
+    try:
+        return game.pieces(position)
+    except MalformedBoard:
+        return None
 
 
 def time_limits(checks: Iterable[Check[Any]], first: str) -> TimeLimits:

@@ -24,6 +24,7 @@ from grader.execution.channel.calls import DefinedNames
 from grader.spec.loader import assignment_from, load_assignment
 from grader.submission.reader import notebook_from_script
 from reference import Board
+from reference.tictactoe import board_of
 from tests.checks.in_process import InProcessRunner
 
 DEPTH_LIMITS = Path(__file__).resolve().parents[2] / "assignments" / "depth-limits"
@@ -249,7 +250,7 @@ def test_a_function_is_probed_on_a_global_board_only_when_its_code_may_read_it()
 
 
 def test_the_screening_boards_tell_every_board_test_apart() -> None:
-    boards = screening_positions()
+    boards = [board_of(b) for b in screening_positions()]
     assert set(boards) <= set(predicate_positions())
     full = [b.is_full() for b in boards]
     drawn = [b.is_full() and not b.winners() for b in boards]
