@@ -26,6 +26,7 @@ from grader.authoring.board_use import domain_notes, narrow_domains, trace_board
 from grader.authoring.discovery import Discovered, discover
 from grader.authoring.draft import Draft, DraftCheck, Field
 from grader.authoring.encodings import candidate_encodings, source_literals
+from grader.authoring.game_inference import GameDraft, infer_game
 from grader.authoring.handout import handout_from, stub_source
 from grader.authoring.inference import EncodingChoice, infer
 from grader.authoring.probes import Conventions, ProbeHang, Prober
@@ -159,7 +160,7 @@ def _require_clean(execution: ExecutionResult) -> None:
 
 
 def _require_recognized(
-    discovered: Discovered, draft: Draft, choice: EncodingChoice | None, hangs: Sequence[ProbeHang]
+    discovered: Discovered, draft: Draft, choice: EncodingChoice | None, hangs: Sequence[ProbeHang], game_why: str = ""
 ) -> None:
     """A solution is made into an assignment only when it has a search init recognized and no
     function that answers almost, not exactly, like a board test or a search."""
@@ -169,6 +170,7 @@ def _require_recognized(
         raise InitFailed(
             f"this is not a tic-tac-toe solution init can read: it defines {defined}, and none answers like "
             f"a board test or a game search on any board encoding{hung}"
+            + (f"; nor is it Connect Four: {game_why}" if game_why else "")
         )
     found = _found_words(draft)
     if choice.near_misses:
@@ -219,13 +221,31 @@ def _infer_draft(notebook: nbformat.NotebookNode, api: Api, session: NotebookSes
     encodings = candidate_encodings(literals)
     prober = Prober(session.calls, _names(discovered), PROBE_CALL_TIMEOUT)
     draft, choice = infer(prober, discovered, encodings, api, literals.boards)
+    game_why = ""
+    if choice is None or not draft.checks:
+        read = infer_game(session, discovered, literals.strings, api.admits)
+        if isinstance(read, GameDraft):
+            return _game_draft(read.draft, discovered)
+        game_why = read
     hangs = prober.hangs_under(choice.conventions) if choice else list(prober.hung.values())
     if hangs and draft.checks and not _has_search(draft):
         raise InitFailed(f"the solution hangs: {'; '.join(map(str, hangs))}. Found: {_found_words(draft)}")
     draft.notes += [f"{hang}; not checked" for hang in hangs]
-    _require_recognized(discovered, draft, choice, hangs)
+    _require_recognized(discovered, draft, choice, hangs, game_why)
     assert choice is not None  # `_require_recognized` refuses a solution without one
     _judge_where_used(draft, prober, choice.conventions, discovered)
+    draft.add_check(_runs_cleanly())
+    return draft
+
+
+def _game_draft(draft: Draft, discovered: Discovered) -> Draft:
+    """A Connect-Four draft (`grader.authoring.game_inference`), refused without a search."""
+    if not _has_search(draft):
+        defined = ", ".join(f.name for f in discovered.functions)
+        raise InitFailed(
+            f"this is Connect Four ({draft.game_evidence}), and it defines {defined}; "
+            f"found {_found_words(draft) or 'no board test'}, but no function answers like a depth-limited search"
+        )
     draft.add_check(_runs_cleanly())
     return draft
 
