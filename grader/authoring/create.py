@@ -26,7 +26,7 @@ from grader.authoring.board_use import domain_notes, narrow_domains, trace_board
 from grader.authoring.discovery import Discovered, discover
 from grader.authoring.draft import Draft, DraftCheck, Field
 from grader.authoring.encodings import candidate_encodings, source_literals
-from grader.authoring.game_inference import GameDraft, infer_game
+from grader.authoring.game_inference import GameDraft, game_time_limits, infer_game
 from grader.authoring.handout import handout_from, stub_source
 from grader.authoring.inference import EncodingChoice, infer
 from grader.authoring.probes import Conventions, ProbeHang, Prober
@@ -223,7 +223,7 @@ def _infer_draft(notebook: nbformat.NotebookNode, api: Api, session: NotebookSes
     draft, choice = infer(prober, discovered, encodings, api, literals.boards)
     game_why = ""
     if choice is None or not draft.checks:
-        read = infer_game(session, discovered, literals.strings, api.admits)
+        read = infer_game(session, discovered, literals.strings, api)
         if isinstance(read, GameDraft):
             return _game_draft(read.draft, discovered)
         game_why = read
@@ -343,7 +343,7 @@ def _set_time_limits(draft: Draft) -> None:
     """The hard and soft limits from the work the draft's checks ask for, and what being slow
     costs (nothing, as written), each with its evidence."""
     first = next((f.value for f in draft.fields if f.name == "first_player"), "X")
-    limits = time_limits([c.check() for c in draft.checks], first)
+    limits = time_limits([c.check() for c in draft.checks], first) if not draft.game else game_time_limits(draft)
     draft.fields = [f for f in draft.fields if f.name not in _TIME_FIELDS]
     draft.fields += [
         Field(

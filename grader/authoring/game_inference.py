@@ -16,11 +16,12 @@ from __future__ import annotations
 import dataclasses
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from grader.authoring.api import Api
 from grader.authoring.discovery import Discovered
 from grader.authoring.draft import Draft, DraftCheck, call, slug
 from grader.authoring.game_encoding import BoardReading, read_board
@@ -34,6 +35,7 @@ from grader.authoring.game_roles_connect import (
     read_two_slot,
     win_scoring,
 )
+from grader.authoring.time_limits import LEAST_HARD, LEAST_SOFT, TimeLimits
 from grader.checks.context import CallRunner
 from grader.checks.kinds.game_board import GamePredicateParams, GameSuccessorParams
 from grader.checks.kinds.game_heuristic import HeuristicParams
@@ -73,18 +75,16 @@ def game_table(reading: BoardReading, game: ConnectK) -> dict[str, Any]:
     return {**table, "encoding": "grid-space", **fields}
 
 
-def infer_game(
-    session: NotebookSession, discovered: Discovered, literals: Iterable[str], admits: Callable[[str], bool]
-) -> GameDraft | str:
+def infer_game(session: NotebookSession, discovered: Discovered, literals: Iterable[str], api: Api) -> GameDraft | str:
     """The draft of a Connect-Four assignment, or why the solution is not one init can read.
-    ``admits``: whether a function is part of the course's API. The board is read from any
+    ``api``: the course's functions (`grader.authoring.api`). The board is read from any
     function of the solution; the roles only from the API's, the only ones given checks."""
     runner = session.calls
     every = [f for f in discovered.functions if f.owner is None]
     reading = read_board(runner, every, literals)
     if isinstance(reading, str):
         return reading
-    functions = [f for f in every if admits(f.name)]
+    functions = [f for f in every if api.admits(f.name)]
     encoding = reading.encoding
     game, predicates = ConnectK(encoding.rows, encoding.cols, 4), []
     for k in _KS:
@@ -98,6 +98,7 @@ def infer_game(
     else:
         predicates = read_predicates(runner, functions, game, encoding)
     draft = Draft()
+    draft.api = api.comment(f.name for f in discovered.functions)
     draft.game = game_table(reading, game)
     draft.game_evidence = reading.evidence
     for predicate in predicates:
@@ -144,7 +145,7 @@ def infer_game(
     for mover in movers:
         for check in _move_checks(runner, spec_of, mover, heuristic, judged, game, reading):
             draft.add_check(check)
-    draft.checks = [c for c in draft.checks if all(admits(t) for t in _called(c))]
+    draft.checks = [c for c in draft.checks if all(api.admits(t) for t in _called(c))]
     return GameDraft(draft, reading, game)
 
 
@@ -164,6 +165,15 @@ def _predicate_check(predicate: Predicate) -> DraftCheck:
     )
     title = f"{name}: {_SAYS[predicate.expect]}" + (", left to right" if predicate.ordered else "")
     return DraftCheck(slug(name), _ROLE_OF_EXPECT[predicate.expect], title, "game-predicate", params, why)
+
+
+def game_time_limits(draft: Draft) -> TimeLimits:
+    """The least limits (`grader.authoring.time_limits`): every search a check asks for stops at
+    its depth limit, a few thousand positions at most, where a tic-tac-toe search from the empty
+    board visits half a million."""
+    depths = [d for c in draft.checks if c.kind == "game-search" for d in c.params.depth_limits]
+    deepest = f"searches at most {max(depths)} plies deep" if depths else "asks no search"
+    return TimeLimits(LEAST_HARD, LEAST_SOFT, 0, f"a Connect-Four assignment whose every check {deepest}")
 
 
 def _called(check: DraftCheck) -> list[str]:
@@ -291,17 +301,15 @@ def _move_checks(
             break
     depth = _depth_of(runner, mover, heuristic, searches, game, reading) if heuristic is not None else None
     if depth is not None and heuristic is not None:
-        depth_value, prune = depth
-        params = GameSearchParams(
-            call(text),
-            call(heuristic.call_text),
-            "move",
-            depth_limits=(depth_value,),
-            prune=prune,
-            count="none",
-            examples=4,
+        depth_value, like = depth
+        params = dataclasses.replace(
+            like, call=call(text), returns="move", depth_limits=(depth_value,), count="none", examples=4, include=()
         )
-        why = f"{name}: evaluates as many positions as {'alpha-beta' if prune else 'minimax'} at depth {depth_value}"
+        why = (
+            f"{name}: evaluates as many positions as {like.call.function} at depth {depth_value}, "
+            f"judged as it is ({'alpha-beta' if like.prune else 'minimax'}, a win worth {like.win:g}"
+            + (" plus the plies left)" if like.win_bonus == "plies-left" else ")")
+        )
         check = DraftCheck(
             slug(name), "best-move", f"{name}: the first best column at depth {depth_value}", "game-search", params, why
         )
@@ -317,9 +325,9 @@ def _depth_of(
     searches: Sequence[DraftCheck],
     game: ConnectK,
     reading: BoardReading,
-) -> tuple[int, bool] | None:
-    """The depth (and pruning) at which a search of the solution makes as many calls of the
-    heuristic as the move function does from the same position."""
+) -> tuple[int, GameSearchParams] | None:
+    """The depth at which a search of the solution makes as many calls of the heuristic as the
+    move function does from the same position, and that search's check's parameters."""
     encoding = reading.encoding
     state = play(game, (game.cols // 2,))
     board, mark = encoding.encode(state), encoding.symbol(game.to_move(state))
@@ -338,5 +346,5 @@ def _depth_of(
             args = tuple(values[a.name] for a in template.target.args)
             (outcome,) = runner.call_many([Call(template.function, args, count=count, timeout=_PROBE_CALL_SECONDS)])
             if outcome.ok and outcome.counts.get(heuristic.function) == made:
-                return depth, bool(search.params.prune)
+                return depth, search.params
     return None

@@ -59,11 +59,17 @@ def test_the_game_and_the_roles_are_read_from_the_answers(inferred: Assignment) 
         "": "runs-cleanly",
     }
     built = {_function(c): c.params for c in built_in.checks if c.kind == "game-search"}
+    fields = ("returns", "count", "win", "win_bonus", "deepening", "deepening_counts")
     for name in ("minimax", "alphabeta", "progressive_deepening", "best_move"):
         mine, theirs = kinds[name].params, built[name]
-        fields = ("returns", "prune", "count", "win", "win_bonus", "deepening", "deepening_counts")
         assert {f: getattr(mine, f) for f in fields} == {f: getattr(theirs, f) for f in fields}, name
-    assert kinds["best_move"].params.depth_limits == (4,)
+    assert [kinds[name].params.prune for name in ("minimax", "alphabeta", "progressive_deepening")] == [
+        False,
+        True,
+        True,
+    ]
+    # best_move's evaluations are alpha-beta's at depth 4; with count = "none" pruning is not judged
+    assert (kinds["best_move"].params.depth_limits, kinds["best_move"].params.prune) == ((4,), True)
     assert kinds["legal_moves"].params.ordered and kinds["evaluate"].params.antisymmetric
 
 
@@ -99,3 +105,26 @@ def test_connect_four_without_a_search_gets_one_message_and_no_folder(tmp_path: 
     assert "found valid_columns(board) (moves), winning_piece(board) (win-test)" in message
     assert message.endswith("but no function answers like a depth-limited search")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.kernel
+@pytest.mark.slow
+def test_another_board_is_asked_of_the_game_not_assumed(tmp_path: Path) -> None:
+    """A flat list of 0/1/2 cells from the bottom row, moves played in place, a win worth 100
+    without a bonus, and no handout: the solution's own program tells its helpers."""
+    out = tmp_path / "flat"
+    report = create_assignment(InitRequest(ROOT / "tests" / "authoring" / "connect" / "flat_in_place.py", out))
+    assert report.return_code == 0, str(report)
+    assignment = load_assignment(out)
+    assert assignment.game is not None
+    assert (assignment.game.game.rows, assignment.game.game.cols, assignment.game.game.k) == (6, 7, 4)
+    encoding = assignment.game.encoding
+    assert (encoding.layout, encoding.empty, encoding.x, encoding.o, encoding.top_row_first) == ("flat", 0, 1, 2, False)
+    checks = {_function(c): c for c in assignment.checks}
+    assert set(checks) == {"open_columns", "who_won", "game_over", "play", "score", "search", ""}
+    assert checks["play"].params.returns == "in-place"
+    search = checks["search"].params
+    assert (search.returns, search.prune, search.count) == ("move,value", False, "heuristic-calls")
+    assert (search.win, search.win_bonus) == (100, "none")
+    validation = validate_assignment(assignment)
+    assert validation.ok, str(validation)
