@@ -23,6 +23,9 @@ from grader.checks.context import CallRunner
 from grader.execution.channel.call_data import Call, CallOutcome
 from reference.grid_codec import GRID_PRESETS, GridContainer, GridEncoding, GridLayout
 
+WINDOW: dict[str, int] = {"alpha": -(10**9), "beta": 10**9}
+"""The full window an alpha-beta that takes one as arguments is called with: wider than any
+value a course gives a position (the game-search check fills no ``alpha``/``beta``)."""
 SCREEN_SECONDS = 2.0
 """A screening call places one piece or searches one ply: longer is not the function sought."""
 
@@ -57,7 +60,7 @@ class SlottedCall:
 
     @property
     def call_text(self) -> str:
-        return f"{self.function}({', '.join(self.slots)})"
+        return f"{self.function}({', '.join(str(WINDOW.get(slot, slot)) for slot in self.slots)})"
 
 
 @dataclass(frozen=True)
@@ -124,10 +127,16 @@ def slot_orders(function: Function, slots: tuple[str, ...], hints: dict[str, tup
     def fit(order: tuple[str, ...]) -> int:
         return -sum(any(h in name for h in hints.get(slot, ())) for name, slot in zip(names, order))
 
-    return sorted(itertools.permutations(slots), key=fit)
+    orders = [o for o in itertools.permutations(slots) if "alpha" not in o or o.index("alpha") < o.index("beta")]
+    return sorted(orders, key=fit)[:MOST_ORDERS]
 
+
+MOST_ORDERS = 12
+"""The argument orders a function is tried with, those its parameter names suggest first."""
 
 HINTS: dict[str, tuple[str, ...]] = {
+    "alpha": ("alpha", "lower", "low"),
+    "beta": ("beta", "upper", "high"),
     "board": ("board", "state", "grid", "position"),
     "move": ("col", "move", "action", "column"),
     "to_move": ("piece", "player", "mark", "turn", "who", "side"),

@@ -45,6 +45,7 @@ from grader.execution.channel.call_data import Call
 from grader.execution.session import NotebookSession
 from grader.grading import run_checks
 from grader.results import CheckStatus
+from grader.spec.call_template import Placeholder
 from grader.spec.loader import assignment_from
 from grader.spec.model import AssignmentError
 from grader.spec.tables import AssignmentTable, SpecFile
@@ -343,7 +344,7 @@ def _depth_of(
         template = search.params.call
         for depth in range(1, 7):
             values["depth_limit"] = depth
-            args = tuple(values[a.name] for a in template.target.args)
+            args = tuple(values[a.name] if isinstance(a, Placeholder) else a for a in template.target.args)
             (outcome,) = runner.call_many([Call(template.function, args, count=count, timeout=_PROBE_CALL_SECONDS)])
             if outcome.ok and outcome.counts.get(heuristic.function) == made:
                 return depth, search.params

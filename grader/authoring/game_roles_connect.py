@@ -21,7 +21,7 @@ from numbers import Real
 from typing import Any, Literal, get_args
 
 from grader.authoring.discovery import Function
-from grader.authoring.game_encoding import HINTS, SCREEN_SECONDS, SlottedCall, slot_orders
+from grader.authoring.game_encoding import HINTS, SCREEN_SECONDS, WINDOW, SlottedCall, slot_orders
 from grader.checks.context import CallRunner
 from grader.checks.game_answers import SearchShape
 from grader.checks.kinds.game_board import GameExpect
@@ -176,7 +176,7 @@ def read_two_slot(
 
 
 def _args(slots: Sequence[str], board: Any, mark: Any, depth: int) -> tuple[Any, ...]:
-    values = {"board": board, "player": mark, "to_move": mark, "depth_limit": depth}
+    values: dict[str, Any] = {"board": board, "player": mark, "to_move": mark, "depth_limit": depth, **WINDOW}
     return tuple(values[slot] for slot in slots)
 
 
@@ -217,12 +217,14 @@ def _search_shape(
 def read_searches(
     runner: CallRunner, functions: Sequence[Function], game: ConnectK, encoding: GridEncoding
 ) -> list[Search]:
-    """The functions of the board, a depth and a mark that answer as a search at depths 1 and 2."""
+    """The functions of the board, a depth and a mark (and an alpha-beta window, called with the
+    full one) that answer as a search at depths 1 and 2."""
     state = play(game, (2, 3, 3))
     board, mark = encoding.encode(state), encoding.symbol(game.to_move(state))
     found = []
     for function in functions:
-        for slots in slot_orders(function, ("board", "depth_limit", "to_move"), HINTS):
+        kinds = (("board", "depth_limit", "to_move"), ("board", "depth_limit", "alpha", "beta", "to_move"))
+        for slots in (order for kind in kinds for order in slot_orders(function, kind, HINTS)):
             calls = [Call(function.name, _args(slots, board, mark, d), timeout=4 * SCREEN_SECONDS) for d in (1, 2)]
             shape = _search_shape(runner.call_many(calls), game, state)
             if shape is not None:

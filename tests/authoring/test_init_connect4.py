@@ -111,7 +111,8 @@ def test_connect_four_without_a_search_gets_one_message_and_no_folder(tmp_path: 
 @pytest.mark.slow
 def test_another_board_is_asked_of_the_game_not_assumed(tmp_path: Path) -> None:
     """A flat list of 0/1/2 cells from the bottom row, moves played in place, a win worth 100
-    without a bonus, and no handout: the solution's own program tells its helpers."""
+    without a bonus, an alpha-beta that takes its window, and no handout: the solution's own
+    program tells its helpers."""
     out = tmp_path / "flat"
     report = create_assignment(InitRequest(ROOT / "tests" / "authoring" / "connect" / "flat_in_place.py", out))
     assert report.return_code == 0, str(report)
@@ -121,10 +122,13 @@ def test_another_board_is_asked_of_the_game_not_assumed(tmp_path: Path) -> None:
     encoding = assignment.game.encoding
     assert (encoding.layout, encoding.empty, encoding.x, encoding.o, encoding.top_row_first) == ("flat", 0, 1, 2, False)
     checks = {_function(c): c for c in assignment.checks}
-    assert set(checks) == {"open_columns", "who_won", "game_over", "play", "score", "search", ""}
+    assert set(checks) == {"open_columns", "who_won", "game_over", "play", "score", "search", "alpha_beta", ""}
     assert checks["play"].params.returns == "in-place"
     search = checks["search"].params
     assert (search.returns, search.prune, search.count) == ("move,value", False, "heuristic-calls")
     assert (search.win, search.win_bonus) == (100, "none")
+    pruned = checks["alpha_beta"].params  # called with the full window, as literals
+    assert pruned.call.text == "alpha_beta(board, depth_limit, -1000000000, 1000000000, to_move)"
+    assert (pruned.returns, pruned.prune, pruned.count) == ("move,value", True, "heuristic-calls")
     validation = validate_assignment(assignment)
     assert validation.ok, str(validation)

@@ -84,6 +84,36 @@ def _value(board, depth, mover, me):
     return best_col, best
 
 
+def alpha_beta(board, depth, alpha, beta, piece):
+    """(column, value) of `search`, pruned within the window (alpha, beta)."""
+    return _pruned(board, depth, alpha, beta, piece, piece)
+
+
+def _pruned(board, depth, alpha, beta, mover, me):
+    won = who_won(board)
+    if won:
+        return None, (WIN if won == me else -WIN)
+    cols = open_columns(board)
+    if not cols:
+        return None, 0
+    if depth == 0:
+        return None, score(board, me)
+    best_col, best = None, None
+    for col in cols:
+        play(board, col, mover)
+        _, value = _pruned(board, depth - 1, alpha, beta, 3 - mover, me)
+        take_back(board, col)
+        if best is None or (value > best if mover == me else value < best):
+            best_col, best = col, value
+        if mover == me:
+            alpha = max(alpha, best)
+        else:
+            beta = min(beta, best)
+        if alpha >= beta:
+            break
+    return best_col, best
+
+
 board = new_board()
 play(board, 3, 1)
-print(search(board, 2, 2))
+print(search(board, 2, 2), alpha_beta(board, 3, -1000, 1000, 2))
