@@ -74,14 +74,13 @@ def _value(board, depth, mover, me):
         return None, 0
     if depth == 0:
         return None, score(board, me)
-    best_col, best = None, None
+    values = []
     for col in cols:
         play(board, col, mover)
-        _, value = _value(board, depth - 1, 3 - mover, me)
+        values.append(_value(board, depth - 1, 3 - mover, me)[1])
         take_back(board, col)
-        if best is None or (value > best if mover == me else value < best):
-            best_col, best = col, value
-    return best_col, best
+    best = max(values) if mover == me else min(values)
+    return cols[values.index(best)], best
 
 
 def alpha_beta(board, depth, alpha, beta, piece):
