@@ -111,6 +111,7 @@ class Draft:
     game: dict[str, Any] = field(default_factory=dict)
     """The `[game]` table, for a game other than tic-tac-toe."""
     game_evidence: str = ""
+    """How the game and its board were read, written above the `[game]` table."""
 
     def add_check(self, check: DraftCheck) -> None:
         if all(c.id != check.id for c in self.checks):
