@@ -24,14 +24,15 @@ import nbformat
 from grader.authoring.api import Api, handout_api, program_api
 from grader.authoring.board_use import domain_notes, narrow_domains, trace_board_use
 from grader.authoring.discovery import Discovered, discover
-from grader.authoring.draft import Draft, DraftCheck, Field
+from grader.authoring.draft import Draft, DraftCheck
 from grader.authoring.encodings import candidate_encodings, source_literals
+from grader.authoring.game_inference import GameDraft, infer_game
 from grader.authoring.handout import handout_from, stub_source
 from grader.authoring.inference import EncodingChoice, infer
 from grader.authoring.probes import Conventions, ProbeHang, Prober
 from grader.authoring.stdin_answers import run_with_answers
 from grader.authoring.support_modules import HandedFile, SupportChoice, choose_support
-from grader.authoring.time_limits import HARD_SECONDS_PER_POSITION, SOFT_SECONDS_PER_POSITION, time_limits
+from grader.authoring.time_limits import set_time_limits
 from grader.authoring.titles import notebook_title
 from grader.authoring.toml_writer import render_toml
 from grader.checks.kinds.hygiene import RunsCleanlyParams
@@ -179,7 +180,7 @@ def _require_clean(execution: ExecutionResult) -> None:
 
 
 def _require_recognized(
-    discovered: Discovered, draft: Draft, choice: EncodingChoice | None, hangs: Sequence[ProbeHang]
+    discovered: Discovered, draft: Draft, choice: EncodingChoice | None, hangs: Sequence[ProbeHang], game_why: str = ""
 ) -> None:
     """A solution is made into an assignment only when it has a search init recognized and no
     function that answers almost, not exactly, like a board test or a search."""
@@ -189,6 +190,7 @@ def _require_recognized(
         raise InitFailed(
             f"this is not a tic-tac-toe solution init can read: it defines {defined}, and none answers like "
             f"a board test or a game search on any board encoding{hung}"
+            + (f"; nor is it Connect Four: {game_why}" if game_why else "")
         )
     found = _found_words(draft)
     if choice.near_misses:
@@ -239,13 +241,31 @@ def _infer_draft(notebook: nbformat.NotebookNode, api: Api, session: NotebookSes
     encodings = candidate_encodings(literals)
     prober = Prober(session.calls, _names(discovered), PROBE_CALL_TIMEOUT)
     draft, choice = infer(prober, discovered, encodings, api, literals.boards)
+    game_why = ""
+    if choice is None or not draft.checks:
+        read = infer_game(session, discovered, literals.strings, api)
+        if isinstance(read, GameDraft):
+            return _game_draft(read.draft, discovered)
+        game_why = read
     hangs = prober.hangs_under(choice.conventions) if choice else list(prober.hung.values())
     if hangs and draft.checks and not _has_search(draft):
         raise InitFailed(f"the solution hangs: {'; '.join(map(str, hangs))}. Found: {_found_words(draft)}")
     draft.notes += [f"{hang}; not checked" for hang in hangs]
-    _require_recognized(discovered, draft, choice, hangs)
+    _require_recognized(discovered, draft, choice, hangs, game_why)
     assert choice is not None  # `_require_recognized` refuses a solution without one
     _judge_where_used(draft, prober, choice.conventions, discovered)
+    draft.add_check(_runs_cleanly())
+    return draft
+
+
+def _game_draft(draft: Draft, discovered: Discovered) -> Draft:
+    """A Connect-Four draft (`grader.authoring.game_inference`), refused without a search."""
+    if not _has_search(draft):
+        defined = ", ".join(f.name for f in discovered.functions)
+        raise InitFailed(
+            f"this is Connect Four ({draft.game_evidence}), and it defines {defined}; "
+            f"found {_found_words(draft) or 'no board test'}, but no function answers like a depth-limited search"
+        )
     draft.add_check(_runs_cleanly())
     return draft
 
@@ -308,10 +328,10 @@ def _write_folder(
                 shutil.copyfile(module, staging / SUPPORT_FOLDER / module.name)
         if stdin:
             (staging / STDIN_FILE).write_text("\n".join(stdin) + "\n", encoding="utf-8")
-        _set_time_limits(draft)
+        set_time_limits(draft)
         results = _check_own_solution(draft.spec(assignment_id, title, **settings), staging, session, execution)
         _drop_failing(draft, results)
-        _set_time_limits(draft)  # for the checks that are left
+        set_time_limits(draft)  # for the checks that are left
         text = render_toml(draft.spec(assignment_id, title, **settings), draft, source=request.solution.name)
         (staging / "assignment.toml").write_text(text, encoding="utf-8")
         if request.out.exists():
@@ -339,31 +359,6 @@ def _store_handed_files(request: InitRequest, notebook: nbformat.NotebookNode, s
         (staging / "template.py").write_text(stub_source(source), encoding="utf-8")
     else:
         nbformat.write(handout_from(notebook), staging / "template.ipynb")
-
-
-_TIME_FIELDS = ("call_timeout", "slow_after", "slow_cost")
-
-
-def _set_time_limits(draft: Draft) -> None:
-    """The hard and soft limits from the work the draft's checks ask for, and what being slow
-    costs (nothing, as written), each with its evidence."""
-    first = next((f.value for f in draft.fields if f.name == "first_player"), "X")
-    limits = time_limits([c.check() for c in draft.checks], first)
-    draft.fields = [f for f in draft.fields if f.name not in _TIME_FIELDS]
-    draft.fields += [
-        Field(
-            "call_timeout",
-            limits.call_timeout,
-            f"the hard limit, {HARD_SECONDS_PER_POSITION * 1e6:g} µs a position for {limits.evidence}",
-        ),
-        Field(
-            "slow_after",
-            limits.slow_after,
-            f"a right answer after this is 'correct, but slower than' it: {SOFT_SECONDS_PER_POSITION * 1e6:g} µs "
-            "a position for the same work (CPU time, like the hard limit)",
-        ),
-        Field("slow_cost", 0.0, "being slow costs nothing: the course asks for optimal play; 0.25 takes a quarter"),
-    ]
 
 
 def _drop_failing(draft: Draft, results: list[CheckResult]) -> None:

@@ -29,6 +29,7 @@ DEFAULT_POINTS: dict[str, float] = {
     "depth-limit": 10,
     "no-mutation": 5,
     "never-loses": 10,
+    "deepening": 10,
     "runs-cleanly": 0,
 }
 """Points each role's check is worth by default; the author edits them in the TOML. The
@@ -107,6 +108,10 @@ class Draft:
     """The `[aliases]` table: other names a student may give a plain function."""
     api: list[str] = field(default_factory=list)
     """Which functions were taken as the course's API, and why: lines of the TOML's heading."""
+    game: dict[str, Any] = field(default_factory=dict)
+    """The `[game]` table, for a game other than tic-tac-toe."""
+    game_evidence: str = ""
+    """How the game and its board were read, written above the `[game]` table."""
 
     def add_check(self, check: DraftCheck) -> None:
         if all(c.id != check.id for c in self.checks):
@@ -122,6 +127,7 @@ class Draft:
             assignment=table,
             checks=checks,
             board=dict(self.board.fields) if self.board else {},
+            game=dict(self.game),
             aliases=dict(self.aliases),
         )
 

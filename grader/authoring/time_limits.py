@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from grader.authoring.draft import Draft, Field
 from grader.spec.model import Check
 from reference import MalformedBoard, Position, TicTacToe, reachable_positions
 
@@ -123,3 +124,39 @@ def time_limits(checks: Iterable[Check[Any]], first: str) -> TimeLimits:
         positions=positions,
         evidence=evidence,
     )
+
+
+def game_time_limits(draft: Draft) -> TimeLimits:
+    """The least limits, for another game than tic-tac-toe: every search a check asks for stops
+    at its depth limit, a few thousand positions at most, where a tic-tac-toe search from the
+    empty board visits half a million."""
+    depths = [d for c in draft.checks if c.kind == "game-search" for d in c.params.depth_limits]
+    deepest = f"searches at most {max(depths)} plies deep" if depths else "asks no search"
+    return TimeLimits(LEAST_HARD, LEAST_SOFT, 0, f"every check {deepest}")
+
+
+TIME_FIELDS = ("call_timeout", "slow_after", "slow_cost")
+"""The fields `set_time_limits` writes."""
+
+
+def set_time_limits(draft: Draft) -> None:
+    """The hard and soft limits from the work the draft's checks ask for, and what being slow
+    costs (nothing, as written), each with its evidence."""
+    if draft.game:
+        limits = game_time_limits(draft)
+        hard = f"the hard limit: the least init writes, since {limits.evidence}"
+        soft = "a right answer after this is 'correct, but slower than' it: the least init writes (CPU time)"
+    else:
+        first = next((f.value for f in draft.fields if f.name == "first_player"), "X")
+        limits = time_limits([c.check() for c in draft.checks], first)
+        hard = f"the hard limit, {HARD_SECONDS_PER_POSITION * 1e6:g} µs a position for {limits.evidence}"
+        soft = (
+            f"a right answer after this is 'correct, but slower than' it: {SOFT_SECONDS_PER_POSITION * 1e6:g} µs "
+            "a position for the same work (CPU time, like the hard limit)"
+        )
+    draft.fields = [f for f in draft.fields if f.name not in TIME_FIELDS]
+    draft.fields += [
+        Field("call_timeout", limits.call_timeout, hard),
+        Field("slow_after", limits.slow_after, soft),
+        Field("slow_cost", 0.0, "being slow costs nothing: the course asks for optimal play; 0.25 takes a quarter"),
+    ]

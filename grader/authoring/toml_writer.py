@@ -69,6 +69,10 @@ def spec_document(spec: SpecFile, draft: Draft, *, source: str) -> tomlkit.TOMLD
     for line in draft.api:
         document.add(tomlkit.comment(_comment(line)))
     document.add("assignment", _assignment(spec, draft))
+    if spec.game:
+        if draft.game_evidence:
+            document.add(tomlkit.comment(_comment(draft.game_evidence)))
+        document.add("game", _table(spec.game))
     if spec.board:
         if draft.board is not None:
             document.add(tomlkit.comment(_comment(draft.board.evidence)))

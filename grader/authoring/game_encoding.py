@@ -1,0 +1,240 @@
+"""Which game a solution plays and how it holds the board, read from its answers.
+
+The empty board comes from a function that takes nothing: its shape (a list of rows, a flat
+list, a numpy array) and the one symbol of its cells. The successor is the function that, given
+that board, a column and a mark, places the mark in exactly one cell (in a new board it returns,
+or in the one it is given): the marks it places are the pieces, the cell the first piece lands
+in says which row is the top, and a second piece in the same column says, on a flat board, how
+many columns a row holds. How many in a line win is left to the board tests
+(`grader.authoring.game_inference`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal, get_args
+
+import numpy as np
+
+from grader.authoring.discovery import Function
+from grader.checks.context import CallRunner
+from grader.execution.channel.call_data import Call, CallOutcome
+from reference.grid_codec import GRID_PRESETS, GridContainer, GridEncoding, GridLayout
+
+WINDOW: dict[str, int] = {"alpha": -(10**9), "beta": 10**9}
+"""The full window an alpha-beta that takes one as arguments is called with: wider than any
+value a course gives a position (the game-search check fills no ``alpha``/``beta``)."""
+SCREEN_SECONDS = 2.0
+"""A screening call places one piece or searches one ply: longer is not the function sought."""
+
+_MARK_PAIRS: tuple[tuple[Any, Any], ...] = (("X", "O"), ("x", "o"), ("R", "Y"), ("B", "W"), (1, 2), (1, -1))
+"""Pieces courses use, X's first; marks seen in the solution's source outside these pairs come after."""
+
+Returns = Literal["new-board", "in-place"]
+RETURNS: tuple[Returns, ...] = get_args(Returns)
+
+
+@dataclass(frozen=True)
+class EmptyBoard:
+    """The board a function of no arguments returns, before its geometry is known."""
+
+    function: str
+    layout: GridLayout
+    container: GridContainer
+    rows: int | None
+    """None for a flat board: the successor tells how the cells fold into rows."""
+    cells: int
+    empty: Any
+    value: Any
+
+
+@dataclass(frozen=True)
+class SlottedCall:
+    """A function of the solution and the placeholder each of its parameters takes."""
+
+    function: str
+    slots: tuple[str, ...]
+    """Placeholders in the order of its parameters: ``("board", "move", "to_move")``."""
+
+    @property
+    def call_text(self) -> str:
+        return f"{self.function}({', '.join(str(WINDOW.get(slot, slot)) for slot in self.slots)})"
+
+
+@dataclass(frozen=True)
+class SuccessorReading(SlottedCall):
+    """The successor, its argument order, and what it does with the board."""
+
+    returns: Returns
+
+
+@dataclass(frozen=True)
+class BoardReading:
+    empty_board: EmptyBoard
+    successor: SuccessorReading
+    encoding: GridEncoding
+    evidence: str
+
+
+def cells_of(value: Any) -> list[Any] | None:
+    """The cells of a board answer row by row, or None for what is not a board."""
+    if isinstance(value, np.ndarray):
+        return list(value.reshape(-1).tolist()) if value.ndim in (1, 2) else None
+    if not isinstance(value, (list, tuple)) or not value:
+        return None
+    if all(isinstance(row, (list, tuple)) for row in value):
+        if len({len(row) for row in value}) != 1:
+            return None
+        return [cell for row in value for cell in row]
+    return list(value)
+
+
+def _scalar(cell: Any) -> bool:
+    return isinstance(cell, (str, int)) and not isinstance(cell, bool)
+
+
+def read_empty_board(runner: CallRunner, functions: Sequence[Function]) -> EmptyBoard | None:
+    """The first function of no arguments that returns a board of one symbol, 16 cells or more."""
+    makers = [f for f in functions if not f.required and f.owner is None and "input" not in f.free_names]
+    outcomes = runner.call_many([Call(f.name, timeout=SCREEN_SECONDS, check_mutation=False) for f in makers])
+    for function, outcome in zip(makers, outcomes):
+        value = outcome.value
+        cells = cells_of(value) if outcome.ok else None
+        if not cells or len(cells) < 16 or len(set(map(repr, cells))) != 1 or not _scalar(cells[0]):
+            continue
+        if isinstance(value, np.ndarray):
+            container: GridContainer = "numpy"
+            nested = value.ndim == 2
+        else:
+            assert isinstance(value, (list, tuple))  # `cells_of` reads nothing else
+            container = "list" if isinstance(value, list) else "tuple"
+            nested = isinstance(value[0], (list, tuple))
+        rows = len(value) if nested else None
+        layout: GridLayout = "rows" if nested else "flat"
+        return EmptyBoard(function.name, layout, container, rows, len(cells), cells[0], value)
+    return None
+
+
+def slot_orders(function: Function, slots: tuple[str, ...], hints: dict[str, tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """Every order of ``slots`` over the function's required parameters, those its parameter
+    names suggest first (``col`` for the move, ``depth`` for the depth limit)."""
+    names = [p.name.lower() for p in function.required]
+    if len(names) != len(slots) or function.owner is not None:
+        return []
+
+    def fit(order: tuple[str, ...]) -> int:
+        return -sum(any(h in name for h in hints.get(slot, ())) for name, slot in zip(names, order))
+
+    orders = [o for o in itertools.permutations(slots) if "alpha" not in o or o.index("alpha") < o.index("beta")]
+    return sorted(orders, key=fit)[:MOST_ORDERS]
+
+
+MOST_ORDERS = 12
+"""The argument orders a function is tried with, those its parameter names suggest first."""
+
+HINTS: dict[str, tuple[str, ...]] = {
+    "alpha": ("alpha", "lower", "low"),
+    "beta": ("beta", "upper", "high"),
+    "board": ("board", "state", "grid", "position"),
+    "move": ("col", "move", "action", "column"),
+    "to_move": ("piece", "player", "mark", "turn", "who", "side"),
+    "player": ("piece", "player", "mark", "turn", "who", "side"),
+    "depth_limit": ("depth", "limit", "ply", "plies"),
+}
+
+
+def candidate_marks(empty: Any, literals: Iterable[str]) -> list[Any]:
+    """The pieces a successor is tried with: the course pairs' of the empty cell's type, then the
+    one-character strings of the solution's source."""
+    if isinstance(empty, str):
+        known = [m for pair in _MARK_PAIRS for m in pair if isinstance(m, str)]
+        return list(dict.fromkeys([*known, *sorted(s for s in literals if s.strip() and s != empty)]))
+    return [m for m in dict.fromkeys(m for pair in _MARK_PAIRS for m in pair) if isinstance(m, int) and m != empty]
+
+
+def _placed(before: list[Any], after: Any) -> tuple[int, Any] | None:
+    """The one cell ``after`` changed from ``before`` and what it holds; None otherwise."""
+    cells = cells_of(after)
+    if cells is None or len(cells) != len(before):
+        return None
+    changed = [i for i, (a, b) in enumerate(zip(before, cells)) if repr(a) != repr(b)]
+    return (changed[0], cells[changed[0]]) if len(changed) == 1 else None
+
+
+def _board_after(outcome: CallOutcome, board_arg: int, returns: Returns) -> Any:
+    return outcome.value if returns == "new-board" else outcome.changed_args.get(board_arg)
+
+
+def _drop(runner: CallRunner, reading: SuccessorReading, board: Any, col: int, mark: Any) -> CallOutcome:
+    values = {"board": board, "move": col, "to_move": mark}
+    return runner.call_many([Call(reading.function, tuple(values[s] for s in reading.slots), timeout=SCREEN_SECONDS)])[
+        0
+    ]
+
+
+def read_successor(
+    runner: CallRunner, functions: Sequence[Function], empty: EmptyBoard, marks: Sequence[Any]
+) -> tuple[SuccessorReading, list[Any], int] | None:
+    """The successor, the marks it places and the cell the first piece in column 0 lands in."""
+    before = cells_of(empty.value)
+    assert before is not None
+    for function in functions:
+        for slots in slot_orders(function, ("board", "move", "to_move"), HINTS):
+            values = [{"board": empty.value, "move": 0, "to_move": mark} for mark in marks]
+            calls = [Call(function.name, tuple(v[s] for s in slots), timeout=SCREEN_SECONDS) for v in values]
+            outcomes = runner.call_many(calls)
+            for returns in RETURNS:
+                board_arg = slots.index("board")
+                placed = [
+                    (mark, found)
+                    for mark, outcome in zip(marks, outcomes)
+                    if outcome.ok
+                    and (returns == "in-place" or not outcome.mutated)
+                    and (found := _placed(before, _board_after(outcome, board_arg, returns))) is not None
+                    and repr(found[1]) == repr(mark)
+                ]
+                if len(placed) >= 2 and len({cell for _, (cell, _) in placed}) == 1:
+                    reading = SuccessorReading(function.name, slots, returns)
+                    return reading, [mark for mark, _ in placed], placed[0][1][0]
+    return None
+
+
+def _pieces(placed: Sequence[Any]) -> tuple[Any, Any]:
+    """X's mark and O's among those the successor placed: a course pair when one fits."""
+    for x, o in _MARK_PAIRS:
+        if any(repr(m) == repr(x) for m in placed) and any(repr(m) == repr(o) for m in placed):
+            return x, o
+    return placed[0], placed[1]
+
+
+def read_board(runner: CallRunner, functions: Sequence[Function], literals: Iterable[str]) -> BoardReading | str:
+    """The board's encoding, or why it could not be read."""
+    empty = read_empty_board(runner, functions)
+    if empty is None:
+        return "no function of no arguments returns an empty board of 16 cells or more"
+    found = read_successor(runner, functions, empty, candidate_marks(empty.empty, literals))
+    if found is None:
+        return f"{empty.function}() gives an empty board, but no function drops a piece into it"
+    successor, placed, first_cell = found
+    x, o = _pieces(placed)
+    board_arg = successor.slots.index("board")
+    once = _board_after(_drop(runner, successor, empty.value, 0, x), board_arg, successor.returns)
+    twice = _board_after(_drop(runner, successor, once, 0, o), board_arg, successor.returns)
+    start = cells_of(once)
+    second = _placed(start, twice) if start is not None else None
+    if second is None:
+        return f"{successor.function} does not drop a second piece onto the first"
+    cols = abs(second[0] - first_cell) if empty.rows is None else empty.cells // empty.rows
+    if cols < 1 or empty.cells % cols or first_cell % cols or abs(second[0] - first_cell) != cols:
+        return f"{successor.function} drops pieces in column 0 into cells {first_cell} and {second[0]}: no column"
+    rows = empty.cells // cols
+    top_row_first = first_cell // cols == rows - 1
+    encoding = GridEncoding(rows, cols, empty.layout, empty.container, empty.empty, x, o, top_row_first=top_row_first)
+    preset = next((name for name, p in GRID_PRESETS.items() if p.sized(rows, cols) == encoding), "")
+    evidence = (
+        f"{empty.function}() gives {encoding.description}; {successor.call_text} drops a piece into row "
+        f"{first_cell // cols} of column 0, then the next on top of it"
+    )
+    return BoardReading(empty, successor, replace(encoding, name=preset), evidence)
