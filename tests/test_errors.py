@@ -36,14 +36,16 @@ def _defined_exceptions() -> list[type[BaseException]]:
 
 def test_every_exception_of_the_grader_derives_from_one_base() -> None:
     exceptions = _defined_exceptions()
-    # The kernel side's two signals must pass a student's `except Exception`, so they cannot be Exceptions.
+    # The kernel side's three signals must pass a student's `except Exception`, so they cannot be Exceptions.
     signals = {e.__name__ for e in exceptions if not issubclass(e, Exception)}
-    assert signals == {"CallTimedOut", "ScriptedInputExhausted", "GraderException", "GraderSignal"}
+    assert signals == {"CallTimedOut", "NodeCapReached", "ScriptedInputExhausted", "GraderException", "GraderSignal"}
     assert [e.__qualname__ for e in exceptions if not issubclass(e, GraderException)] == []
     errors = [e for e in exceptions if issubclass(e, Exception)]
     assert [e.__qualname__ for e in errors if not issubclass(e, GraderError)] == []
     assert all(
-        issubclass(e, GraderSignal) for e in exceptions if e.__name__ in {"CallTimedOut", "ScriptedInputExhausted"}
+        issubclass(e, GraderSignal)
+        for e in exceptions
+        if e.__name__ in {"CallTimedOut", "NodeCapReached", "ScriptedInputExhausted"}
     )
     assert len(exceptions) >= 29
 

@@ -54,6 +54,8 @@ class Answer:
             return f"returned something that is not plain data ({self.outcome.error})"
         if status == CallStatus.SKIPPED:
             return f"was not run ({self.outcome.error})"
+        if status == CallStatus.NODE_CAP:
+            return f"was stopped: {self.outcome.error}"
         return "ok"
 
     def given(self) -> str:

@@ -97,10 +97,10 @@ class _Runner(Protocol):
 
 
 class CallBuilder(Protocol):
-    """Builds one case's call from its placeholder values, with the limit and the batch's
-    fields (``start_within``, ``start_before``, ``skip_after_timeout``)."""
+    """Builds one case's call from its key and placeholder values, with the limit and the
+    batch's fields (``start_within``, ``start_before``, ``skip_after_timeout``)."""
 
-    def __call__(self, values: Mapping[str, Any], timeout: float | None = None, **fields: Any) -> Call: ...
+    def __call__(self, key: Any, values: Mapping[str, Any], timeout: float | None = None, **fields: Any) -> Call: ...
 
 
 @dataclass(frozen=True)
@@ -144,7 +144,7 @@ def make_calls(
         fields = {"start_within": cpu_left, "start_before": wall_left, "skip_after_timeout": True}
         if window is not None and window.deadline:
             fields["wait_until"] = wall_left
-        calls = [build(values, limit, **fields) for values in todo.values()]
+        calls = [build(key, values, limit, **fields) for key, values in todo.items()]
         made = 0
         for key, outcome in zip(list(todo), runner.call_many(calls)):
             log.append(outcome)

@@ -395,14 +395,20 @@ class StudentFunction:
     def describe(self, values: Mapping[str, Any]) -> str:
         return self.template.describe(values, function=self.function)
 
-    def ask_many(self, requests: Iterable[tuple[Any, Mapping[str, Any]]], *, partial: bool = False) -> list[Answer]:
+    def ask_many(
+        self,
+        requests: Iterable[tuple[Any, Mapping[str, Any]]],
+        *,
+        partial: bool = False,
+        node_caps: Mapping[Any, int] | None = None,
+    ) -> list[Answer]:
         """Answers for (key, placeholder values) pairs: one round trip for the uncached ones.
 
         Calls that could not be made (:class:`CallsStopped`'s reasons) raise it, unless
-        ``partial``: then their answers come back with status SKIPPED, and are not kept.
-        """
+        ``partial``: then their answers come back with status SKIPPED, and are not kept. A key's
+        ``node_caps`` entry caps the nodes its search may enter (`Call.node_cap`)."""
         requests = list(requests)
-        fresh = self._call_uncached(requests)
+        fresh = self._call_uncached(requests, node_caps or {})
         self._cache.update({k: a for k, a in fresh.items() if a.outcome.status is not CallStatus.SKIPPED})
         answers = [self._cache.get(k) or fresh[k] for k, _ in requests]
         if not partial:
@@ -411,7 +417,7 @@ class StudentFunction:
                     raise CallsStopped(answer.outcome.error or "the call was not made")
         return answers
 
-    def _call_uncached(self, requests: Iterable[tuple[Any, Mapping[str, Any]]]) -> dict[Any, Answer]:
+    def _call_uncached(self, requests: Iterable[tuple[Any, Mapping[str, Any]]], caps: Mapping[Any, int]) -> dict:
         """Round trips for the requests whose key has no answer yet (each key asked once),
         within the check's time and what earlier hangs taught (`grader.checks.call_budget`)."""
         pending = {k: v for k, v in requests if k not in self._cache}
@@ -424,7 +430,7 @@ class StudentFunction:
                 window=self.ctx.window,
             ),
             pending,
-            build=self._build,
+            build=lambda key, *values_timeout, **fields: self._build(*values_timeout, node_cap=caps.get(key), **fields),
             where=lambda key: where_it_ran_out(key, self.describe(pending[key])),
             log=self.ctx.submission.outcomes_log,
         )

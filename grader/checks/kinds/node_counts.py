@@ -11,6 +11,11 @@ or when the boards cannot be read, the counts are compared). Reduction earns not
 the alpha-beta returns the minimax value on the positions it is counted from: a stub or an
 early return prunes a lot.
 
+A search that has entered far more nodes than the reference's minimax (`NODE_CAP_FACTOR` times,
+at least `NODE_CAP_FLOOR` more) is stopped there by the kernel and fails at once: its count is
+wrong whatever it does next. The cap is the minimax's for the alpha-beta too, so an alpha-beta
+that never prunes is still counted whole and named. A counter the student keeps is not capped.
+
 This module collects (the counts, as ints, and what each alpha-beta call did);
 `node_count_verdicts` judges.
 """
@@ -33,10 +38,16 @@ from grader.checks.kinds.node_count_verdicts import Measured, alphabeta_result, 
 from grader.checks.kinds.search import Shapes
 from grader.checks.node_counter import NodeCounter
 from grader.checks.reference_answers import reference_alphabeta, reference_answer, reference_minimax_nodes
+from grader.execution.channel.call_data import CallStatus
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check
 from reference import Position, SearchSpec, TicTacToe
+
+NODE_CAP_FACTOR = 20
+"""How many times the reference minimax's nodes a search may enter before it is stopped."""
+NODE_CAP_FLOOR = 10_000
+"""Nodes past the reference's always allowed, however small its search."""
 
 
 @dataclass(frozen=True)
@@ -46,7 +57,8 @@ class Params:
     unless the alpha-beta returns the minimax value on the counted positions; fewer nodes than minimax is required.
     The alpha-beta's exploration is compared step by step with the reference's: the same exploration gets full
     credit, fewer nodes but another exploration ``partial_credit``, with the first step where the searches part.
-    Beyond 200,000 steps, or where the boards cannot be read, counts are compared."""
+    Beyond 200,000 steps, or where the boards cannot be read, counts are compared. A search past 20 times the
+    reference minimax's count (at least 10,000 more) is stopped there and fails; a ``counter`` is not capped."""
 
     minimax_call: CallTemplate
     """The plain minimax call whose nodes are counted, e.g. ``minimax(board, 0, is_max)``."""
@@ -101,6 +113,13 @@ class _Position:
     def reference_alphabeta(self, window: tuple[float, float]) -> int:
         return reference_alphabeta(self.board, self.spec, self.side, *window).nodes - self.offset
 
+    @property
+    def node_cap(self) -> int:
+        """The calls either search may make from here before it is stopped: far past any
+        count the check accepts, the root counted or not."""
+        calls = reference_minimax_nodes(self.board, self.spec, self.side)
+        return max(NODE_CAP_FACTOR * calls, calls + NODE_CAP_FLOOR)
+
 
 def _positions(ctx: CheckContext, params: Params) -> list[_Position]:
     offset = 1 if params.convention == "children" else 0
@@ -133,6 +152,8 @@ def _recursion_elsewhere(positions: Sequence[_Position], counter: NodeCounter, a
     reference searches many nodes (its recursion lives in a helper, a closure, methods), or a
     call could not be counted. Then the search is recorded wherever its recursion lives."""
     for position, answer in zip(positions, answers):
+        if answer.outcome.status is CallStatus.NODE_CAP:  # the names counted it up to its cap
+            continue
         counted = counter.calls(answer)
         if counted is None or counted <= 1 < position.reference_minimax:
             return True
@@ -150,7 +171,16 @@ class _Answers:
     alphabeta_search: StudentFunction | None = None
 
 
-def _ask(ctx: CheckContext, params: Params, positions: Sequence[_Position]) -> _Answers | tuple[Position, Answer]:
+@dataclass(frozen=True)
+class _Failure:
+    """The first call that did not answer, and the reference's count where it was asked."""
+
+    position: _Position
+    answer: Answer
+    reference_nodes: int
+
+
+def _ask(ctx: CheckContext, params: Params, positions: Sequence[_Position]) -> _Answers | _Failure:
     """The searches' answers on every position, or the first position where a call failed.
     Both functions are looked up first (a missing one makes the check NOT RUN before any
     call). One round trip per function for all the positions; alpha-beta is only asked once
@@ -164,22 +194,43 @@ def _ask(ctx: CheckContext, params: Params, positions: Sequence[_Position]) -> _
         alphabeta = _search(ctx, params, params.alphabeta_call, params.alphabeta_count, explore)
     alpha, beta = params.window
     requests = [(str(p.board), ctx.placeholders(p.board, to_move=p.side, alpha=alpha, beta=beta)) for p in positions]
-    minimax_answers = minimax.ask_many(requests)
+    caps = {} if params.counter else {str(p.board): p.node_cap for p in positions}
+    minimax_answers = minimax.ask_many(requests, node_caps=caps)
     if by_name and not params.minimax_count and _recursion_elsewhere(positions, minimax_counter, minimax_answers):
         minimax, minimax_counter = _search(ctx, params, params.minimax_call, (), ctx.explore())
-        minimax_answers = minimax.ask_many(requests)
+        minimax_answers = minimax.ask_many(requests, node_caps=caps)
     if (failed := _first_failure(positions, minimax_answers)) is not None:
-        return failed
+        return _Failure(*failed, failed[0].reference_minimax)
     if alphabeta is None:
         return _Answers(minimax_answers, minimax_counter, None, NodeCounter())
-    alphabeta_answers = alphabeta[0].ask_many(requests)
+    alphabeta_answers = alphabeta[0].ask_many(requests, node_caps=caps)
     if (failed := _first_failure(positions, alphabeta_answers)) is not None:
-        return failed
+        return _Failure(*failed, failed[0].reference_alphabeta(params.window))
     return _Answers(minimax_answers, minimax_counter, alphabeta_answers, alphabeta[1], alphabeta[0])
 
 
-def _first_failure(positions: Sequence[_Position], answers: Sequence[Answer]) -> tuple[Position, Answer] | None:
-    return next(((p.board, a) for p, a in zip(positions, answers) if not a.ok), None)
+def _first_failure(positions: Sequence[_Position], answers: Sequence[Answer]) -> tuple[_Position, Answer] | None:
+    return next(((p, a) for p, a in zip(positions, answers) if not a.ok), None)
+
+
+def _failed(check: Check[Params], failure: _Failure) -> CheckResult:
+    """A call that did not answer fails the check; one stopped at its cap of nodes says so."""
+    board, answer = str(failure.position.board), failure.answer
+    if answer.outcome.status is not CallStatus.NODE_CAP:
+        return CheckResult.for_check(
+            check,
+            CheckStatus.FAILED,
+            f"`{answer.call_text}` {answer.failure_text()}",
+            counterexample=Counterexample(board, answer.call_text, "a completed search", answer.given()),
+        )
+    cap, reference = failure.position.node_cap, failure.reference_nodes
+    return CheckResult.for_check(
+        check,
+        CheckStatus.FAILED,
+        f"`{answer.call_text}` from {board} had entered {cap:,} nodes when it was stopped; the reference's "
+        f"search enters {reference:,}, so the count is wrong whatever the search does next.",
+        counterexample=Counterexample(board, answer.call_text, f"{reference:,} nodes", f"{cap:,} nodes when stopped"),
+    )
 
 
 def _measure(ctx: CheckContext, params: Params, positions: Sequence[_Position], answers: _Answers) -> list[Measured]:
@@ -285,14 +336,8 @@ def run(check: Check[Params], ctx: CheckContext) -> CheckResult:
     params = check.params
     positions = _positions(ctx, params)
     answers = _ask(ctx, params, positions)
-    if not isinstance(answers, _Answers):
-        board, answer = answers
-        return CheckResult.for_check(
-            check,
-            CheckStatus.FAILED,
-            f"`{answer.call_text}` {answer.failure_text()}",
-            counterexample=Counterexample(str(board), answer.call_text, "a completed search", answer.given()),
-        )
+    if isinstance(answers, _Failure):
+        return _failed(check, answers)
     measured = _measure(ctx, params, positions, answers)
     rows = tuple(m.row for m in measured)
     root_cause = _root_cause(check, ctx, params, positions, rows)

@@ -16,6 +16,7 @@ from grader.execution.channel.kernel.board_reading import unpack_boards
 from grader.execution.channel.kernel.exploration import MAX_STEPS
 from grader.execution.channel.protocol import (
     STATUS_MISSING,
+    STATUS_NODE_CAP,
     STATUS_OK,
     STATUS_RAISED,
     STATUS_SKIPPED,
@@ -46,6 +47,8 @@ class CallStatus(str, enum.Enum):
     """The result (or an argument) cannot be represented as plain data."""
     SKIPPED = STATUS_SKIPPED
     """Not started (``error`` says why): never evidence about the student's code."""
+    NODE_CAP = STATUS_NODE_CAP
+    """Stopped once its search had entered the call's ``node_cap`` of nodes: its count is wrong."""
 
 
 @dataclass(frozen=True)
@@ -239,6 +242,10 @@ class Call:
     """Arguments (positions, keyword names) and attributes of the object the board was written
     to (``".name"``) read back once the call returned, into ``CallOutcome.after``: where a
     function that plays its move in place answers."""
+    node_cap: int | None = None
+    """Stop the call once its search has entered this many nodes (status ``NODE_CAP``): the
+    calls of the ``count`` functions together, else of the recursive code ``explore`` finds;
+    far past the reference's count, where the count is wrong whatever the search does next."""
 
     def to_request(self) -> CallRequest:
         return {
@@ -265,6 +272,7 @@ class Call:
             "skip_after_timeout": self.skip_after_timeout,
             "stand_ins": [stand_in.to_request() for stand_in in self.stand_ins],
             "read_after": list(self.read_after),
+            "node_cap": self.node_cap,
         }
 
 

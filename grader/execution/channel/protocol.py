@@ -61,6 +61,8 @@ STATUS_MISSING = "missing"
 STATUS_UNSERIALIZABLE = "unserializable"
 STATUS_SKIPPED = "skipped"
 """Not started: the batch's time was up, or an earlier call of the batch ran out of time."""
+STATUS_NODE_CAP = "node-cap"
+"""Stopped when the search it runs had entered its ``node_cap`` of nodes."""
 
 # --- limits -----------------------------------------------------------------------------------
 
@@ -256,6 +258,11 @@ class CallRequest(TypedDict):
     read_after: list[int | str]
     """Arguments (positions, keyword names) and attributes of the object the board was written
     to (``".name"``) read back once the call returned."""
+    node_cap: int | None
+    """Stop the call (status ``STATUS_NODE_CAP``) once its search has entered this many nodes:
+    the calls of the ``count`` names together when it names some, else the calls of the code
+    the ``explore`` recorder knows to be recursive (see
+    :mod:`~grader.execution.channel.kernel.node_cap`). None: no cap."""
 
 
 class OutcomeData(TypedDict):

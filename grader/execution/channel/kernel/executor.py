@@ -4,7 +4,8 @@ This is the call contract, on a plain ``dict`` namespace: assign globals, resolv
 target, call it and the methods chained on its result, count the calls of named functions
 (recursive ones included) or record the search the call runs, wherever its recursion lives
 (:mod:`~grader.execution.channel.kernel.exploration`), stop a call at its limit of CPU time
-(:mod:`~grader.execution.channel.kernel.call_clock`), tell whether a call changed what it was
+(:mod:`~grader.execution.channel.kernel.call_clock`) or of nodes
+(:mod:`~grader.execution.channel.kernel.node_cap`), tell whether a call changed what it was
 given, read globals back, and list what the namespace defines. It knows nothing of IPython:
 inside the kernel :mod:`grader.execution.channel.kernel.shim` runs it on the notebook's
 namespace; tests run it on a dict in their own process.
@@ -17,7 +18,6 @@ loaded as a module. ``SIGPROF`` makes it Unix-only and main-thread-only.
 
 from __future__ import annotations
 
-import io
 import sys
 import traceback
 import types
@@ -28,6 +28,7 @@ if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources 
     from grader.execution.channel.kernel.board_reading import board_reader, pack_boards, watch_boards
     from grader.execution.channel.kernel.builtins_guard import BuiltinsGuard
     from grader.execution.channel.kernel.call_clock import CallClock, CallTimedOut, CpuAlarm, timeout_error
+    from grader.execution.channel.kernel.captured_output import CappedText
     from grader.execution.channel.kernel.exploration import Exploration, ExplorationRecorder
     from grader.execution.channel.kernel.names import (
         NOT_FOUND,
@@ -39,13 +40,14 @@ if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources 
         methods_of,
         resolve,
     )
+    from grader.execution.channel.kernel.node_cap import NodeCapReached, NodeGauge, node_cap_error
     from grader.execution.channel.kernel.references import code_references
     from grader.execution.channel.kernel.stand_ins import install_stand_ins
     from grader.execution.channel.protocol import (
-        CALL_OUTPUT_TRUNCATED,
         CLOCK_WALL,
         ERROR_CHARS,
         STATUS_MISSING,
+        STATUS_NODE_CAP,
         STATUS_OK,
         STATUS_RAISED,
         STATUS_SKIPPED,
@@ -82,6 +84,7 @@ class CallExecutor:
         # One recorder for the kernel's life: what it learns about the notebook's code objects
         # (which are the search) carries over from one call to the next.
         self.recorder = ExplorationRecorder()
+        self.gauge = NodeGauge(on_reached=self.alarm.hurry)
 
     def run_batch(
         self,
@@ -113,7 +116,7 @@ class CallExecutor:
                     else:
                         outcome = self.run_call(call, counters, batch)
                         exploration = outcome["exploration"]
-                        if exploration is not None and exploration["retry"]:
+                        if exploration is not None and exploration["retry"] and outcome["status"] != STATUS_NODE_CAP:
                             # The search was learned during the call, after some of its nodes went
                             # by unrecorded: the same call again is recorded whole.
                             outcome = self.run_call(call, counters, batch)
@@ -127,8 +130,8 @@ class CallExecutor:
         status, error, traceback_text = STATUS_OK, None, ""
         sent: list[tuple[Any, Any]] = []  # (object handed to the student, its encoding)
         after: list[list[Any]] = []  # [what, its encoding] read back after the call
-        counters.reset()
-        captured = _CappedText(self.output_chars)
+        counters.reset(call["count"], self.gauge.arm(call.get("node_cap")))
+        captured = CappedText(self.output_chars)
         saved_streams = sys.stdout, sys.stderr
         timeout = call["timeout"]
         result: Any = None
@@ -142,7 +145,7 @@ class CallExecutor:
             result = self._invoke(call, counters, sent, explored, uses, after)
         except CallRefused as refusal:
             status, error = refusal.status, refusal.message
-        except CallTimedOut:
+        except (CallTimedOut, NodeCapReached):
             pass
         except KeyboardInterrupt as interrupt:
             if clock.waited_out(timeout, batch, call.get("wait_until")):  # the grader stopped a waiting call
@@ -155,10 +158,13 @@ class CallExecutor:
             duration, wall = clock.cpu(), clock.wall()
             sys.stdout, sys.stderr = saved_streams
             self.in_call = False
+            self.gauge.disarm()
         if self.alarm.fired is not None:  # even if the student's code swallowed the alarm and returned
             stopped_on = self.alarm.fired
         if stopped_on is not None:
             status, error = STATUS_TIMEOUT, timeout_error(stopped_on, timeout, wall)
+        if self.gauge.reached is not None:  # the cap stopped it first, whatever its code did then
+            status, error, stopped_on = STATUS_NODE_CAP, node_cap_error(self.gauge.reached), None
         value = None
         if status == STATUS_OK:
             try:
@@ -232,7 +238,9 @@ class CallExecutor:
                 if explore["trace"]
                 else None
             )
-            self.recorder.start(snapshot, explore["max_steps"])
+            # Named counts are the nodes when there are some: the recorder would count them again.
+            gauge = None if call["count"] or self.gauge.cap is None else self.gauge
+            self.recorder.start(snapshot, explore["max_steps"], gauge)
         unwatch = None
         if explore is not None and explore.get("watch"):
             unwatch, watched = watch_boards(self.namespace, explore["watch"], explore["marks"])
@@ -358,37 +366,6 @@ def _skipped(why: str) -> OutcomeData:
         "stdout": "",
         "exploration": None,
     }
-
-
-class _CappedText(io.TextIOBase):
-    """A stdout replacement that keeps the first ``limit`` characters and drops the rest."""
-
-    def __init__(self, limit: int) -> None:
-        super().__init__()
-        self.limit = limit
-        self.parts: list[str] = []
-        self.size = 0
-        self.truncated = False
-
-    def write(self, text: str) -> int:
-        if not isinstance(text, str):
-            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
-        room = self.limit - self.size
-        if len(text) <= room:
-            self.parts.append(text)
-            self.size += len(text)
-        elif not self.truncated:
-            self.parts.append(text[:room])
-            self.size = self.limit
-            self.truncated = True
-        return len(text)
-
-    def writable(self) -> bool:
-        return True
-
-    def getvalue(self) -> str:
-        text = "".join(self.parts)
-        return text + CALL_OUTPUT_TRUNCATED if self.truncated else text
 
 
 def _exploration_data(exploration: Exploration, uses: dict[str, dict[str | None, int]]) -> ExplorationData:

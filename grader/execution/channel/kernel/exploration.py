@@ -19,6 +19,11 @@ recursion merely passes, calling the search exactly once each time it runs (a
 Optionally each call of the search is recorded as ``snapshot(frame)``, the position it
 was entered with (`grader.execution.channel.kernel.board_reading.board_reader`), up to
 ``max_steps`` calls: the exploration the grader compares with the reference's.
+
+Optionally too, each call of a code object known to be recursive so far draws on a gauge
+(`grader.execution.channel.kernel.node_cap.NodeGauge`), which stops the call once the search
+has entered its cap of nodes: it raises in the hook, and Python then takes the hook away, so
+the nodes a student's bare ``except:`` lets run after that are not recorded.
 """
 
 from __future__ import annotations
@@ -92,10 +97,13 @@ class ExplorationRecorder:
         """Code objects that some time made other than exactly one call of the search."""
         self._run: _Run | None = None
 
-    def start(self, snapshot: Callable[[FrameType], Any] | None = None, max_steps: int = MAX_STEPS) -> None:
+    def start(
+        self, snapshot: Callable[[FrameType], Any] | None = None, max_steps: int = MAX_STEPS, gauge: Any = None
+    ) -> None:
+        """Record the call about to run; its nodes draw on ``gauge`` (a ``NodeGauge``) if given."""
         if self._run is not None:
             raise RuntimeError("the recorder is already running")
-        self._run = _Run(self, snapshot, max_steps)
+        self._run = _Run(self, snapshot, max_steps, gauge)
         sys.setprofile(self._run.hook)
 
     def stop(self) -> Exploration:
@@ -122,7 +130,11 @@ class _Run:
     """The state of one recorded call; ``hook`` is the profile function."""
 
     def __init__(
-        self, recorder: ExplorationRecorder, snapshot: Callable[[FrameType], Any] | None, max_steps: int
+        self,
+        recorder: ExplorationRecorder,
+        snapshot: Callable[[FrameType], Any] | None,
+        max_steps: int,
+        gauge: Any = None,
     ) -> None:
         self.recorder = recorder
         self.previous = sys.getprofile()
@@ -135,9 +147,11 @@ class _Run:
         self.max_steps = max_steps
         self.room = max_steps
         self.tracing = snapshot is not None
-        self.hook = self._make_hook(snapshot)
+        self.hook = self._make_hook(snapshot, None if gauge is None else gauge.take)
 
-    def _make_hook(self, snapshot: Callable[[FrameType], Any] | None) -> Callable[[FrameType, str, Any], None]:
+    def _make_hook(
+        self, snapshot: Callable[[FrameType], Any] | None, take: Callable[[], None] | None
+    ) -> Callable[[FrameType, str, Any], None]:
         # Everything the hook touches is a local of this closure: the hook runs on every
         # call and return of the process while the search runs, C calls included.
         status = self.recorder._status
@@ -195,6 +209,8 @@ class _Run:
                 children.append(0)
                 if snapshot is not None and not run.truncated and (state != _CODE_PLAIN or len(frames) == 1):
                     record(frame, key)
+                if take is not None and state == _CODE_RECURSIVE:
+                    take()
             elif event == "return" and frames and frames[-1] is frame:
                 frames.pop()
                 key = codes.pop()

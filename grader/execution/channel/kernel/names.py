@@ -36,7 +36,9 @@ class NameCounters:
     """Counting wrappers around notebook functions for one batch of calls.
 
     A wrapper replaces the function under the name the notebook looks it up by (a global
-    or a class attribute), so recursive calls through that name are counted too.
+    or a class attribute), so recursive calls through that name are counted too. Each name's
+    cell holds its count and the gauge its calls draw on during the running call, if capped
+    (`grader.execution.channel.kernel.node_cap.NodeGauge`).
     """
 
     def __init__(
@@ -48,7 +50,7 @@ class NameCounters:
         snapshot: Callable[[Any], Any] | None = None,
     ) -> None:
         self.namespace = namespace
-        self.cells: dict[str, list[int]] = {}
+        self.cells: dict[str, list[Any]] = {}
         self.logs: dict[str, list[Any]] = {name: [] for name in logged if snapshot is not None}
         """For each logged name, the board each call was given, in call order (`snapshot`)."""
         self.snapshot = snapshot
@@ -65,7 +67,7 @@ class NameCounters:
 
     def _wrap(self, dotted: str) -> None:
         owner_name, _, attribute = dotted.rpartition(".")
-        cell = [0]
+        cell: list[Any] = [0, None]
         not_a_function = CallRefused(STATUS_MISSING, f"cannot count calls of {dotted!r}: it is not a function")
         if not owner_name:
             original = self.namespace.get(attribute, NOT_FOUND)
@@ -127,9 +129,11 @@ class NameCounters:
 
         return keep
 
-    def reset(self) -> None:
-        for cell in self.cells.values():
+    def reset(self, capped: Collection[str] = (), gauge: Any = None) -> None:
+        """Counts to zero for the next call; the calls of the ``capped`` names draw on ``gauge``."""
+        for name, cell in self.cells.items():
             cell[0] = 0
+            cell[1] = gauge if name in capped else None
         for log in self.logs.values():
             log.clear()
 
@@ -139,12 +143,15 @@ class NameCounters:
 
 
 def counting(
-    original: Callable[..., Any], cell: list[int], log: Callable[[Any], None] | None = None
+    original: Callable[..., Any], cell: list[Any], log: Callable[[Any], None] | None = None
 ) -> Callable[..., Any]:
+    """``original`` counted in ``cell[0]``, drawing on the gauge in ``cell[1]`` when there is one."""
     if log is not None:
 
         def logged(*args: Any, **kwargs: Any) -> Any:
             cell[0] += 1
+            if cell[1] is not None:
+                cell[1].take()
             log(args[0] if args else kwargs.get("board"))
             return original(*args, **kwargs)
 
@@ -152,6 +159,8 @@ def counting(
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         cell[0] += 1
+        if cell[1] is not None:
+            cell[1].take()
         return original(*args, **kwargs)
 
     for attribute in ("__name__", "__qualname__", "__doc__"):
