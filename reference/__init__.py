@@ -48,7 +48,7 @@ from reference.search import (
     optimal_moves,
 )
 from reference.solved import Solution, reachable_positions, solve, solve_all
-from reference.tictactoe import EMPTY, LINE_NAMES, LINES, Board, O, TicTacToe, X, opponent
+from reference.tictactoe import EMPTY, LINE_NAMES, LINES, TIC_TAC_TOE, Board, O, TicTacToe, X, opponent
 
 __all__ = [
     # tic-tac-toe
@@ -58,6 +58,7 @@ __all__ = [
     "O",
     "X",
     "Board",
+    "TIC_TAC_TOE",
     "TicTacToe",
     "opponent",
     "IllegalMove",

@@ -30,6 +30,7 @@ __all__ = [
     "Board",
     "IllegalMove",
     "MalformedBoard",
+    "TIC_TAC_TOE",
     "TicTacToe",
     "board_of",
     "opponent",
@@ -422,3 +423,8 @@ class TicTacToe:
     def with_cells(self, cells: Sequence[str]) -> Board:
         """The board of these nine marks, whether or not a game reaches it."""
         return Board(tuple(cells))
+
+
+TIC_TAC_TOE = TicTacToe()
+"""Tic-tac-toe as X begins it: the game the grader asks when the assignment names none
+(`TicTacToe(O)` for a game O begins)."""

@@ -20,7 +20,7 @@ from grader.checks.context import CheckContext
 from grader.checks.expectations import EXPECTATIONS, Expectation
 from grader.execution.channel.calls import CallOutcome, CallStatus
 from grader.spec.model import MOVE_FORMATS, MoveFormat
-from reference import EMPTY, O, Position, TicTacToe, X
+from reference import EMPTY, TIC_TAC_TOE, O, Position, TicTacToe, X
 
 
 @dataclass(frozen=True)
@@ -87,14 +87,9 @@ def read_board_test(
     return found if found is not None else _read_in_progress(prober, signature, conventions, boards, outcomes)
 
 
-_GAME = TicTacToe()
-"""Tic-tac-toe, whose boards init reads a board test's answers on (who began matters only to
-whose turn it is, and `_turn` asks a game of its own)."""
-
-
 def _empty_cells(board: Position) -> list[int]:
     """The empty cells, finished game or not (a moves test may list them on either)."""
-    return [cell for cell, mark in enumerate(_GAME.cells(board)) if mark == EMPTY]
+    return [cell for cell, mark in enumerate(TIC_TAC_TOE.cells(board)) if mark == EMPTY]
 
 
 _OPEN_WHEN_FINISHED = ("legal-moves", "to-move")
@@ -111,8 +106,8 @@ def _read_in_progress(
 ) -> BoardTest | None:
     """The moves or the side to move, read from games in progress alone, when the function
     answers None or raises on every finished game: judged on games in progress only."""
-    finished = [o for o, b in zip(outcomes, boards) if _GAME.is_terminal(b)]
-    ongoing = [(b, o) for b, o in zip(boards, outcomes) if not _GAME.is_terminal(b)]
+    finished = [o for o, b in zip(outcomes, boards) if TIC_TAC_TOE.is_terminal(b)]
+    ongoing = [(b, o) for b, o in zip(boards, outcomes) if not TIC_TAC_TOE.is_terminal(b)]
     if not finished or not ongoing:
         return None
     if all(o.ok and o.value is None for o in finished):
@@ -170,7 +165,7 @@ def _true_false_test(
     # "Has someone won" has no check kind; a constant answer is no attempt at any test.
     if (
         fitting
-        or all(bool(a) == bool(_GAME.winners(b)) for a, b in zip(answers, boards))
+        or all(bool(a) == bool(TIC_TAC_TOE.winners(b)) for a, b in zip(answers, boards))
         or len(set(map(bool, answers))) < 2
     ):
         return None
@@ -239,7 +234,7 @@ def _turn(
     names the player who began, so its answers say who moves first. Finished boards are
     not asked about (who moves there is anyone's convention)."""
     encoding = conventions.encoding
-    ongoing = [(a, b) for a, b in zip(answers, boards) if not _GAME.is_terminal(b)]
+    ongoing = [(a, b) for a, b in zip(answers, boards) if not TIC_TAC_TOE.is_terminal(b)]
     if not ongoing or not all(_plain(a) for a, _ in ongoing):
         return None
     marks = {X: encoding.x, O: encoding.o}
@@ -255,7 +250,9 @@ def _turn(
         return None
     first = fitting[0]
     game = TicTacToe(first)
-    finished = [(a, b) for a, b in zip(answers, boards) if _GAME.is_terminal(b) and game.legality_problem(b) is None]
+    finished = [
+        (a, b) for a, b in zip(answers, boards) if TIC_TAC_TOE.is_terminal(b) and game.legality_problem(b) is None
+    ]
     plain = all(a == marks[game.to_move(b)] and type(a) is type(marks[X]) for a, b in finished)
     on_finished = (
         "on finished games too it names the side with fewer marks"
@@ -278,8 +275,8 @@ def _winner(signature: Signature, answers: Sequence[Any], boards: Sequence[Posit
         return None
     by_outcome: dict[str, set[Any]] = {}
     for answer, board in zip(answers, boards):
-        winners = _GAME.winners(board)
-        outcome = next(iter(winners)) if winners else "tie" if EMPTY not in _GAME.cells(board) else "ongoing"
+        winners = TIC_TAC_TOE.winners(board)
+        outcome = next(iter(winners)) if winners else "tie" if EMPTY not in TIC_TAC_TOE.cells(board) else "ongoing"
         by_outcome.setdefault(outcome, set()).add((type(answer).__name__, answer))
     if any(len(v) != 1 for v in by_outcome.values()) or not {X, O} <= set(by_outcome):
         return None

@@ -22,12 +22,11 @@ from grader.execution.channel.calls import CallOutcome, CallStatus
 from grader.spec.board import BoardLocation
 from grader.spec.call_template import parse_call
 from grader.spec.model import Assignment, Maximizer, MoveFormat, Scoring, Side
-from reference import LINES, BoardGame, O, Position, TicTacToe, X, reachable_positions, solve_all
+from reference import LINES, TIC_TAC_TOE, BoardGame, O, Position, TicTacToe, X, reachable_positions, solve_all
 from reference.codecs import BoardEncoding
 
-_GAME = TicTacToe()
-"""The game init probes a solution on: tic-tac-toe, as X begins it (`swap_marks` for O)."""
 CELLS = 9
+"""Tic-tac-toe's cells: init probes a solution on its boards (`swap_marks` for a game O begins)."""
 
 PROBE_SEED = 2024
 SCREEN_CALL_TIMEOUT = 0.5
@@ -78,15 +77,15 @@ def draft_assignment(conventions: Conventions, call_timeout: float, directory: P
 
 def swap_marks(board: Position) -> Position:
     """The same position with X and O exchanged: as a game the other side began sees it."""
-    return _GAME.with_cells(tuple({X: O, O: X}.get(c, c) for c in _GAME.cells(board)))
+    return TIC_TAC_TOE.with_cells(tuple({X: O, O: X}.get(c, c) for c in TIC_TAC_TOE.cells(board)))
 
 
 def _full(board: Position) -> bool:
-    return _GAME.pieces(board) == CELLS
+    return TIC_TAC_TOE.pieces(board) == CELLS
 
 
 def _empty(board: Position) -> int:
-    return CELLS - _GAME.pieces(board)
+    return CELLS - TIC_TAC_TOE.pieces(board)
 
 
 @functools.lru_cache(maxsize=1)
@@ -99,15 +98,19 @@ def predicate_positions() -> tuple[Position, ...]:
     chosen: dict[str, Position] = {}
     for player in (X, O):
         for line in LINES:
-            won = [b for b in pool if _GAME.winners(b) == {player} and all(_GAME.cells(b)[i] == player for i in line)]
+            won = [
+                b
+                for b in pool
+                if TIC_TAC_TOE.winners(b) == {player} and all(TIC_TAC_TOE.cells(b)[i] == player for i in line)
+            ]
             if won:
                 board = rng.choice(won)
                 chosen[str(board)] = board
     full = [b for b in pool if _full(b)]
-    no_line = [b for b in full if not _GAME.winners(b)]
-    for board in rng.sample(no_line, 4) + rng.sample([b for b in full if _GAME.winners(b)], 3):
+    no_line = [b for b in full if not TIC_TAC_TOE.winners(b)]
+    for board in rng.sample(no_line, 4) + rng.sample([b for b in full if TIC_TAC_TOE.winners(b)], 3):
         chosen[str(board)] = board
-    ongoing = [b for b in pool if not _GAME.is_terminal(b) and 1 <= _empty(b) <= 5]
+    ongoing = [b for b in pool if not TIC_TAC_TOE.is_terminal(b) and 1 <= _empty(b) <= 5]
     for board in rng.sample(ongoing, 10):
         chosen[str(board)] = board
     return tuple(chosen.values())
@@ -125,11 +128,11 @@ def screening_positions() -> tuple[Position, ...]:
         return [b for b in boards if keep(b)][:count]
 
     return tuple(
-        first(2, lambda b: _GAME.winners(b) == {X} and not _full(b))
-        + first(2, lambda b: _GAME.winners(b) == {O} and not _full(b))
-        + first(2, lambda b: _full(b) and not _GAME.winners(b))
-        + first(1, lambda b: _full(b) and bool(_GAME.winners(b)))
-        + first(3, lambda b: not _GAME.is_terminal(b))
+        first(2, lambda b: TIC_TAC_TOE.winners(b) == {X} and not _full(b))
+        + first(2, lambda b: TIC_TAC_TOE.winners(b) == {O} and not _full(b))
+        + first(2, lambda b: _full(b) and not TIC_TAC_TOE.winners(b))
+        + first(1, lambda b: _full(b) and bool(TIC_TAC_TOE.winners(b)))
+        + first(3, lambda b: not TIC_TAC_TOE.is_terminal(b))
     )
 
 
@@ -140,10 +143,10 @@ def search_positions(first_player: str, per_side: int = 8) -> tuple[Position, ..
     conventions apart."""
     rng = random.Random(PROBE_SEED)
     table = solve_all()
-    pool = sorted((b for b in table if not _GAME.is_terminal(b) and 2 <= _empty(b) <= 5), key=str)
+    pool = sorted((b for b in table if not TIC_TAC_TOE.is_terminal(b) and 2 <= _empty(b) <= 5), key=str)
     boards: list[Position] = []
     for side in (X, O):
-        mine = [b for b in pool if _GAME.to_move(b) == side]
+        mine = [b for b in pool if TIC_TAC_TOE.to_move(b) == side]
         decided = [b for b in mine if table[b].value != 0]
         drawn = [b for b in mine if table[b].value == 0]
         boards += rng.sample(decided, per_side - per_side // 2) + rng.sample(drawn, per_side // 2)

@@ -19,15 +19,13 @@ from grader.checks.kinds.node_counts import Params as NodeCountParams
 from grader.checks.kinds.pruning import PruningParams
 from grader.checks.kinds.search import DepthParams, SearchParams
 from grader.spec.call_template import CallTemplate
-from reference import Position, TicTacToe
+from reference import TIC_TAC_TOE, Position, TicTacToe
 
-_TIC_TAC_TOE = TicTacToe()
-
-NODE_POSITIONS = (_TIC_TAC_TOE.position("X........"), _TIC_TAC_TOE.position("X...O...."))
+NODE_POSITIONS = (TIC_TAC_TOE.position("X........"), TIC_TAC_TOE.position("X...O...."))
 """Where node counts are compared: big enough for pruning to show, small enough to be quick."""
 
 _ONE_SIDE_POSITIONS = tuple(
-    _TIC_TAC_TOE.position(text)
+    TIC_TAC_TOE.position(text)
     for text in ("X........", "X...O...X", "X...O....", "XO.......", "O........", "O...X...O", "O...X....", "OX.......")
 )
 """Where a search that plays one side only (``max()`` for O) is counted: the first two of these

@@ -3,11 +3,12 @@ winning lines and their names (`reference.game.LineGame`)."""
 
 from __future__ import annotations
 
-from reference import BoardGame, LineGame, Position, TicTacToe
+from reference import TIC_TAC_TOE as _TIC_TAC_TOE
+from reference import BoardGame, LineGame, Position
 
 __all__ = ["TIC_TAC_TOE", "line_game"]
 
-TIC_TAC_TOE: LineGame[Position] = TicTacToe()
+TIC_TAC_TOE: LineGame[Position] = _TIC_TAC_TOE
 """The game a model of a tic-tac-toe function reads its positions in when it is given none
 (who began changes neither the cells nor the lines)."""
 

@@ -30,7 +30,7 @@ from grader.serialization import converter, noted, problems, written
 from grader.spec.call_template import CallTemplate, CallTemplateError, parse_call
 from grader.spec.game import GameSetup, read_game
 from grader.spec.model import Assignment, Check, Count, Maximizer, MoveFormat, Scoring, Seconds, Side
-from reference import LineGame, MalformedBoard, Position, TicTacToe, WrittenPosition
+from reference import TIC_TAC_TOE, LineGame, MalformedBoard, Position, WrittenPosition
 
 __all__ = ["AssignmentTable", "SpecFile", "SpecProblems", "assignment_table", "check_table", "read_tables"]
 
@@ -155,8 +155,7 @@ def _read_position(value: Any, example: str, read: Callable[[str], P]) -> P:
         raise ValueError(f"bad board: {problem}") from None
 
 
-_TIC_TAC_TOE = TicTacToe()
-_SPEC_GAME: ContextVar[LineGame[Position]] = ContextVar("spec_game", default=_TIC_TAC_TOE)
+_SPEC_GAME: ContextVar[LineGame[Position]] = ContextVar("spec_game", default=TIC_TAC_TOE)
 """The game of the file being read: its positions are read by its own rules."""
 
 
@@ -165,7 +164,7 @@ def _spec_game(raw: Mapping[str, Any]) -> LineGame[Position]:
     read), tic-tac-toe when there is none or it is not one."""
     table = raw.get("game")
     setup = read_game(table) if isinstance(table, Mapping) else None
-    return setup.game if isinstance(setup, GameSetup) else _TIC_TAC_TOE
+    return setup.game if isinstance(setup, GameSetup) else TIC_TAC_TOE
 
 
 def _is_game_position(cl: Any) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from reference import MalformedBoard, SearchSpec, TicTacToe, alphabeta, minimax, winner
+from reference import TIC_TAC_TOE, MalformedBoard, SearchSpec, TicTacToe, alphabeta, minimax, winner
 from reference.codecs import cell_to_position
 from reference.search import Scoring
 
@@ -31,8 +31,7 @@ class Solution:
     """For a finished game: who won, or "tie"."""
 
     def __str__(self) -> str:
-        game = TicTacToe()
-        lines = [game.text(game.position(self.board)), ""]
+        lines = [TIC_TAC_TOE.text(TIC_TAC_TOE.position(self.board)), ""]
         if self.to_move is None:
             lines.append(f"Game over: {'a tie' if self.outcome == 'tie' else f'{self.outcome} has won'}.")
         else:
