@@ -6,12 +6,16 @@ Under xdist ``make test`` sends each module whole to one worker (``--dist loadsc
 a fixture its tests share (a class graded once, an oracle's verdicts) is made once, and the
 modules go in this order: those that hold ``slow`` tests first, the most kernel tests first among
 them, so that the workers share out the long modules while many short ones are left to even out
-the end, instead of one worker finishing a long module alone."""
+the end, instead of one worker finishing a long module alone.
+
+A test that leaves ``os.environ`` changed fails: every later test and subprocess of its worker
+would inherit the change, so that what passes depends on which module ran before on that worker."""
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing.process
+import os
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -40,6 +44,25 @@ def _no_kernels_unless_marked(item: pytest.Item) -> Iterator[None]:
     finally:
         for owner, name, original in originals:
             setattr(owner, name, original)
+
+
+@pytest.fixture(autouse=True)
+def _environment_kept() -> Iterator[None]:
+    """Set up before and torn down after the test's other function-scoped fixtures (``monkeypatch``
+    among them), so that what it compares is what the test leaves behind."""
+    before = dict(os.environ)
+    yield
+    keys = (before.keys() | os.environ.keys()) - {"PYTEST_CURRENT_TEST"}  # pytest's own, per phase
+    changed = sorted(k for k in keys if before.get(k) != os.environ.get(k))
+    if changed:
+        for key in changed:
+            if key in before:
+                os.environ[key] = before[key]
+            else:
+                del os.environ[key]
+        pytest.fail(
+            f"the test left os.environ changed ({', '.join(changed)}); use monkeypatch, or pass env= to what it starts"
+        )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -27,8 +27,11 @@ def with_cells(path: Path, *sources: str) -> NotebookNode:
 
 
 def execute(notebook: NotebookNode, workdir: Path) -> NotebookNode:
-    """Every cell, errors and all, in a kernel that imports this checkout's grader."""
-    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
+    """Every cell, errors and all, in a kernel that imports this checkout's grader.
+
+    Only the kernel's environment names the checkout: set in this process, the path would reach
+    every later subprocess of the test worker (a pip there would find the grader installed)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
     client = NotebookClient(
         notebook,
         kernel_name="python3",
@@ -36,7 +39,7 @@ def execute(notebook: NotebookNode, workdir: Path) -> NotebookNode:
         allow_errors=True,
         resources={"metadata": {"path": str(workdir)}},
     )
-    client.execute()
+    client.execute(env=env)
     return notebook
 
 

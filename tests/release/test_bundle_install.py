@@ -132,6 +132,14 @@ def _served(folder: Path) -> Iterator[str]:
         thread.join()
 
 
+def _students_shell() -> dict[str, str]:
+    """This environment without what would point pip or Python at this checkout or its settings:
+    a student's shell has no ``PYTHONPATH`` naming the grader's source (pip would take the grader
+    as installed) and no pip configuration of ours."""
+    ours = ("PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE", "VIRTUAL_ENV")
+    return {k: v for k, v in os.environ.items() if k not in ours and not k.startswith("PIP_")}
+
+
 @dataclass(frozen=True)
 class Installed:
     """A fresh environment holding the released bundle of a copy of lab05 with hidden checks."""
@@ -178,9 +186,10 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
             "--no-index",
             "--find-links",
             address,
+            "--no-cache-dir",  # a wheel cached from an earlier run at the same port and name
             bundle.project,
         ]
-        subprocess.run(install, check=True, timeout=120)
+        subprocess.run(install, check=True, timeout=120, env=_students_shell())
     install_seconds = time.monotonic() - started
     assert (site_packages / "grader").is_dir() and (site_packages / "gamesearch_assignment_lab05").is_dir()
     kernels = root / "jupyter" / "kernels" / "python3"
