@@ -308,8 +308,9 @@ class StudentFunction:
         timeout: float | None = None,
         explore: Explore | None = None,
         read_board: bool = False,
+        answer_levels: int = 1,
     ) -> None:
-        self.ctx = ctx
+        self.ctx, self.answer_levels = ctx, answer_levels  # answer_levels: `Call.answer_levels`
         location = ctx.assignment.board
         self.template = location.on_object(template)  # game.minimax(...) -> Game().minimax(...)
         self.function = ctx.resolve(self.template.function)  # raises NotDefined
@@ -322,8 +323,7 @@ class StudentFunction:
             self.factory = ctx.resolve(location.factory.function)  # raises NotDefined
         self.reset = dict(reset or {})
         self.count = tuple(ctx.resolve(name) for name in count)
-        self.log = tuple(ctx.resolve(name) for name in log)
-        """The functions whose calls log the board they are given (`CallOutcome.logged`)."""
+        self.log = tuple(ctx.resolve(name) for name in log)  # their calls log their board: `CallOutcome.logged`
         self.board_read = self._board_place(location) if read_board else None
         """Where the board is read back after each call (`board_after`), or None."""
         if location.board_global is not None and self.board_read is not None:
@@ -334,8 +334,7 @@ class StudentFunction:
         self._cache: dict[Any, Answer] = {}
 
     def _board_place(self, location: BoardLocation) -> int | str:
-        """Where the board is after a call: the board argument (a position or keyword name),
-        the attribute of the object holding it (``".cells"``), or the global's name."""
+        """Where the board is after a call: the board argument, the attribute holding it, the global."""
         if location.board_global is not None:
             return location.board_global
         if self.board_attribute is not None or self.factory is not None:
@@ -381,6 +380,7 @@ class StudentFunction:
             fields["explore"] = self.explore
         if self.log:
             fields["log"] = self.log
+        fields["answer_levels"] = self.answer_levels
         return self.template.render(
             values,
             function=self.function,

@@ -21,6 +21,7 @@ def test_the_kernel_folder_holds_exactly_what_is_sent_after_the_shared_modules()
     assert sent == kernel_side and len(link.KERNEL_SOURCES) == len(shared) + len(kernel_side)
     assert {p.stem for p in KERNEL_DIR.glob("*.py")} - {"__init__"} == {
         "board_reading",
+        "built_values",
         "builtins_guard",
         "call_clock",
         "captured_output",

@@ -191,6 +191,44 @@ class StandIn:
 
 
 @dataclass(frozen=True)
+class KernelName:
+    """A name of the notebook's namespace passed as an argument (a function of the lab handed
+    to the course's state object), looked up in the kernel when the call is made."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class KernelMade:
+    """An argument the kernel makes when the call is made: ``factory(*args, **kwargs)``, with
+    ``factory`` a dotted name of the notebook's namespace (a course's class) and the arguments
+    plain values, `KernelName`s or other `KernelMade`s (the board object inside a state)."""
+
+    factory: str
+    args: tuple = ()
+    kwargs: tuple[tuple[str, object], ...] = ()
+
+
+def encode_argument(value: object) -> object:
+    """``value`` in the wire format, with names and objects the kernel makes as the tags the
+    kernel reads (`grader.execution.channel.kernel.built_values`)."""
+    if isinstance(value, KernelName):
+        return {"$name": value.name}
+    if isinstance(value, KernelMade):
+        return {
+            "$make": [
+                value.factory,
+                [encode_argument(a) for a in value.args],
+                [[k, encode_argument(v)] for k, v in value.kwargs],
+            ]
+        }
+    if isinstance(value, (list, tuple)) and any(isinstance(item, (KernelName, KernelMade)) for item in value):
+        items = [encode_argument(item) for item in value]
+        return items if isinstance(value, list) else {"$tuple": items}
+    return encode(value)
+
+
+@dataclass(frozen=True)
 class Call:
     """One call of a student's function, as the grader wants it made."""
 
@@ -246,12 +284,15 @@ class Call:
     """Stop the call once its search has entered this many nodes (status ``NODE_CAP``): the
     calls of the ``count`` functions together, else of the recursive code ``explore`` finds;
     far past the reference's count, where the count is wrong whatever the search does next."""
+    answer_levels: int = 1
+    """How many levels of nested objects in the answer carry their attributes: 2 reads a path
+    of a course's state objects down to the board object each holds."""
 
     def to_request(self) -> CallRequest:
         return {
             "target": self.target,
-            "args": [encode(value) for value in self.args],
-            "kwargs": [[name, encode(value)] for name, value in self.kwargs.items()],
+            "args": [encode_argument(value) for value in self.args],
+            "kwargs": [[name, encode_argument(value)] for name, value in self.kwargs.items()],
             "then": [
                 [name, [encode(v) for v in args], [[k, encode(v)] for k, v in kwargs.items()]]
                 for name, args, kwargs in self.then
@@ -273,6 +314,7 @@ class Call:
             "stand_ins": [stand_in.to_request() for stand_in in self.stand_ins],
             "read_after": list(self.read_after),
             "node_cap": self.node_cap,
+            "answer_levels": self.answer_levels,
         }
 
 

@@ -15,6 +15,7 @@ from grader import errors
 from grader.execution.channel import protocol, wire_format
 from grader.execution.channel.kernel import (
     board_reading,
+    built_values,
     builtins_guard,
     call_clock,
     captured_output,
@@ -45,6 +46,7 @@ KERNEL_SOURCES = tuple(
         exploration,
         references,
         names,
+        built_values,
         predicate_truths,
         stand_ins,
         builtins_guard,

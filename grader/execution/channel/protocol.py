@@ -258,6 +258,8 @@ class CallRequest(TypedDict):
     read_after: list[int | str]
     """Arguments (positions, keyword names) and attributes of the object the board was written
     to (``".name"``) read back once the call returned."""
+    answer_levels: int
+    """How many levels of nested objects in the answer carry their attributes (default 1)."""
     node_cap: int | None
     """Stop the call (status ``STATUS_NODE_CAP``) once its search has entered this many nodes:
     the calls of the ``count`` names together when it names some, else the calls of the code

@@ -14,7 +14,11 @@ one-key object whose key starts with "$"::
     {"$cycle": type name}    a container that contains itself
 
 Objects carry their attributes one level deep: objects found inside those attributes are
-sent as their type only (``"attrs": null``), which keeps linked structures small. Nothing
+sent as their type only (``"attrs": null``), which keeps linked structures small; a call may
+ask for more levels (a course's state object whose board lives in a nested object).
+``{"$name": "f"}`` (a name in the notebook's namespace) and ``{"$make": [factory, args,
+kwargs]}`` (an object the kernel makes) travel only from the grader to the kernel, which reads
+them (`grader.execution.channel.kernel.built_values`). Nothing
 is ever pickled or evaluated: decoding builds only the types above.
 
 Only the standard library is used; numpy is looked up in ``sys.modules`` when encoding (an
@@ -43,7 +47,9 @@ _FLAT = frozenset(_PLAIN)
 
 
 class _Encoder:
-    def __init__(self, max_nodes: int, max_chars: int) -> None:
+    def __init__(self, max_nodes: int, max_chars: int, object_levels: int = 1) -> None:
+        self.object_levels = object_levels
+        """How many levels of nested objects carry their attributes; deeper ones, their type only."""
         self.nodes = 0
         self.chars = 0
         self.max_nodes = max_nodes
@@ -164,7 +170,7 @@ class _Encoder:
         if attributes is None:
             raise Unserializable(f"a {kind.__name__} object has no attributes to transfer")
         header = {"type": kind.__qualname__, "module": getattr(kind, "__module__", None)}
-        if object_depth >= 1:
+        if object_depth >= self.object_levels:
             return {"$object": {**header, "attrs": None}}
         with _Visit(self.active, value) as cycle:
             if cycle:
@@ -248,9 +254,10 @@ def _plain_attributes(value: Any) -> list[tuple[str, Any]] | None:
     return list(found.items())
 
 
-def encode(value: Any, *, max_nodes: int = 1_000_000, max_chars: int = 50_000_000) -> Any:
-    """Turn ``value`` into JSON-ready tagged data; raises :class:`Unserializable`."""
-    return _Encoder(max_nodes, max_chars).encode(value)
+def encode(value: Any, *, max_nodes: int = 1_000_000, max_chars: int = 50_000_000, object_levels: int = 1) -> Any:
+    """Turn ``value`` into JSON-ready tagged data; raises :class:`Unserializable`. Objects
+    ``object_levels`` deep carry their attributes (1: the outermost only)."""
+    return _Encoder(max_nodes, max_chars, object_levels).encode(value)
 
 
 def decode(

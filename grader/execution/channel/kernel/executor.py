@@ -26,6 +26,7 @@ from typing import Any
 
 if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
     from grader.execution.channel.kernel.board_reading import board_reader, pack_boards, watch_boards
+    from grader.execution.channel.kernel.built_values import holds_made, read_value, realize
     from grader.execution.channel.kernel.builtins_guard import BuiltinsGuard
     from grader.execution.channel.kernel.call_clock import CallClock, CallTimedOut, CpuAlarm, timeout_error
     from grader.execution.channel.kernel.captured_output import CappedText
@@ -168,7 +169,7 @@ class CallExecutor:
         value = None
         if status == STATUS_OK:
             try:
-                value = encode(result)
+                value = encode(result, object_levels=call.get("answer_levels") or 1)
             except Unserializable as unserializable:
                 status, error = STATUS_UNSERIALIZABLE, str(unserializable)
         wanted = list(call["count"]) + (counters.all_names if call["count_all"] else [])
@@ -209,8 +210,8 @@ class CallExecutor:
                 value = decode(data)
                 assign(self.namespace, name, value)
                 sent.append((value, data))
-            args = [decode(data) for data in call["args"]]
-            kwargs = {name: decode(data) for name, data in call["kwargs"]}
+            args = [read_value(data) for data in call["args"]]
+            kwargs = {name: read_value(data) for name, data in call["kwargs"]}
             attributes = [(name, decode(data)) for name, data in call["set_attributes"]]
             made = call["made"]
             made_args = [] if made is None else [decode(data) for data in made["args"]]
@@ -218,7 +219,9 @@ class CallExecutor:
             made_attributes = [] if made is None else [(name, decode(data)) for name, data in made["attributes"]]
         except (ValueError, KeyError, TypeError) as error:
             raise CallRefused(STATUS_UNSERIALIZABLE, f"could not decode the arguments: {error}") from None
-        sent += list(zip(args, call["args"])) + [(kwargs[name], data) for name, data in call["kwargs"]]
+        # An argument the kernel makes is compared with nothing: it was never sent as a value.
+        sent += [(arg, data) for arg, data in zip(args, call["args"]) if not holds_made(data)]
+        sent += [(kwargs[name], data) for name, data in call["kwargs"] if not holds_made(data)]
         sent += [(value, data) for (_, value), (_, data) in zip(attributes, call["set_attributes"])]
         if made is not None:
             sent += [(value, data) for (_, value), (_, data) in zip(made_attributes, made["attributes"])]
@@ -248,6 +251,8 @@ class CallExecutor:
         self.alarm.in_student_code = True
         holder: Any = None  # the object whose attributes were written
         try:
+            args = [realize(arg, self.namespace) for arg in args]
+            kwargs = {name: realize(value, self.namespace) for name, value in kwargs.items()}
             if made is not None and factory is not None:
                 made_object = factory(*made_args, **made_kwargs)
                 for name, value in made_attributes:

@@ -1,0 +1,89 @@
+"""Arguments the kernel makes rather than receives: a name of the notebook's namespace
+(``{"$name": "is_game_over_connectfour"}``), and an object made by calling a class or function
+of that namespace (``{"$make": [factory, args, kwargs]}``), its arguments made the same way.
+
+A course whose functions take its own state object (MIT 6.034's ``AbstractGameState`` holding
+a ``ConnectFourBoard`` and the lab's functions) is called with one made per call from the
+position, through the course's own classes. Names are looked up when the call is made, so a
+function the call counts or logs is passed wrapped; objects are made in the student's time, by
+:func:`realize`, since their classes run the course's (or the student's) code.
+
+Shipped into the kernel as source after the names it uses (:mod:`grader.execution.channel.kernel.names`),
+so it uses only the standard library.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
+    from grader.execution.channel.kernel.names import resolve
+    from grader.execution.channel.wire_format import decode
+
+MADE_TAGS = ("$name", "$make")
+
+
+class Deferred:
+    """An argument to make when the call is made: a name to look up, or a factory to call."""
+
+    __slots__ = ("name", "args", "kwargs")
+
+    def __init__(self, name: str, args: list[Any] | None = None, kwargs: dict[str, Any] | None = None) -> None:
+        self.name = name
+        self.args = args
+        """None: the name itself is the value; else the factory's arguments."""
+        self.kwargs = kwargs or {}
+
+
+def holds_made(data: Any) -> bool:
+    """Whether wire data holds a value the kernel makes (anywhere inside it)."""
+    if isinstance(data, list):
+        return any(holds_made(item) for item in data)
+    if isinstance(data, dict) and len(data) == 1:
+        ((tag, body),) = data.items()
+        return tag in MADE_TAGS or (tag in ("$tuple", "$dict", "$set", "$frozenset") and holds_made(body))
+    return False
+
+
+def read_value(data: Any) -> Any:
+    """Wire data as a value, with the values to make as :class:`Deferred` (in lists and tuples
+    as well); anything else as :func:`decode` reads it."""
+    if isinstance(data, list):
+        return [read_value(item) for item in data]
+    if isinstance(data, dict) and len(data) == 1:
+        ((tag, body),) = data.items()
+        if tag == "$name":
+            return Deferred(str(body))
+        if tag == "$make":
+            factory, args, kwargs = body
+            return Deferred(str(factory), [read_value(a) for a in args], {str(k): read_value(v) for k, v in kwargs})
+        if tag == "$tuple" and holds_made(body):
+            return tuple(read_value(item) for item in body)
+    return decode(data)
+
+
+def deferred_in(value: Any) -> bool:
+    """Whether ``value`` is or holds (in lists and tuples) a :class:`Deferred`."""
+    if isinstance(value, Deferred):
+        return True
+    return isinstance(value, (list, tuple)) and any(deferred_in(item) for item in value)
+
+
+def realize(value: Any, namespace: dict[str, Any]) -> Any:
+    """``value`` with every :class:`Deferred` in it made: names looked up in ``namespace``,
+    factories called (their arguments first). A value without one is ``value`` itself, so that
+    what the call changes in it is seen."""
+    if not deferred_in(value):
+        return value
+    if isinstance(value, Deferred):
+        found = resolve(namespace, value.name)
+        if value.args is None:
+            return found
+        args = [realize(a, namespace) for a in value.args]
+        kwargs = {k: realize(v, namespace) for k, v in value.kwargs.items()}
+        return found(*args, **kwargs)
+    if isinstance(value, list):
+        return [realize(item, namespace) for item in value]
+    if isinstance(value, tuple):
+        return tuple(realize(item, namespace) for item in value)
+    return value
