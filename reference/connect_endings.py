@@ -95,8 +95,9 @@ def _win_along(game: ConnectK, line: tuple[int, ...], winner: str) -> tuple[int,
     return search(game.initial_state(), ())
 
 
-def _full_board(game: ConnectK) -> tuple[int, ...] | None:
-    """A game that fills the board with no line, when a bounded search finds one."""
+def _full_board(game: ConnectK, won_last: bool = False) -> tuple[int, ...] | None:
+    """A game that fills the board with no line (``won_last``: whose last move, into the last
+    free cell, makes the only line), when a bounded search finds one."""
     visited = 0
 
     def threats(state: ConnectState, player: str) -> int:
@@ -113,10 +114,14 @@ def _full_board(game: ConnectK) -> tuple[int, ...] | None:
         if visited > _BUDGET:
             return None
         if EMPTY not in state.cells:
-            return moves if not game.winners(state) else None
+            return moves if bool(game.winners(state)) == won_last else None
         mover = game.to_move(state)
         children = [(col, game.result(state, col)) for col in game.actions(state)]
-        children = [(col, child) for col, child in children if not game.winners(child)]
+        children = [
+            (col, child)
+            for col, child in children
+            if not game.winners(child) or (won_last and EMPTY not in child.cells)
+        ]
         children.sort(key=lambda pair: (threats(pair[1], mover), pair[0]))
         for col, child in children:
             found = search(child, (*moves, col))
@@ -136,7 +141,8 @@ stops one short misses the lines at the right edge and the top."""
 @lru_cache(maxsize=16)
 def finished_games(game: ConnectK) -> tuple[Ending, ...]:
     """A win for each side in each direction (on the lowest line, at the right edge and at the
-    top, where the board has room for them), then a full board."""
+    top, where the board has room for them), then a full board, and one won with its last
+    free cell (a full board that is a win, not a tie)."""
     endings: list[Ending] = []
     for winner in (X, O):
         for name, step in DIRECTIONS.items():
@@ -155,6 +161,9 @@ def finished_games(game: ConnectK) -> tuple[Ending, ...]:
     full = _full_board(game)
     if full is not None:
         endings.append(Ending("full board", full))
+    won_last = _full_board(game, won_last=True)
+    if won_last is not None:
+        endings.append(Ending("won with the last free cell", won_last))
     return tuple(endings)
 
 

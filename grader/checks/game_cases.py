@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from grader.checks.context import CheckContext
 from grader.checks.properties import Mismatch
+from grader.execution.channel.call_data import RemoteObject
 from grader.results import Counterexample
 from grader.spec.game import GameSetup
 from reference.connect4 import ConnectK, ConnectState
@@ -95,8 +96,10 @@ class GameView:
         return None
 
     def placeholders(self, state: ConnectState, **extra: Any) -> dict[str, Any]:
-        """The values of a call's placeholders on ``state``: the board, the side to move and
-        the other side (``player``: the side to move unless given), and ``extra``."""
+        """The values of a call's placeholders on ``state``: the board (the course's board
+        object made from it, with a ``[game] board_object``), the side to move and the other
+        side (``player``: the side to move unless given; ``is_max``: whether ``player`` is the
+        side to move, as a course asks "is the current player the maximizer"), and ``extra``."""
         mover = self.game.to_move(state)
         values = {
             "board": self.encode(state),
@@ -105,7 +108,19 @@ class GameView:
             "player": self.mark(mover),
         }
         values.update(extra)
+        values.setdefault("is_max", values["player"] == values["to_move"])
+        made = self.setup.board_object
+        if made is not None:
+            values["board"] = made.fill(values)
         return values
+
+    def held_board(self, raw: Any) -> Any:
+        """The board in the assignment's encoding inside ``raw``: the attribute of the course's
+        board object that holds it (``[game] board_attribute``), or ``raw`` itself."""
+        attribute = self.setup.board_attribute
+        if attribute and isinstance(raw, RemoteObject):
+            return getattr(raw, attribute, None)
+        return raw
 
     # -- the cases -----------------------------------------------------------------------------
 

@@ -19,6 +19,8 @@ PLACEHOLDERS = frozenset(
         "col",
         "move",
         "game",
+        "state",
+        "heuristic",
     }
 )
 """The names a call text may use for the values a check fills in (`CheckContext.placeholders`

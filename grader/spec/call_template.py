@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from grader.errors import GraderError
-from grader.execution.channel.call_data import Call
+from grader.execution.channel.call_data import Call, KernelMade, KernelName
 
-__all__ = ["CallTemplate", "CallTemplateError", "parse_call"]
+__all__ = ["CallTemplate", "CallTemplateError", "dotted_name", "parse_call"]
 
 
 class CallTemplateError(GraderError, ValueError):
@@ -130,6 +130,10 @@ def _short(value: Any, name: str) -> str:
     """The board is drawn beside the call, so it stays a name; other values are shown."""
     if name == "board":
         return "board"
+    if isinstance(value, KernelMade):  # an object the kernel makes: the course's state
+        return f"{value.factory}(...)"
+    if isinstance(value, KernelName):
+        return value.name
     if isinstance(value, float) and math.isinf(value):
         return "inf" if value > 0 else "-inf"
     if isinstance(value, float) and value.is_integer():
@@ -170,7 +174,7 @@ def parse_call(text: str, *, allowed_placeholders: frozenset[str] | None = None)
             continue
         if isinstance(func, ast.Attribute):
             # A dotted target such as module.func(...) or Class.method(...)
-            steps[-1] = CallStep(_dotted(func, text), step.args, step.kwargs)
+            steps[-1] = CallStep(dotted_name(func, text), step.args, step.kwargs)
         break
     steps.reverse()
     template = CallTemplate(text=text.strip(), target=steps[0], chain=tuple(steps[1:]))
@@ -190,11 +194,12 @@ def _name(node: ast.expr, text: str) -> str:
     raise CallTemplateError(f"{text!r}: the called thing must be a name")
 
 
-def _dotted(node: ast.expr, text: str) -> str:
+def dotted_name(node: ast.expr, text: str) -> str:
+    """``module.func`` for a dotted name of the call ``text`` (a CallTemplateError for anything else)."""
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Attribute):
-        return f"{_dotted(node.value, text)}.{node.attr}"
+        return f"{dotted_name(node.value, text)}.{node.attr}"
     raise CallTemplateError(f"{text!r}: the called thing must be a dotted name")
 
 

@@ -22,6 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal, get_args
 
+from grader.spec.call_template import CallTemplateError
+from grader.spec.made_template import MadeTemplate, parse_made
 from reference.connect4 import ConnectK
 from reference.grid_codec import GRID_CONTAINERS, GRID_LAYOUTS, GRID_PRESETS, GridEncoding
 
@@ -44,6 +46,10 @@ GAME_FIELDS: dict[str, str] = {
     "o": "O's mark: a string or an integer.",
     "top_row_first": "true (the default): the student's row 0 is the top row; false: the bottom row, "
     "where a dropped piece lands first.",
+    "board_object": "The course's board object, made in the kernel from the board in the encoding above for every "
+    'call: `"ConnectFourBoard(board)"` (a class of a support module); `board` in a call is then that object.',
+    "board_attribute": "With `board_object`: the object's attribute that holds the board in the encoding above, "
+    'read back from the objects a search logs or answers (`"board_array"`).',
 }
 """Every field of the ``[game]`` table and what it says (the format page lists them)."""
 
@@ -55,6 +61,11 @@ class GameSetup:
     name: GameName
     game: ConnectK
     encoding: GridEncoding
+    board_object: MadeTemplate | None = None
+    """The course's board object the kernel makes from the encoded board (``board``), or None:
+    the encoded board is the argument."""
+    board_attribute: str = ""
+    """The attribute of ``board_object`` that holds the encoded board."""
 
     @property
     def label(self) -> str:
@@ -92,7 +103,35 @@ def read_game(table: Mapping[str, Any]) -> GameSetup | None | list[tuple[str, st
     encoding = _encoding(table, game)
     if isinstance(encoding, list):
         return encoding
-    return GameSetup(name, game, encoding)
+    made = _board_object(table)
+    if isinstance(made, list):
+        return made
+    return GameSetup(name, game, encoding, *made)
+
+
+def _board_object(table: Mapping[str, Any]) -> tuple[MadeTemplate | None, str] | list[tuple[str, str]]:
+    """The course's board object and its board's attribute, or the problems with them."""
+    text, attribute = table.get("board_object"), table.get("board_attribute", "")
+    if text is None:
+        return (
+            [("game.board_attribute", "names the attribute of board_object: give board_object")]
+            if attribute
+            else (
+                None,
+                "",
+            )
+        )
+    if not isinstance(text, str):
+        return [("game.board_object", f'must be a call text such as "ConnectFourBoard(board)", not {text!r}')]
+    if not isinstance(attribute, str) or not attribute.isidentifier():
+        return [("game.board_attribute", f"must name the object's attribute that holds the board, not {attribute!r}")]
+    try:
+        made = parse_made(text, frozenset({"board", "to_move", "opponent"}))
+    except CallTemplateError as problem:
+        return [("game.board_object", str(problem))]
+    if "board" not in made.placeholders:
+        return [("game.board_object", f"{text!r} is not given the board: write board among its arguments")]
+    return made, attribute
 
 
 def _encoding(table: Mapping[str, Any], game: ConnectK) -> GridEncoding | list[tuple[str, str]]:

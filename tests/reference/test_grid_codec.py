@@ -64,18 +64,24 @@ def test_an_encoding_refuses_marks_that_cannot_be_told_apart() -> None:
 
 
 @pytest.mark.parametrize("game", [ConnectK(5, 6, 4), CONNECT_FOUR, ConnectK(4, 4, 3)], ids=str)
-def test_the_finished_games_show_each_side_winning_in_each_direction_and_a_full_board(game: ConnectK) -> None:
+def test_the_finished_games_show_each_side_winning_in_each_direction_a_full_board_and_one_won_by_its_last_cell(
+    game: ConnectK,
+) -> None:
     endings = finished_games(game)
     labels = [ending.label for ending in endings]
     for winner in "XO":
         for direction in DIRECTIONS:
             assert f"{winner} wins {direction}" in labels
-    assert labels[-1] == "full board"
+    assert labels[-2:] == ["full board", "won with the last free cell"]
     for ending in endings:
         state = play(game, ending.moves)
         assert game.is_terminal(state), ending.label
         if ending.label == "full board":
             assert not game.winners(state) and "." not in state.cells
+            continue
+        if ending.label == "won with the last free cell":  # a full board that is a win, not a tie
+            assert game.winners(state) and "." not in state.cells
+            assert not game.is_terminal(play(game, ending.moves[:-1]))  # the last piece made the line
             continue
         winner = ending.label[0]
         assert game.winners(state) == {winner}

@@ -5,6 +5,7 @@ win for each side in each direction, a full board) are always among the first ca
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -15,13 +16,15 @@ from grader.checks.context import CheckContext
 from grader.checks.game_cases import GameCase, GameView, game_view, line_direction
 from grader.checks.game_property import GameProperty, game_result, run_game_property
 from grader.checks.kind import CheckKind
+from grader.checks.kinds.game_heuristic import number
 from grader.checks.properties import Mismatch
 from grader.results import CheckResult
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check, Count
 from reference.errors import MalformedBoard
+from reference.tictactoe import EMPTY
 
-GameExpect = Literal["winner", "terminal", "legal-moves"]
+GameExpect = Literal["winner", "terminal", "legal-moves", "endgame-score", "next-boards"]
 
 
 @dataclass(frozen=True)
@@ -34,9 +37,14 @@ class GamePredicateParams:
     """The call, e.g. ``winner(board)``; ``board``, ``to_move`` and ``player`` are filled in."""
     expect: GameExpect = "winner"
     """What it answers: winner (the winner's mark, or None, False or the empty mark for nobody), terminal (True once
-    the game is won or the board full), legal-moves (the columns with room, in any container)."""
+    the game is won or the board full), legal-moves (the columns with room, in any container), endgame-score (a
+    finished game's value for the maximizer, ``win``, ``-win`` or 0: ``is_max`` says whether the side to move
+    maximizes; asked on finished games only), next-boards (the boards one move away, column by column, none once
+    the game is over)."""
     ordered: bool = False
     """legal-moves only: the columns must come left to right."""
+    win: float = 1000
+    """endgame-score only: what a won game is worth to the maximizer."""
     examples: Count | None = None
     """Positions drawn beyond the first cases; default: the assignment's ``hypothesis_examples``."""
 
@@ -49,6 +57,9 @@ def _predicate(check: Check[GamePredicateParams], ctx: CheckContext) -> CheckRes
     finished = params.expect != "legal-moves"
     first: list[tuple[GameCase, None]] = [(case, None) for case in view.first_cases(finished=finished)]
     cases = st.tuples(view.strategy(finished=finished), st.none())
+    if params.expect == "endgame-score":  # finished games alone: played until the game ends
+        first = [(case, none) for case, none in first if game.is_terminal(case.state)]
+        cases = st.tuples(view.strategy(min_plies=game.rows * game.cols), st.none())
 
     def judge(case: GameCase, _: None, answer: Answer) -> Mismatch | None:
         state = case.state
@@ -69,6 +80,10 @@ def _predicate(check: Check[GamePredicateParams], ctx: CheckContext) -> CheckRes
                 return None
             cause = _winner_cause(view, case, next(iter(game.winners(state)), None))
             return Mismatch(answer.call_text, repr(game.is_terminal(state)), repr(answer.value), cause)
+        if params.expect == "endgame-score":
+            return _judge_score(view, case, answer, params.win)
+        if params.expect == "next-boards":
+            return _judge_next(view, case, answer)
         return _judge_moves(view, case, answer, ordered=params.ordered)
 
     prop = GameProperty(
@@ -91,6 +106,47 @@ def _expected_text(view: GameView, case: GameCase, expect: str) -> str:
     if expect == "terminal":
         return repr(game.is_terminal(state))
     return repr(list(game.actions(state)))
+
+
+def _judge_score(view: GameView, case: GameCase, answer: Answer, win: float) -> Mismatch | None:
+    """A finished game's endgame score for the maximizer: the side to move when ``is_max``."""
+    game, state = view.game, case.state
+    maximizer = game.to_move(state)
+    wanted = win * game.utility(state, maximizer)
+    value = number(answer.value)
+    if value is not None and math.isclose(value, wanted, abs_tol=1e-9):
+        return None
+    winners = game.winners(state)
+    if winners and wanted != 0 and value == 0 and EMPTY not in state.cells:
+        cause = "the last free cell completed a line: a full board with a line is a win, not a tie"
+    elif winners:
+        cause = f"{next(iter(winners))} has {game.k} in a line: the side that just moved won"
+    else:
+        cause = "the board is full and nobody has a line: a tie"
+    return Mismatch(answer.call_text, f"{wanted:g}", repr(answer.value), cause)
+
+
+def _judge_next(view: GameView, case: GameCase, answer: Answer) -> Mismatch | None:
+    """The boards one move away, column by column (none once the game is over)."""
+    game, state = view.game, case.state
+    wanted = [game.result(state, col) for col in game.actions(state)]
+    shown = f"the boards after columns {' '.join(map(str, game.actions(state)))}" if wanted else "no boards: []"
+    raw = answer.value
+    if not isinstance(raw, (list, tuple)):
+        return Mismatch(answer.call_text, shown, repr(raw)[:200], "a list of boards")
+    try:
+        got = [view.setup.encoding.decode(view.held_board(item)) for item in raw]
+    except (MalformedBoard, ValueError, TypeError, IndexError) as problem:
+        return Mismatch(answer.call_text, shown, f"not a list of boards: {problem}")
+    if got == wanted:
+        return None
+    if not wanted:
+        cause = "the game is over: no move follows"
+    elif sorted(map(str, got)) == sorted(map(str, wanted)):
+        cause = "the boards must come column by column, from column 0"
+    else:
+        cause = f"{len(got)} boards for {len(wanted)} columns with room"
+    return Mismatch(answer.call_text, shown, f"{len(got)} boards", cause)
 
 
 def _winner_cause(view: GameView, case: GameCase, expected: str | None) -> str | None:

@@ -104,7 +104,7 @@ class GameSearchParams:
                 raise ValueError(f'include: {moves!r} is not a string of column digits such as "3344"')
 
 
-def _leaves(view: GameView, state: ConnectState, depth: int) -> set[ConnectState]:
+def search_leaves(view: GameView, state: ConnectState, depth: int) -> set[ConnectState]:
     """The unfinished positions ``depth`` plies below ``state``: the ones a search evaluates."""
     game = view.game
     if game.is_terminal(state):
@@ -113,7 +113,7 @@ def _leaves(view: GameView, state: ConnectState, depth: int) -> set[ConnectState
         return {state}
     found: set[ConnectState] = set()
     for move in game.actions(state):
-        found |= _leaves(view, game.result(state, move), depth - 1)
+        found |= search_leaves(view, game.result(state, move), depth - 1)
     return found
 
 
@@ -166,14 +166,15 @@ def _game_search(check: Check[GameSearchParams], ctx: CheckContext) -> CheckResu
     search = ctx.student(params.call, count=counting, log=logged)
     heuristic = ctx.student(params.heuristic)
     named = [GameCase(game, tuple(int(c) for c in moves)) for moves in params.include]
-    cases = [GameCase(game, ()), *named, *_sampled(check, ctx, view, params)]
+    drawn = sampled_positions(check, ctx, view, params.min_plies, params.max_plies, params.examples)
+    cases = [GameCase(game, ()), *named, *drawn]
     asked = [(case, limit) for case in cases for limit in params.depth_limits]
     # The leaves every search needs, asked of the student's heuristic in one batch.
     requests: dict[Any, dict[str, Any]] = {}
     for case, limit in asked:
         mover = view.mark(game.to_move(case.state))
         for depth in _searched(params, limit):
-            for leaf in _leaves(view, case.state, depth):
+            for leaf in search_leaves(view, case.state, depth):
                 requests.setdefault((leaf.cells, repr(mover)), view.placeholders(leaf, player=mover))
     leaf_answers = dict(zip(requests, heuristic.ask_many(requests.items())))
     broken = next(((key, a) for key, a in leaf_answers.items() if number(a.value) is None or not a.ok), None)
@@ -232,7 +233,7 @@ def _parted(view: GameView, params: GameSearchParams, heuristic: str, failure: _
     if not failure.answer.ok or not boards or len(boards) >= LOG_CAP:
         return None
     try:
-        positions = [view.setup.encoding.decode(board) for board in boards]
+        positions = [view.setup.encoding.decode(view.held_board(board)) for board in boards]
     except (ValueError, TypeError, IndexError):  # a board of the wrong shape: no evidence
         return None
     specs = [at.spec for at in failure.expected]
@@ -269,14 +270,16 @@ def _judged(params: GameSearchParams) -> str:
     return ", ".join(kept[:-1]) + " and " + kept[-1] if len(kept) > 1 else "".join(kept)
 
 
-def _sampled(check: Check[Any], ctx: CheckContext, view: GameView, params: GameSearchParams) -> list[GameCase]:
+def sampled_positions(
+    check: Check[Any], ctx: CheckContext, view: GameView, min_plies: int, max_plies: int, examples: int
+) -> list[GameCase]:
     """Seeded positions reached by play, still unfinished, distinct and shortest first."""
-    strategy = view.strategy(min_plies=params.min_plies, max_plies=params.max_plies, finished=False)
+    strategy = view.strategy(min_plies=min_plies, max_plies=max_plies, finished=False)
     drawn = collect_examples(
-        strategy, examples=params.examples * 3, run_seed=check_seed(ctx, check), cache_key=check_key(ctx, check)
+        strategy, examples=examples * 3, run_seed=check_seed(ctx, check), cache_key=check_key(ctx, check)
     )
     unique = {case.moves: case for case in drawn if not view.game.is_terminal(case.state) and case.moves}
-    return sorted(unique.values(), key=GameCase.size)[: params.examples]
+    return sorted(unique.values(), key=GameCase.size)[:examples]
 
 
 def _judge(
