@@ -31,6 +31,7 @@ __all__ = [
     "GameSearchResult",
     "GameSearchSpec",
     "alphabeta_search",
+    "best_leaf_search",
     "deepening",
     "game_minimax",
     "minimax_search",
@@ -234,6 +235,33 @@ def alphabeta_search(
     value, move = search.search(state, game.to_move(state), 0, alpha, beta)
     path = tuple(_path(game, state, spec, maximizer, move))
     return GameSearchResult(value, move, (), search.nodes, positions.evaluations, path)
+
+
+def best_leaf_search(game: Game[State, int], state: State, spec: GameSearchSpec = GameSearchSpec()) -> GameSearchResult:
+    """The best leaf below ``state`` when one side chooses every move (MIT 6.034's
+    ``dfs_maximizing``): each leaf (a finished game, or a position at the depth limit) valued
+    by ``spec.evaluate`` for the side to move there, the first best in move order under
+    ``spec.tie``; every leaf is one evaluation."""
+    limit = math.inf if spec.depth_limit is None else spec.depth_limit
+    counts = {"nodes": 0, "leaves": 0}
+
+    def walk(node: State, depth: int) -> tuple[float, tuple[int, ...]]:
+        counts["nodes"] += 1
+        if game.is_terminal(node) or depth >= limit:
+            counts["leaves"] += 1
+            return spec.evaluate(node, game.to_move(node)), ()
+        best: tuple[float, tuple[int, ...]] | None = None
+        moves = spec.order(node) if callable(spec.order) else spec.order or game.actions(node)
+        for move in (m for m in moves if m in game.actions(node)):
+            value, below = walk(game.result(node, move), depth + 1)
+            if best is None or value > best[0] or (spec.tie == "last" and value == best[0]):
+                best = (value, (move, *below))
+        assert best is not None  # a position that is not a leaf has a move
+        return best
+
+    value, path = walk(state, 0)
+    first = path[0] if path else None
+    return GameSearchResult(value, first, (), counts["nodes"], counts["leaves"], path)
 
 
 def deepening(

@@ -26,6 +26,7 @@ from grader.checks.kinds import (
     search,
     selfplay,
     state,
+    state_search,
 )
 from grader.checks.reference_helpers import better_of, stand_ins_to_try, wrong_helper
 from grader.checks.slow_verdict import with_speed
@@ -54,6 +55,7 @@ CHECK_KINDS: Mapping[str, CheckKind[Any]] = {
         game_board.GAME_SUCCESSOR,
         game_heuristic.HEURISTIC,
         game_search.GAME_SEARCH,
+        state_search.STATE_SEARCH,
         game_play.GAME_OPPONENT,
     )
 }

@@ -1,0 +1,106 @@
+"""Searches that take the course's own state object (`state-search`), on the course fixture in
+MIT 6.034's style (`tests/courses/support-state-objects`): the kernel makes the course's board and state
+from each position through the course's classes, the solution passes every check, the handout
+none, and each mutant fails the check of its own function and no other."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from grader.check_details import SearchDivergence
+from grader.checks.context import CheckContext
+from grader.checks.registry import run_check
+from grader.results import CheckResult, CheckStatus
+from grader.spec.loader import load_assignment
+from grader.spec.model import AssignmentError
+from tests.checks.in_process import InProcessRunner
+from tests.courses.state_course import COURSE, HANDOUT, MUTANTS, SOLUTION, SUPPORT, Mutant
+
+ASSIGNMENT = load_assignment(COURSE)
+
+
+@pytest.fixture(autouse=True)
+def _course_modules() -> Iterator[None]:
+    """The course's modules importable, as every kernel of the assignment has them."""
+    sys.path.insert(0, str(SUPPORT))
+    try:
+        yield
+    finally:
+        sys.path.remove(str(SUPPORT))
+
+
+def grade(source: str, *only: str) -> dict[str, CheckResult]:
+    runner = InProcessRunner(source)
+    ctx = CheckContext.of(ASSIGNMENT, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(ASSIGNMENT))
+    return {c.id: run_check(c, ctx) for c in ASSIGNMENT.checks if not only or c.id in only}
+
+
+def failed(results: dict[str, CheckResult]) -> set[str]:
+    return {check for check, result in results.items() if result.status is not CheckStatus.PASSED}
+
+
+def test_the_solution_passes_every_check() -> None:
+    results = grade(SOLUTION.read_text(encoding="utf-8"))
+    assert failed(results) == set(), {k: r.message for k, r in results.items()}
+    assert "paths, scores and static evaluations" in results["alphabeta"].message
+
+
+def test_the_handout_scores_nothing_but_the_clean_run() -> None:
+    results = grade(HANDOUT.read_text(encoding="utf-8"))
+    earned = sum(r.score for r in results.values())
+    assert earned == 0
+    assert failed(results) == {c.id for c in ASSIGNMENT.checks} - {"runs-cleanly"}
+
+
+PINNED_CAUSES = {
+    "dfs-best-starts-at-zero": "does the best score start above every leaf's (at 0)",
+    "ties-to-the-later-branch": "are equally good: keep the first",
+    "won-on-the-last-cell-is-a-tie": "a full board with a line is a win, not a tie",
+    "heuristic-not-negated": "the sign for the minimizing side is wrong",
+    "alphabeta-never-prunes": "it prunes less",
+    "terminal-leaves-not-counted": "a finished game's endgame score is one static evaluation",
+}
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
+def test_each_mutant_fails_the_check_of_its_own_function_alone_and_is_told_its_mistake(mutant: Mutant) -> None:
+    results = grade(mutant.source())
+    assert failed(results) == {mutant.check}, {k: r.message for k, r in results.items() if k in failed(results)}
+    result = results[mutant.check]
+    assert result.cause is not None
+    assert PINNED_CAUSES[mutant.name] in result.cause.sentence
+    assert result.counterexample is not None and result.counterexample.drawing is not None
+    if mutant.name == "alphabeta-never-prunes":  # the node where the reference cut off is shown
+        assert isinstance(result.detail, SearchDivergence)
+        assert "the reference cuts off here" in result.detail.expected
+
+
+def _spec(tmp_path: Path, old: str, new: str) -> Path:
+    text = (COURSE / "assignment.toml").read_text(encoding="utf-8")
+    assert text.count(old) >= 1, old
+    (tmp_path / "assignment.toml").write_text(text.replace(old, new, 1), encoding="utf-8")
+    (tmp_path / "support").mkdir()
+    for module in SUPPORT.iterdir():
+        (tmp_path / "support" / module.name).write_bytes(module.read_bytes())
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "old, new, words",
+    [
+        ('state = "AbstractGameState(board,', 'state = "AbstractGameState(board +', "must be a literal, a placeholder"),
+        ('call = "dfs_maximizing(state)"', 'call = "dfs_maximizing(board)"', "is not given the state"),
+        ('board_object = "ConnectFourBoard(board)"', 'board_object = "ConnectFourBoard()"', "is not given the board"),
+        ('heuristic = "heuristic_connectfour(board, is_max)"\n', "", "say which with heuristic"),
+    ],
+)
+def test_a_mistake_in_how_the_state_is_made_is_refused_when_the_assignment_loads(
+    tmp_path: Path, old: str, new: str, words: str
+) -> None:
+    with pytest.raises(AssignmentError) as info:
+        load_assignment(_spec(tmp_path, old, new))
+    assert words in str(info.value)
