@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from reference.game import Game
 from reference.game_search import Evaluation
 
-__all__ = ["played_games", "played_positions"]
+__all__ = ["game_trees", "played_games", "played_positions"]
 
 State = TypeVar("State", bound=Hashable)
 
@@ -101,3 +101,37 @@ def _playouts(
         played.append(move)
         state = game.result(state, move)
     return tuple(played)
+
+
+def game_trees(
+    *, max_depth: int = 3, max_children: int = 3, low: int = -5, high: int = 5, inner_values: bool = True
+) -> st.SearchStrategy[Any]:
+    """Abstract game trees (`reference.game_tree.TreeNode`) of at most ``max_depth`` levels below
+    the root and ``max_children`` children a node, the root with two or more, integer values
+    from ``low`` to ``high`` at the leaves (and at inner nodes with ``inner_values``), labelled
+    A, B, C... in preorder. Small values make equal moves common, where a tie-break shows."""
+    from reference.game_tree import TreeNode
+
+    def shape(depth: int) -> st.SearchStrategy[Any]:
+        values = st.integers(low, high)
+        leaf = st.tuples(values, st.just(()))
+        if depth == max_depth:
+            return leaf
+        least = 2 if depth == 0 else 1
+        inner = st.tuples(
+            values if inner_values else st.none(),
+            st.lists(st.deferred(lambda: shape(depth + 1)), min_size=least, max_size=max_children).map(tuple),
+        )
+        return inner if depth == 0 else st.one_of(leaf, inner)
+
+    def labelled(raw: Any) -> Any:
+        names = iter([chr(ord("A") + i) if i < 26 else f"N{i}" for i in range(10_000)])
+
+        def build(node: Any) -> Any:
+            value, children = node
+            label = next(names)
+            return TreeNode(label, value, tuple(build(c) for c in children))
+
+        return build(raw)
+
+    return shape(0).map(labelled)

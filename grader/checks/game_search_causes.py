@@ -38,6 +38,8 @@ def count_cause(prune: bool, made: int | None, wanted: int, without_pruning: int
     sentence = f"the reference {search} makes {wanted} static evaluations here, your search {made}"
     if made is None:
         return sentence
+    if prune and made == without_pruning and made > wanted:
+        return f"{sentence}: as many as minimax makes, it never cuts off; does it stop trying moves once alpha >= beta?"
     if wanted and made == 2 * wanted:
         return f"{sentence}: twice as many, is each evaluation counted twice?"
     if prune and made > wanted and made <= without_pruning:

@@ -21,6 +21,7 @@ PLACEHOLDERS = frozenset(
         "game",
         "state",
         "heuristic",
+        "tree",
     }
 )
 """The names a call text may use for the values a check fills in (`CheckContext.placeholders`

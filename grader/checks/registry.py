@@ -27,6 +27,7 @@ from grader.checks.kinds import (
     selfplay,
     state,
     state_search,
+    tree_search,
 )
 from grader.checks.reference_helpers import better_of, stand_ins_to_try, wrong_helper
 from grader.checks.slow_verdict import with_speed
@@ -56,6 +57,7 @@ CHECK_KINDS: Mapping[str, CheckKind[Any]] = {
         game_heuristic.HEURISTIC,
         game_search.GAME_SEARCH,
         state_search.STATE_SEARCH,
+        tree_search.TREE_SEARCH,
         game_play.GAME_OPPONENT,
     )
 }

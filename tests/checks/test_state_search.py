@@ -49,6 +49,30 @@ def test_the_solution_passes_every_check() -> None:
     assert "paths, scores and static evaluations" in results["alphabeta"].message
 
 
+def test_the_searches_are_also_judged_on_random_game_trees() -> None:
+    results = grade(SOLUTION.read_text(encoding="utf-8"), "minimax-trees", "alphabeta-trees")
+    assert "random game trees at depths 1, 2, 3" in results["alphabeta-trees"].message
+    assert results["minimax-trees"].figures["examples"] == 90  # 30 trees at 3 depths
+
+
+@pytest.mark.parametrize(
+    "mutant, check, words",
+    [
+        ("ties-to-the-later-branch", "minimax-trees", "are equally good: keep the first"),
+        ("alphabeta-never-prunes", "alphabeta-trees", "it never cuts off"),
+        ("dfs-best-starts-at-zero", "dfs-maximizing-trees", "does the best score start above every leaf's"),
+        ("terminal-leaves-not-counted", "minimax-trees", "a leaf's value is one static evaluation"),
+    ],
+)
+def test_a_tree_shows_the_mistake_on_the_smallest_tree_drawn(mutant: str, check: str, words: str) -> None:
+    (made,) = [m for m in MUTANTS if m.name == mutant]
+    result = grade(made.source(), check)[check]
+    assert result.status is CheckStatus.FAILED
+    assert result.cause is not None and words in result.cause.sentence
+    assert result.counterexample is not None and "on the tree (A" in result.counterexample.call
+    assert result.message.endswith("nodes)") and int(result.message.split("(")[-1].split()[0]) <= 8
+
+
 def test_the_handout_scores_nothing_but_the_clean_run() -> None:
     results = grade(HANDOUT.read_text(encoding="utf-8"))
     earned = sum(r.score for r in results.values())
@@ -61,16 +85,16 @@ PINNED_CAUSES = {
     "ties-to-the-later-branch": "are equally good: keep the first",
     "won-on-the-last-cell-is-a-tie": "a full board with a line is a win, not a tie",
     "heuristic-not-negated": "the sign for the minimizing side is wrong",
-    "alphabeta-never-prunes": "it prunes less",
+    "alphabeta-never-prunes": "it never cuts off",
     "terminal-leaves-not-counted": "a finished game's endgame score is one static evaluation",
 }
 
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
-def test_each_mutant_fails_the_check_of_its_own_function_alone_and_is_told_its_mistake(mutant: Mutant) -> None:
+def test_each_mutant_fails_the_checks_of_its_own_function_alone_and_is_told_its_mistake(mutant: Mutant) -> None:
     results = grade(mutant.source())
-    assert failed(results) == {mutant.check}, {k: r.message for k, r in results.items() if k in failed(results)}
-    result = results[mutant.check]
+    assert failed(results) == set(mutant.checks), {k: r.message for k, r in results.items() if k in failed(results)}
+    result = results[mutant.checks[0]]
     assert result.cause is not None
     assert PINNED_CAUSES[mutant.name] in result.cause.sentence
     assert result.counterexample is not None and result.counterexample.drawing is not None

@@ -18,8 +18,9 @@ HANDOUT = COURSE / "template.py"
 class Mutant:
     name: str
     function: str
-    check: str
-    """The check of that function, the one the mistake must fail."""
+    checks: tuple[str, ...]
+    """The checks of that function (on Connect Four, and on game trees where it has one): the
+    ones the mistake must fail, the first on Connect Four."""
     mistake: str
     old: str
     new: str
@@ -35,7 +36,7 @@ MUTANTS = (
     Mutant(
         "dfs-best-starts-at-zero",
         "dfs_maximizing",
-        "dfs-maximizing",
+        ("dfs-maximizing", "dfs-maximizing-trees"),
         "the best score starts at 0, so where every finished game below is lost nothing replaces it",
         "    best_path, best_score, evaluations = None, None, 0\n"
         "    for child in state.generate_next_states():\n"
@@ -51,7 +52,7 @@ MUTANTS = (
     Mutant(
         "ties-to-the-later-branch",
         "minimax_search",
-        "minimax",
+        ("minimax", "minimax-trees"),
         "an equally good later move replaces the best (>= and <=), where the lab keeps the earliest",
         "        path, score, count = minimax_search(child, heuristic_fn, depth_limit - 1, not maximize)\n"
         "        evaluations += count\n"
@@ -63,7 +64,7 @@ MUTANTS = (
     Mutant(
         "won-on-the-last-cell-is-a-tie",
         "endgame_score_connectfour",
-        "endgame-score",
+        ("endgame-score",),
         "a full board is scored as a tie before the lines are looked at",
         '    The player who just moved is the one who won."""\n',
         '    The player who just moved is the one who won."""\n    if board.is_full():\n        return 0\n',
@@ -71,7 +72,7 @@ MUTANTS = (
     Mutant(
         "heuristic-not-negated",
         "heuristic_connectfour",
-        "heuristic",
+        ("heuristic",),
         "the current player's advantage is returned for both sides, never negated for the minimizer",
         "    return score if is_current_player_maximizer else -score",
         "    return score",
@@ -79,7 +80,7 @@ MUTANTS = (
     Mutant(
         "alphabeta-never-prunes",
         "minimax_search_alphabeta",
-        "alphabeta",
+        ("alphabeta", "alphabeta-trees"),
         "alpha and beta are kept up to date but no move is ever cut off",
         "        if alpha >= beta:\n            break\n",
         "",
@@ -87,7 +88,7 @@ MUTANTS = (
     Mutant(
         "terminal-leaves-not-counted",
         "minimax_search",
-        "minimax",
+        ("minimax", "minimax-trees"),
         "a finished game's endgame score is not counted as a static evaluation, only the heuristic's",
         "def minimax_search(state, heuristic_fn=always_zero, depth_limit=INF, maximize=True):\n"
         '    """Minimax to `depth_limit` moves ahead, the positions there valued by `heuristic_fn`."""\n'

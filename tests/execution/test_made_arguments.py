@@ -81,3 +81,9 @@ def test_a_constructor_that_raises_is_the_call_raising() -> None:
     outcome = run(Call("same", (KernelMade("Board", ()),)))
     assert outcome.status is CallStatus.RAISED
     assert "TypeError" in (outcome.error or "")
+
+
+def test_a_dotted_name_reaches_a_module_the_notebook_did_not_bind() -> None:
+    outcome = run(Call("same", (KernelMade("collections.OrderedDict", ()),)))
+    assert outcome.status is CallStatus.OK, outcome.error
+    assert outcome.value == {}

@@ -16,7 +16,6 @@ first parts from the reference's.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Literal
@@ -27,12 +26,13 @@ from grader.checks.answers import Answer
 from grader.checks.context import CheckContext
 from grader.checks.game_cases import GameCase, GameView, case_counterexample, game_view
 from grader.checks.game_divergence import search_divergence
-from grader.checks.game_search_causes import count_cause, root_values
+from grader.checks.game_search_causes import root_values
 from grader.checks.kind import CheckKind
 from grader.checks.kinds.game_heuristic import number
 from grader.checks.kinds.game_search import sampled_positions, search_leaves
+from grader.checks.path_answers import ExpectedSearch, PathReference, held_at, judge_path_answer
 from grader.checks.properties import Mismatch
-from grader.execution.channel.call_data import KernelName, RemoteObject
+from grader.execution.channel.call_data import KernelName
 from grader.execution.channel.kernel.names import LOG_CAP
 from grader.results import CheckResult, CheckStatus
 from grader.spec.call_template import CallTemplate
@@ -40,7 +40,6 @@ from grader.spec.made_template import MadeTemplate, parse_made
 from grader.spec.model import Check, Count
 from reference.connect4 import ConnectK, ConnectState
 from reference.game_search import (
-    GameSearchResult,
     GameSearchSpec,
     alphabeta_search,
     best_leaf_search,
@@ -129,17 +128,6 @@ class StateSearchParams:
         return (None,) if self.to_the_end else self.depth_limits
 
 
-@dataclass(frozen=True)
-class _Expected:
-    spec: GameSearchSpec
-    best: GameSearchResult
-    """The value and path (minimax's for alpha-beta)."""
-    evaluations: int
-    unpruned: int
-    """Minimax's count, for the likely cause of an alpha-beta's."""
-    maximizer: str
-
-
 def _maximizer(params: StateSearchParams, game: ConnectK, state: ConnectState) -> str:
     mover = game.to_move(state)
     return mover if params.maximize else opponent(mover)
@@ -147,7 +135,7 @@ def _maximizer(params: StateSearchParams, game: ConnectK, state: ConnectState) -
 
 def _expected(
     params: StateSearchParams, game: ConnectK, state: ConnectState, limit: int | None, values: dict[Any, float]
-) -> _Expected:
+) -> ExpectedSearch:
     def evaluate(node: ConnectState, player: str) -> float:
         if game.is_terminal(node):
             return params.win * game.utility(node, player)
@@ -163,12 +151,12 @@ def _expected(
     maximizer = _maximizer(params, game, state)
     if params.search == "best-leaf":
         best = best_leaf_search(game, state, spec)
-        return _Expected(spec, best, best.evaluations, best.evaluations, maximizer)
+        return ExpectedSearch(spec, best, best.evaluations, best.evaluations, maximizer)
     best = minimax_search(game, state, spec, player=maximizer)
     if params.search == "minimax":
-        return _Expected(spec, best, best.evaluations, best.evaluations, maximizer)
+        return ExpectedSearch(spec, best, best.evaluations, best.evaluations, maximizer)
     pruned = alphabeta_search(game, state, spec, player=maximizer)
-    return _Expected(spec, best, pruned.evaluations, best.evaluations, maximizer)
+    return ExpectedSearch(spec, best, pruned.evaluations, best.evaluations, maximizer)
 
 
 def _leaf_requests(
@@ -293,9 +281,7 @@ def _read_path(params: StateSearchParams, view: GameView, raw: Any) -> list[Conn
         return wanted
     states = []
     for item in raw:
-        held: Any = item
-        for part in params.path_board.split("."):
-            held = getattr(held, part, None) if isinstance(held, RemoteObject) else None
+        held = held_at(item, params.path_board)
         if held is None:
             return wanted
         try:
@@ -306,55 +292,42 @@ def _read_path(params: StateSearchParams, view: GameView, raw: Any) -> list[Conn
 
 
 def _judge(
-    params: StateSearchParams, view: GameView, case: GameCase, expected: _Expected, answer: Answer
+    params: StateSearchParams, view: GameView, case: GameCase, expected: ExpectedSearch, answer: Answer
 ) -> Mismatch | None:
     game, best = view.game, expected.best
-    reference = _reference_states(game, case.state, best.path)
-    call = answer.call_text
-    wanted = f"(the path along {_columns(game, reference)}, {best.value:g}, {expected.evaluations})"
+    reference = PathReference(
+        params.search,
+        best.value,
+        _reference_states(game, case.state, best.path),
+        expected.evaluations,
+        expected.unpruned,
+        read=lambda raw: _read_path(params, view, raw),
+        show=lambda states: f"the path along {_columns(game, list(states))}",
+        counted=" (a finished game's endgame score is one static evaluation)" if params.count_endgames else "",
+    )
     if not answer.ok:
-        return Mismatch(call, wanted, answer.given())
-    raw = answer.value
-    if not isinstance(raw, (list, tuple)) or len(raw) != 3:
-        return Mismatch(call, wanted, repr(raw)[:200], "the search must return (path, score, evaluations)")
-    path, score, count = raw
-    states = _read_path(params, view, path)
-    shown_path = states if isinstance(states, str) else f"the path along {_columns(game, states)}"
-    actual = f"({shown_path}, {score!r}, {count!r})"
-    value = number(score)
-    if value is None:
-        return Mismatch(call, wanted, actual, "the score must be a number")
-    if params.search == "best-leaf" and value > best.value:
-        return Mismatch(
-            call,
-            wanted,
-            actual,
-            f"no leaf below is worth {value:g}, the best is worth {best.value:g}: does the best score start "
-            "above every leaf's (at 0) instead of below (at -inf, or the first leaf's)?",
-        )
-    if not math.isclose(value, best.value, abs_tol=1e-9):
-        why = "" if params.search == "best-leaf" else ": " + root_values(game, case.state, expected.spec, best)
+        return Mismatch(answer.call_text, reference.wanted, answer.given())
+
+    def score_why() -> str:
+        if params.search == "best-leaf":
+            return "the score differs"
         kind = "alpha-beta must give the minimax score" if params.search == "alphabeta" else "the score differs"
-        return Mismatch(call, wanted, actual, f"{kind}{why}")
-    if isinstance(states, str):
-        return Mismatch(call, wanted, actual, f"the path must be {states}")
-    if states != reference:
-        return Mismatch(call, wanted, actual, _path_cause(params, game, states, expected, reference))
-    if isinstance(count, bool) or not isinstance(count, int) or count != expected.evaluations:
-        prune = params.search == "alphabeta"
-        made = count if isinstance(count, int) and not isinstance(count, bool) else None
-        cause = count_cause(prune, made, expected.evaluations, expected.unpruned)
-        if params.count_endgames:
-            cause += " (a finished game's endgame score is one static evaluation)"
-        return Mismatch(call, wanted, actual, cause)
-    return None
+        return f"{kind}: {root_values(game, case.state, expected.spec, best)}"
+
+    return judge_path_answer(
+        answer.call_text,
+        answer.value,
+        reference,
+        score_why,
+        lambda states: _path_cause(params, game, list(states), expected, list(reference.path)),
+    )
 
 
 def _path_cause(
     params: StateSearchParams,
     game: ConnectK,
     states: list[ConnectState],
-    expected: _Expected,
+    expected: ExpectedSearch,
     reference: list[ConnectState],
 ) -> str:
     if states[0] != reference[0]:
@@ -379,7 +352,7 @@ def _path_cause(
 
 
 def _equal_moves(
-    params: StateSearchParams, game: ConnectK, expected: _Expected, node: ConnectState, depth: int
+    params: StateSearchParams, game: ConnectK, expected: ExpectedSearch, node: ConnectState, depth: int
 ) -> tuple[int, ...]:
     """The moves at ``node`` (``depth`` plies below the root) that are as good as the best,
     for the side choosing there; empty for the best-leaf search, whose side chooses alone."""
@@ -395,7 +368,7 @@ def _parted(
     view: GameView,
     logged: tuple[str, ...],
     case: GameCase,
-    expected: _Expected,
+    expected: ExpectedSearch,
     answer: Answer,
 ) -> SearchDivergence | None:
     """Where the search first parts from the reference's, from the positions its heuristic was

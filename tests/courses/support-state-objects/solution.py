@@ -9,8 +9,8 @@
 # equally good moves, keep the earliest.
 
 # %%
-from game_api import INF, AbstractGameState, ConnectFourBoard, always_zero
-from toytree import tree, tree_children, tree_endgame_value, tree_is_over
+from game_api import *
+from toytree import *
 
 # %% [markdown]
 # ## Part 1: the rules of Connect Four

@@ -14,6 +14,7 @@ so it uses only the standard library.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
@@ -76,7 +77,7 @@ def realize(value: Any, namespace: dict[str, Any]) -> Any:
     if not deferred_in(value):
         return value
     if isinstance(value, Deferred):
-        found = resolve(namespace, value.name)
+        found = _lookup(namespace, value.name)
         if value.args is None:
             return found
         args = [realize(a, namespace) for a in value.args]
@@ -87,3 +88,16 @@ def realize(value: Any, namespace: dict[str, Any]) -> Any:
     if isinstance(value, tuple):
         return tuple(realize(item, namespace) for item in value)
     return value
+
+
+def _lookup(namespace: dict[str, Any], name: str) -> Any:
+    """``name`` in the notebook's namespace; a dotted name whose module the notebook did not
+    bind (``toytree.GameTree`` after ``from toytree import tree``) in the module itself."""
+    first, _, rest = name.partition(".")
+    if first in namespace or not rest:
+        return resolve(namespace, name)
+    try:
+        module = importlib.import_module(first)
+    except ImportError:
+        return resolve(namespace, name)  # refused, naming what is missing
+    return resolve({first: module}, name)
