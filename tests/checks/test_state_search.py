@@ -14,7 +14,10 @@ import pytest
 from grader.check_details import SearchDivergence
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
-from grader.results import CheckResult, CheckStatus
+from grader.feedback.gradescope import gradescope_results
+from grader.feedback.html import render_student_report
+from grader.feedback.text import format_submission
+from grader.results import CheckResult, CheckStatus, SubmissionResult
 from grader.spec.loader import load_assignment
 from grader.spec.model import AssignmentError
 from tests.checks.in_process import InProcessRunner
@@ -71,6 +74,19 @@ def test_a_tree_shows_the_mistake_on_the_smallest_tree_drawn(mutant: str, check:
     assert result.cause is not None and words in result.cause.sentence
     assert result.counterexample is not None and "on the tree (A" in result.counterexample.call
     assert result.message.endswith("nodes)") and int(result.message.split("(")[-1].split()[0]) <= 8
+
+
+def test_a_failing_tree_and_a_failing_state_search_are_reported_in_every_format() -> None:
+    (ties,) = [m for m in MUTANTS if m.name == "ties-to-the-later-branch"]
+    results = grade(ties.source(), "minimax", "minimax-trees")
+    submission = SubmissionResult("ties.py", "state-objects", tuple(results.values()), None)
+    text = format_submission(submission)
+    assert "on the tree (A" in text and "keep the first" in text
+    page = render_student_report(submission)
+    assert "keep the first" in page and "on the tree (A" in page
+    shown = gradescope_results(submission)["tests"]
+    assert all("keep the first" in test["output"] for test in shown)
+    assert CheckResult.from_dict(results["minimax-trees"].to_dict()) == results["minimax-trees"]
 
 
 def test_the_handout_scores_nothing_but_the_clean_run() -> None:
