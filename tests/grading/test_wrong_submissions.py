@@ -12,7 +12,7 @@ from grader.spec.loader import load_assignment
 from tests.grading.outcomes import EXPECTED, SUBMISSIONS, assert_outcome
 
 # An entry with `graded_by` is graded in that test, which asserts the entry too: a hanging
-# notebook costs minutes, and grading it twice would double them.
+# notebook costs minutes, a fixture that a test of its own grades costs its grading again.
 CASES = [
     (assignment, name, spec)
     for assignment, entries in EXPECTED.items()
@@ -21,6 +21,21 @@ CASES = [
 ]
 
 pytestmark = [pytest.mark.slow, pytest.mark.kernel]
+
+
+def test_an_entry_graded_elsewhere_is_asserted_there() -> None:
+    """`graded_by` names a test module that grades the fixture and asserts its entry."""
+    root = SUBMISSIONS.parent.parent
+    elsewhere = [
+        (a, n, spec["graded_by"])
+        for a, entries in EXPECTED.items()
+        for n, spec in entries.items()
+        if "graded_by" in spec
+    ]
+    assert elsewhere
+    for assignment_id, name, module in elsewhere:
+        source = (root / module).read_text(encoding="utf-8")
+        assert f'"{name}' in source and "assert_outcome(" in source, (assignment_id, name, module)
 
 
 @pytest.mark.parametrize("assignment_id, name, expected", CASES, ids=[f"{a}/{n}" for a, n, _ in CASES])

@@ -186,14 +186,16 @@ def _game_search(check: Check[GameSearchParams], ctx: CheckContext) -> CheckResu
             f"The heuristic gives no number on a position the search evaluates: {answer.given()}",
             cause=Cause("local", f"`{answer.call_text}` must answer a number for the search to be judged"),
         )
-    values = {key: number(a.value) for key, a in leaf_answers.items()}
+    # The heuristic's values by the side it was asked for, sorted once rather than for each case.
+    values: dict[str, dict[Any, float | None]] = {}
+    for (cells, who), a in leaf_answers.items():
+        values.setdefault(who, {})[cells] = number(a.value)
     answers = search.ask_many(
         ((case.moves, limit), view.placeholders(case.state, depth_limit=limit)) for case, limit in asked
     )
     failures: list[_Failure] = []
     for (case, limit), answer in zip(asked, answers):
-        mover = game.to_move(case.state)
-        table = {cells: value for (cells, who), value in values.items() if who == repr(view.mark(mover))}
+        table = values.get(repr(view.mark(game.to_move(case.state))), {})
         searched = _searched(params, limit)
         expected = [_expected(params, game, case, depth, table) for depth in searched]  # type: ignore[arg-type]
         judged = _judge(params, view, case, heuristic_name, expected, answer)
