@@ -84,6 +84,10 @@ class GameSearchParams:
     history: str = ""
     """With ``deepening``: the attribute of the object the call returns that holds the list of answers (MIT 6.034's
     ``AnytimeValue``: ``history``); empty: the call returns the list itself."""
+    to_move: Literal["either", "X", "O"] = "either"
+    """The side the search plays: either (positions with either side to move), or X or O alone, for a search that
+    always plays one side and is told by a flag whether that side is to move (``minimax(board, depth_limit, -inf, inf,
+    True)``, a course's AI): the positions searched are those where that side is to move."""
     deepening_counts: Literal["each-depth", "running-total"] = "each-depth"
     """With ``deepening`` and a returned count: each depth's answer counts the evaluations of that depth's search
     alone (each-depth), or all those made since depth 1 (running-total)."""
@@ -166,7 +170,7 @@ def _game_search(check: Check[GameSearchParams], ctx: CheckContext) -> CheckResu
     search = ctx.student(params.call, count=counting, log=logged)
     heuristic = ctx.student(params.heuristic)
     named = [GameCase(game, tuple(int(c) for c in moves)) for moves in params.include]
-    cases = [GameCase(game, ()), *named, *_sampled(check, ctx, view, params)]
+    cases = [c for c in (GameCase(game, ()), *named) if _plays(params, c)] + _sampled(check, ctx, view, params)
     asked = [(case, limit) for case in cases for limit in params.depth_limits]
     # The leaves every search needs, asked of the student's heuristic in one batch.
     requests: dict[Any, dict[str, Any]] = {}
@@ -275,8 +279,17 @@ def _sampled(check: Check[Any], ctx: CheckContext, view: GameView, params: GameS
     drawn = collect_examples(
         strategy, examples=params.examples * 3, run_seed=check_seed(ctx, check), cache_key=check_key(ctx, check)
     )
-    unique = {case.moves: case for case in drawn if not view.game.is_terminal(case.state) and case.moves}
+    unique = {
+        case.moves: case
+        for case in drawn
+        if not view.game.is_terminal(case.state) and case.moves and _plays(params, case)
+    }
     return sorted(unique.values(), key=GameCase.size)[: params.examples]
+
+
+def _plays(params: GameSearchParams, case: GameCase) -> bool:
+    """Whether the search is asked about ``case``: the side it plays is to move there."""
+    return params.to_move in ("either", case.game.to_move(case.state))
 
 
 def _judge(
