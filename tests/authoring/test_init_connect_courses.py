@@ -29,6 +29,8 @@ else:  # pragma: no cover
 
 COURSES = Path(__file__).parent / "connect"
 STYLES = ("in_place_rows",)
+"""The styles init reads; ``board_class`` (a board held by an object, moves made and undone on
+it) is not read yet: its tests below pin the message and the mutants' mistakes."""
 
 
 def _pinned(style: str) -> dict[str, dict[str, Any]]:
@@ -51,9 +53,19 @@ def course(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 
 
 def test_every_mutant_is_pinned() -> None:
-    for style in STYLES:
+    for style in (*STYLES, "board_class"):
         mutants = {path.stem for path in (COURSES / style / "mutants").glob("*.py")}
         assert mutants == set(_pinned(style)), style
+
+
+@pytest.mark.parametrize("mutant", sorted(_pinned("board_class")))
+def test_each_board_class_mutant_breaks_what_it_pins(mutant: str) -> None:
+    """Init does not read this style yet: each mutant's mistake is pinned by the functions whose
+    answers differ from the solution's (calls on fresh objects set to seeded positions)."""
+    from tests.authoring.board_class_differ import differing
+
+    pinned = _pinned("board_class")[mutant]
+    assert differing(COURSES / "board_class" / "mutants" / f"{mutant}.py") == set(pinned["breaks"]), pinned["mistake"]
 
 
 @pytest.mark.kernel
@@ -95,3 +107,19 @@ def test_each_mutant_fails_its_own_check_once(course: Course, mutant: str) -> No
         mine = [c for c in result.checks if c.check_id in failed]
         said = " ".join(f"{c.headline} {c.cause.sentence if c.cause else ''} {c.counterexample}" for c in mine)
         assert pinned["words"] in said, said
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("source", ["solution.py", "handout.py"])
+def test_a_board_held_by_an_object_gets_one_message_and_no_folder(tmp_path: Path, source: str) -> None:
+    folder = COURSES / "board_class"
+    out = tmp_path / "assignment"
+    template = folder / "handout.py" if source == "solution.py" else None
+    report = create_assignment(InitRequest(folder / source, out, template=template))
+    assert report.return_code == 1
+    if source == "solution.py":
+        assert str(report).endswith(
+            "no function of no arguments returns an empty board of 16 cells or more; "
+            "ConnectFour().board holds one, but init does not read a board held by an object yet"
+        ), str(report)
+    assert not out.exists()
