@@ -3,11 +3,13 @@ game the board reading found (`grader.authoring.game_encoding`).
 
 A function of the board alone is the winner test when it answers each finished game's winner (and
 nobody elsewhere), the terminal test when it answers the game's end, the legal moves when it
-answers the columns with room. A function of the board and a mark is the heuristic when it answers
-numbers, the move function when it answers a column with room everywhere. A function of the
-board, a depth and a mark is a search when what it answers has a search's shape at depths 1 and
-2: ``(column, value)``, ``(column, value, evaluations)``, a column, or, for progressive
-deepening, a list of one such answer a depth. Which search it is, and how it counts, is left to
+answers the columns with room. A function of the board and a mark is the win test of a side when it
+answers True exactly where that side has won, the heuristic when it answers numbers, the move
+function when it answers a column with room everywhere; one of the board and a column answers
+whether the column has room, or the row a piece dropped there lands in. A function of the
+board, a depth and a mark (or a maximizing flag) is a search when what it answers has a search's
+shape at depths 1 and 2: ``(column, value)``, ``(column, value, evaluations)``, a column, or, for
+progressive deepening, a list of one such answer a depth. Which search it is, and how it counts, is left to
 the checks themselves, run against the solution (`grader.authoring.game_inference`).
 """
 

@@ -87,7 +87,7 @@ class GameSearchParams:
     to_move: Literal["either", "X", "O"] = "either"
     """The side the search plays: either (positions with either side to move), or X or O alone, for a search that
     always plays one side and is told by a flag whether that side is to move (``minimax(board, depth_limit, -inf, inf,
-    True)``, a course's AI): the positions searched are those where that side is to move."""
+    True)``, a course's computer player): the positions searched are those where that side is to move."""
     deepening_counts: Literal["each-depth", "running-total"] = "each-depth"
     """With ``deepening`` and a returned count: each depth's answer counts the evaluations of that depth's search
     alone (each-depth), or all those made since depth 1 (running-total)."""

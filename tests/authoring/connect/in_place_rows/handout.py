@@ -1,9 +1,9 @@
-"""Lab: Connect Four against an AI. Fill in the functions marked TODO.
+"""Lab: Connect Four against the computer. Fill in the functions marked TODO.
 
 Connect Four, the way many course labs write it: a list of 6 rows of 7 cells changed in place,
 row 0 at the bottom (printed flipped), 0 for an empty cell, 1 for the player (who moves first)
-and 2 for the AI. The search always plays for the AI and takes a window and a flag saying
-whether the AI is to move."""
+and 2 for the computer. The search always plays for the computer and takes a window and a flag
+saying whether the computer is to move."""
 
 import copy
 import math
@@ -12,7 +12,7 @@ ROW_COUNT = 6
 COLUMN_COUNT = 7
 EMPTY = 0
 PLAYER_PIECE = 1
-AI_PIECE = 2
+COMPUTER_PIECE = 2
 WINDOW_LENGTH = 4
 WIN_SCORE = 1000000
 
@@ -67,7 +67,7 @@ def is_terminal_node(board):
 
 
 def minimax(board, depth, alpha, beta, maximizingPlayer):
-    # TODO: return (column, value); the AI maximizes
+    # TODO: return (column, value); the computer maximizes
     pass
 
 

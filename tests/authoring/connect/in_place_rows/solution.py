@@ -1,7 +1,7 @@
 """Connect Four, the way many course labs write it: a list of 6 rows of 7 cells changed in place,
 row 0 at the bottom (printed flipped), 0 for an empty cell, 1 for the player (who moves first)
-and 2 for the AI. The search always plays for the AI and takes a window and a flag saying
-whether the AI is to move."""
+and 2 for the computer. The search always plays for the computer and takes a window and a flag
+saying whether the computer is to move."""
 
 import copy
 import math
@@ -10,7 +10,7 @@ ROW_COUNT = 6
 COLUMN_COUNT = 7
 EMPTY = 0
 PLAYER_PIECE = 1
-AI_PIECE = 2
+COMPUTER_PIECE = 2
 WINDOW_LENGTH = 4
 WIN_SCORE = 1000000
 
@@ -64,7 +64,7 @@ def winning_move(board, piece):
 
 
 def evaluate_window(window, piece):
-    opp_piece = PLAYER_PIECE if piece == AI_PIECE else AI_PIECE
+    opp_piece = PLAYER_PIECE if piece == COMPUTER_PIECE else COMPUTER_PIECE
     score = 0
     if window.count(piece) == 4:
         score += 100
@@ -101,26 +101,28 @@ def get_valid_locations(board):
 
 
 def is_terminal_node(board):
-    return winning_move(board, PLAYER_PIECE) or winning_move(board, AI_PIECE) or len(get_valid_locations(board)) == 0
+    return (
+        winning_move(board, PLAYER_PIECE) or winning_move(board, COMPUTER_PIECE) or len(get_valid_locations(board)) == 0
+    )
 
 
 def minimax(board, depth, alpha, beta, maximizingPlayer):
     valid_locations = get_valid_locations(board)
     if is_terminal_node(board):
-        if winning_move(board, AI_PIECE):
+        if winning_move(board, COMPUTER_PIECE):
             return None, WIN_SCORE
         if winning_move(board, PLAYER_PIECE):
             return None, -WIN_SCORE
         return None, 0
     if depth == 0:
-        return None, score_position(board, AI_PIECE)
+        return None, score_position(board, COMPUTER_PIECE)
     if maximizingPlayer:
         value = -math.inf
         column = valid_locations[0]
         for col in valid_locations:
             row = get_next_open_row(board, col)
             b_copy = copy.deepcopy(board)
-            drop_piece(b_copy, row, col, AI_PIECE)
+            drop_piece(b_copy, row, col, COMPUTER_PIECE)
             new_score = minimax(b_copy, depth - 1, alpha, beta, False)[1]
             if new_score > value:
                 value = new_score
