@@ -17,6 +17,8 @@ DEFAULT_POINTS: dict[str, float] = {
     "draw-test": 5,
     "terminal-test": 5,
     "moves": 5,
+    "column-test": 5,
+    "landing-row": 5,
     "turn": 5,
     "successor": 10,
     "initial-state": 5,

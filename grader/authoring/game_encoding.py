@@ -26,6 +26,9 @@ from reference.grid_codec import GRID_PRESETS, GridContainer, GridEncoding, Grid
 WINDOW: dict[str, int] = {"alpha": -(10**9), "beta": 10**9}
 """The full window an alpha-beta that takes one as arguments is called with: wider than any
 value a course gives a position (the game-search check fills no ``alpha``/``beta``)."""
+LITERALS: dict[str, Any] = {**WINDOW, "maximizing": True}
+"""The arguments written as literals in a call: the full window, and the flag of a search that
+always plays one side, saying that side is to move (the side is then the check's ``to_move``)."""
 SCREEN_SECONDS = 2.0
 """A screening call places one piece or searches one ply: longer is not the function sought."""
 
@@ -60,7 +63,7 @@ class SlottedCall:
 
     @property
     def call_text(self) -> str:
-        return f"{self.function}({', '.join(str(WINDOW.get(slot, slot)) for slot in self.slots)})"
+        return f"{self.function}({', '.join(str(LITERALS.get(slot, slot)) for slot in self.slots)})"
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,9 @@ class SuccessorReading(SlottedCall):
     """The successor, its argument order, and what it does with the board."""
 
     returns: Returns
+    row_function: SlottedCall | None = None
+    """For a successor told the row (``drop_piece(board, row, col, piece)``): the function of
+    the board and a column that answers it (``get_next_open_row(board, col)``)."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +123,21 @@ def read_empty_board(runner: CallRunner, functions: Sequence[Function]) -> Empty
     return None
 
 
+def held_board(runner: CallRunner, classes: dict[str, tuple[Any, ...]], attributes: dict[str, tuple[str, ...]]) -> str:
+    """``Game().board`` when an object a class makes with no arguments holds an empty board of
+    16 cells or more in an attribute; empty otherwise."""
+    for name, parameters in classes.items():
+        if any(not p.has_default for p in parameters):
+            continue
+        fields = attributes.get(name, ())
+        calls = [Call(name, then=(("__getattribute__", (field,), {}),), timeout=SCREEN_SECONDS) for field in fields]
+        for field, outcome in zip(fields, runner.call_many(calls)):
+            cells = cells_of(outcome.value) if outcome.ok else None
+            if cells and len(cells) >= 16 and len(set(map(repr, cells))) == 1 and _scalar(cells[0]):
+                return f"{name}().{field}"
+    return ""
+
+
 def slot_orders(function: Function, slots: tuple[str, ...], hints: dict[str, tuple[str, ...]]) -> list[tuple[str, ...]]:
     """Every order of ``slots`` over the function's required parameters, those its parameter
     names suggest first (``col`` for the move, ``depth`` for the depth limit)."""
@@ -142,6 +163,8 @@ HINTS: dict[str, tuple[str, ...]] = {
     "to_move": ("piece", "player", "mark", "turn", "who", "side"),
     "player": ("piece", "player", "mark", "turn", "who", "side"),
     "depth_limit": ("depth", "limit", "ply", "plies"),
+    "row": ("row",),
+    "maximizing": ("maximiz", "is_max", "ismax", "max_player", "maxplayer"),
 }
 
 
@@ -167,22 +190,57 @@ def _board_after(outcome: CallOutcome, board_arg: int, returns: Returns) -> Any:
     return outcome.value if returns == "new-board" else outcome.changed_args.get(board_arg)
 
 
+def _landing(runner: CallRunner, row_function: SlottedCall | None, board: Any, col: int) -> Any:
+    """The row ``row_function`` says a piece dropped into ``col`` lands in; None without one."""
+    if row_function is None:
+        return None
+    values = {"board": board, "move": col}
+    call = Call(row_function.function, tuple(values[s] for s in row_function.slots), timeout=SCREEN_SECONDS)
+    (outcome,) = runner.call_many([call])
+    return outcome.value if outcome.ok else None
+
+
 def _drop(runner: CallRunner, reading: SuccessorReading, board: Any, col: int, mark: Any) -> CallOutcome:
-    values = {"board": board, "move": col, "to_move": mark}
+    row = _landing(runner, reading.row_function, board, col)
+    values = {"board": board, "move": col, "to_move": mark, "row": row}
     return runner.call_many([Call(reading.function, tuple(values[s] for s in reading.slots), timeout=SCREEN_SECONDS)])[
         0
     ]
 
 
+def read_row_function(runner: CallRunner, functions: Sequence[Function], empty: EmptyBoard) -> SlottedCall | None:
+    """A function of the board and a column answering, for every column of the empty board, the
+    same row, the first or the last: the row a piece dropped there lands in."""
+    if empty.rows is None:
+        return None
+    cols = empty.cells // empty.rows
+    for function in functions:
+        for slots in slot_orders(function, ("board", "move"), HINTS):
+            values = [{"board": empty.value, "move": col} for col in range(cols)]
+            calls = [Call(function.name, tuple(v[s] for s in slots), timeout=SCREEN_SECONDS) for v in values]
+            answers = {
+                o.value
+                for o in runner.call_many(calls)
+                if o.ok and not o.mutated and isinstance(o.value, int) and not isinstance(o.value, bool)
+            }
+            if len(answers) == 1 and answers <= {0, empty.rows - 1}:
+                return SlottedCall(function.name, slots)
+    return None
+
+
 def read_successor(
     runner: CallRunner, functions: Sequence[Function], empty: EmptyBoard, marks: Sequence[Any]
 ) -> tuple[SuccessorReading, list[Any], int] | None:
-    """The successor, the marks it places and the cell the first piece in column 0 lands in."""
+    """The successor, the marks it places and the cell the first piece in column 0 lands in. One
+    that is told the row is given the row the solution's own function of a column answers."""
     before = cells_of(empty.value)
     assert before is not None
+    row_function = read_row_function(runner, functions, empty)
+    row = _landing(runner, row_function, empty.value, 0)
+    kinds = [("board", "move", "to_move")] + ([("board", "row", "move", "to_move")] if row is not None else [])
     for function in functions:
-        for slots in slot_orders(function, ("board", "move", "to_move"), HINTS):
-            values = [{"board": empty.value, "move": 0, "to_move": mark} for mark in marks]
+        for slots in (order for kind in kinds for order in slot_orders(function, kind, HINTS)):
+            values = [{"board": empty.value, "move": 0, "to_move": mark, "row": row} for mark in marks]
             calls = [Call(function.name, tuple(v[s] for s in slots), timeout=SCREEN_SECONDS) for v in values]
             outcomes = runner.call_many(calls)
             for returns in RETURNS:
@@ -196,7 +254,8 @@ def read_successor(
                     and repr(found[1]) == repr(mark)
                 ]
                 if len(placed) >= 2 and len({cell for _, (cell, _) in placed}) == 1:
-                    reading = SuccessorReading(function.name, slots, returns)
+                    told = row_function if "row" in slots else None
+                    reading = SuccessorReading(function.name, slots, returns, told)
                     return reading, [mark for mark, _ in placed], placed[0][1][0]
     return None
 
@@ -233,8 +292,10 @@ def read_board(runner: CallRunner, functions: Sequence[Function], literals: Iter
     top_row_first = first_cell // cols == rows - 1
     encoding = GridEncoding(rows, cols, empty.layout, empty.container, empty.empty, x, o, top_row_first=top_row_first)
     preset = next((name for name, p in GRID_PRESETS.items() if p.sized(rows, cols) == encoding), "")
+    told = successor.row_function
     evidence = (
         f"{empty.function}() gives {encoding.description}; {successor.call_text} drops a piece into row "
         f"{first_cell // cols} of column 0, then the next on top of it"
+        + (f", told the row by {told.call_text}" if told is not None else "")
     )
     return BoardReading(empty, successor, replace(encoding, name=preset), evidence)

@@ -22,14 +22,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 from grader.authoring.api import Api
-from grader.authoring.discovery import Discovered
+from grader.authoring.discovery import Discovered, Function
 from grader.authoring.draft import Draft, DraftCheck, call, slug
-from grader.authoring.game_encoding import BoardReading, read_board
+from grader.authoring.game_encoding import BoardReading, held_board, read_board
 from grader.authoring.game_roles_connect import (
     Heuristic,
     MoveFunction,
     Predicate,
     Search,
+    read_board_questions,
     read_predicates,
     read_searches,
     read_two_slot,
@@ -53,7 +54,14 @@ from reference.connect_endings import play
 
 _KS = (4, 3, 5)
 DEEPENING_COUNTS: tuple[Literal["running-total", "each-depth"], ...] = ("running-total", "each-depth")
-_ROLE_OF_EXPECT = {"winner": "win-test", "terminal": "terminal-test", "legal-moves": "moves"}
+_ROLE_OF_EXPECT = {
+    "winner": "win-test",
+    "terminal": "terminal-test",
+    "legal-moves": "moves",
+    "wins": "win-test",
+    "has-room": "column-test",
+    "open-row": "landing-row",
+}
 _PROBE_CALL_SECONDS = 10.0
 
 
@@ -83,7 +91,8 @@ def infer_game(session: NotebookSession, discovered: Discovered, literals: Itera
     every = [f for f in discovered.functions if f.owner is None]
     reading = read_board(runner, every, literals)
     if isinstance(reading, str):
-        return reading
+        held = held_board(runner, discovered.classes, discovered.attributes)
+        return f"{reading}; {held} holds one, but init does not read a board held by an object yet" if held else reading
     functions = [f for f in every if api.admits(f.name)]
     encoding = reading.encoding
     game, predicates = ConnectK(encoding.rows, encoding.cols, 4), []
@@ -92,16 +101,20 @@ def infer_game(session: NotebookSession, discovered: Discovered, literals: Itera
             continue
         candidate = ConnectK(encoding.rows, encoding.cols, k)
         found = read_predicates(runner, functions, candidate, encoding)
-        if any(p.expect in ("winner", "terminal") for p in found):
+        found += read_board_questions(runner, _without(functions, found), candidate, encoding)
+        if any(p.expect in ("winner", "terminal", "wins") for p in found):
             game, predicates = candidate, found
             break
     else:
         predicates = read_predicates(runner, functions, game, encoding)
+        predicates += read_board_questions(runner, _without(functions, predicates), game, encoding)
+    functions = _without(functions, predicates)  # a board test is no heuristic, move function or search
     draft = Draft()
     draft.api = api.comment(f.name for f in discovered.functions)
     draft.game = game_table(reading, game)
     draft.game_evidence = reading.evidence
-    for predicate in predicates:
+    # the functions the others are built on first: a mistake in one is then stood in for in their checks
+    for predicate in sorted(predicates, key=lambda p: _BUILT_ON.index(p.expect)):
         draft.add_check(_predicate_check(predicate))
     successor = reading.successor
     draft.add_check(
@@ -118,10 +131,13 @@ def infer_game(session: NotebookSession, discovered: Discovered, literals: Itera
     heuristics, movers = read_two_slot(runner, functions, game, encoding)
     heuristic = min(heuristics, key=lambda h: h.constant, default=None)  # one always 0 judges no search
     if heuristic is not None:
-        params = HeuristicParams(call(heuristic.call_text), heuristic.zero_without_lines, heuristic.antisymmetric)
+        params = HeuristicParams(
+            call(heuristic.call_text), heuristic.zero_without_lines, heuristic.antisymmetric, heuristic.swap_symmetric
+        )
         said = [f"answers a number for either side on {heuristic.asked // 2} games in progress"]
         said += ["zero where no line holds one side's pieces"] if heuristic.zero_without_lines else []
         said += ["minus for the other side"] if heuristic.antisymmetric else []
+        said += ["the same for the other side with the pieces swapped"] if heuristic.swap_symmetric else []
         draft.add_check(
             DraftCheck(
                 slug(heuristic.function),
@@ -136,7 +152,12 @@ def infer_game(session: NotebookSession, discovered: Discovered, literals: Itera
     spec_of = _Validator(session, draft)
     for search in searches:
         assert heuristic is not None  # searches are read only under a heuristic
-        check = _search_check(runner, spec_of, search, heuristic, game, reading)
+        # one that always plays one side (told by a flag) is read as playing each side in turn
+        sides: tuple[Literal["either", "X", "O"], ...] = ("X", "O") if search.flagged else ("either",)
+        check = next(
+            (c for side in sides if (c := _search_check(runner, spec_of, search, heuristic, game, reading, side))),
+            None,
+        )
         if check is not None:
             draft.add_check(check)
         else:
@@ -149,16 +170,29 @@ def infer_game(session: NotebookSession, discovered: Discovered, literals: Itera
     return GameDraft(draft, reading, game)
 
 
+_BUILT_ON: tuple[str, ...] = ("wins", "winner", "has-room", "open-row", "legal-moves", "terminal")
+"""The order of the board tests' checks: a win test and a column's room before the legal moves
+and the game's end, which courses build on them."""
+
 _SAYS = {
     "winner": "the winner, in all four directions",
+    "wins": "whether a side has won, in all four directions",
+    "has-room": "whether a column has room",
+    "open-row": "the row a piece lands in",
     "terminal": "over once won or full",
     "legal-moves": "the columns with room",
 }
 
 
+def _without(functions: Sequence[Function], predicates: Iterable[Predicate]) -> list[Function]:
+    """The functions that have no board test's role among ``predicates``."""
+    taken = {p.function for p in predicates}
+    return [f for f in functions if f.name not in taken]
+
+
 def _predicate_check(predicate: Predicate) -> DraftCheck:
     name = predicate.function
-    params = GamePredicateParams(call(f"{name}(board)"), predicate.expect, ordered=predicate.ordered)
+    params = GamePredicateParams(call(predicate.call_text), predicate.expect, ordered=predicate.ordered)
     why = (
         f"{name}: answers {predicate.expect} on all {predicate.asked} positions "
         "(finished games of every outcome and games in progress)"
@@ -203,8 +237,10 @@ def _search_check(
     heuristic: Heuristic,
     game: ConnectK,
     reading: BoardReading,
+    side: Literal["either", "X", "O"],
 ) -> DraftCheck | None:
-    scoring = win_scoring(runner, search, game, reading.encoding)
+    """The first reading of ``search`` as playing ``side`` that its own check passes."""
+    scoring = win_scoring(runner, search, game, reading.encoding, "O" if side == "O" else "X")
     if scoring is None:
         return None
     win, bonus = scoring
@@ -218,7 +254,8 @@ def _search_check(
         win=win,
         win_bonus=bonus,
         deepening=search.deepening,
-        include=_includes(game),
+        include=_includes(game, side),
+        to_move=side,
     )
     if search.deepening:
         variants = [
@@ -242,6 +279,7 @@ def _search_check(
             f"{name}: answers ({search.returns}) at depths 1 and 2; a win one move away is worth {win:g}"
             + (" plus the plies left" if bonus == "plies-left" else "")
             + f"; passes as {what}, {counted} counted"
+            + (f", playing {side} alone (the flag True: {side} to move)" if side != "either" else "")
             + (f", {params.deepening_counts}" if params.deepening else "")
         )
         check = DraftCheck(slug(name), role, title, "game-search", params, why)
@@ -250,14 +288,20 @@ def _search_check(
     return None
 
 
-def _includes(game: ConnectK) -> tuple[str, ...]:
-    """Openings always searched: a threat in the bottom row, its answer, a centre column."""
+def _includes(game: ConnectK, side: str = "either") -> tuple[str, ...]:
+    """Openings always searched: a threat in the bottom row, its answer, a centre column; for a
+    search that plays one side, those where it is to move, and the answer to a centre opening."""
     mid = game.cols // 2
     wanted = [
         (mid, mid, mid + 1, mid + 1, mid + 2, mid + 2),
         (mid, mid, mid + 1, mid + 1),
         (mid, mid, mid + 1, mid + 1, mid - 1),
+        (mid, mid, mid + 1),
     ]
+    if side == "either":
+        wanted = wanted[:3]
+    else:
+        wanted = [moves for moves in wanted if len(moves) % 2 == (side == "O")]
     return tuple("".join(map(str, moves)) for moves in wanted if max(moves) < min(game.cols, 10) and min(moves) >= 0)
 
 

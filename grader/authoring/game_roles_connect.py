@@ -3,11 +3,13 @@ game the board reading found (`grader.authoring.game_encoding`).
 
 A function of the board alone is the winner test when it answers each finished game's winner (and
 nobody elsewhere), the terminal test when it answers the game's end, the legal moves when it
-answers the columns with room. A function of the board and a mark is the heuristic when it answers
-numbers, the move function when it answers a column with room everywhere. A function of the
-board, a depth and a mark is a search when what it answers has a search's shape at depths 1 and
-2: ``(column, value)``, ``(column, value, evaluations)``, a column, or, for progressive
-deepening, a list of one such answer a depth. Which search it is, and how it counts, is left to
+answers the columns with room. A function of the board and a mark is the win test of a side when it
+answers True exactly where that side has won, the heuristic when it answers numbers, the move
+function when it answers a column with room everywhere; one of the board and a column answers
+whether the column has room, or the row a piece dropped there lands in. A function of the
+board, a depth and a mark (or a maximizing flag) is a search when what it answers has a search's
+shape at depths 1 and 2: ``(column, value)``, ``(column, value, evaluations)``, a column, or, for
+progressive deepening, a list of one such answer a depth. Which search it is, and how it counts, is left to
 the checks themselves, run against the solution (`grader.authoring.game_inference`).
 """
 
@@ -21,11 +23,11 @@ from numbers import Real
 from typing import Any, Literal, get_args
 
 from grader.authoring.discovery import Function
-from grader.authoring.game_encoding import HINTS, SCREEN_SECONDS, WINDOW, SlottedCall, slot_orders
+from grader.authoring.game_encoding import HINTS, LITERALS, SCREEN_SECONDS, SlottedCall, slot_orders
 from grader.checks.context import CallRunner
 from grader.checks.game_answers import SearchShape
 from grader.checks.kinds.game_board import GameExpect
-from grader.checks.kinds.game_heuristic import has_lines
+from grader.checks.kinds.game_heuristic import has_lines, swapped
 from grader.execution.channel.call_data import Call, CallOutcome
 from reference.connect4 import ConnectK, ConnectState
 from reference.connect_endings import finished_games, play
@@ -40,8 +42,7 @@ ONGOING = 12
 
 
 @dataclass(frozen=True)
-class Predicate:
-    function: str
+class Predicate(SlottedCall):
     expect: GameExpect
     ordered: bool
     asked: int
@@ -51,6 +52,7 @@ class Predicate:
 class Heuristic(SlottedCall):
     zero_without_lines: bool
     antisymmetric: bool
+    swap_symmetric: bool
     asked: int
     constant: bool
     """The same number on every position asked (a helper that scores something else)."""
@@ -61,6 +63,11 @@ class Search(SlottedCall):
     returns: SearchShape
     """``move,value``, ``move,value,evaluations`` or ``move`` (`GameSearchParams.returns`)."""
     deepening: bool
+
+    @property
+    def flagged(self) -> bool:
+        """It always plays one side and is told by a flag that this side is to move."""
+        return "maximizing" in self.slots
 
 
 class MoveFunction(SlottedCall):
@@ -129,9 +136,73 @@ def read_predicates(
                     for s, o in zip(states, outcomes)
                     if not game.is_terminal(s)
                 )
-                found.append(Predicate(function.name, expect, ordered, len(states)))
+                found.append(Predicate(function.name, ("board",), expect, ordered, len(states)))
                 break
     return found
+
+
+def landing_row(game: ConnectK, encoding: GridEncoding, state: ConnectState, col: int) -> int:
+    """The row, as the encoding indexes rows, a piece dropped into ``col`` lands in."""
+    from_top = game.rows - 1 - state.height(col)
+    return from_top if encoding.top_row_first else game.rows - 1 - from_top
+
+
+def _whole(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def read_board_questions(
+    runner: CallRunner, functions: Sequence[Function], game: ConnectK, encoding: GridEncoding
+) -> list[Predicate]:
+    """The functions of the board and a mark that answer whether that side has won (``wins``),
+    and of the board and a column that answer whether it has room (``has-room``) or the row a
+    piece dropped there lands in (``open-row``)."""
+    states = finished_positions(game) + ongoing_positions(game)
+    found = []
+    for function in functions:
+        read = _by_player(runner, function, game, encoding, states) or _by_column(
+            runner, function, game, encoding, states
+        )
+        if read is not None:
+            found.append(read)
+    return found
+
+
+def _by_player(
+    runner: CallRunner, function: Function, game: ConnectK, encoding: GridEncoding, states: Sequence[ConnectState]
+) -> Predicate | None:
+    asked = [(s, p) for s in states for p in (X, O)]
+    for slots in slot_orders(function, ("board", "player"), HINTS):
+        calls = [
+            Call(function.name, _args(slots, encoding.encode(s), encoding.symbol(p), 0), timeout=SCREEN_SECONDS)
+            for s, p in asked
+        ]
+        outcomes = runner.call_many(calls)
+        if all(o.ok and not o.mutated for o in outcomes) and all(
+            (o.value if o.value is not None else False) is (p in game.winners(s)) for (s, p), o in zip(asked, outcomes)
+        ):
+            return Predicate(function.name, slots, "wins", False, len(states))
+    return None
+
+
+def _by_column(
+    runner: CallRunner, function: Function, game: ConnectK, encoding: GridEncoding, states: Sequence[ConnectState]
+) -> Predicate | None:
+    asked = [(s, c) for s in states for c in range(game.cols)]
+    for slots in slot_orders(function, ("board", "move"), HINTS):
+        calls = [
+            Call(function.name, _args(slots, encoding.encode(s), None, 0, c), timeout=SCREEN_SECONDS) for s, c in asked
+        ]
+        outcomes = runner.call_many(calls)
+        if not all(o.ok and not o.mutated for o in outcomes):
+            continue
+        pairs = [(s, c, o.value) for (s, c), o in zip(asked, outcomes)]
+        if all(v is (s.height(c) < game.rows) for s, c, v in pairs):
+            return Predicate(function.name, slots, "has-room", False, len(states))
+        room = [(s, c, v) for s, c, v in pairs if s.height(c) < game.rows]
+        if all(_whole(v) == landing_row(game, encoding, s, c) for s, c, v in room):
+            return Predicate(function.name, slots, "open-row", False, len(states))
+    return None
 
 
 def _number(value: Any) -> float | None:
@@ -170,13 +241,37 @@ def read_two_slot(
                 zero = all(n == 0 for (s, _), n in zip(asked, numbers) if not has_lines(game, s))
                 anti = all(numbers[i] == -(numbers[i + 1] or 0) for i in range(0, len(numbers), 2))
                 constant = len(set(numbers)) == 1
-                heuristics.append(Heuristic(function.name, slots, zero, anti, len(asked), constant))
+                swap = _swap_symmetric(runner, function.name, slots, game, encoding, asked, numbers)
+                heuristics.append(Heuristic(function.name, slots, zero, anti, swap, len(asked), constant))
                 break
     return heuristics, movers
 
 
-def _args(slots: Sequence[str], board: Any, mark: Any, depth: int) -> tuple[Any, ...]:
-    values: dict[str, Any] = {"board": board, "player": mark, "to_move": mark, "depth_limit": depth, **WINDOW}
+def _swap_symmetric(
+    runner: CallRunner,
+    function: str,
+    slots: Sequence[str],
+    game: ConnectK,
+    encoding: GridEncoding,
+    asked: Sequence[tuple[ConnectState, str]],
+    numbers: Sequence[float | None],
+) -> bool:
+    """Whether each side's value is the other side's on the board with every piece swapped."""
+    calls = [
+        Call(
+            function,
+            _args(slots, encoding.encode(swapped(game, s)), encoding.symbol(O if p == X else X), 0),
+            timeout=4 * SCREEN_SECONDS,
+        )
+        for s, p in asked
+    ]
+    outcomes = runner.call_many(calls)
+    return all(o.ok and _number(o.value) == n for o, n in zip(outcomes, numbers))
+
+
+def _args(slots: Sequence[str], board: Any, mark: Any, depth: int, move: Any = None) -> tuple[Any, ...]:
+    values: dict[str, Any] = {"board": board, "player": mark, "to_move": mark, "depth_limit": depth, "move": move}
+    values |= LITERALS
     return tuple(values[slot] for slot in slots)
 
 
@@ -223,7 +318,10 @@ def read_searches(
     board, mark = encoding.encode(state), encoding.symbol(game.to_move(state))
     found = []
     for function in functions:
-        kinds = (("board", "depth_limit", "to_move"), ("board", "depth_limit", "alpha", "beta", "to_move"))
+        kinds = [("board", "depth_limit", "to_move"), ("board", "depth_limit", "alpha", "beta", "to_move")]
+        flag = [tuple("maximizing" if slot == "to_move" else slot for slot in kind) for kind in kinds]
+        named = any(any(h in p.name.lower() for h in HINTS["maximizing"]) for p in function.required)
+        kinds = flag + kinds if named else kinds + flag
         for slots in (order for kind in kinds for order in slot_orders(function, kind, HINTS)):
             calls = [Call(function.name, _args(slots, board, mark, d), timeout=4 * SCREEN_SECONDS) for d in (1, 2)]
             shape = _search_shape(runner.call_many(calls), game, state)
@@ -234,12 +332,13 @@ def read_searches(
 
 
 def win_scoring(
-    runner: CallRunner, search: Search, game: ConnectK, encoding: GridEncoding
+    runner: CallRunner, search: Search, game: ConnectK, encoding: GridEncoding, side: str = X
 ) -> tuple[float, WinBonus] | None:
-    """What the search says a win one move away is worth at depths 1 and 2: (win, win_bonus)."""
+    """What the search says a win one move away for ``side`` is worth at depths 1 and 2: (win,
+    win_bonus)."""
     if search.returns == "move":
         return None
-    state = next(s for s in _one_move_wins(game))
+    state = _one_move_win(game, side)
     board, mark = encoding.encode(state), encoding.symbol(game.to_move(state))
     calls = [Call(search.function, _args(search.slots, board, mark, d), timeout=4 * SCREEN_SECONDS) for d in (1, 2)]
     values = []
@@ -253,7 +352,10 @@ def win_scoring(
     return (values[0], "none") if values[1] == values[0] else None
 
 
-def _one_move_wins(game: ConnectK) -> list[ConnectState]:
-    """Positions where the side to move wins by its next move (three in a row on the bottom)."""
-    moves = tuple(col for pair in zip(range(game.k - 1), range(game.k - 1)) for col in pair)
-    return [play(game, moves)]
+def _one_move_win(game: ConnectK, side: str) -> ConnectState:
+    """A position where ``side``, to move, wins by its next move: X with k-1 in a row on the
+    bottom, O with k-1 in a column while X's pieces alternate beside it."""
+    if side == X:
+        return play(game, tuple(col for pair in zip(range(game.k - 1), range(game.k - 1)) for col in pair))
+    moves = [col for i in range(game.k - 1) for col in ((0, 2)[i % 2], 1)]
+    return play(game, (*moves, (0, 2)[(game.k - 1) % 2]))

@@ -97,15 +97,17 @@ def ask_search(
     first: Side
     for first in (X, O):  # type: ignore[assignment]
         boards = search_positions(first)
+        conventions = replace(base, first_player=first)
+        game = conventions.game
         cases = []
         for board, variant in itertools.product(boards, _variants(signature)):
             case: dict[str, Any] = {"board": board, "alpha": -math.inf, "beta": math.inf, "depth_limit": depth_limit}
             if signature.has("is_max"):
                 case["is_max"] = variant
             if signature.has("player"):
-                case["player"] = variant
+                # beside a flag, the player is the side the search plays: the side to move
+                case["player"] = game.to_move(board) if signature.has("is_max") else variant
             cases.append(case)
-        conventions = replace(base, first_player=first)
         outcomes = prober.ask(signature, conventions, cases, read_board=True)
         asked[first] = [
             _Asked(c["board"], conventions.game.to_move(c["board"]), c.get("is_max", c.get("player")), o)

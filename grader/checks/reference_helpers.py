@@ -49,7 +49,7 @@ def stand_in_for(check: Check[Any], ctx: CheckContext) -> StandIn | None:
     if isinstance(params, SuccessorParams):
         return _successor_stand_in(params, ctx)
     if isinstance(params, GamePredicateParams):
-        return _game_winner_stand_in(params, ctx)
+        return _game_board_stand_in(params, ctx)
     if not isinstance(params, PredicateParams) or not params.expectation.stands_in or ctx.adapter_encodes_boards:
         return None
     template = ctx.assignment.board.on_object(params.call)
@@ -117,13 +117,20 @@ def _successor_stand_in(params: SuccessorParams, ctx: CheckContext) -> StandIn |
     )
 
 
-def _game_winner_stand_in(params: GamePredicateParams, ctx: CheckContext) -> StandIn | None:
-    """The reference's winner of another game's board (``winner(board)``: the winner's mark, or
-    None); None for the other board functions, which no search of a course has needed yet."""
+_GRID_ROLES = {"winner": "grid-winner", "wins": "grid-wins", "has-room": "grid-has-room", "open-row": "grid-open-row"}
+
+
+def _game_board_stand_in(params: GamePredicateParams, ctx: CheckContext) -> StandIn | None:
+    """The reference's answer about another game's board: the winner (``winner(board)``: the
+    winner's mark, or None), whether a player has won (``winning_move(board, piece)``), whether
+    a column has room, the row a piece dropped into a column lands in; None for the terminal
+    test and the legal moves, which no search of a course has needed yet."""
     setup = ctx.assignment.game
     template = params.call
-    board_arg = _position(template.target.args, (Placeholder("board"),))
-    if setup is None or params.expect != "winner" or template.chain or board_arg is None:
+    args = template.target.args
+    board_arg = _position(args, (Placeholder("board"),))
+    role = _GRID_ROLES.get(params.expect)
+    if setup is None or role is None or template.chain or board_arg is None:
         return None
     try:
         function = ctx.resolve(template.function)
@@ -132,10 +139,13 @@ def _game_winner_stand_in(params: GamePredicateParams, ctx: CheckContext) -> Sta
     game = setup.game
     return StandIn(
         name=function,
-        role="grid-winner",
+        role=role,
         marks=setup.encoding.marks,
         board_arg=board_arg,
+        player_arg=_position(args, _PLAYER),
+        move_arg=_position(args, (Placeholder("move"),)),
         grid=(game.rows, game.cols, game.k),
+        top_row_first=setup.encoding.top_row_first,
     )
 
 

@@ -84,6 +84,18 @@ def grid_winner(board):
 def winner_of(board):
     return grid_winner(board)
 
+def winning_move(board, piece):
+    return False  # wrong: never a win
+
+def is_valid_location(board, col):
+    return True  # wrong: never full
+
+def get_next_open_row(board, col):
+    return 0  # wrong: always the first row
+
+def ask_grid(board, piece, col):
+    return winning_move(board, piece), is_valid_location(board, col), get_next_open_row(board, col)
+
 def play_all(board, moves):
     return [select_space(board, move, "X") for move in moves], board
 
@@ -272,3 +284,27 @@ def test_the_grid_winner_stands_in_on_a_connect_four_board_of_any_shape(board: A
     assert with_it.value == 1 and without.value is None
     (nobody,) = run(calls, Call("winner_of", ([[0] * 5] * 4,), stand_ins=(GRID_WINNER,)))
     assert nobody.ok and nobody.value is None
+
+
+def test_the_grid_stand_ins_answer_a_win_a_column_s_room_and_its_open_row() -> None:
+    marks = (1, 2, (0,))
+    wins = StandIn("winning_move", "grid-wins", marks, board_arg=0, player_arg=1, grid=(4, 5, 4))
+    room = StandIn("is_valid_location", "grid-has-room", marks, board_arg=0, move_arg=1, grid=(4, 5, 4))
+    bottom_first = StandIn(
+        "get_next_open_row", "grid-open-row", marks, board_arg=0, move_arg=1, grid=(4, 5, 4), top_row_first=False
+    )
+    top_first = StandIn("get_next_open_row", "grid-open-row", marks, board_arg=0, move_arg=1, grid=(4, 5, 4))
+    rows_up = [[1, 1, 1, 1, 2], [2, 2, 2, 0, 1], [0, 0, 0, 0, 2], [0, 0, 0, 0, 1]]  # row 0 the bottom: column 4 full
+    calls, _ = executor()
+    stood = (wins, room, bottom_first)
+    x_wins, o_wins, full, open_col = run(
+        calls,
+        Call("ask_grid", (rows_up, 1, 4), stand_ins=stood),
+        Call("ask_grid", (rows_up, 2, 3), stand_ins=stood),
+        Call("ask_grid", (rows_up, 1, 4)),
+        Call("ask_grid", (rows_up[::-1], 1, 3), stand_ins=(wins, room, top_first)),
+    )
+    assert x_wins.value == (True, False, None)
+    assert o_wins.value == (False, True, 1)
+    assert full.value == (False, True, 0)  # the student's own answers once the call is over
+    assert open_col.value == (True, True, 2)  # the same board, the top row first: row 2 from the top

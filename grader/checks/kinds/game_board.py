@@ -22,9 +22,15 @@ from grader.results import CheckResult
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check, Count
 from reference.errors import MalformedBoard
-from reference.tictactoe import EMPTY
+from reference.tictactoe import EMPTY, O, X
 
-GameExpect = Literal["winner", "terminal", "legal-moves", "endgame-score", "next-boards"]
+GameExpect = Literal[
+    "winner", "terminal", "legal-moves", "wins", "has-room", "open-row", "endgame-score", "next-boards"
+]
+_BY_PLAYER: tuple[GameExpect, ...] = ("wins",)
+"""Expectations asked of each side's mark, in ``player``."""
+_BY_COLUMN: tuple[GameExpect, ...] = ("has-room", "open-row")
+"""Expectations asked of columns, in ``move``: every column, or (open-row) those with room."""
 
 
 @dataclass(frozen=True)
@@ -34,13 +40,17 @@ class GamePredicateParams:
     four directions, at both edges of the board, and a full board."""
 
     call: CallTemplate
-    """The call, e.g. ``winner(board)``; ``board``, ``to_move`` and ``player`` are filled in."""
+    """The call, e.g. ``winner(board)``; ``board``, ``to_move`` and ``player`` are filled in (``player`` with each
+    side's mark for wins), and ``move`` with each column for has-room and open-row."""
     expect: GameExpect = "winner"
     """What it answers: winner (the winner's mark, or None, False or the empty mark for nobody), terminal (True once
-    the game is won or the board full), legal-moves (the columns with room, in any container), endgame-score (a
-    finished game's value for the maximizer, ``win``, ``-win`` or 0: ``is_max`` says whether the side to move
-    maximizes; asked on finished games only), next-boards (the boards one move away, column by column, none once
-    the game is over)."""
+    the game is won or the board full), legal-moves (the columns with room, in any container), wins (True when
+    ``player`` has a line, e.g. ``winning_move(board, player)``; None is read as False), has-room (True when column
+    ``move`` has an empty cell, e.g. ``is_valid_location(board, move)``), open-row (the row, as the board's rows are
+    indexed, a piece dropped into column ``move`` lands in, e.g. ``get_next_open_row(board, move)``; asked of the
+    columns with room), endgame-score (a finished game's value for the maximizer, ``win``, ``-win`` or 0: ``is_max``
+    says whether the side to move maximizes; asked on finished games only), next-boards (the boards one move away,
+    column by column, none once the game is over)."""
     ordered: bool = False
     """legal-moves only: the columns must come left to right."""
     win: float = 1000
@@ -49,23 +59,46 @@ class GamePredicateParams:
     """Positions drawn beyond the first cases; default: the assignment's ``hypothesis_examples``."""
 
 
+def _asked(game: Any, expect: GameExpect, case: GameCase) -> tuple[Any, ...]:
+    """What each position is asked with beside the board: each side, each column, or nothing."""
+    if expect in _BY_PLAYER:
+        return (X, O)
+    if expect == "has-room":
+        return tuple(range(game.cols))
+    if expect == "open-row":
+        return tuple(col for col in range(game.cols) if case.state.height(col) < game.rows)
+    return (None,)
+
+
 def _predicate(check: Check[GamePredicateParams], ctx: CheckContext) -> CheckResult:
     params = check.params
     view = game_view(ctx)
     game = view.game
     student = ctx.student(params.call)
-    finished = params.expect != "legal-moves"
-    first: list[tuple[GameCase, None]] = [(case, None) for case in view.first_cases(finished=finished)]
-    cases = st.tuples(view.strategy(finished=finished), st.none())
-    if params.expect == "endgame-score":  # finished games alone: played until the game ends
-        first = [(case, none) for case, none in first if game.is_terminal(case.state)]
+    expect = params.expect
+    finished = expect != "legal-moves"
+    first = [(case, extra) for case in view.first_cases(finished=finished) for extra in _asked(game, expect, case)]
+    cases: st.SearchStrategy[tuple[GameCase, Any]] = st.tuples(view.strategy(finished=finished), st.none())
+    if expect in _BY_PLAYER or expect in _BY_COLUMN:
+        cases = (
+            view.strategy(finished=finished)
+            .filter(lambda case: bool(_asked(game, expect, case)))
+            .flatmap(lambda case: st.tuples(st.just(case), st.sampled_from(_asked(game, expect, case))))
+        )
+    if expect == "endgame-score":  # finished games alone: played until the game ends
+        first = [(case, extra) for case, extra in first if game.is_terminal(case.state)]
         cases = st.tuples(view.strategy(min_plies=game.rows * game.cols), st.none())
 
-    def judge(case: GameCase, _: None, answer: Answer) -> Mismatch | None:
+    def values(case: GameCase, extra: Any) -> dict[str, Any]:
+        if expect in _BY_PLAYER:
+            return view.placeholders(case.state, player=view.mark(extra))
+        return view.placeholders(case.state, move=extra) if expect in _BY_COLUMN else view.placeholders(case.state)
+
+    def judge(case: GameCase, extra: Any, answer: Answer) -> Mismatch | None:
         state = case.state
         if not answer.ok:
-            return Mismatch(answer.call_text, _expected_text(view, case, params.expect), answer.given())
-        if params.expect == "winner":
+            return Mismatch(answer.call_text, _expected_text(view, case, expect, extra), answer.given())
+        if expect == "winner":
             winners = game.winners(state)
             expected = next(iter(winners)) if winners else None
             raw = answer.value
@@ -75,31 +108,60 @@ def _predicate(check: Check[GamePredicateParams], ctx: CheckContext) -> CheckRes
                 return None
             cause = _winner_cause(view, case, expected)
             return Mismatch(answer.call_text, _expected_text(view, case, "winner"), repr(raw), cause)
-        if params.expect == "terminal":
-            if isinstance(answer.value, bool) and answer.value == game.is_terminal(state):
+        if expect in ("terminal", "wins", "has-room"):
+            truth = _truth(view, case, expect, extra)
+            said = False if expect == "wins" and answer.value is None else _boolean(answer.value)
+            if said is truth:
                 return None
-            cause = _winner_cause(view, case, next(iter(game.winners(state)), None))
-            return Mismatch(answer.call_text, repr(game.is_terminal(state)), repr(answer.value), cause)
-        if params.expect == "endgame-score":
+            cause = _winner_cause(view, case, next(iter(game.winners(state)), None)) if expect != "has-room" else None
+            return Mismatch(answer.call_text, repr(truth), repr(answer.value), cause)
+        if expect == "endgame-score":
             return _judge_score(view, case, answer, params.win)
-        if params.expect == "next-boards":
+        if expect == "next-boards":
             return _judge_next(view, case, answer)
+        if expect == "open-row":
+            return _judge_row(view, case, extra, answer)
         return _judge_moves(view, case, answer, ordered=params.ordered)
 
-    prop = GameProperty(
-        cases=cases,
-        values=lambda case, _: view.placeholders(case.state),
-        judge=judge,
-        first=first,
-        examples=params.examples,
-    )
+    prop = GameProperty(cases=cases, values=values, judge=judge, first=first, examples=params.examples)
     outcome = run_game_property(check, ctx, student, prop)
     seen = "finished games of every outcome and " if finished else ""
     return game_result(check, outcome, f"Agrees with the game on {seen}{outcome.tried} positions in all")
 
 
-def _expected_text(view: GameView, case: GameCase, expect: str) -> str:
+def _boolean(value: Any) -> bool | None:
+    """True or False as the student's code answered it (numpy's bools included), else None."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return bool(value)
+    return None
+
+
+def _truth(view: GameView, case: GameCase, expect: GameExpect, extra: Any) -> bool:
     game, state = view.game, case.state
+    if expect == "terminal":
+        return game.is_terminal(state)
+    if expect == "wins":
+        return extra in game.winners(state)
+    return bool(state.height(extra) < game.rows)
+
+
+def _judge_row(view: GameView, case: GameCase, col: int, answer: Answer) -> Mismatch | None:
+    wanted = view.landing_row(case.state, col)
+    raw = answer.value
+    if isinstance(raw, int) and not isinstance(raw, bool) and raw == wanted:
+        return None
+    cause = None
+    if isinstance(raw, int) and not isinstance(raw, bool) and raw == view.game.rows - 1 - wanted:
+        cause = "that row counts from the other end of the board: a piece falls to the lowest empty cell"
+    return Mismatch(answer.call_text, repr(wanted), repr(raw), cause)
+
+
+def _expected_text(view: GameView, case: GameCase, expect: str, extra: Any = None) -> str:
+    game, state = view.game, case.state
+    if expect in ("wins", "has-room"):
+        return repr(_truth(view, case, expect, extra))  # type: ignore[arg-type]
+    if expect == "open-row":
+        return repr(view.landing_row(state, extra))
     if expect == "winner":
         winners = game.winners(state)
         return repr(view.mark(next(iter(winners)))) if winners else "no winner (None)"
@@ -198,7 +260,9 @@ class GameSuccessorParams:
     column, and the board given is left or changed as the handout says."""
 
     call: CallTemplate
-    """The call, e.g. ``drop_piece(board, move, to_move)``; ``move`` is the column."""
+    """The call, e.g. ``drop_piece(board, move, to_move)``; ``move`` is the column, and ``row`` the row (as the
+    board's rows are indexed) the piece lands in, for a function that is told it: ``drop_piece(board, row, move,
+    to_move)``."""
     returns: Literal["new-board", "in-place"] = "new-board"
     """new-board: it returns the board after the move and leaves the one given unchanged; in-place: it drops the piece
     into the board given (what it returns is not read)."""
@@ -239,7 +303,7 @@ def _successor(check: Check[GameSuccessorParams], ctx: CheckContext) -> CheckRes
 
     prop = GameProperty(
         cases=items,
-        values=lambda case, col: view.placeholders(case.state, move=col),
+        values=lambda case, col: view.placeholders(case.state, move=col, row=view.landing_row(case.state, col)),
         judge=judge,
         first=first,
         examples=params.examples,

@@ -29,7 +29,8 @@ from reference.tictactoe import EMPTY, O, X
 class HeuristicParams:
     """The student's evaluation function answers a finite number for either side on positions reached by play; with
     ``zero_without_lines``, zero where no line of the board holds pieces of one side only (the empty board among
-    them); with ``antisymmetric``, the opposite number for the other side."""
+    them); with ``antisymmetric``, the opposite number for the other side; with ``swap_symmetric``, the same number for
+    the other side once every piece is swapped."""
 
     call: CallTemplate
     """The call, e.g. ``evaluate(board, player)``; ``player`` is filled in with each side's mark."""
@@ -37,6 +38,9 @@ class HeuristicParams:
     """Zero on a position where neither side has a piece in a line the other has not blocked."""
     antisymmetric: bool = False
     """The value for one side is minus the value for the other."""
+    swap_symmetric: bool = False
+    """The value for one side equals the value for the other on the board with every piece swapped: the heuristic
+    scores a side by its mark, not by which mark it is (an opponent's mark written as a constant breaks it)."""
     examples: Count | None = None
     """Positions drawn beyond the first cases; default: the assignment's ``hypothesis_examples``."""
 
@@ -48,6 +52,11 @@ def has_lines(game: ConnectK, state: ConnectState) -> bool:
         if len(marks) == 1:
             return True
     return False
+
+
+def swapped(game: ConnectK, state: ConnectState) -> ConnectState:
+    """The board with every X an O and every O an X (a board no game need reach)."""
+    return game.with_cells([{X: O, O: X}.get(cell, cell) for cell in state.cells])
 
 
 def number(value: Any) -> float | None:
@@ -72,6 +81,11 @@ def _heuristic(check: Check[HeuristicParams], ctx: CheckContext) -> CheckResult:
     def other(case: GameCase, player: str) -> Answer:
         rival = O if player == X else X
         return student.answer_for((case.moves, repr(rival)), lambda: values(case, rival))
+
+    def mirrored(case: GameCase, player: str) -> Answer:
+        rival = O if player == X else X
+        board = view.encode(swapped(game, case.state))
+        return student.answer_for((case.moves, "swapped", repr(rival)), lambda: {**values(case, rival), "board": board})
 
     def judge(case: GameCase, player: str, answer: Answer) -> Mismatch | None:
         wanted = "a number"
@@ -98,6 +112,17 @@ def _heuristic(check: Check[HeuristicParams], ctx: CheckContext) -> CheckResult:
                     "the value for one side must be minus the value for the other: "
                     "the sign for the minimizing side is wrong",
                 )
+        if params.swap_symmetric:
+            mirror = mirrored(case, player)
+            mirror_value = number(mirror.value) if mirror.ok else None
+            if mirror_value is not None and not math.isclose(value, mirror_value, abs_tol=1e-9):
+                return Mismatch(
+                    answer.call_text,
+                    f"{mirror_value:g}, what `{mirror.call_text}` gives with every piece swapped",
+                    repr(answer.value),
+                    "a side's value must not depend on which mark it plays: "
+                    "is the other side's mark written as a constant where it should follow the player's?",
+                )
         return None
 
     items = cases.flatmap(lambda case: st.tuples(st.just(case), st.sampled_from((X, O))))
@@ -115,6 +140,8 @@ def _heuristic(check: Check[HeuristicParams], ctx: CheckContext) -> CheckResult:
         asked.append("zero without lines")
     if params.antisymmetric:
         asked.append("minus for the other side")
+    if params.swap_symmetric:
+        asked.append("the same for the other side with the pieces swapped")
     return game_result(check, outcome, f"Answers as asked ({', '.join(asked)}) on {outcome.tried} positions")
 
 

@@ -12,6 +12,7 @@ against alpha-beta's own count, and its value against minimax's (pruning equival
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -84,6 +85,10 @@ class GameSearchParams:
     history: str = ""
     """With ``deepening``: the attribute of the object the call returns that holds the list of answers (MIT 6.034's
     ``AnytimeValue``: ``history``); empty: the call returns the list itself."""
+    to_move: Literal["either", "X", "O"] = "either"
+    """The side the search plays: either (positions with either side to move), or X or O alone, for a search that
+    always plays one side and is told by a flag whether that side is to move (``minimax(board, depth_limit, -inf, inf,
+    True)``, a course's computer player): the positions searched are those where that side is to move."""
     deepening_counts: Literal["each-depth", "running-total"] = "each-depth"
     """With ``deepening`` and a returned count: each depth's answer counts the evaluations of that depth's search
     alone (each-depth), or all those made since depth 1 (running-total)."""
@@ -166,8 +171,10 @@ def _game_search(check: Check[GameSearchParams], ctx: CheckContext) -> CheckResu
     search = ctx.student(params.call, count=counting, log=logged)
     heuristic = ctx.student(params.heuristic)
     named = [GameCase(game, tuple(int(c) for c in moves)) for moves in params.include]
-    drawn = sampled_positions(check, ctx, view, params.min_plies, params.max_plies, params.examples)
-    cases = [GameCase(game, ()), *named, *drawn]
+    drawn = sampled_positions(
+        check, ctx, view, params.min_plies, params.max_plies, params.examples, keep=lambda c: _plays(params, c)
+    )
+    cases = [c for c in (GameCase(game, ()), *named) if _plays(params, c)] + drawn
     asked = [(case, limit) for case in cases for limit in params.depth_limits]
     # The leaves every search needs, asked of the student's heuristic in one batch.
     requests: dict[Any, dict[str, Any]] = {}
@@ -273,15 +280,31 @@ def _judged(params: GameSearchParams) -> str:
 
 
 def sampled_positions(
-    check: Check[Any], ctx: CheckContext, view: GameView, min_plies: int, max_plies: int, examples: int
+    check: Check[Any],
+    ctx: CheckContext,
+    view: GameView,
+    min_plies: int,
+    max_plies: int,
+    examples: int,
+    keep: Callable[[GameCase], bool] | None = None,
 ) -> list[GameCase]:
-    """Seeded positions reached by play, still unfinished, distinct and shortest first."""
+    """Seeded positions reached by play, still unfinished, distinct and shortest first (those
+    ``keep`` accepts, when given)."""
     strategy = view.strategy(min_plies=min_plies, max_plies=max_plies, finished=False)
     drawn = collect_examples(
         strategy, examples=examples * 3, run_seed=check_seed(ctx, check), cache_key=check_key(ctx, check)
     )
-    unique = {case.moves: case for case in drawn if not view.game.is_terminal(case.state) and case.moves}
+    unique = {
+        case.moves: case
+        for case in drawn
+        if not view.game.is_terminal(case.state) and case.moves and (keep is None or keep(case))
+    }
     return sorted(unique.values(), key=GameCase.size)[:examples]
+
+
+def _plays(params: GameSearchParams, case: GameCase) -> bool:
+    """Whether the search is asked about ``case``: the side it plays is to move there."""
+    return params.to_move in ("either", case.game.to_move(case.state))
 
 
 def _judge(

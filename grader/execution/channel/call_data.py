@@ -169,7 +169,9 @@ class StandIn:
     invalid: str = "none"
     """For ``successor``: what a refused move gives: none, raise or false."""
     grid: tuple[int, int, int] | None = None
-    """``(rows, cols, k)`` of a Connect-K board, for ``grid-winner``; None for tic-tac-toe."""
+    """``(rows, cols, k)`` of a Connect-K board, for the ``grid-*`` roles; None for tic-tac-toe."""
+    top_row_first: bool = True
+    """For ``grid-open-row``: whether the student's row 0 is the top row."""
 
     def to_request(self) -> StandInRequest:
         return {
@@ -187,6 +189,7 @@ class StandIn:
             "returns": self.returns,
             "invalid": self.invalid,
             "grid": list(self.grid) if self.grid is not None else None,
+            "top_row_first": self.top_row_first,
         }
 
 

@@ -217,8 +217,12 @@ class StandInRequest(TypedDict):
     invalid: str
     """none, raise or false, for ``successor``: what a refused move gives."""
     grid: list[int] | None
-    """``[rows, cols, k]`` for the winner of a Connect-K board (role ``grid-winner``); None
-    for tic-tac-toe."""
+    """``[rows, cols, k]`` of a Connect-K board, for the roles ``grid-winner`` (the winner's
+    mark), ``grid-wins`` (whether the player has won), ``grid-has-room`` (whether the column has
+    an empty cell) and ``grid-open-row`` (the row a piece dropped into the column lands in);
+    None for tic-tac-toe."""
+    top_row_first: bool
+    """For ``grid-open-row``: whether the student's row 0 is the top row."""
 
 
 class CallRequest(TypedDict):

@@ -104,8 +104,8 @@ def reference_stand_in(namespace: dict[str, Any], request: StandInRequest, origi
     reference does, for the calls the student's code makes of ``original``."""
     if request["role"] == "successor":
         return _successor_stand_in(request, original)
-    if request["role"] == "grid-winner":
-        return _grid_winner_stand_in(request, original)
+    if request["role"].startswith("grid-"):
+        return _grid_stand_in(request, original)
     text = board_text(request["marks"])
     player_of = {request["marks"][0]: "X", request["marks"][1]: "O"}
     board_global, board_at, player_at = request["board_global"], request["board_arg"], request["player_arg"]
@@ -147,14 +147,17 @@ def reference_stand_in(namespace: dict[str, Any], request: StandInRequest, origi
     return stand_in
 
 
-def _grid_winner_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]:
-    """Who has ``k`` in a line on a Connect-K board as the student's code holds it (rows of
+def _grid_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]:
+    """The reference's answer about a Connect-K board as the student's code holds it (rows of
     cells, a numpy array, or one flat list, whichever row comes first): the winner's mark, else
-    None."""
+    None (``grid-winner``); whether the player in the argument at ``player_arg`` has won
+    (``grid-wins``); whether the column at ``move_arg`` has an empty cell (``grid-has-room``);
+    the row, as the student's code indexes rows, a piece dropped into it lands in, else None
+    (``grid-open-row``)."""
     grid = request.get("grid") or [0, 0, 0]
     rows, cols, k = grid
     x_mark, o_mark = request["marks"][0], request["marks"][1]
-    board_at = request["board_arg"] or 0
+    role, board_at = request["role"], request["board_arg"] or 0
     lines = [
         [(row + i * d_row) * cols + col + i * d_col for i in range(k)]
         for row in range(rows)
@@ -162,6 +165,8 @@ def _grid_winner_stand_in(request: StandInRequest, original: Any) -> Callable[..
         for d_row, d_col in ((0, 1), (1, 0), (1, 1), (1, -1))
         if 0 <= row + (k - 1) * d_row < rows and 0 <= col + (k - 1) * d_col < cols
     ]
+    # the student's rows from the bottom up: where a dropped piece looks for room first
+    upward = list(range(rows - 1, -1, -1)) if request.get("top_row_first", True) else list(range(rows))
 
     def cells_of(board: Any) -> list[Any]:
         if hasattr(board, "tolist"):
@@ -172,14 +177,30 @@ def _grid_winner_stand_in(request: StandInRequest, original: Any) -> Callable[..
             raise TypeError("the reference's stand-in found no board in the arguments")
         return list(board)
 
-    def stand_in(*args: Any, **kwargs: Any) -> Any:
-        given = list(args) + list(kwargs.values())
-        cells = cells_of(given[board_at] if board_at < len(given) else None)
+    def winner(cells: list[Any]) -> Any:
         for line in lines:
             first = cells[line[0]]
             if (first == x_mark or first == o_mark) and all(cells[i] == first for i in line):
                 return x_mark if first == x_mark else o_mark
         return None
+
+    def argument(given: list[Any], at: int | None, what: str) -> Any:
+        if at is None or at >= len(given):
+            raise TypeError(f"the reference's stand-in found no {what} in the arguments")
+        return given[at]
+
+    def stand_in(*args: Any, **kwargs: Any) -> Any:
+        given = list(args) + list(kwargs.values())
+        cells = cells_of(given[board_at] if board_at < len(given) else None)
+        if role == "grid-winner":
+            return winner(cells)
+        if role == "grid-wins":
+            return winner(cells) == argument(given, request["player_arg"], "player")
+        col = argument(given, request["move_arg"], "column")
+        open_rows = [row for row in upward if cells[row * cols + col] not in (x_mark, o_mark)]
+        if role == "grid-has-room":
+            return bool(open_rows)
+        return open_rows[0] if open_rows else None
 
     stand_in.__name__ = stand_in.__qualname__ = getattr(original, "__name__", "stand_in")
     return stand_in
