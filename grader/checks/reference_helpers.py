@@ -49,7 +49,7 @@ def stand_in_for(check: Check[Any], ctx: CheckContext) -> StandIn | None:
     if isinstance(params, SuccessorParams):
         return _successor_stand_in(params, ctx)
     if isinstance(params, GamePredicateParams):
-        return _game_winner_stand_in(params, ctx)
+        return _game_stand_in(params, ctx)
     if not isinstance(params, PredicateParams) or not params.expectation.stands_in or ctx.adapter_encodes_boards:
         return None
     template = ctx.assignment.board.on_object(params.call)
@@ -117,13 +117,22 @@ def _successor_stand_in(params: SuccessorParams, ctx: CheckContext) -> StandIn |
     )
 
 
-def _game_winner_stand_in(params: GamePredicateParams, ctx: CheckContext) -> StandIn | None:
-    """The reference's winner of another game's board (``winner(board)``: the winner's mark, or
-    None); None for the other board functions, which no search of a course has needed yet."""
+_GRID_ROLES = {"winner": "grid-winner", "terminal": "grid-terminal", "endgame-score": "grid-endgame-score"}
+
+
+def _game_stand_in(params: GamePredicateParams, ctx: CheckContext) -> StandIn | None:
+    """The reference's version of another game's board function: its winner (the winner's mark,
+    or None), whether the game is over, a finished game's endgame score (``is_max`` whether the
+    side to move maximizes); the board a grid, or the course's board object holding one. None
+    for the boards one move away, which the reference cannot make as the course's objects."""
     setup = ctx.assignment.game
     template = params.call
     board_arg = _position(template.target.args, (Placeholder("board"),))
-    if setup is None or params.expect != "winner" or template.chain or board_arg is None:
+    role = _GRID_ROLES.get(params.expect)
+    if setup is None or role is None or template.chain or board_arg is None:
+        return None
+    is_max_arg = _position(template.target.args, (Placeholder("is_max"),))
+    if role == "grid-endgame-score" and is_max_arg is None:
         return None
     try:
         function = ctx.resolve(template.function)
@@ -132,10 +141,14 @@ def _game_winner_stand_in(params: GamePredicateParams, ctx: CheckContext) -> Sta
     game = setup.game
     return StandIn(
         name=function,
-        role="grid-winner",
+        role=role,
         marks=setup.encoding.marks,
         board_arg=board_arg,
+        player_arg=is_max_arg,
+        first_player=game.first_player,
         grid=(game.rows, game.cols, game.k),
+        board_attribute=setup.board_attribute if setup.board_object is not None else "",
+        win=params.win,
     )
 
 
@@ -152,15 +165,20 @@ def wrong_helper(check: Check[Any], ctx: CheckContext, result: CheckResult) -> S
 
 
 def stand_ins_to_try(
-    check: Check[Any], ctx: CheckContext, result: CheckResult, functions: Sequence[str]
+    check: Check[Any],
+    ctx: CheckContext,
+    result: CheckResult,
+    functions: Sequence[str],
+    handed: Sequence[str] = (),
 ) -> tuple[tuple[StandIn, ...], list[str]]:
-    """The reference's versions of the wrong functions ``check``'s ``functions`` reach (the
-    first check of a name wins), to grade it again with, when its first ``result`` lost
-    points; and how feedback names the check's own functions."""
+    """The reference's versions of the wrong functions ``check``'s ``functions`` reach, or
+    the functions it ``handed`` to its calls inside an object it made (the first check of a
+    name wins), to grade it again with, when its first ``result`` lost points; and how
+    feedback names the check's own functions."""
     if not ctx.assignment.reference_helpers or result.status not in (CheckStatus.FAILED, CheckStatus.PARTIAL):
         return (), []
     own = _labels(check, ctx) or _resolved(ctx, functions)
-    reach = ctx.hang_memory.reach(name.split(".")[0] for name in own)
+    reach = ctx.hang_memory.reach([*(name.split(".")[0] for name in own), *_resolved(ctx, handed)])
     by_name = {
         stand_in.name: stand_in
         for source, stand_in in reversed(ctx.findings.wrong_helpers)

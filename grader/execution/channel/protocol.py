@@ -217,8 +217,12 @@ class StandInRequest(TypedDict):
     invalid: str
     """none, raise or false, for ``successor``: what a refused move gives."""
     grid: list[int] | None
-    """``[rows, cols, k]`` for the winner of a Connect-K board (role ``grid-winner``); None
-    for tic-tac-toe."""
+    """``[rows, cols, k]`` for the board functions of a Connect-K board (roles ``grid-winner``,
+    ``grid-terminal``, ``grid-endgame-score``); None for tic-tac-toe."""
+    board_attribute: str
+    """For the ``grid-`` roles: the attribute of the course's board object holding the board."""
+    win: float
+    """For ``grid-endgame-score``: what a won game is worth to the maximizer."""
 
 
 class CallRequest(TypedDict):

@@ -104,8 +104,8 @@ def reference_stand_in(namespace: dict[str, Any], request: StandInRequest, origi
     reference does, for the calls the student's code makes of ``original``."""
     if request["role"] == "successor":
         return _successor_stand_in(request, original)
-    if request["role"] == "grid-winner":
-        return _grid_winner_stand_in(request, original)
+    if request["role"].startswith("grid-"):
+        return _grid_stand_in(request, original)
     text = board_text(request["marks"])
     player_of = {request["marks"][0]: "X", request["marks"][1]: "O"}
     board_global, board_at, player_at = request["board_global"], request["board_arg"], request["player_arg"]
@@ -147,14 +147,19 @@ def reference_stand_in(namespace: dict[str, Any], request: StandInRequest, origi
     return stand_in
 
 
-def _grid_winner_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]:
-    """Who has ``k`` in a line on a Connect-K board as the student's code holds it (rows of
-    cells, a numpy array, or one flat list, whichever row comes first): the winner's mark, else
-    None."""
+def _grid_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]:
+    """A board function of a Connect-K board as the student's code holds it (rows of cells, a
+    numpy array, one flat list, or the course's board object holding one of these at
+    ``board_attribute``), answering as the reference does: ``grid-winner`` the winner's mark,
+    else None; ``grid-terminal`` whether someone has ``k`` in a line or the board is full;
+    ``grid-endgame-score`` a finished game's value for the maximizer (``win``, ``-win``, 0 for
+    a tie), the argument at ``player_arg`` saying whether the side to move maximizes."""
     grid = request.get("grid") or [0, 0, 0]
     rows, cols, k = grid
-    x_mark, o_mark = request["marks"][0], request["marks"][1]
-    board_at = request["board_arg"] or 0
+    role, attribute, win = request["role"], request.get("board_attribute") or "", request.get("win", 1000)
+    marks = request["marks"]
+    first, second = (marks[0], marks[1]) if request.get("first_player", "X") == "X" else (marks[1], marks[0])
+    board_at, is_max_at = request["board_arg"] or 0, request["player_arg"]
     lines = [
         [(row + i * d_row) * cols + col + i * d_col for i in range(k)]
         for row in range(rows)
@@ -164,6 +169,8 @@ def _grid_winner_stand_in(request: StandInRequest, original: Any) -> Callable[..
     ]
 
     def cells_of(board: Any) -> list[Any]:
+        if attribute and not isinstance(board, (list, tuple)) and not hasattr(board, "tolist"):
+            board = getattr(board, attribute, None)
         if hasattr(board, "tolist"):
             board = board.tolist()
         if isinstance(board, (list, tuple)) and len(board) == rows and all(isinstance(r, (list, tuple)) for r in board):
@@ -172,14 +179,29 @@ def _grid_winner_stand_in(request: StandInRequest, original: Any) -> Callable[..
             raise TypeError("the reference's stand-in found no board in the arguments")
         return list(board)
 
+    def winner(cells: list[Any]) -> Any:
+        for line in lines:
+            mark = cells[line[0]]
+            if (mark == first or mark == second) and all(cells[i] == mark for i in line):
+                return first if mark == first else second
+        return None
+
     def stand_in(*args: Any, **kwargs: Any) -> Any:
         given = list(args) + list(kwargs.values())
         cells = cells_of(given[board_at] if board_at < len(given) else None)
-        for line in lines:
-            first = cells[line[0]]
-            if (first == x_mark or first == o_mark) and all(cells[i] == first for i in line):
-                return x_mark if first == x_mark else o_mark
-        return None
+        won = winner(cells)
+        if role == "grid-winner":
+            return won
+        full = all(cell == first or cell == second for cell in cells)
+        if role == "grid-terminal":
+            return won is not None or full
+        if is_max_at is None or is_max_at >= len(given):
+            raise TypeError("the reference's stand-in found no is_max in the arguments")
+        if won is None:
+            return 0
+        to_move = first if cells.count(first) == cells.count(second) else second
+        maximizer = to_move if given[is_max_at] else (second if to_move == first else first)
+        return win if won == maximizer else -win
 
     stand_in.__name__ = stand_in.__qualname__ = getattr(original, "__name__", "stand_in")
     return stand_in
