@@ -79,6 +79,8 @@ def _predicate(check: Check[GamePredicateParams], ctx: CheckContext) -> CheckRes
             if isinstance(answer.value, bool) and answer.value == game.is_terminal(state):
                 return None
             cause = _winner_cause(view, case, next(iter(game.winners(state)), None))
+            if cause is None and not game.winners(state) and not game.actions(state):
+                cause = "the board is full and nobody has a line: the game is over, a tie"
             return Mismatch(answer.call_text, repr(game.is_terminal(state)), repr(answer.value), cause)
         if params.expect == "endgame-score":
             return _judge_score(view, case, answer, params.win)
