@@ -36,6 +36,10 @@ class CheckKind(Generic[P]):
     needs: Callable[[P], tuple[str, ...]] = called_functions
     """The student functions a check of this kind calls (a bonus check runs only when the
     notebook defines them all)."""
+    hands: Callable[[P], tuple[str, ...]] = lambda _: ()
+    """The notebook's functions a check of this kind hands to its calls inside an object it
+    makes (the lab's board functions the course's state carries): its calls reach them though
+    their code never names them, so a wrong one is stood in for there too."""
     any_game: bool = False
     """The kind asks the assignment's game (``[game]``); False: it knows tic-tac-toe alone,
     and an assignment on another game may not use it."""

@@ -117,20 +117,33 @@ def _successor_stand_in(params: SuccessorParams, ctx: CheckContext) -> StandIn |
     )
 
 
-_GRID_ROLES = {"winner": "grid-winner", "wins": "grid-wins", "has-room": "grid-has-room", "open-row": "grid-open-row"}
+_GRID_ROLES = {
+    "winner": "grid-winner",
+    "terminal": "grid-terminal",
+    "endgame-score": "grid-endgame-score",
+    "wins": "grid-wins",
+    "has-room": "grid-has-room",
+    "open-row": "grid-open-row",
+}
 
 
 def _game_board_stand_in(params: GamePredicateParams, ctx: CheckContext) -> StandIn | None:
-    """The reference's answer about another game's board: the winner (``winner(board)``: the
-    winner's mark, or None), whether a player has won (``winning_move(board, piece)``), whether
-    a column has room, the row a piece dropped into a column lands in; None for the terminal
-    test and the legal moves, which no search of a course has needed yet."""
+    """The reference's version of another game's board function: its winner (the winner's mark,
+    or None), whether the game is over, a finished game's endgame score (``is_max`` whether the
+    side to move maximizes), whether a player has won (``winning_move(board, piece)``), whether
+    a column has room, the row a piece dropped into a column lands in; the board a grid, or the
+    course's board object holding one. None for the legal moves, which no search of a course has
+    needed yet, and the boards one move away, which the reference cannot make as the course's
+    objects."""
     setup = ctx.assignment.game
     template = params.call
     args = template.target.args
     board_arg = _position(args, (Placeholder("board"),))
     role = _GRID_ROLES.get(params.expect)
     if setup is None or role is None or template.chain or board_arg is None:
+        return None
+    is_max_arg = _position(args, (Placeholder("is_max"),))
+    if role == "grid-endgame-score" and is_max_arg is None:
         return None
     try:
         function = ctx.resolve(template.function)
@@ -142,10 +155,13 @@ def _game_board_stand_in(params: GamePredicateParams, ctx: CheckContext) -> Stan
         role=role,
         marks=setup.encoding.marks,
         board_arg=board_arg,
-        player_arg=_position(args, _PLAYER),
+        player_arg=is_max_arg if role == "grid-endgame-score" else _position(args, _PLAYER),
         move_arg=_position(args, (Placeholder("move"),)),
+        first_player=game.first_player,
         grid=(game.rows, game.cols, game.k),
         top_row_first=setup.encoding.top_row_first,
+        board_attribute=setup.board_attribute if setup.board_object is not None else "",
+        win=params.win,
     )
 
 
@@ -162,15 +178,20 @@ def wrong_helper(check: Check[Any], ctx: CheckContext, result: CheckResult) -> S
 
 
 def stand_ins_to_try(
-    check: Check[Any], ctx: CheckContext, result: CheckResult, functions: Sequence[str]
+    check: Check[Any],
+    ctx: CheckContext,
+    result: CheckResult,
+    functions: Sequence[str],
+    handed: Sequence[str] = (),
 ) -> tuple[tuple[StandIn, ...], list[str]]:
-    """The reference's versions of the wrong functions ``check``'s ``functions`` reach (the
-    first check of a name wins), to grade it again with, when its first ``result`` lost
-    points; and how feedback names the check's own functions."""
+    """The reference's versions of the wrong functions ``check``'s ``functions`` reach, or
+    the functions it ``handed`` to its calls inside an object it made (the first check of a
+    name wins), to grade it again with, when its first ``result`` lost points; and how
+    feedback names the check's own functions."""
     if not ctx.assignment.reference_helpers or result.status not in (CheckStatus.FAILED, CheckStatus.PARTIAL):
         return (), []
     own = _labels(check, ctx) or _resolved(ctx, functions)
-    reach = ctx.hang_memory.reach(name.split(".")[0] for name in own)
+    reach = ctx.hang_memory.reach([*(name.split(".")[0] for name in own), *_resolved(ctx, handed)])
     by_name = {
         stand_in.name: stand_in
         for source, stand_in in reversed(ctx.findings.wrong_helpers)

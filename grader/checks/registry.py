@@ -88,7 +88,8 @@ def run_check(check: Check[Any], ctx: CheckContext) -> CheckResult:
     first_call = len(log)
     result = _run_kind(check, ctx)
     ctx.findings.learn(check.id, result.learnt)
-    stand_ins, own = stand_ins_to_try(check, ctx, result, needed_functions(check))
+    kind = CHECK_KINDS[check.kind]
+    stand_ins, own = stand_ins_to_try(check, ctx, result, needed_functions(check), kind.hands(check.params))
     if stand_ins:
         result = better_of(result, _run_kind(check, ctx.regrading(stand_ins)), stand_ins, own)
     wrong = wrong_helper(check, ctx, result)

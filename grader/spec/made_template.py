@@ -15,7 +15,7 @@ object within the student's time.
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,26 +42,31 @@ class MadeTemplate:
 
     @property
     def placeholders(self) -> frozenset[str]:
-        found: set[str] = set()
+        return frozenset(leaf.name for leaf in _leaves(self.made) if isinstance(leaf, _Slot))
 
-        def walk(value: Any) -> None:
-            if isinstance(value, _Slot):
-                found.add(value.name)
-            elif isinstance(value, KernelMade):
-                for item in (*value.args, *(v for _, v in value.kwargs)):
-                    walk(item)
-            elif isinstance(value, (list, tuple)):
-                for item in value:
-                    walk(item)
-
-        walk(self.made)
-        return frozenset(found)
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The names of the namespace passed as they are (the lab's functions handed to the
+        course's state), in order; not the classes and functions called to make objects."""
+        return tuple(dict.fromkeys(leaf.name for leaf in _leaves(self.made) if isinstance(leaf, KernelName)))
 
     def fill(self, values: Mapping[str, Any]) -> KernelMade:
         """The object to make for one position: each placeholder replaced by its value."""
         filled = _fill(self.made, values)
         assert isinstance(filled, KernelMade)
         return filled
+
+
+def _leaves(value: Any) -> Iterator[Any]:
+    """The values inside ``value`` that are not made objects, lists or tuples, in order."""
+    if isinstance(value, KernelMade):
+        for item in (*value.args, *(v for _, v in value.kwargs)):
+            yield from _leaves(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _leaves(item)
+    else:
+        yield value
 
 
 def _fill(value: Any, values: Mapping[str, Any]) -> Any:

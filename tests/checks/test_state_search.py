@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from grader.check_details import SearchDivergence
+from grader.check_notes import Regraded
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
 from grader.feedback.gradescope import gradescope_results
@@ -100,6 +101,8 @@ PINNED_CAUSES = {
     "dfs-best-starts-at-zero": "does the best score start above every leaf's (at 0)",
     "ties-to-the-later-branch": "are equally good: keep the first",
     "won-on-the-last-cell-is-a-tie": "a full board with a line is a win, not a tie",
+    "endgame-score-sign-flipped": "the side that just moved won",
+    "a-full-board-is-not-over": "the board is full and nobody has a line: the game is over",
     "heuristic-not-negated": "the sign for the minimizing side is wrong",
     "alphabeta-never-prunes": "it never cuts off",
     "terminal-leaves-not-counted": "a finished game's endgame score is one static evaluation",
@@ -117,6 +120,43 @@ def test_each_mutant_fails_the_checks_of_its_own_function_alone_and_is_told_its_
     if mutant.name == "alphabeta-never-prunes":  # the node where the reference cut off is shown
         assert isinstance(result.detail, SearchDivergence)
         assert "the reference cuts off here" in result.detail.expected
+
+
+SEARCHES = ("dfs-maximizing", "minimax-endgame", "minimax", "alphabeta")
+
+
+@pytest.mark.parametrize(
+    "mutant, helper, regraded",
+    [
+        ("endgame-score-sign-flipped", "endgame_score_connectfour", SEARCHES),
+        ("a-full-board-is-not-over", "is_game_over_connectfour", ("dfs-maximizing", "minimax-endgame")),
+    ],
+)
+def test_a_wrong_board_function_the_state_carries_costs_once(
+    mutant: str, helper: str, regraded: tuple[str, ...]
+) -> None:
+    """The state made for the searches carries the student's board functions: with one wrong,
+    every search that meets it fails too, and is graded again with the reference's version
+    standing in, passing and saying so; only the function's own check loses points."""
+    (made,) = [m for m in MUTANTS if m.name == mutant]
+    results = grade(made.source(), made.checks[0], *SEARCHES)
+    assert failed(results) == {made.checks[0]}
+    for check in regraded:
+        (note,) = [note for note in results[check].notes if isinstance(note, Regraded)]
+        assert note.helpers == (helper,) and note.passed
+        assert f"right once `{helper}` is: graded with the reference" in results[check].message
+    points = {c.id: c.points for c in ASSIGNMENT.checks}
+    assert sum(points[c] - r.score for c, r in results.items()) == points[made.checks[0]]
+
+
+def test_a_search_wrong_on_its_own_still_fails_with_the_reference_standing_in() -> None:
+    (flipped,) = [m for m in MUTANTS if m.name == "endgame-score-sign-flipped"]
+    (ties,) = [m for m in MUTANTS if m.name == "ties-to-the-later-branch"]
+    both = flipped.source().replace(ties.old, ties.new)
+    results = grade(both, "endgame-score", "minimax", "alphabeta")
+    assert failed(results) == {"endgame-score", "minimax"}
+    assert results["minimax"].cause is not None and "keep the first" in results["minimax"].cause.sentence
+    assert not any(isinstance(note, Regraded) and note.passed for note in results["minimax"].notes)
 
 
 def _spec(tmp_path: Path, old: str, new: str) -> Path:

@@ -70,6 +70,22 @@ MUTANTS = (
         '    The player who just moved is the one who won."""\n    if board.is_full():\n        return 0\n',
     ),
     Mutant(
+        "endgame-score-sign-flipped",
+        "endgame_score_connectfour",
+        ("endgame-score",),
+        "a won game is scored for the side to move, not for the side that just moved and won",
+        "        return -1000 if is_current_player_maximizer else 1000",
+        "        return 1000 if is_current_player_maximizer else -1000",
+    ),
+    Mutant(
+        "a-full-board-is-not-over",
+        "is_game_over_connectfour",
+        ("is-game-over",),
+        "the game is over only once someone has four in a line: a full board with no line goes on",
+        "    return any(len(chain) >= 4 for chain in board.get_all_chains()) or board.is_full()",
+        "    return any(len(chain) >= 4 for chain in board.get_all_chains())",
+    ),
+    Mutant(
         "heuristic-not-negated",
         "heuristic_connectfour",
         ("heuristic",),

@@ -96,6 +96,20 @@ def get_next_open_row(board, col):
 def ask_grid(board, piece, col):
     return winning_move(board, piece), is_valid_location(board, col), get_next_open_row(board, col)
 
+class Grid:
+    def __init__(self, rows):
+        self.rows = rows
+
+def grid_over(grid):
+    return False  # wrong: never over
+
+def grid_score(grid, is_max):
+    return 0  # wrong: every game a tie
+
+def state_of(rows):
+    grid = Grid(rows)
+    return grid_over(grid), grid_score(grid, True), grid_score(grid, False)
+
 def play_all(board, moves):
     return [select_space(board, move, "X") for move in moves], board
 
@@ -308,3 +322,34 @@ def test_the_grid_stand_ins_answer_a_win_a_column_s_room_and_its_open_row() -> N
     assert o_wins.value == (False, True, 1)
     assert full.value == (False, True, 0)  # the student's own answers once the call is over
     assert open_col.value == (True, True, 2)  # the same board, the top row first: row 2 from the top
+
+
+X_JUST_WON = [[0] * 5, [0] * 5, [2, 2, 2, 0, 0], [1, 1, 1, 1, 0]]
+"""X (1) has four in the bottom row and O (2) is to move."""
+FULL_NOBODY = [[1, 1, 2, 2, 1], [2, 2, 1, 1, 2], [1, 1, 2, 2, 1], [2, 2, 1, 1, 2]]
+
+
+@pytest.mark.parametrize(
+    "rows, over, scores",
+    [(X_JUST_WON, True, (-1000, 1000)), (FULL_NOBODY, True, (0, 0)), ([[0] * 5] * 4, False, None)],
+    ids=["won", "full", "open"],
+)
+def test_the_grid_board_functions_stand_in_on_the_course_s_board_object(
+    rows: list[list[int]], over: bool, scores: tuple[int, int] | None
+) -> None:
+    """Whether the game is over, and a finished game's value for the maximizer (is_max: the
+    side to move maximizes), read through the attribute of the course's board object."""
+    common: dict[str, Any] = {"marks": (1, 2, (0,)), "board_arg": 0, "grid": (4, 5, 4), "board_attribute": "rows"}
+    stand_ins = (
+        StandIn("grid_over", "grid-terminal", **common),
+        StandIn("grid_score", "grid-endgame-score", player_arg=1, **common),
+    )
+    calls, namespace = executor()
+    original = namespace["grid_over"]
+    with_them, without = run(calls, Call("state_of", (rows,), stand_ins=stand_ins), Call("state_of", (rows,)))
+    assert with_them.ok, with_them.error
+    answered: Any = with_them.value
+    assert answered[0] is over and without.value == (False, 0, 0)
+    if scores is not None:
+        assert tuple(answered[1:]) == scores
+    assert namespace["grid_over"] is original

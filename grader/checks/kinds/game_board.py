@@ -114,6 +114,8 @@ def _predicate(check: Check[GamePredicateParams], ctx: CheckContext) -> CheckRes
             if said is truth:
                 return None
             cause = _winner_cause(view, case, next(iter(game.winners(state)), None)) if expect != "has-room" else None
+            if cause is None and expect == "terminal" and not game.winners(state) and not game.actions(state):
+                cause = "the board is full and nobody has a line: the game is over, a tie"
             return Mismatch(answer.call_text, repr(truth), repr(answer.value), cause)
         if expect == "endgame-score":
             return _judge_score(view, case, answer, params.win)

@@ -390,4 +390,9 @@ def _needs(params: StateSearchParams) -> tuple[str, ...]:
     return (params.call.function,) + ((params.heuristic.function,) if params.heuristic is not None else ())
 
 
-STATE_SEARCH = CheckKind("state-search", StateSearchParams, _state_search, needs=_needs, any_game=True)
+def _hands(params: StateSearchParams) -> tuple[str, ...]:
+    """The lab's functions the course's state carries (its board functions)."""
+    return params.made_state.names
+
+
+STATE_SEARCH = CheckKind("state-search", StateSearchParams, _state_search, needs=_needs, hands=_hands, any_game=True)

@@ -169,9 +169,13 @@ class StandIn:
     invalid: str = "none"
     """For ``successor``: what a refused move gives: none, raise or false."""
     grid: tuple[int, int, int] | None = None
-    """``(rows, cols, k)`` of a Connect-K board, for the ``grid-*`` roles; None for tic-tac-toe."""
+    """``(rows, cols, k)`` of a Connect-K board, for the ``grid-`` roles; None for tic-tac-toe."""
     top_row_first: bool = True
     """For ``grid-open-row``: whether the student's row 0 is the top row."""
+    board_attribute: str = ""
+    """For the ``grid-`` roles: the attribute of the course's board object that holds the board."""
+    win: float = 1000
+    """For ``grid-endgame-score``: what a won game is worth to the maximizer."""
 
     def to_request(self) -> StandInRequest:
         return {
@@ -190,6 +194,8 @@ class StandIn:
             "invalid": self.invalid,
             "grid": list(self.grid) if self.grid is not None else None,
             "top_row_first": self.top_row_first,
+            "board_attribute": self.board_attribute,
+            "win": self.win,
         }
 
 

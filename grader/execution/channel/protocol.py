@@ -218,11 +218,15 @@ class StandInRequest(TypedDict):
     """none, raise or false, for ``successor``: what a refused move gives."""
     grid: list[int] | None
     """``[rows, cols, k]`` of a Connect-K board, for the roles ``grid-winner`` (the winner's
-    mark), ``grid-wins`` (whether the player has won), ``grid-has-room`` (whether the column has
-    an empty cell) and ``grid-open-row`` (the row a piece dropped into the column lands in);
-    None for tic-tac-toe."""
+    mark), ``grid-terminal``, ``grid-endgame-score``, ``grid-wins`` (whether the player has won),
+    ``grid-has-room`` (whether the column has an empty cell) and ``grid-open-row`` (the row a
+    piece dropped into the column lands in); None for tic-tac-toe."""
     top_row_first: bool
     """For ``grid-open-row``: whether the student's row 0 is the top row."""
+    board_attribute: str
+    """For the ``grid-`` roles: the attribute of the course's board object holding the board."""
+    win: float
+    """For ``grid-endgame-score``: what a won game is worth to the maximizer."""
 
 
 class CallRequest(TypedDict):

@@ -148,16 +148,21 @@ def reference_stand_in(namespace: dict[str, Any], request: StandInRequest, origi
 
 
 def _grid_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]:
-    """The reference's answer about a Connect-K board as the student's code holds it (rows of
-    cells, a numpy array, or one flat list, whichever row comes first): the winner's mark, else
-    None (``grid-winner``); whether the player in the argument at ``player_arg`` has won
-    (``grid-wins``); whether the column at ``move_arg`` has an empty cell (``grid-has-room``);
-    the row, as the student's code indexes rows, a piece dropped into it lands in, else None
-    (``grid-open-row``)."""
+    """A board function of a Connect-K board as the student's code holds it (rows of cells, a
+    numpy array, one flat list, whichever row comes first, or the course's board object holding
+    one of these at ``board_attribute``), answering as the reference does: ``grid-winner`` the
+    winner's mark, else None; ``grid-terminal`` whether someone has ``k`` in a line or the board
+    is full; ``grid-endgame-score`` a finished game's value for the maximizer (``win``, ``-win``,
+    0 for a tie), the argument at ``player_arg`` saying whether the side to move maximizes;
+    ``grid-wins`` whether the player in the argument at ``player_arg`` has won; ``grid-has-room``
+    whether the column at ``move_arg`` has an empty cell; ``grid-open-row`` the row, as the
+    student's code indexes rows, a piece dropped into it lands in, else None."""
     grid = request.get("grid") or [0, 0, 0]
     rows, cols, k = grid
-    x_mark, o_mark = request["marks"][0], request["marks"][1]
-    role, board_at = request["role"], request["board_arg"] or 0
+    role, attribute, win = request["role"], request.get("board_attribute") or "", request.get("win", 1000)
+    marks = request["marks"]
+    first, second = (marks[0], marks[1]) if request.get("first_player", "X") == "X" else (marks[1], marks[0])
+    board_at = request["board_arg"] or 0
     lines = [
         [(row + i * d_row) * cols + col + i * d_col for i in range(k)]
         for row in range(rows)
@@ -169,6 +174,8 @@ def _grid_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]
     upward = list(range(rows - 1, -1, -1)) if request.get("top_row_first", True) else list(range(rows))
 
     def cells_of(board: Any) -> list[Any]:
+        if attribute and not isinstance(board, (list, tuple)) and not hasattr(board, "tolist"):
+            board = getattr(board, attribute, None)
         if hasattr(board, "tolist"):
             board = board.tolist()
         if isinstance(board, (list, tuple)) and len(board) == rows and all(isinstance(r, (list, tuple)) for r in board):
@@ -179,9 +186,9 @@ def _grid_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]
 
     def winner(cells: list[Any]) -> Any:
         for line in lines:
-            first = cells[line[0]]
-            if (first == x_mark or first == o_mark) and all(cells[i] == first for i in line):
-                return x_mark if first == x_mark else o_mark
+            mark = cells[line[0]]
+            if (mark == first or mark == second) and all(cells[i] == mark for i in line):
+                return first if mark == first else second
         return None
 
     def argument(given: list[Any], at: int | None, what: str) -> Any:
@@ -189,15 +196,27 @@ def _grid_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]
             raise TypeError(f"the reference's stand-in found no {what} in the arguments")
         return given[at]
 
+    def endgame_score(cells: list[Any], is_max: Any) -> float:
+        won = winner(cells)
+        if won is None:
+            return 0
+        to_move = first if cells.count(first) == cells.count(second) else second
+        maximizer = to_move if is_max else (second if to_move == first else first)
+        return win if won == maximizer else -win
+
     def stand_in(*args: Any, **kwargs: Any) -> Any:
         given = list(args) + list(kwargs.values())
         cells = cells_of(given[board_at] if board_at < len(given) else None)
         if role == "grid-winner":
             return winner(cells)
+        if role == "grid-terminal":
+            return winner(cells) is not None or all(cell == first or cell == second for cell in cells)
+        if role == "grid-endgame-score":
+            return endgame_score(cells, argument(given, request["player_arg"], "is_max"))
         if role == "grid-wins":
             return winner(cells) == argument(given, request["player_arg"], "player")
         col = argument(given, request["move_arg"], "column")
-        open_rows = [row for row in upward if cells[row * cols + col] not in (x_mark, o_mark)]
+        open_rows = [row for row in upward if cells[row * cols + col] not in (first, second)]
         if role == "grid-has-room":
             return bool(open_rows)
         return open_rows[0] if open_rows else None
