@@ -184,3 +184,49 @@ def test_a_mistake_in_how_the_state_is_made_is_refused_when_the_assignment_loads
     with pytest.raises(AssignmentError) as info:
         load_assignment(_spec(tmp_path, old, new))
     assert words in str(info.value)
+
+
+def _graded_alone(folder: Path, check: str, source: str) -> CheckResult:
+    """``check`` of the assignment loaded from ``folder``, run alone on ``source``."""
+    assignment = load_assignment(folder)
+    runner = InProcessRunner(source)
+    ctx = CheckContext.of(assignment, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(assignment))
+    (made,) = [c for c in assignment.checks if c.id == check]
+    return run_check(made, ctx)
+
+
+SWAPPED = ("antisymmetric = true\n", "antisymmetric = true\nswap_symmetric = true\n")
+"""The heuristic check also asks for the same value for the other side with the pieces swapped."""
+
+
+def test_the_heuristic_is_given_the_swapped_board_as_the_courses_board_object(tmp_path: Path) -> None:
+    folder = _spec(tmp_path, *SWAPPED)
+    result = _graded_alone(folder, "heuristic", SOLUTION.read_text(encoding="utf-8"))
+    assert result.status is CheckStatus.PASSED, result.message
+    assert "with the pieces swapped" in result.message
+
+
+@pytest.mark.parametrize(
+    "refusal, given",
+    [
+        ("raise ValueError('no game reaches this board')", "no answer: it raised ValueError"),
+        ("return None", "None"),
+    ],
+)
+def test_a_heuristic_that_gives_no_number_on_the_swapped_board_fails(tmp_path: Path, refusal: str, given: str) -> None:
+    """A board with more of the second player's pieces than the first's is reached by no game:
+    a heuristic that answers nothing there fails the check, it is not passed over."""
+    old = "    mine = sum(len(chain) ** 2"
+    source = SOLUTION.read_text(encoding="utf-8").replace(
+        old,
+        "    if board.count_pieces(board.players[1]) > board.count_pieces(board.players[0]):\n"
+        f"        {refusal}\n{old}",
+        1,
+    )
+    assert source.count("no game reaches") + source.count("return None\n    mine") == 1
+    folder = _spec(tmp_path, *SWAPPED)
+    result = _graded_alone(folder, "heuristic", source)
+    assert result.status is CheckStatus.FAILED, result.message
+    assert result.counterexample is not None
+    assert given in result.counterexample.actual
+    assert "every piece swapped" in result.counterexample.expected

@@ -84,8 +84,11 @@ def _heuristic(check: Check[HeuristicParams], ctx: CheckContext) -> CheckResult:
 
     def mirrored(case: GameCase, player: str) -> Answer:
         rival = O if player == X else X
-        board = view.encode(swapped(game, case.state))
-        return student.answer_for((case.moves, "swapped", repr(rival)), lambda: {**values(case, rival), "board": board})
+        board = view.encode(swapped(game, case.state))  # made into the course's board object, if it has one
+        return student.answer_for(
+            (case.moves, "swapped", repr(rival)),
+            lambda: view.placeholders(case.state, player=view.mark(rival), board=board),
+        )
 
     def judge(case: GameCase, player: str, answer: Answer) -> Mismatch | None:
         wanted = "a number"
@@ -114,8 +117,17 @@ def _heuristic(check: Check[HeuristicParams], ctx: CheckContext) -> CheckResult:
                 )
         if params.swap_symmetric:
             mirror = mirrored(case, player)
-            mirror_value = number(mirror.value) if mirror.ok else None
-            if mirror_value is not None and not math.isclose(value, mirror_value, abs_tol=1e-9):
+            if not mirror.ok:
+                return Mismatch(mirror.call_text, "a number, on the board with every piece swapped", mirror.given())
+            mirror_value = number(mirror.value)
+            if mirror_value is None:
+                return Mismatch(
+                    mirror.call_text,
+                    "a finite number, on the board with every piece swapped",
+                    repr(mirror.value),
+                    "a heuristic answers a number on any board, one no game reaches among them",
+                )
+            if not math.isclose(value, mirror_value, abs_tol=1e-9):
                 return Mismatch(
                     answer.call_text,
                     f"{mirror_value:g}, what `{mirror.call_text}` gives with every piece swapped",
