@@ -230,3 +230,33 @@ def test_a_heuristic_that_gives_no_number_on_the_swapped_board_fails(tmp_path: P
     assert result.counterexample is not None
     assert given in result.counterexample.actual
     assert "every piece swapped" in result.counterexample.expected
+
+
+DROP_CHECK = '''[[checks]]
+id = "drop"
+title = "drop: the board after a move"
+kind = "game-successor"
+points = 5
+call = "drop(board, move)"
+returns = "{returns}"
+
+[[checks]]
+id = "runs-cleanly"'''
+
+DROPS = {
+    "new-board": "def drop(board, col):\n    return board.add_piece(col)\n",
+    "in-place": "def drop(board, col):\n    board.board_array = board.add_piece(col).board_array\n",
+}
+
+
+@pytest.mark.parametrize("returns", DROPS)
+def test_dropping_a_piece_is_read_from_the_courses_board_object(tmp_path: Path, returns: str) -> None:
+    folder = _spec(tmp_path, '[[checks]]\nid = "runs-cleanly"', DROP_CHECK.format(returns=returns))
+    source = SOLUTION.read_text(encoding="utf-8") + "\n\n" + DROPS[returns]
+    result = _graded_alone(folder, "drop", source)
+    assert result.status is CheckStatus.PASSED, result.message
+    wrong = source.replace("add_piece(col)", "add_piece(min(col + 1, 6))")
+    result = _graded_alone(folder, "drop", wrong)
+    assert result.status is CheckStatus.FAILED, result.message
+    assert result.counterexample is not None and "into column" in result.counterexample.expected
+    assert "not a board" not in result.counterexample.actual

@@ -267,7 +267,8 @@ class GameSuccessorParams:
     to_move)``."""
     returns: Literal["new-board", "in-place"] = "new-board"
     """new-board: it returns the board after the move and leaves the one given unchanged; in-place: it drops the piece
-    into the board given (what it returns is not read)."""
+    into the board given (what it returns is not read). With a ``[game] board_object``, the board is read from the
+    object's ``board_attribute`` (the returned object's, or the given one's)."""
     examples: Count | None = None
     """Positions drawn beyond the first cases; default: the assignment's ``hypothesis_examples``."""
 
@@ -288,10 +289,10 @@ def _successor(check: Check[GameSuccessorParams], ctx: CheckContext) -> CheckRes
         wanted = f"the board after dropping {game.to_move(case.state)} into column {col}"
         if not answer.ok:
             return Mismatch(answer.call_text, wanted, answer.given())
-        given_after = student.board_after(answer.outcome)
+        given_after = view.held_board(student.board_after(answer.outcome))  # a board object: its board's attribute
         if params.returns == "in-place":
             return _same_board(encoding, given_after, after, answer, wanted + ", in the board given")
-        wrong = _same_board(encoding, answer.value, after, answer, wanted + ", returned")
+        wrong = _same_board(encoding, view.held_board(answer.value), after, answer, wanted + ", returned")
         if wrong is not None:
             return wrong
         return _same_board(
