@@ -260,3 +260,15 @@ def test_dropping_a_piece_is_read_from_the_courses_board_object(tmp_path: Path, 
     assert result.status is CheckStatus.FAILED, result.message
     assert result.counterexample is not None and "into column" in result.counterexample.expected
     assert "not a board" not in result.counterexample.actual
+
+
+@pytest.mark.parametrize(
+    "heuristic, check, where",
+    [("heuristic_connectfour", "minimax", "a position"), ("tree_heuristic", "minimax-trees", "a node")],
+)
+def test_a_search_handed_a_heuristic_that_gives_no_number_is_not_judged(heuristic: str, check: str, where: str) -> None:
+    source = SOLUTION.read_text(encoding="utf-8") + f"\n\ndef {heuristic}(board, is_max):\n    return None\n"
+    result = grade(source, check)[check]
+    assert result.status is CheckStatus.FAILED
+    assert result.message == f"The heuristic gives no number on {where} the search evaluates: None"
+    assert result.cause is not None and "must answer a number for the search to be judged" in result.cause.sentence

@@ -28,6 +28,7 @@ from grader.checks.kind import CheckKind
 from grader.checks.kinds.game_heuristic import number
 from grader.checks.positions import check_key, check_seed
 from grader.checks.properties import Mismatch, collect_examples
+from grader.checks.search_params import gives_no_number
 from grader.execution.channel.kernel.names import LOG_CAP
 from grader.results import CheckResult, CheckStatus
 from grader.spec.call_template import CallTemplate
@@ -186,13 +187,7 @@ def _game_search(check: Check[GameSearchParams], ctx: CheckContext) -> CheckResu
     leaf_answers = dict(zip(requests, heuristic.ask_many(requests.items())))
     broken = next(((key, a) for key, a in leaf_answers.items() if number(a.value) is None or not a.ok), None)
     if broken is not None:
-        _, answer = broken
-        return CheckResult.for_check(
-            check,
-            CheckStatus.FAILED,
-            f"The heuristic gives no number on a position the search evaluates: {answer.given()}",
-            cause=Cause("local", f"`{answer.call_text}` must answer a number for the search to be judged"),
-        )
+        return gives_no_number(check, broken[1])
     # The heuristic's values by the side it was asked for, sorted once rather than for each case.
     values: dict[str, dict[Any, float | None]] = {}
     for (cells, who), a in leaf_answers.items():

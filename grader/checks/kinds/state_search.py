@@ -32,6 +32,7 @@ from grader.checks.kinds.game_heuristic import number
 from grader.checks.kinds.game_search import sampled_positions, search_leaves
 from grader.checks.path_answers import ExpectedSearch, PathReference, held_at, judge_path_answer
 from grader.checks.properties import Mismatch
+from grader.checks.search_params import check_search_call, gives_no_number
 from grader.execution.channel.call_data import KernelName
 from grader.execution.channel.kernel.names import LOG_CAP
 from grader.results import CheckResult, CheckStatus
@@ -101,17 +102,17 @@ class StateSearchParams:
 
     def __post_init__(self) -> None:
         self.made_state  # noqa: B018 - parsed here, so that a mistake is reported when the assignment loads
-        placeholders = self.call.placeholders
-        if "state" not in placeholders:
-            raise ValueError(f"{self.call.text!r} is not given the state: write state among its arguments")
-        if "heuristic" in placeholders and self.heuristic is None:
-            raise ValueError('the call is handed the heuristic: say which with heuristic = "h(board, is_max)"')
-        if self.to_the_end and "depth_limit" in placeholders:
+        if self.to_the_end and "depth_limit" in self.call.placeholders:
             raise ValueError("a search to the end of the game has no depth_limit to be given")
-        if not self.to_the_end and (not self.depth_limits or any(d < 0 for d in self.depth_limits)):
-            raise ValueError(f"depth_limits must list depths of 0 or more, not {list(self.depth_limits)}")
-        if not all(part.isidentifier() for part in self.path_board.split(".")):
-            raise ValueError(f"path_board must be attribute names joined by dots, not {self.path_board!r}")
+        check_search_call(
+            self.call,
+            self.heuristic,
+            heuristic_example="h(board, is_max)",
+            to_the_end=self.to_the_end,
+            depth_limits=self.depth_limits,
+            path_field="path_board",
+            path=self.path_board,
+        )
         if not 0 <= self.min_plies <= self.max_plies:
             raise ValueError(f"need 0 <= min_plies <= max_plies, not {self.min_plies} and {self.max_plies}")
         for moves in self.include:
@@ -199,12 +200,7 @@ def _state_search(check: Check[StateSearchParams], ctx: CheckContext) -> CheckRe
         for key, answer in zip(requests, answers):
             value = number(answer.value) if answer.ok else None
             if value is None:
-                return CheckResult.for_check(
-                    check,
-                    CheckStatus.FAILED,
-                    f"The heuristic gives no number on a position the search evaluates: {answer.given()}",
-                    cause=Cause("local", f"`{answer.call_text}` must answer a number for the search to be judged"),
-                )
+                return gives_no_number(check, answer)
             values[key] = value
     answers = search.ask_many(
         ((case.moves, limit), _call_values(params, view, heuristic_name, case, limit)) for case, limit in asked
@@ -386,13 +382,9 @@ def _parted(
     return search_divergence(view.game, case.state, [spec], params.search == "alphabeta", positions)
 
 
-def _needs(params: StateSearchParams) -> tuple[str, ...]:
-    return (params.call.function,) + ((params.heuristic.function,) if params.heuristic is not None else ())
-
-
 def _hands(params: StateSearchParams) -> tuple[str, ...]:
     """The lab's functions the course's state carries (its board functions)."""
     return params.made_state.names
 
 
-STATE_SEARCH = CheckKind("state-search", StateSearchParams, _state_search, needs=_needs, hands=_hands, any_game=True)
+STATE_SEARCH = CheckKind("state-search", StateSearchParams, _state_search, hands=_hands, any_game=True)

@@ -25,6 +25,7 @@ from grader.checks.kinds.game_heuristic import number
 from grader.checks.path_answers import ExpectedSearch, PathReference, held_at, judge_path_answer
 from grader.checks.positions import check_key, check_seed
 from grader.checks.properties import Mismatch, collect_examples
+from grader.checks.search_params import check_search_call, gives_no_number
 from grader.execution.channel.call_data import KernelMade, KernelName
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.call_template import CallTemplate
@@ -81,18 +82,19 @@ class TreeSearchParams:
     def __post_init__(self) -> None:
         self.made_state  # noqa: B018 - parsed here, so that a mistake is reported when the assignment loads
         self.made_node  # noqa: B018
-        if "state" not in self.call.placeholders:
-            raise ValueError(f"{self.call.text!r} is not given the state: write state among its arguments")
-        if "heuristic" in self.call.placeholders and self.heuristic is None:
-            raise ValueError('the call is handed the heuristic: say which with heuristic = "h(tree, is_max)"')
-        if not self.to_the_end and (not self.depth_limits or any(d < 0 for d in self.depth_limits)):
-            raise ValueError(f"depth_limits must list depths of 0 or more, not {list(self.depth_limits)}")
+        check_search_call(
+            self.call,
+            self.heuristic,
+            heuristic_example="h(tree, is_max)",
+            to_the_end=self.to_the_end,
+            depth_limits=self.depth_limits,
+            path_field="path_label",
+            path=self.path_label,
+        )
         if not 1 <= self.max_depth <= 6 or not 1 <= self.max_children <= 5:
             raise ValueError("a tree has 1 to 6 levels below its root and 1 to 5 children a node")
         if self.values[0] > self.values[1]:
             raise ValueError(f"values must be (least, greatest), not {list(self.values)}")
-        if not all(part.isidentifier() for part in self.path_label.split(".")):
-            raise ValueError(f"path_label must be attribute names joined by dots, not {self.path_label!r}")
 
     @cached_property
     def made_state(self) -> MadeTemplate:
@@ -157,9 +159,9 @@ def _tree_search(check: Check[TreeSearchParams], ctx: CheckContext) -> CheckResu
     asked = [(tree, limit) for tree in trees for limit in params.limits]
     values: dict[Any, dict[Any, float]] = {}
     if params.heuristic is not None:
-        problem = _ask_heuristic(params, ctx, asked, values)
-        if problem is not None:
-            return CheckResult.for_check(check, CheckStatus.FAILED, problem[0], cause=Cause("local", problem[1]))
+        broken = _ask_heuristic(params, ctx, asked, values)
+        if broken is not None:
+            return gives_no_number(check, broken, "a node")
     heuristic = KernelName(ctx.resolve(params.heuristic.function)) if params.heuristic is not None else None
     search = ctx.student(params.call, answer_levels=params.path_label.count(".") + 1)
     answers = search.ask_many(
@@ -195,9 +197,9 @@ def _tree_search(check: Check[TreeSearchParams], ctx: CheckContext) -> CheckResu
 
 def _ask_heuristic(
     params: TreeSearchParams, ctx: CheckContext, asked: list[tuple[TreeNode, int | None]], values: dict[Any, Any]
-) -> tuple[str, str] | None:
+) -> Answer | None:
     """The heuristic's value of every inner node at a depth limit, for each side, in one batch;
-    or what to say when one is not a number."""
+    or the first answer that is not a number."""
     assert params.heuristic is not None
     requests: dict[Any, dict[str, Any]] = {}
     for tree, limit in asked:
@@ -209,10 +211,7 @@ def _ask_heuristic(
     for (tree, state, is_max), answer in zip(requests, answers):
         value = number(answer.value) if answer.ok else None
         if value is None:
-            return (
-                f"The heuristic gives no number on a node the search evaluates: {answer.given()}",
-                f"`{answer.call_text}` must answer a number for the search to be judged",
-            )
+            return answer
         values.setdefault(tree, {})[(state, is_max)] = value
     return None
 
@@ -290,8 +289,4 @@ def _path_cause(
     return f"the path parts from the reference's after {node.label}"
 
 
-def _needs(params: TreeSearchParams) -> tuple[str, ...]:
-    return (params.call.function,) + ((params.heuristic.function,) if params.heuristic is not None else ())
-
-
-TREE_SEARCH = CheckKind("tree-search", TreeSearchParams, _tree_search, needs=_needs, any_game=True)
+TREE_SEARCH = CheckKind("tree-search", TreeSearchParams, _tree_search, any_game=True)

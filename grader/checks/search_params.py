@@ -1,0 +1,48 @@
+"""What the searches handed a heuristic share (`game-search`, `state-search`, `tree-search`): the
+checks of their parameters when the assignment loads, and the failure when the heuristic the
+search is handed gives no number where the search evaluates."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grader.check_notes import Cause
+from grader.checks.answers import Answer
+from grader.results import CheckResult, CheckStatus
+from grader.spec.call_template import CallTemplate
+from grader.spec.model import Check
+
+
+def check_search_call(
+    call: CallTemplate,
+    heuristic: CallTemplate | None,
+    *,
+    heuristic_example: str,
+    to_the_end: bool,
+    depth_limits: tuple[int, ...],
+    path_field: str,
+    path: str,
+) -> None:
+    """Raise ValueError naming the first mistake: a call not given the state, a heuristic handed
+    but not named (``heuristic_example`` shows how), depth limits that are none or negative (read
+    unless searched to the end), a ``path_field`` that is not attribute names joined by dots."""
+    placeholders = call.placeholders
+    if "state" not in placeholders:
+        raise ValueError(f"{call.text!r} is not given the state: write state among its arguments")
+    if "heuristic" in placeholders and heuristic is None:
+        raise ValueError(f'the call is handed the heuristic: say which with heuristic = "{heuristic_example}"')
+    if not to_the_end and (not depth_limits or any(d < 0 for d in depth_limits)):
+        raise ValueError(f"depth_limits must list depths of 0 or more, not {list(depth_limits)}")
+    if not all(part.isidentifier() for part in path.split(".")):
+        raise ValueError(f"{path_field} must be attribute names joined by dots, not {path!r}")
+
+
+def gives_no_number(check: Check[Any], answer: Answer, where: str = "a position") -> CheckResult:
+    """The failure when the heuristic answered ``answer``, no number, on ``where`` the search
+    evaluates: the search cannot be judged without its values."""
+    return CheckResult.for_check(
+        check,
+        CheckStatus.FAILED,
+        f"The heuristic gives no number on {where} the search evaluates: {answer.given()}",
+        cause=Cause("local", f"`{answer.call_text}` must answer a number for the search to be judged"),
+    )
