@@ -369,3 +369,28 @@ def test_a_search_that_raises_shows_no_node_its_log_stops_where_it_raised() -> N
     assert result.status is CheckStatus.FAILED
     assert result.counterexample is not None and "AssertionError" in result.counterexample.actual
     assert result.detail is None
+
+
+SWAP_CHECK = """[[checks]]
+id = "evaluate"
+title = "evaluate: the same value for the other side with the pieces swapped"
+kind = "heuristic"
+points = 10
+call = "evaluate(board, player)"
+swap_symmetric = true
+"""
+
+
+def test_a_heuristic_that_raises_on_the_swapped_board_fails_the_swap_check(tmp_path: Path) -> None:
+    assert run_alone(tmp_path, SWAP_CHECK, SOLUTION).status is CheckStatus.PASSED
+    old = '    """How good `board` looks for `piece`: its open windows minus the opponent\'s."""\n'
+    refusing = patched(
+        old,
+        old + "    if sum(row.count('O') for row in board) > sum(row.count('X') for row in board):\n"
+        "        raise ValueError('no game reaches this board')\n",
+    )
+    result = run_alone(tmp_path, SWAP_CHECK, refusing)
+    assert result.status is CheckStatus.FAILED, result.message
+    assert result.counterexample is not None
+    assert "raised ValueError" in result.counterexample.actual
+    assert "every piece swapped" in result.counterexample.expected
