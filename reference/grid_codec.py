@@ -65,6 +65,11 @@ class GridEncoding:
         if len({repr(self.x), repr(self.o), repr(self.empty)}) != 3:
             raise ValueError(f"x, o and empty must differ, got {self.x!r}, {self.o!r}, {self.empty!r}")
 
+    def landing_row(self, height: int) -> int:
+        """The row, as this encoding indexes rows, a piece dropped into a column already holding
+        ``height`` pieces lands in."""
+        return self.rows - 1 - height if self.top_row_first else height
+
     def sized(self, rows: int, cols: int) -> GridEncoding:
         """The same encoding for a board of another size."""
         return replace(self, rows=rows, cols=cols)

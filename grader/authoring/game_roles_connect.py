@@ -141,12 +141,6 @@ def read_predicates(
     return found
 
 
-def landing_row(game: ConnectK, encoding: GridEncoding, state: ConnectState, col: int) -> int:
-    """The row, as the encoding indexes rows, a piece dropped into ``col`` lands in."""
-    from_top = game.rows - 1 - state.height(col)
-    return from_top if encoding.top_row_first else game.rows - 1 - from_top
-
-
 def _whole(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
@@ -200,7 +194,7 @@ def _by_column(
         if all(v is (s.height(c) < game.rows) for s, c, v in pairs):
             return Predicate(function.name, slots, "has-room", False, len(states))
         room = [(s, c, v) for s, c, v in pairs if s.height(c) < game.rows]
-        if all(_whole(v) == landing_row(game, encoding, s, c) for s, c, v in room):
+        if all(_whole(v) == encoding.landing_row(s.height(c)) for s, c, v in room):
             return Predicate(function.name, slots, "open-row", False, len(states))
     return None
 

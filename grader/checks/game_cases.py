@@ -125,8 +125,7 @@ class GameView:
     def landing_row(self, state: ConnectState, col: int) -> int:
         """The row, as the board's rows are indexed in the student's encoding, a piece dropped
         into ``col`` lands in."""
-        from_top = self.game.rows - 1 - state.height(col)
-        return from_top if self.setup.encoding.top_row_first else self.game.rows - 1 - from_top
+        return self.setup.encoding.landing_row(state.height(col))
 
     # -- the cases -----------------------------------------------------------------------------
 

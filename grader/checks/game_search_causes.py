@@ -21,7 +21,7 @@ def root_values(game: ConnectK, state: ConnectState, spec: GameSearchSpec, best:
     if game.is_terminal(state) or spec.depth_limit == 0:
         return "the position itself is scored"
     maximizer = game.to_move(state)
-    limit = (spec.depth_limit or 1) - 1
+    limit = None if spec.depth_limit is None else spec.depth_limit - 1  # None: to the end of the game
     child_spec = replace(spec, depth_limit=limit, win_value=spec.win_value - (spec.scoring == "depth-adjusted"))
     valued = []
     for move in game.actions(state):

@@ -272,3 +272,19 @@ def test_a_search_handed_a_heuristic_that_gives_no_number_is_not_judged(heuristi
     assert result.status is CheckStatus.FAILED
     assert result.message == f"The heuristic gives no number on {where} the search evaluates: None"
     assert result.cause is not None and "must answer a number for the search to be judged" in result.cause.sentence
+
+
+def test_an_endgame_score_that_ignores_is_max_fails_its_own_check_and_costs_once() -> None:
+    """Each finished game is asked with is_max True and False: a score that ignores the flag
+    is caught in its own check, not only in the searches that ask with maximize False."""
+    (flipped,) = [m for m in MUTANTS if m.name == "endgame-score-sign-flipped"]
+    ignores = SOLUTION.read_text(encoding="utf-8").replace(flipped.old, "        return -1000")
+    results = grade(ignores, "endgame-score", *SEARCHES)
+    assert failed(results) == {"endgame-score"}, {k: r.message for k, r in results.items()}
+    result = results["endgame-score"]
+    assert result.cause is not None and "with is_max False the side that just moved is the maximizer" in (
+        result.cause.sentence
+    )
+    assert result.counterexample is not None and result.counterexample.call.endswith("False)")
+    (note,) = [note for note in results["minimax-endgame"].notes if isinstance(note, Regraded)]
+    assert note.helpers == ("endgame_score_connectfour",) and note.passed

@@ -96,6 +96,9 @@ def get_next_open_row(board, col):
 def ask_grid(board, piece, col):
     return winning_move(board, piece), is_valid_location(board, col), get_next_open_row(board, col)
 
+def ask_by_keyword(board, piece, col):
+    return winning_move(piece=piece, board=board), is_valid_location(col=col, board=board), get_next_open_row(board, col=col)
+
 class Grid:
     def __init__(self, rows):
         self.rows = rows
@@ -353,3 +356,61 @@ def test_the_grid_board_functions_stand_in_on_the_course_s_board_object(
     if scores is not None:
         assert tuple(answered[1:]) == scores
     assert namespace["grid_over"] is original
+
+
+GRID_ROLES = {
+    "wins": StandIn("winning_move", "grid-wins", (1, 2, (0,)), board_arg=0, player_arg=1, grid=(4, 5, 4)),
+    "room": StandIn("is_valid_location", "grid-has-room", (1, 2, (0,)), board_arg=0, move_arg=1, grid=(4, 5, 4)),
+    "row": StandIn("get_next_open_row", "grid-open-row", (1, 2, (0,)), board_arg=0, move_arg=1, grid=(4, 5, 4)),
+}
+BOTH_HAVE_LINES = [[0] * 5, [0] * 5, [2, 2, 2, 2, 0], [1, 1, 1, 1, 0]]
+"""The top row first: X (1) has four in the bottom row and O (2) four in the row above."""
+
+
+def test_the_grid_wins_stand_in_answers_for_each_side_that_has_a_line() -> None:
+    calls, _ = executor()
+    stood = tuple(GRID_ROLES.values())
+    x_asks, o_asks = run(
+        calls,
+        Call("ask_grid", (BOTH_HAVE_LINES, 1, 4), stand_ins=stood),
+        Call("ask_grid", (BOTH_HAVE_LINES, 2, 4), stand_ins=stood),
+    )
+    assert x_asks.value == (True, True, 3) and o_asks.value == (True, True, 3)
+
+
+def test_the_grid_stand_ins_bind_keyword_arguments_by_the_function_s_signature() -> None:
+    calls, _ = executor()
+    stood = tuple(GRID_ROLES.values())
+    rows_top_first = [[0, 0, 0, 0, 2], [0, 0, 0, 0, 1], [0, 0, 0, 0, 2], [2, 2, 2, 0, 1]]
+    by_keyword, by_position = run(
+        calls,
+        Call("ask_by_keyword", (rows_top_first, 2, 3), stand_ins=stood),
+        Call("ask_grid", (rows_top_first, 2, 3), stand_ins=stood),
+    )
+    assert by_keyword.ok, by_keyword.error
+    assert by_keyword.value == by_position.value == (False, True, 3)
+    (full,) = run(calls, Call("ask_by_keyword", (rows_top_first, 1, 4), stand_ins=stood))
+    assert full.value == (False, False, None)
+
+
+@pytest.mark.parametrize(
+    "col, error, words",
+    [
+        (5, "ValueError", "column 5 is outside the board: its columns are 0 to 4"),
+        (-1, "ValueError", "column -1"),
+        ("2", "TypeError", "a whole number, not '2'"),
+        (True, "TypeError", "a whole number, not True"),
+    ],
+)
+def test_a_column_outside_the_board_is_refused_not_wrapped(col: Any, error: str, words: str) -> None:
+    calls, _ = executor()
+    (asked,) = run(calls, Call("ask_grid", ([[0] * 5] * 4, 1, col), stand_ins=(GRID_ROLES["room"],)))
+    assert not asked.ok and asked.error is not None
+    assert error in asked.error and words in asked.error
+
+
+def test_a_function_without_a_parameter_for_the_column_is_not_stood_in_for() -> None:
+    calls, _ = executor()
+    no_column = StandIn("check_winner", "grid-has-room", (1, 2, (0,)), board_arg=0, move_arg=1, grid=(4, 5, 4))
+    (outcome,) = run(calls, Call("winner_is_o", (FLAT_O_WINS,), stand_ins=(no_column,)))
+    assert outcome.status is CallStatus.MISSING and "takes other parameters" in (outcome.error or "")

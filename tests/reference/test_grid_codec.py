@@ -93,3 +93,15 @@ def test_the_finished_games_show_each_side_winning_in_each_direction_a_full_boar
         assert len(cells) == game.k and (abs(r1 - r0), abs(c1 - c0)) == (abs(step[0]), abs(step[1]))
     right_edge = [e for e in endings if e.label == "X wins across at the right edge"]
     assert right_edge and game.cols - 1 in {c % game.cols for c in game.winning_cells(play(game, right_edge[0].moves))}
+
+
+@pytest.mark.parametrize("top_row_first", [True, False])
+def test_the_landing_row_is_the_row_the_encoded_board_fills_next(top_row_first: bool) -> None:
+    encoding = GridEncoding(6, 7, top_row_first=top_row_first)
+    state = play(CONNECT_FOUR, (3, 3, 4))
+    for col in range(7):
+        row = encoding.landing_row(state.height(col))
+        before, after = encoding.encode(state), encoding.encode(CONNECT_FOUR.result(state, col))
+        assert isinstance(before, list) and isinstance(after, list)  # the rows, as lists
+        changed = [r for r in range(6) if before[r] != after[r]]
+        assert changed == [row], (col, changed, row)

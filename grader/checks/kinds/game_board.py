@@ -1,7 +1,8 @@
 """Board functions of a game other than tic-tac-toe, judged against the game itself: who has
-won, whether the game is over, the legal moves (`game-predicate`), and dropping a piece
-(`game-successor`). Positions are reached by play; the finished games of every outcome (a
-win for each side in each direction, a full board) are always among the first cases."""
+won, whether the game is over, the legal moves, whether a side has a line, a column's room and
+open row, a finished game's endgame score, the boards one move away (`game-predicate`), and
+dropping a piece (`game-successor`). Positions are reached by play; the finished games of every
+outcome (a win for each side in each direction, a full board) are always among the first cases."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from grader.results import CheckResult
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check, Count
 from reference.errors import MalformedBoard
-from reference.tictactoe import EMPTY, O, X
+from reference.tictactoe import EMPTY, O, X, opponent
 
 GameExpect = Literal[
     "winner", "terminal", "legal-moves", "wins", "has-room", "open-row", "endgame-score", "next-boards"
@@ -31,6 +32,8 @@ _BY_PLAYER: tuple[GameExpect, ...] = ("wins",)
 """Expectations asked of each side's mark, in ``player``."""
 _BY_COLUMN: tuple[GameExpect, ...] = ("has-room", "open-row")
 """Expectations asked of columns, in ``move``: every column, or (open-row) those with room."""
+_BY_MAXIMIZER: tuple[GameExpect, ...] = ("endgame-score",)
+"""Expectations asked with ``is_max`` True and False: the side to move maximizes, or the other side."""
 
 
 @dataclass(frozen=True)
@@ -40,8 +43,9 @@ class GamePredicateParams:
     four directions, at both edges of the board, and a full board."""
 
     call: CallTemplate
-    """The call, e.g. ``winner(board)``; ``board``, ``to_move`` and ``player`` are filled in (``player`` with each
-    side's mark for wins), and ``move`` with each column for has-room and open-row."""
+    """The call, e.g. ``winner(board)``; ``board``, ``to_move``, ``player`` and ``is_max`` are filled in (``player``
+    with each side's mark for wins; ``is_max`` True and False in turn for endgame-score, else whether ``player`` is
+    the side to move), and ``move`` with each column for has-room and open-row."""
     expect: GameExpect = "winner"
     """What it answers: winner (the winner's mark, or None, False or the empty mark for nobody), terminal (True once
     the game is won or the board full), legal-moves (the columns with room, in any container), wins (True when
@@ -49,8 +53,8 @@ class GamePredicateParams:
     ``move`` has an empty cell, e.g. ``is_valid_location(board, move)``), open-row (the row, as the board's rows are
     indexed, a piece dropped into column ``move`` lands in, e.g. ``get_next_open_row(board, move)``; asked of the
     columns with room), endgame-score (a finished game's value for the maximizer, ``win``, ``-win`` or 0: ``is_max``
-    says whether the side to move maximizes; asked on finished games only), next-boards (the boards one move away,
-    column by column, none once the game is over)."""
+    says whether the side to move maximizes, else the other side does; asked on finished games only, with each),
+    next-boards (the boards one move away, column by column, none once the game is over)."""
     ordered: bool = False
     """legal-moves only: the columns must come left to right."""
     win: float = 1000
@@ -63,6 +67,8 @@ def _asked(game: Any, expect: GameExpect, case: GameCase) -> tuple[Any, ...]:
     """What each position is asked with beside the board: each side, each column, or nothing."""
     if expect in _BY_PLAYER:
         return (X, O)
+    if expect in _BY_MAXIMIZER:
+        return (True, False)
     if expect == "has-room":
         return tuple(range(game.cols))
     if expect == "open-row":
@@ -87,11 +93,13 @@ def _predicate(check: Check[GamePredicateParams], ctx: CheckContext) -> CheckRes
         )
     if expect == "endgame-score":  # finished games alone: played until the game ends
         first = [(case, extra) for case, extra in first if game.is_terminal(case.state)]
-        cases = st.tuples(view.strategy(min_plies=game.rows * game.cols), st.none())
+        cases = st.tuples(view.strategy(min_plies=game.rows * game.cols), st.sampled_from((True, False)))
 
     def values(case: GameCase, extra: Any) -> dict[str, Any]:
         if expect in _BY_PLAYER:
             return view.placeholders(case.state, player=view.mark(extra))
+        if expect in _BY_MAXIMIZER:
+            return view.placeholders(case.state, is_max=extra)
         return view.placeholders(case.state, move=extra) if expect in _BY_COLUMN else view.placeholders(case.state)
 
     def judge(case: GameCase, extra: Any, answer: Answer) -> Mismatch | None:
@@ -118,7 +126,7 @@ def _predicate(check: Check[GamePredicateParams], ctx: CheckContext) -> CheckRes
                 cause = "the board is full and nobody has a line: the game is over, a tie"
             return Mismatch(answer.call_text, repr(truth), repr(answer.value), cause)
         if expect == "endgame-score":
-            return _judge_score(view, case, answer, params.win)
+            return _judge_score(view, case, answer, params.win, is_max=extra)
         if expect == "next-boards":
             return _judge_next(view, case, answer)
         if expect == "open-row":
@@ -172,10 +180,11 @@ def _expected_text(view: GameView, case: GameCase, expect: str, extra: Any = Non
     return repr(list(game.actions(state)))
 
 
-def _judge_score(view: GameView, case: GameCase, answer: Answer, win: float) -> Mismatch | None:
-    """A finished game's endgame score for the maximizer: the side to move when ``is_max``."""
+def _judge_score(view: GameView, case: GameCase, answer: Answer, win: float, *, is_max: bool) -> Mismatch | None:
+    """A finished game's endgame score for the maximizer: the side to move when ``is_max``, else the other side."""
     game, state = view.game, case.state
-    maximizer = game.to_move(state)
+    to_move = game.to_move(state)
+    maximizer = to_move if is_max else opponent(to_move)
     wanted = win * game.utility(state, maximizer)
     value = number(answer.value)
     if value is not None and math.isclose(value, wanted, abs_tol=1e-9):
@@ -185,6 +194,8 @@ def _judge_score(view: GameView, case: GameCase, answer: Answer, win: float) -> 
         cause = "the last free cell completed a line: a full board with a line is a win, not a tie"
     elif winners:
         cause = f"{next(iter(winners))} has {game.k} in a line: the side that just moved won"
+        if not is_max:
+            cause += ", and with is_max False the side that just moved is the maximizer"
     else:
         cause = "the board is full and nobody has a line: a tie"
     return Mismatch(answer.call_text, f"{wanted:g}", repr(answer.value), cause)

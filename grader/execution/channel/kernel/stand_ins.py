@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -84,10 +85,10 @@ _NOT_OWN = object()
 
 
 def _takes_the_arguments(original: Any, request: StandInRequest) -> bool:
-    """Whether ``original`` has a parameter at the board's and the player's positions (a win
-    test written ``check_winner(board)`` where the assignment calls ``check_win(board, player)``
-    has none for the player: the reference's version would not be called as it expects)."""
-    positions = [p for p in (request["board_arg"], request["player_arg"]) if p is not None]
+    """Whether ``original`` has a parameter at the board's, the player's and the move's positions
+    (a win test written ``check_winner(board)`` where the assignment calls ``check_win(board,
+    player)`` has none for the player: the reference's version would not be called as it expects)."""
+    positions = [p for p in (request["board_arg"], request["player_arg"], request.get("move_arg")) if p is not None]
     if not positions:
         return True
     try:
@@ -110,17 +111,8 @@ def reference_stand_in(namespace: dict[str, Any], request: StandInRequest, origi
     player_of = {request["marks"][0]: "X", request["marks"][1]: "O"}
     board_global, board_at, player_at = request["board_global"], request["board_arg"], request["player_arg"]
     answer = _answerer(request)
-    try:
-        signature: inspect.Signature | None = inspect.signature(original)
-    except (TypeError, ValueError):
-        signature = None
+    arguments = _binder(original)
     found: list[str] = []  # the attribute of an argument that held the board last time
-
-    def arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
-        if not kwargs or signature is None:
-            return args
-        bound = signature.bind(*args, **kwargs)  # a TypeError as the student's function would give
-        return tuple(bound.arguments.values())
 
     def board_of(given: tuple[Any, ...]) -> str:
         if board_global is not None:
@@ -147,6 +139,26 @@ def reference_stand_in(namespace: dict[str, Any], request: StandInRequest, origi
     return stand_in
 
 
+def _binder(original: Any) -> Callable[[tuple[Any, ...], dict[str, Any]], tuple[Any, ...]]:
+    """What puts a call's arguments in the order of ``original``'s parameters, as the request's
+    positions count them: a keyword argument at its parameter's place, an omitted one at its
+    default. A call ``original`` would refuse raises its TypeError; with no signature to read
+    (a builtin) the positional arguments are taken as they come."""
+    try:
+        signature: inspect.Signature | None = inspect.signature(original)
+    except (TypeError, ValueError):
+        signature = None
+
+    def arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+        if not kwargs or signature is None:
+            return args
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return tuple(bound.arguments.values())
+
+    return arguments
+
+
 def _grid_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]:
     """A board function of a Connect-K board as the student's code holds it (rows of cells, a
     numpy array, one flat list, whichever row comes first, or the course's board object holding
@@ -156,7 +168,9 @@ def _grid_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]
     0 for a tie), the argument at ``player_arg`` saying whether the side to move maximizes;
     ``grid-wins`` whether the player in the argument at ``player_arg`` has won; ``grid-has-room``
     whether the column at ``move_arg`` has an empty cell; ``grid-open-row`` the row, as the
-    student's code indexes rows, a piece dropped into it lands in, else None."""
+    student's code indexes rows, a piece dropped into it lands in, else None. The arguments are
+    bound by the student's function's signature; a column outside the board is refused (an
+    error, as the student's indexing would give), never wrapped into another."""
     grid = request.get("grid") or [0, 0, 0]
     rows, cols, k = grid
     role, attribute, win = request["role"], request.get("board_attribute") or "", request.get("win", 1000)
@@ -184,6 +198,11 @@ def _grid_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]
             raise TypeError("the reference's stand-in found no board in the arguments")
         return list(board)
 
+    arguments = _binder(original)
+
+    def has_line(cells: list[Any], mark: Any) -> bool:
+        return any(all(cells[i] == mark for i in line) for line in lines)
+
     def winner(cells: list[Any]) -> Any:
         for line in lines:
             mark = cells[line[0]]
@@ -191,7 +210,7 @@ def _grid_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]
                 return first if mark == first else second
         return None
 
-    def argument(given: list[Any], at: int | None, what: str) -> Any:
+    def argument(given: tuple[Any, ...], at: int | None, what: str) -> Any:
         if at is None or at >= len(given):
             raise TypeError(f"the reference's stand-in found no {what} in the arguments")
         return given[at]
@@ -204,8 +223,20 @@ def _grid_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]
         maximizer = to_move if is_max else (second if to_move == first else first)
         return win if won == maximizer else -win
 
+    def column(given: tuple[Any, ...]) -> int:
+        given_col = argument(given, request["move_arg"], "column")
+        try:
+            col = operator.index(given_col)  # numpy's integers too
+        except TypeError:
+            col = None
+        if col is None or isinstance(given_col, bool):
+            raise TypeError(f"the column must be a whole number, not {given_col!r}")
+        if not 0 <= col < cols:
+            raise ValueError(f"column {col} is outside the board: its columns are 0 to {cols - 1}")
+        return col
+
     def stand_in(*args: Any, **kwargs: Any) -> Any:
-        given = list(args) + list(kwargs.values())
+        given = arguments(args, kwargs)
         cells = cells_of(given[board_at] if board_at < len(given) else None)
         if role == "grid-winner":
             return winner(cells)
@@ -214,8 +245,9 @@ def _grid_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]
         if role == "grid-endgame-score":
             return endgame_score(cells, argument(given, request["player_arg"], "is_max"))
         if role == "grid-wins":
-            return winner(cells) == argument(given, request["player_arg"], "player")
-        col = argument(given, request["move_arg"], "column")
+            mark = argument(given, request["player_arg"], "player")
+            return (mark == first or mark == second) and has_line(cells, mark)
+        col = column(given)
         open_rows = [row for row in upward if cells[row * cols + col] not in (first, second)]
         if role == "grid-has-room":
             return bool(open_rows)
@@ -242,10 +274,7 @@ def _successor_stand_in(request: StandInRequest, original: Any) -> Callable[...,
         request["returns"],
         request["invalid"],
     )
-    try:
-        signature: inspect.Signature | None = inspect.signature(original)
-    except (TypeError, ValueError):
-        signature = None
+    arguments = _binder(original)
 
     def refused(why: str) -> Any:
         if invalid == "raise":
@@ -253,7 +282,7 @@ def _successor_stand_in(request: StandInRequest, original: Any) -> Callable[...,
         return False if invalid == "false" else None
 
     def stand_in(*args: Any, **kwargs: Any) -> Any:
-        given = tuple(signature.bind(*args, **kwargs).arguments.values()) if kwargs and signature else args
+        given = arguments(args, kwargs)
         if max(board_at, move_at) >= len(given):
             raise TypeError("the reference's stand-in found no board and move in the arguments")
         board, move = given[board_at], given[move_at]
