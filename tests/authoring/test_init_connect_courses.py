@@ -1,6 +1,6 @@
 """`grader init` on Connect-Four courses written as course labs commonly write them (each under
 tests/authoring/connect/<style>/: a solution, the handout the course gives, and mutants, the
-solution with one realistic mistake each). Init reads each with no edit; the folder it writes
+solution with one realistic mistake each, made by the edits its `expected.toml` gives). Init reads each with no edit; the folder it writes
 gives the solution full marks and the handout at most a fifth, and each mutant fails exactly the
 checks its `expected.toml` pins: its own function's, the checks built on that function passing
 once the reference's version stands in for it."""
@@ -21,6 +21,7 @@ from grader.results import CheckStatus, SubmissionResult
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
 from grader.validation import validate_assignment
+from tests.courses.build import edited
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -52,20 +53,32 @@ def course(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     return Course(request.param, load_assignment(out))
 
 
-def test_every_mutant_is_pinned() -> None:
-    for style in (*STYLES, "board_class"):
-        mutants = {path.stem for path in (COURSES / style / "mutants").glob("*.py")}
-        assert mutants == set(_pinned(style)), style
+def _mutant(style: str, name: str, folder: Path) -> Path:
+    """The mutant ``name`` of ``style``, written into ``folder`` as ``<name>.py``."""
+    solution = (COURSES / style / "solution.py").read_text(encoding="utf-8")
+    path = folder / f"{name}.py"
+    path.write_text(edited(solution, name, _pinned(style)[name]["edits"]), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("style", [*STYLES, "board_class"])
+def test_every_mutant_is_one_edit_of_the_solution_that_still_compiles(style: str, tmp_path: Path) -> None:
+    solution = (COURSES / style / "solution.py").read_text(encoding="utf-8")
+    for name, pinned in _pinned(style).items():
+        assert pinned["edits"], name
+        source = _mutant(style, name, tmp_path).read_text(encoding="utf-8")
+        assert source != solution, name
+        compile(source, name, "exec")
 
 
 @pytest.mark.parametrize("mutant", sorted(_pinned("board_class")))
-def test_each_board_class_mutant_breaks_what_it_pins(mutant: str) -> None:
+def test_each_board_class_mutant_breaks_what_it_pins(mutant: str, tmp_path: Path) -> None:
     """Init does not read this style yet: each mutant's mistake is pinned by the functions whose
     answers differ from the solution's (calls on fresh objects set to seeded positions)."""
     from tests.authoring.board_class_differ import differing
 
     pinned = _pinned("board_class")[mutant]
-    assert differing(COURSES / "board_class" / "mutants" / f"{mutant}.py") == set(pinned["breaks"]), pinned["mistake"]
+    assert differing(_mutant("board_class", mutant, tmp_path)) == set(pinned["breaks"]), pinned["mistake"]
 
 
 @pytest.mark.kernel
@@ -87,18 +100,18 @@ def test_each_function_of_the_handout_but_the_given_ones_has_a_check(course: Cou
     assert defined - given <= called, sorted(defined - given - called)
 
 
-def _grade(course: Course, mutant: str) -> SubmissionResult:
-    return grade_submission(COURSES / course.style / "mutants" / f"{mutant}.py", course.assignment, GradingOptions())
+def _grade(course: Course, mutant: str, folder: Path) -> SubmissionResult:
+    return grade_submission(_mutant(course.style, mutant, folder), course.assignment, GradingOptions())
 
 
 @pytest.mark.kernel
 @pytest.mark.slow
 @pytest.mark.parametrize("mutant", sorted(_pinned("in_place_rows")))
-def test_each_mutant_fails_its_own_check_once(course: Course, mutant: str) -> None:
+def test_each_mutant_fails_its_own_check_once(course: Course, mutant: str, tmp_path: Path) -> None:
     if mutant not in _pinned(course.style):
         pytest.skip(f"{mutant} is a mutant of another course")
     pinned = _pinned(course.style)[mutant]
-    result = _grade(course, mutant)
+    result = _grade(course, mutant, tmp_path)
     failed = {c.check_id for c in result.checks if c.status is not CheckStatus.PASSED}
     assert failed == set(pinned["failed"]), pinned["mistake"]
     regraded = {c.check_id for c in result.checks if any(isinstance(n, Regraded) and n.passed for n in c.notes)}

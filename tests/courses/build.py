@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import nbformat
@@ -67,18 +68,24 @@ def notebook_text(source: str, fixture: dict[str, object] | None = None) -> str:
 
 def mutated(source: str, mutant: Mutant) -> str:
     """The solution's source with the mutant's edits, each matching exactly once in the original."""
+    return edited(source, mutant.name, mutant.edits)
+
+
+def edited(source: str, name: str, edits: Iterable[Sequence[str]]) -> str:
+    """``source`` with each ``(old, new)`` of ``edits`` made, each old text matching exactly once
+    in the original, none overlapping; ``name`` (the mutant's) is named when one does not."""
     spans = []
-    for old, new in mutant.edits:
+    for old, new in edits:
         found = source.count(old)
         if found != 1:
-            raise ValueError(f"mutant {mutant.name}: {old!r} occurs {found} times in the source, not once")
+            raise ValueError(f"mutant {name}: {old!r} occurs {found} times in the source, not once")
         start = source.index(old)
         spans.append((start, start + len(old), new))
     spans.sort()
     pieces, end = [], 0
     for start, stop, new in spans:
         if start < end:
-            raise ValueError(f"mutant {mutant.name}: two edits overlap")
+            raise ValueError(f"mutant {name}: two edits overlap")
         pieces += [source[end:start], new]
         end = stop
     return "".join(pieces) + source[end:]
