@@ -1,13 +1,17 @@
 """What the searches handed a heuristic share (`game-search`, `state-search`, `tree-search`): the
-checks of their parameters when the assignment loads, and the failure when the heuristic the
-search is handed gives no number where the search evaluates."""
+checks of their parameters when the assignment loads, the heuristic's values asked in one batch,
+and the failure when the heuristic the search is handed gives no number where the search
+evaluates."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Hashable, Mapping
+from typing import Any, TypeVar
 
 from grader.check_notes import Cause
 from grader.checks.answers import Answer
+from grader.checks.context import StudentFunction
+from grader.checks.kinds.game_heuristic import number
 from grader.results import CheckResult, CheckStatus
 from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check
@@ -35,6 +39,28 @@ def check_search_call(
         raise ValueError(f"depth_limits must list depths of 0 or more, not {list(depth_limits)}")
     if not all(part.isidentifier() for part in path.split(".")):
         raise ValueError(f"{path_field} must be attribute names joined by dots, not {path!r}")
+
+
+Key = TypeVar("Key", bound=Hashable)
+
+
+def heuristic_values(
+    heuristic: StudentFunction, requests: Mapping[Key, Mapping[str, Any]]
+) -> tuple[dict[Key, float], Answer | None]:
+    """The heuristic's value for each request, asked in one batch, and None; or, where an answer
+    is not a number (or the call failed), no values and the first such answer."""
+    values: dict[Key, float] = {}
+    for key, answer in zip(requests, heuristic.ask_many(requests.items())):
+        value = number(answer.value) if answer.ok else None
+        if value is None:
+            return {}, answer
+        values[key] = value
+    return values, None
+
+
+def depths_text(limits: tuple[int, ...]) -> str:
+    """``at depth 3``, or ``at depths 2, 3``."""
+    return f"at depth {limits[0]}" if len(limits) == 1 else f"at depths {', '.join(map(str, limits))}"
 
 
 def gives_no_number(check: Check[Any], answer: Answer, where: str = "a position") -> CheckResult:

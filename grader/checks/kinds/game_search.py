@@ -25,10 +25,9 @@ from grader.checks.game_cases import GameCase, GameView, case_counterexample, ga
 from grader.checks.game_divergence import search_divergence
 from grader.checks.game_search_causes import count_cause, deepening_count_cause, root_values
 from grader.checks.kind import CheckKind
-from grader.checks.kinds.game_heuristic import number
 from grader.checks.positions import check_key, check_seed
 from grader.checks.properties import Mismatch, collect_examples
-from grader.checks.search_params import gives_no_number
+from grader.checks.search_params import depths_text, gives_no_number, heuristic_values
 from grader.execution.channel.kernel.names import LOG_CAP
 from grader.results import CheckResult, CheckStatus
 from grader.spec.call_template import CallTemplate
@@ -184,14 +183,13 @@ def _game_search(check: Check[GameSearchParams], ctx: CheckContext) -> CheckResu
         for depth in _searched(params, limit):
             for leaf in search_leaves(view, case.state, depth):
                 requests.setdefault((leaf.cells, repr(mover)), view.placeholders(leaf, player=mover))
-    leaf_answers = dict(zip(requests, heuristic.ask_many(requests.items())))
-    broken = next(((key, a) for key, a in leaf_answers.items() if number(a.value) is None or not a.ok), None)
+    leaf_values, broken = heuristic_values(heuristic, requests)
     if broken is not None:
-        return gives_no_number(check, broken[1])
+        return gives_no_number(check, broken)
     # The heuristic's values by the side it was asked for, sorted once rather than for each case.
     values: dict[str, dict[Any, float | None]] = {}
-    for (cells, who), a in leaf_answers.items():
-        values.setdefault(who, {})[cells] = number(a.value)
+    for (cells, who), value in leaf_values.items():
+        values.setdefault(who, {})[cells] = value
     answers = search.ask_many(
         ((case.moves, limit), view.placeholders(case.state, depth_limit=limit)) for case, limit in asked
     )
@@ -261,7 +259,7 @@ def _depths(params: GameSearchParams) -> str:
     limits = params.depth_limits
     if params.deepening:
         return "after each depth " + " and ".join(f"1 to {limit}" if limit > 1 else "1" for limit in limits)
-    return f"at depth {limits[0]}" if len(limits) == 1 else f"at depths {', '.join(map(str, limits))}"
+    return depths_text(limits)
 
 
 def _judged(params: GameSearchParams) -> str:

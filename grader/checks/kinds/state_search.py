@@ -28,11 +28,10 @@ from grader.checks.game_cases import GameCase, GameView, case_counterexample, ga
 from grader.checks.game_divergence import search_divergence
 from grader.checks.game_search_causes import root_values
 from grader.checks.kind import CheckKind
-from grader.checks.kinds.game_heuristic import number
 from grader.checks.kinds.game_search import sampled_positions, search_leaves
 from grader.checks.path_answers import ExpectedSearch, PathReference, held_at, judge_path_answer
 from grader.checks.properties import Mismatch
-from grader.checks.search_params import check_search_call, gives_no_number
+from grader.checks.search_params import check_search_call, depths_text, gives_no_number, heuristic_values
 from grader.execution.channel.call_data import KernelName
 from grader.execution.channel.kernel.names import LOG_CAP
 from grader.results import CheckResult, CheckStatus
@@ -196,12 +195,9 @@ def _state_search(check: Check[StateSearchParams], ctx: CheckContext) -> CheckRe
     values: dict[Any, float] = {}
     if requests:
         assert params.heuristic is not None
-        answers = ctx.student(params.heuristic).ask_many(requests.items())
-        for key, answer in zip(requests, answers):
-            value = number(answer.value) if answer.ok else None
-            if value is None:
-                return gives_no_number(check, answer)
-            values[key] = value
+        values, broken = heuristic_values(ctx.student(params.heuristic), requests)
+        if broken is not None:
+            return gives_no_number(check, broken)
     answers = search.ask_many(
         ((case.moves, limit), _call_values(params, view, heuristic_name, case, limit)) for case, limit in asked
     )
@@ -211,7 +207,7 @@ def _state_search(check: Check[StateSearchParams], ctx: CheckContext) -> CheckRe
         mismatch = _judge(params, view, case, expected, answer)
         if mismatch is not None:
             failures.append((case, limit, mismatch, answer, expected))
-    depths = "to the end of the game" if params.to_the_end else _depths(params.depth_limits)
+    depths = "to the end of the game" if params.to_the_end else depths_text(params.depth_limits)
     if not failures:
         return CheckResult.for_check(
             check,
@@ -248,10 +244,6 @@ def _call_values(
 
 def _kind(params: StateSearchParams) -> str:
     return {"minimax": "minimax", "alphabeta": "alpha-beta", "best-leaf": "best-leaf search"}[params.search]
-
-
-def _depths(limits: tuple[int, ...]) -> str:
-    return f"at depth {limits[0]}" if len(limits) == 1 else f"at depths {', '.join(map(str, limits))}"
 
 
 def _reference_states(game: ConnectK, state: ConnectState, path: tuple[int, ...]) -> list[ConnectState]:

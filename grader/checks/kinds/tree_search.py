@@ -21,11 +21,10 @@ from grader.check_notes import Cause, PositionsTried
 from grader.checks.answers import Answer
 from grader.checks.context import CheckContext
 from grader.checks.kind import CheckKind
-from grader.checks.kinds.game_heuristic import number
 from grader.checks.path_answers import ExpectedSearch, PathReference, held_at, judge_path_answer
 from grader.checks.positions import check_key, check_seed
 from grader.checks.properties import Mismatch, collect_examples
-from grader.checks.search_params import check_search_call, gives_no_number
+from grader.checks.search_params import check_search_call, gives_no_number, heuristic_values
 from grader.execution.channel.call_data import KernelMade, KernelName
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.call_template import CallTemplate
@@ -207,13 +206,10 @@ def _ask_heuristic(
         for state in _limited(game, limit):
             is_max = params.search == "best-leaf" or game.to_move(state) == game.to_move(())
             requests[(tree, state, is_max)] = {"tree": _made(params, game.node(state)), "is_max": is_max}
-    answers = ctx.student(params.heuristic).ask_many(requests.items())
-    for (tree, state, is_max), answer in zip(requests, answers):
-        value = number(answer.value) if answer.ok else None
-        if value is None:
-            return answer
+    asked_values, broken = heuristic_values(ctx.student(params.heuristic), requests)
+    for (tree, state, is_max), value in asked_values.items():
         values.setdefault(tree, {})[(state, is_max)] = value
-    return None
+    return broken
 
 
 def _call_values(
