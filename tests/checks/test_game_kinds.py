@@ -12,6 +12,7 @@ import pytest
 from grader.check_details import SearchDivergence
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
+from grader.checks.search_params import depths_text
 from grader.execution.channel.calls import Call, CallOutcome
 from grader.feedback.gradescope import gradescope_results
 from grader.feedback.html import render_student_report
@@ -394,3 +395,8 @@ def test_a_heuristic_that_raises_on_the_swapped_board_fails_the_swap_check(tmp_p
     assert result.counterexample is not None
     assert "raised ValueError" in result.counterexample.actual
     assert "every piece swapped" in result.counterexample.expected
+
+
+def test_the_search_kinds_say_one_depth_as_one():
+    assert depths_text((3,)) == "at depth 3"
+    assert depths_text((1, 2, 3)) == "at depths 1, 2, 3"

@@ -24,7 +24,7 @@ from grader.checks.kind import CheckKind
 from grader.checks.path_answers import ExpectedSearch, PathReference, held_at, judge_path_answer
 from grader.checks.positions import check_key, check_seed
 from grader.checks.properties import Mismatch, collect_examples
-from grader.checks.search_params import check_search_call, gives_no_number, heuristic_values
+from grader.checks.search_params import check_search_call, depths_text, gives_no_number, heuristic_values
 from grader.execution.channel.call_data import KernelMade, KernelName
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.call_template import CallTemplate
@@ -174,7 +174,7 @@ def _tree_search(check: Check[TreeSearchParams], ctx: CheckContext) -> CheckResu
         if mismatch is not None:
             failures.append((tree, limit, mismatch))
     if not failures:
-        depths = "to the leaves" if params.to_the_end else "at depths " + ", ".join(map(str, params.depth_limits))
+        depths = "to the leaves" if params.to_the_end else depths_text(params.depth_limits)
         return CheckResult.for_check(
             check,
             CheckStatus.PASSED,
