@@ -94,3 +94,40 @@ def position_of(board: Any) -> rules.Position:
 
 def show(position: rules.Position) -> str:
     return "/".join("".join(str(cell) for cell in row) for row in position[0])
+
+
+# -- the course's objects, for the cases written out by hand ---------------------------------------------------
+
+
+def board(text: str) -> Any:
+    """Six rows, the top first: ``.`` empty, ``1`` and ``2`` the players' pieces."""
+    game_api, _ = course_modules()
+    return game_api.ConnectFourBoard([[int(c) if c != "." else 0 for c in row] for row in text.split("/")])
+
+
+def played(columns: str) -> Any:
+    """The board after these moves from the empty one, a column each."""
+    game_api, _ = course_modules()
+    position = game_api.ConnectFourBoard()
+    for column in columns:
+        position = position.add_piece(int(column))
+    return position
+
+
+def tree_state(node: Any) -> Any:
+    game_api, toytree = course_modules()
+    return game_api.AbstractGameState(node, toytree.tree_is_over, toytree.tree_children, toytree.tree_endgame_value)
+
+
+def board_state(module: ModuleType, position: Any) -> Any:
+    """The state as the lab's own program makes it: from the hand-in's own board functions."""
+    game_api, _ = course_modules()
+    return game_api.AbstractGameState(
+        position, module.is_game_over_connectfour, module.next_boards_connectfour, module.endgame_score_connectfour
+    )
+
+
+def labels(answer: Any) -> tuple[list[str], Any, Any]:
+    """A search's answer on a tree: the labels of its path, its score, its evaluations."""
+    path, score, evaluations = answer
+    return [step.get_snapshot().label for step in path], score, evaluations

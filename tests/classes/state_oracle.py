@@ -31,14 +31,21 @@ from typing import Any
 
 from tests.classes import state_rules as rules
 from tests.classes.oracle import Defect, Verdict, guarded
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 from tests.classes.state_inputs import (
     board_of,
+    board_state,
     course_modules,
     depth_positions,
     near_end_positions,
     played_positions,
     position_of,
     show,
+    tree_state,
     trees,
 )
 
@@ -62,18 +69,7 @@ DEPTH_LIMITS = (1, 2, 3)
 
 
 def connect_four_state(module: ModuleType, position: rules.Position) -> Any:
-    game_api, _ = course_modules()
-    return game_api.AbstractGameState(
-        board_of(position),
-        module.is_game_over_connectfour,
-        module.next_boards_connectfour,
-        module.endgame_score_connectfour,
-    )
-
-
-def tree_state(node: Any) -> Any:
-    game_api, toytree = course_modules()
-    return game_api.AbstractGameState(node, toytree.tree_is_over, toytree.tree_children, toytree.tree_endgame_value)
+    return board_state(module, board_of(position))
 
 
 def lab_heuristic(board: Any, is_max: bool) -> int:
@@ -358,6 +354,15 @@ def inherited_defects(module: ModuleType, defects: dict[str, str]) -> dict[str, 
         elif len(others) > 1 and right_without(name, others):
             through[name] = others
     return through
+
+
+def expected_verdicts() -> dict[str, dict[str, Any]]:
+    """`expected.toml`: per hand-in, ``imports``, ``defective`` and ``through``."""
+    return tomllib.loads((CLASS_DIR / "expected.toml").read_text(encoding="utf-8"))["handins"]
+
+
+def correct_handins() -> list[str]:
+    return sorted(stem for stem, v in expected_verdicts().items() if v["imports"] and "defective" not in v)
 
 
 def iter_handins() -> Iterator[Path]:

@@ -8,7 +8,6 @@ hand; every planted mistake has one that its hand-in fails and every correct han
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -16,50 +15,15 @@ from typing import Any
 import pytest
 
 from tests.classes import state_rules as rules
-from tests.classes.state_inputs import course_modules, played_positions
-from tests.classes.state_oracle import CLASS_DIR, FUNCTIONS, iter_handins, judge_handin, load
+from tests.classes.state_inputs import board, board_state, course_modules, labels, played, played_positions, tree_state
+from tests.classes.state_oracle import FUNCTIONS, correct_handins, expected_verdicts, iter_handins, judge_handin, load
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
-
-EXPECTED: dict[str, dict[str, Any]] = tomllib.loads((CLASS_DIR / "expected.toml").read_text(encoding="utf-8"))[
-    "handins"
-]
+EXPECTED = expected_verdicts()
 HANDINS = {path.stem: path for path in iter_handins()}
-CORRECT = sorted(stem for stem, verdict in EXPECTED.items() if verdict["imports"] and "defective" not in verdict)
+CORRECT = correct_handins()
 
 game_api, toytree = course_modules()
 tree = toytree.tree
-
-
-def board(text: str) -> Any:
-    """Six rows, the top first: ``.`` empty, ``1`` and ``2`` the players' pieces."""
-    return game_api.ConnectFourBoard([[int(c) if c != "." else 0 for c in row] for row in text.split("/")])
-
-
-def played(columns: str) -> Any:
-    position = game_api.ConnectFourBoard()
-    for column in columns:
-        position = position.add_piece(int(column))
-    return position
-
-
-def tree_state(node: Any) -> Any:
-    return game_api.AbstractGameState(node, toytree.tree_is_over, toytree.tree_children, toytree.tree_endgame_value)
-
-
-def board_state(module: ModuleType, position: Any) -> Any:
-    """The state as the lab's own program makes it: from the hand-in's own board functions."""
-    return game_api.AbstractGameState(
-        position, module.is_game_over_connectfour, module.next_boards_connectfour, module.endgame_score_connectfour
-    )
-
-
-def labels(answer: Any) -> tuple[list[str], Any, Any]:
-    path, score, evaluations = answer
-    return [step.get_snapshot().label for step in path], score, evaluations
 
 
 def pieces(position: Any, is_max: bool) -> int:
