@@ -17,7 +17,8 @@ from tests.classes import state_rules as rules
 SUPPORT = Path(__file__).parent.parent / "courses" / "support-state-objects" / "support"
 SEED = 6034
 GAMES = 4  # games played for the board functions' positions, besides four that fill the board
-TREES = 24
+TREES = 16
+FILLED_TAIL = 10  # of a game that fills the board, the positions kept: its last ten
 DEPTH_POSITIONS = 2
 
 
@@ -33,8 +34,9 @@ def course_modules() -> tuple[ModuleType, ModuleType]:
 
 @cache
 def played_positions() -> tuple[rules.Position, ...]:
-    """Every position of GAMES seeded games, without repeats, in the order played; then of the first two games
-    after them that fill the board drawn and the first two that fill it with a win on the last cell."""
+    """Every position of GAMES seeded games, without repeats, in the order played; then the last FILLED_TAIL of
+    the first two games after them that fill the board drawn and of the first two that fill it with a win on
+    the last cell; then the first game won in each direction no game before has a four in."""
     rng = random.Random(SEED)
     games = [rules.playout(rng, win_chance=0.5 if game % 2 else 0.0) for game in range(GAMES)]
     filled = {True: 0, False: 0}  # won on the last cell -> games kept
@@ -43,6 +45,12 @@ def played_positions() -> tuple[rules.Position, ...]:
         last = game[-1][0]
         if rules.full(last) and filled[rules.won(last)] < 2:
             filled[rules.won(last)] += 1
+            games.append(game[-FILLED_TAIL:])
+    directions = set().union(*(rules.four_directions(game[-1][0]) for game in games))
+    while len(directions) < len(rules.DIRECTIONS):  # then a game won in each direction not seen yet
+        game = rules.playout(rng, win_chance=1.0)
+        if rules.four_directions(game[-1][0]) - directions:
+            directions |= rules.four_directions(game[-1][0])
             games.append(game)
     seen: dict[rules.Position, None] = {}
     for game in games:

@@ -50,6 +50,17 @@ def won(array: Array) -> bool:
     return False
 
 
+def four_directions(array: Array) -> set[tuple[int, int]]:
+    """The directions (row step, column step) of the fours on the board."""
+    found = set()
+    for window in WINDOWS:
+        (r, c), (r2, c2) = window[0], window[1]
+        piece = array[r][c]
+        if piece and all(array[r3][c3] == piece for r3, c3 in window[1:]):
+            found.add((r2 - r, c2 - c))
+    return found
+
+
 def full(array: Array) -> bool:
     return all(array[0][col] for col in range(COLS))
 
