@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
@@ -57,8 +57,10 @@ def _leaves_board(module: ModuleType) -> bool:
     return given == kept
 
 
-# (function, what is checked, the check): each returns True when the hand-in passes.
-CHECKS: tuple[tuple[str, str, Callable[[ModuleType], bool]], ...] = (
+FixedCheck = tuple[str, str, Callable[[ModuleType], bool]]
+"""(function, what is checked, the check): the check returns True when the hand-in passes."""
+
+CHECKS: tuple[FixedCheck, ...] = (
     ("initial_state", "the empty board", lambda m: m.initial_state() == board("...|...|...")),
     ("player", "X moves first", lambda m: m.player(board("...|...|...")) == "X"),
     ("player", "O after one move", lambda m: m.player(board("...|.X.|...")) == "O"),
@@ -105,21 +107,17 @@ CHECKS: tuple[tuple[str, str, Callable[[ModuleType], bool]], ...] = (
 )
 
 
-def run_checks(path: Path) -> dict[str, Any]:
-    """Every check on one hand-in, in this process: file (1), import (1) and the 31 calls."""
+def run_fixed_checks(path: Path, checks: Sequence[FixedCheck], load: Callable[[Path], ModuleType]) -> dict[str, Any]:
+    """Every check on one hand-in, in this process: file (1), import (1) and one a call; a check that raises
+    fails, and so does every call of a hand-in that does not import."""
     outcomes: list[tuple[str, str, bool]] = [("file", "exists", path.is_file())]
-    spec = importlib.util.spec_from_file_location("tictactoe", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["tictactoe"] = module
     try:
-        spec.loader.exec_module(module)
+        module = load(path)
     except Exception:
         outcomes.append(("file", "imports", False))
-        outcomes += [(function, what, False) for function, what, _check in CHECKS]
-        return {"outcomes": outcomes}
+        return {"outcomes": outcomes + [(function, what, False) for function, what, _check in checks]}
     outcomes.append(("file", "imports", True))
-    for function, what, check in CHECKS:
+    for function, what, check in checks:
         try:
             passed = bool(check(module))
         except Exception:
@@ -128,10 +126,25 @@ def run_checks(path: Path) -> dict[str, Any]:
     return {"outcomes": outcomes}
 
 
-def check_handin(path: Path) -> list[tuple[str, str, bool]]:
-    """The checks on one hand-in in a fresh interpreter, as a course's checker runs them."""
+def _load_tictactoe(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location("tictactoe", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["tictactoe"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def run_checks(path: Path) -> dict[str, Any]:
+    """Every check on one hand-in, in this process: file (1), import (1) and the 31 calls."""
+    return run_fixed_checks(path, CHECKS, _load_tictactoe)
+
+
+def in_fresh_interpreter(checker: str, path: Path) -> list[tuple[str, str, bool]]:
+    """The checks of the module ``checker`` (run with ``one PATH``) on one hand-in in a fresh interpreter, as a
+    course's checker runs them."""
     completed = subprocess.run(
-        [sys.executable, "-m", "tests.classes.fixed_checker", "one", str(path)],
+        [sys.executable, "-m", checker, "one", str(path)],
         capture_output=True,
         text=True,
         timeout=600,
@@ -139,6 +152,11 @@ def check_handin(path: Path) -> list[tuple[str, str, bool]]:
         cwd=HERE.parent.parent,
     )
     return [(str(f), str(w), bool(p)) for f, w, p in json.loads(completed.stdout)["outcomes"]]
+
+
+def check_handin(path: Path) -> list[tuple[str, str, bool]]:
+    """The checks on one hand-in in a fresh interpreter, as a course's checker runs them."""
+    return in_fresh_interpreter("tests.classes.fixed_checker", path)
 
 
 def check_handin_with_pytest(path: Path) -> list[tuple[str, str, bool]]:
