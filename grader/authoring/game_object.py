@@ -1,13 +1,14 @@
 """A Connect-Four solution whose board is held by an object: a class made with no arguments
 whose attribute holds the empty board (``ConnectFour().board``), a method that drops a piece
-into it (``make_move(col)``, the piece the object's side to move, or ``make_move(col, piece)``)
-and one that takes it back (``undo_move(col)``); the searches make and undo moves on the one
+into it (``make_move(col)``, the piece the object's side to move, kept in an attribute or
+counted from the board) and one that takes it back (``undo_move(col)``); the searches make and undo moves on the one
 object.
 
 Read by calling the methods on objects the kernel makes, each given the board (and the side to
 move, when the object keeps it) in its attributes: the method that places one piece in column 0
 of a fresh object is the successor, the piece it places X's, the attribute that then changes to
-another mark the side to move, and that mark O's. The other methods are read as functions of
+another mark the side to move, and the piece it places next O's. A method told the piece
+(``make_move(col, piece)``) is not read yet. The other methods are read as functions of
 the board object (``ConnectFour.check_win(board, player)``, which Python calls as
 ``board.check_win(player)``) by the same role readers as a board passed as an argument
 (`grader.authoring.game_roles_connect`), with every board they are given made into the object.
@@ -121,13 +122,13 @@ def read_held(runner: CallRunner, discovered: Discovered, literals: Iterable[str
         ),
         "",
     )
-    o_mark = getattr(after, turn) if turn else next(m for m in marks if repr(m) != repr(x_mark))
     once = getattr(after, attribute)
-    twice = _drop(runner, holder, successor, {attribute: once, **({turn: o_mark} if turn else {})}, o_mark)
+    twice = _drop(runner, holder, successor, {attribute: once, **({turn: getattr(after, turn)} if turn else {})})
     cells = cells_of(once)
     second = _one_changed(cells, getattr(twice, attribute, None)) if twice is not None and cells else None
-    if second is None:
-        return f"{successor.function} does not drop a second piece onto the first"
+    if second is None or repr(placed := cells_of(getattr(twice, attribute))[second]) == repr(x_mark):  # type: ignore[index]
+        return f"{successor.function} does not drop the other side's piece onto the first"
+    o_mark: Any = placed
     cols = abs(second - first_cell) if empty.rows is None else empty.cells // empty.rows
     if cols < 1 or empty.cells % cols or first_cell % cols or abs(second - first_cell) != cols:
         return f"{successor.function} drops pieces in column 0 into cells {first_cell} and {second}: no column"
@@ -166,9 +167,9 @@ def _made(holder: str, written: dict[str, Any]) -> KernelMade:
     return KernelMade(holder, attributes=tuple(written.items()))
 
 
-def _drop(runner: CallRunner, holder: str, successor: SlottedCall, written: dict[str, Any], mark: Any) -> Any:
+def _drop(runner: CallRunner, holder: str, successor: SlottedCall, written: dict[str, Any]) -> Any:
     """The object after ``successor`` dropped a piece into column 0 of one made with ``written``."""
-    values = {"board": _made(holder, written), "move": 0, "to_move": mark}
+    values = {"board": _made(holder, written), "move": 0}
     call = Call(successor.function, tuple(values[s] for s in successor.slots), read_after=(0,), timeout=SCREEN_SECONDS)
     (outcome,) = runner.call_many([call])
     return outcome.after.get(0) if outcome.ok else None
@@ -190,12 +191,8 @@ def _successor(
     before = cells_of(empty)
     assert before is not None
     for method in methods:
-        for slots in (
-            o for kind in (("board", "move"), ("board", "move", "to_move")) for o in _board_first(method, kind)
-        ):
-            if "to_move" in slots:
-                continue  # the piece told: read with the marks below
-            after = _drop(runner, holder, SlottedCall(method.name, slots), {}, None)
+        for slots in _board_first(method, ("board", "move")):
+            after = _drop(runner, holder, SlottedCall(method.name, slots), {})
             board = getattr(after, attribute, None)
             cell = _one_changed(before, board)
             if cell is not None:

@@ -147,15 +147,7 @@ def _board_object(table: Mapping[str, Any]) -> tuple[MadeTemplate | None, str, s
         return [("game.turn_attribute", f"must name the object's attribute that holds the side to move, not {turn!r}")]
     if "board" in made.placeholders and turn:
         return [("game.turn_attribute", "is written only to an object not given the board: leave it out")]
-    if "board" not in made.placeholders and not attribute:
-        return [
-            (
-                "game.board_object",
-                f"{text!r} is not given the board: write board among its arguments, or name the attribute "
-                "it is written to in board_attribute",
-            )
-        ]
-    return made, attribute, turn
+    return made, attribute, turn  # not given the board: it is written to the attribute
 
 
 def _encoding(table: Mapping[str, Any], game: ConnectK) -> GridEncoding | list[tuple[str, str]]:
