@@ -1,7 +1,8 @@
 """A draft for a solution of Connect Four (any rows x cols, k in a line): the ``[game]`` table and
 the game-* checks, each role found by what the function answers.
 
-The board's encoding comes first (`grader.authoring.game_encoding`), then how many in a line
+The board's encoding comes first (`grader.authoring.game_encoding`; for a board held by an
+object, its class's methods read as functions of it, `grader.authoring.game_object`), then how many in a line
 win: the k under which some function of the board answers every finished game's winner, or ends
 it, four when none does. Then the roles (`grader.authoring.game_roles_connect`). A search's
 shape is read from its answers; what its count is (the calls of the heuristic, or the number it
