@@ -19,6 +19,8 @@ DEFAULT_POINTS: dict[str, float] = {
     "moves": 5,
     "column-test": 5,
     "landing-row": 5,
+    "full-test": 5,
+    "undo": 10,
     "turn": 5,
     "successor": 10,
     "initial-state": 5,

@@ -106,21 +106,28 @@ def read_empty_board(runner: CallRunner, functions: Sequence[Function]) -> Empty
     makers = [f for f in functions if not f.required and f.owner is None and "input" not in f.free_names]
     outcomes = runner.call_many([Call(f.name, timeout=SCREEN_SECONDS, check_mutation=False) for f in makers])
     for function, outcome in zip(makers, outcomes):
-        value = outcome.value
-        cells = cells_of(value) if outcome.ok else None
-        if not cells or len(cells) < 16 or len(set(map(repr, cells))) != 1 or not _scalar(cells[0]):
-            continue
-        if isinstance(value, np.ndarray):
-            container: GridContainer = "numpy"
-            nested = value.ndim == 2
-        else:
-            assert isinstance(value, (list, tuple))  # `cells_of` reads nothing else
-            container = "list" if isinstance(value, list) else "tuple"
-            nested = isinstance(value[0], (list, tuple))
-        rows = len(value) if nested else None
-        layout: GridLayout = "rows" if nested else "flat"
-        return EmptyBoard(function.name, layout, container, rows, len(cells), cells[0], value)
+        found = empty_board_of(function.name, outcome.value) if outcome.ok else None
+        if found is not None:
+            return found
     return None
+
+
+def empty_board_of(source: str, value: Any) -> EmptyBoard | None:
+    """``value`` as an empty board of one symbol, 16 cells or more (``source`` gave it); None
+    when it is not one."""
+    cells = cells_of(value)
+    if not cells or len(cells) < 16 or len(set(map(repr, cells))) != 1 or not _scalar(cells[0]):
+        return None
+    if isinstance(value, np.ndarray):
+        container: GridContainer = "numpy"
+        nested = value.ndim == 2
+    else:
+        assert isinstance(value, (list, tuple))  # `cells_of` reads nothing else
+        container = "list" if isinstance(value, list) else "tuple"
+        nested = isinstance(value[0], (list, tuple))
+    rows = len(value) if nested else None
+    layout: GridLayout = "rows" if nested else "flat"
+    return EmptyBoard(source, layout, container, rows, len(cells), cells[0], value)
 
 
 def held_board(runner: CallRunner, classes: dict[str, tuple[Any, ...]], attributes: dict[str, tuple[str, ...]]) -> str:
@@ -132,8 +139,7 @@ def held_board(runner: CallRunner, classes: dict[str, tuple[Any, ...]], attribut
         fields = attributes.get(name, ())
         calls = [Call(name, then=(("__getattribute__", (field,), {}),), timeout=SCREEN_SECONDS) for field in fields]
         for field, outcome in zip(fields, runner.call_many(calls)):
-            cells = cells_of(outcome.value) if outcome.ok else None
-            if cells and len(cells) >= 16 and len(set(map(repr, cells))) == 1 and _scalar(cells[0]):
+            if outcome.ok and empty_board_of(name, outcome.value) is not None:
                 return f"{name}().{field}"
     return ""
 

@@ -1,7 +1,8 @@
 """A draft for a solution of Connect Four (any rows x cols, k in a line): the ``[game]`` table and
 the game-* checks, each role found by what the function answers.
 
-The board's encoding comes first (`grader.authoring.game_encoding`), then how many in a line
+The board's encoding comes first (`grader.authoring.game_encoding`; for a board held by an
+object, its class's methods read as functions of it, `grader.authoring.game_object`), then how many in a line
 win: the k under which some function of the board answers every finished game's winner, or ends
 it, four when none does. Then the roles (`grader.authoring.game_roles_connect`). A search's
 shape is read from its answers; what its count is (the calls of the heuristic, or the number it
@@ -24,7 +25,8 @@ from typing import Any, Literal
 from grader.authoring.api import Api
 from grader.authoring.discovery import Discovered, Function
 from grader.authoring.draft import Draft, DraftCheck, call, slug
-from grader.authoring.game_encoding import BoardReading, held_board, read_board
+from grader.authoring.game_encoding import BoardReading, read_board
+from grader.authoring.game_object import read_held, undo_check
 from grader.authoring.game_roles_connect import (
     Heuristic,
     MoveFunction,
@@ -61,6 +63,7 @@ _ROLE_OF_EXPECT = {
     "wins": "win-test",
     "has-room": "column-test",
     "open-row": "landing-row",
+    "full": "full-test",
 }
 _PROBE_CALL_SECONDS = 10.0
 
@@ -90,11 +93,18 @@ def infer_game(session: NotebookSession, discovered: Discovered, literals: Itera
     runner = session.calls
     every = [f for f in discovered.functions if f.owner is None]
     reading = read_board(runner, every, literals)
+    held = None
     if isinstance(reading, str):
-        held = held_board(runner, discovered.classes, discovered.attributes)
-        return f"{reading}; {held} holds one, but init does not read a board held by an object yet" if held else reading
+        on_object = read_held(runner, discovered, literals)
+        if isinstance(on_object, str):
+            return f"{reading}; {on_object}" if on_object else reading
+        held, board = on_object, on_object.reading
+        every += held.methods
+    else:
+        board = reading
     functions = [f for f in every if api.admits(f.name)]
-    encoding = reading.encoding
+    # the boards the functions are asked about: the course's object holding them, when it has one
+    encoding = board.encoding if held is None else held.probing
     game, predicates = ConnectK(encoding.rows, encoding.cols, 4), []
     for k in _KS:
         if k > max(encoding.rows, encoding.cols):
@@ -111,12 +121,12 @@ def infer_game(session: NotebookSession, discovered: Discovered, literals: Itera
     functions = _without(functions, predicates)  # a board test is no heuristic, move function or search
     draft = Draft()
     draft.api = api.comment(f.name for f in discovered.functions)
-    draft.game = game_table(reading, game)
-    draft.game_evidence = reading.evidence
+    draft.game = game_table(board, game) | ({} if held is None else held.game_fields())
+    draft.game_evidence = board.evidence
     # the functions the others are built on first: a mistake in one is then stood in for in their checks
     for predicate in sorted(predicates, key=lambda p: _BUILT_ON.index(p.expect)):
         draft.add_check(_predicate_check(predicate))
-    successor = reading.successor
+    successor = board.successor
     draft.add_check(
         DraftCheck(
             slug(successor.function),
@@ -125,9 +135,12 @@ def infer_game(session: NotebookSession, discovered: Discovered, literals: Itera
             + (", the board given left alone" if successor.returns == "new-board" else " into the board given"),
             "game-successor",
             GameSuccessorParams(call(successor.call_text), successor.returns),
-            reading.evidence,
+            board.evidence,
         )
     )
+    if held is not None and held.undo is not None:
+        draft.add_check(undo_check(held.undo, board.evidence))
+    reading = dataclasses.replace(board, encoding=encoding)  # the searches are asked on the object too
     heuristics, movers = read_two_slot(runner, functions, game, encoding)
     heuristic = min(heuristics, key=lambda h: h.constant, default=None)  # one always 0 judges no search
     if heuristic is not None:
@@ -167,10 +180,10 @@ def infer_game(session: NotebookSession, discovered: Discovered, literals: Itera
         for check in _move_checks(runner, spec_of, mover, heuristic, judged, game, reading):
             draft.add_check(check)
     draft.checks = [c for c in draft.checks if all(api.admits(t) for t in _called(c))]
-    return GameDraft(draft, reading, game)
+    return GameDraft(draft, board, game)
 
 
-_BUILT_ON: tuple[str, ...] = ("wins", "winner", "has-room", "open-row", "legal-moves", "terminal")
+_BUILT_ON: tuple[str, ...] = ("wins", "winner", "has-room", "open-row", "full", "legal-moves", "terminal")
 """The order of the board tests' checks: a win test and a column's room before the legal moves
 and the game's end, which courses build on them."""
 
@@ -181,6 +194,7 @@ _SAYS = {
     "open-row": "the row a piece lands in",
     "terminal": "over once won or full",
     "legal-moves": "the columns with room",
+    "full": "whether every column is full",
 }
 
 

@@ -66,8 +66,9 @@ class Search(SlottedCall):
 
     @property
     def flagged(self) -> bool:
-        """It always plays one side and is told by a flag that this side is to move."""
-        return "maximizing" in self.slots
+        """It always plays one side and is told by a flag that this side is to move (a search
+        told the side's mark as well plays either side, the flag True)."""
+        return "maximizing" in self.slots and "to_move" not in self.slots
 
 
 class MoveFunction(SlottedCall):
@@ -110,6 +111,8 @@ def _agrees(expect: str, game: ConnectK, encoding: GridEncoding, state: ConnectS
         return _mark_of(encoding, value) == (next(iter(winners)) if len(winners) == 1 else None)
     if expect == "terminal":
         return isinstance(value, bool) and value == game.is_terminal(state)
+    if expect == "full":
+        return isinstance(value, bool) and value == all(state.height(c) >= game.rows for c in range(game.cols))
     if game.is_terminal(state):
         return True  # the legal moves of a finished game are not asked
     return isinstance(value, (list, tuple, set, frozenset)) and sorted(value) == list(game.actions(state))
@@ -314,8 +317,9 @@ def read_searches(
     for function in functions:
         kinds = [("board", "depth_limit", "to_move"), ("board", "depth_limit", "alpha", "beta", "to_move")]
         flag = [tuple("maximizing" if slot == "to_move" else slot for slot in kind) for kind in kinds]
+        both = [(*kind[:-1], "maximizing", "to_move") for kind in kinds]  # the flag True: the mark's side to move
         named = any(any(h in p.name.lower() for h in HINTS["maximizing"]) for p in function.required)
-        kinds = flag + kinds if named else kinds + flag
+        kinds = flag + both + kinds if named else kinds + flag + both
         for slots in (order for kind in kinds for order in slot_orders(function, kind, HINTS)):
             calls = [Call(function.name, _args(slots, board, mark, d), timeout=4 * SCREEN_SECONDS) for d in (1, 2)]
             shape = _search_shape(runner.call_many(calls), game, state)

@@ -10,6 +10,7 @@ assignment's game: the board in the student's encoding, the placeholders of a ca
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 
 from grader.checks.context import CheckContext
 from grader.checks.properties import Mismatch
-from grader.execution.channel.call_data import RemoteObject
+from grader.execution.channel.call_data import KernelMade, RemoteObject
 from grader.results import Counterexample
 from grader.spec.game import GameSetup
 from reference.connect4 import ConnectK, ConnectState
@@ -111,8 +112,41 @@ class GameView:
         values.setdefault("is_max", values["player"] == values["to_move"])
         made = self.setup.board_object
         if made is not None:
-            values["board"] = made.fill(values)
+            values["board"] = self._made(values)
         return values
+
+    def _made(self, values: dict[str, Any]) -> KernelMade:
+        """The course's board object for one position: made from the board, or made and then
+        given the board (and the side to move) in its attributes."""
+        setup = self.setup
+        assert setup.board_object is not None
+        made = setup.board_object.fill(values)
+        if not setup.board_written:
+            return made
+        written = [(setup.board_attribute, values["board"])]
+        if setup.turn_attribute:
+            written.append((setup.turn_attribute, values["to_move"]))
+        return dataclasses.replace(made, attributes=tuple(written))
+
+    def held_turn(self, raw: Any) -> str | None:
+        """X or O as the course's board object ``raw`` says is to move (``[game]
+        turn_attribute``); None without one, or for anything else."""
+        attribute = self.setup.turn_attribute
+        if not attribute or not isinstance(raw, RemoteObject):
+            return None
+        return self.player_of(getattr(raw, attribute, None))
+
+    def left_changed(self, answer: Any) -> Mismatch | None:
+        """A call that left the course's board object otherwise than it was made (its board, the
+        side to move), where the object holds the game: a move made and not taken back."""
+        if not self.setup.board_written or not answer.ok or not answer.outcome.mutated:
+            return None
+        return Mismatch(
+            answer.call_text,
+            "the board object left as it was given",
+            f"{answer.given()}, and the object changed",
+            "the call changed the board object it was given: a move that is made must be undone afterwards",
+        )
 
     def held_board(self, raw: Any) -> Any:
         """The board in the assignment's encoding inside ``raw``: the attribute of the course's

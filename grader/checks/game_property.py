@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from grader.check_notes import Cause, PositionsTried
 from grader.checks.answers import Answer
 from grader.checks.context import CheckContext, StudentFunction
-from grader.checks.game_cases import GameCase, case_counterexample
+from grader.checks.game_cases import GameCase, case_counterexample, game_view
 from grader.checks.positions import check_key, check_seed
 from grader.checks.properties import Mismatch, PropertyOutcome, RunPlan, find_smallest_failure
 from grader.results import CheckResult, CheckStatus
@@ -44,6 +44,9 @@ class GameProperty(Generic[E]):
     partners: Callable[[GameCase, E], Sequence[E]] | None = None
     """What else the judge of a case asks about it (the other side, for a heuristic): asked in
     the same batch, not one round trip each."""
+    changes_board: bool = False
+    """The call is asked to change the board it is given (a move made or taken back): else, on
+    a course's board object that holds the game, a call that leaves it changed is wrong."""
 
 
 def _key(item: GameInput[Any]) -> Hashable:
@@ -62,10 +65,13 @@ def run_game_property(
             items = [*items, *((case, other) for case, extra in items for other in partners(case, extra))]
         student.ask_many(((_key(item), prop.values(*item)) for item in items), partial=True)
 
+    view = game_view(ctx)
+
     def judge(item: GameInput[E]) -> Mismatch | None:
         case, extra = item
         answer = student.answer_for(_key(item), lambda: prop.values(case, extra))
-        return prop.judge(case, extra, answer)
+        changed = None if prop.changes_board else view.left_changed(answer)
+        return changed or prop.judge(case, extra, answer)
 
     def size(item: GameInput[E]) -> tuple[Any, ...]:
         case, extra = item

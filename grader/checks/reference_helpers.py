@@ -28,7 +28,7 @@ from typing import Any
 
 from grader.check_notes import Regraded
 from grader.checks.context import CheckContext, NotDefined
-from grader.checks.kinds.game_board import GamePredicateParams
+from grader.checks.kinds.game_board import GamePredicateParams, GameSuccessorParams
 from grader.checks.kinds.predicates import Params as PredicateParams
 from grader.checks.kinds.state import SuccessorParams
 from grader.execution.channel.call_data import StandIn
@@ -48,6 +48,8 @@ def stand_in_for(check: Check[Any], ctx: CheckContext) -> StandIn | None:
     params = check.params
     if isinstance(params, SuccessorParams):
         return _successor_stand_in(params, ctx)
+    if isinstance(params, GameSuccessorParams):
+        return _held_move_stand_in(params, ctx)
     if isinstance(params, GamePredicateParams):
         return _game_board_stand_in(params, ctx)
     if not isinstance(params, PredicateParams) or not params.expectation.stands_in or ctx.adapter_encodes_boards:
@@ -162,6 +164,38 @@ def _game_board_stand_in(params: GamePredicateParams, ctx: CheckContext) -> Stan
         top_row_first=setup.encoding.top_row_first,
         board_attribute=setup.board_attribute if setup.board_object is not None else "",
         win=params.win,
+    )
+
+
+def _held_move_stand_in(params: GameSuccessorParams, ctx: CheckContext) -> StandIn | None:
+    """The reference's move, or its taking back, on the course's board object that holds the
+    game (``make_move(col)``, ``undo_move(col)``: the board and the side to move in its
+    attributes); None for a successor of a board passed as it is."""
+    setup = ctx.assignment.game
+    template = params.call
+    args = template.target.args
+    board_arg, move_arg = _position(args, (Placeholder("board"),)), _position(args, (Placeholder("move"),))
+    if setup is None or not setup.board_written or params.returns == "new-board" or template.chain:
+        return None
+    if board_arg is None or move_arg is None or (not setup.turn_attribute and _position(args, _PLAYER) is None):
+        return None
+    try:
+        function = ctx.resolve(template.function)
+    except NotDefined:
+        return None
+    game = setup.game
+    return StandIn(
+        name=function,
+        role="grid-undo" if params.returns == "undone" else "grid-drop",
+        marks=setup.encoding.marks,
+        board_arg=board_arg,
+        player_arg=_position(args, _PLAYER),
+        move_arg=move_arg,
+        first_player=game.first_player,
+        grid=(game.rows, game.cols, game.k),
+        top_row_first=setup.encoding.top_row_first,
+        board_attribute=setup.board_attribute,
+        turn_attribute=setup.turn_attribute,
     )
 
 

@@ -8,6 +8,9 @@ its board, read from the ``[game]`` table of ``assignment.toml``.
     k = 4
     encoding = "grid-space"   # a preset: grid-space | numpy-012 | numpy-012-bottom | flat-space
     # layout, container, empty, x, o, top_row_first: override the preset's fields
+    # board_object = "ConnectFour()"   # the course's object holding the board (optional)
+    # board_attribute = "board"         # its attribute holding the board
+    # turn_attribute = "current_player" # its attribute holding the side to move
 
 Without the table (or with ``name = "tic-tac-toe"``) the assignment is tic-tac-toe, its board
 described by ``[assignment] encoding`` and ``[board]`` as before. Any other game is a
@@ -49,7 +52,10 @@ GAME_FIELDS: dict[str, str] = {
     "board_object": "The course's board object, made in the kernel from the board in the encoding above for every "
     'call: `"ConnectFourBoard(board)"` (a class of a support module); `board` in a call is then that object.',
     "board_attribute": "With `board_object`: the object's attribute that holds the board in the encoding above, "
-    'read back from the objects a search logs or answers (`"board_array"`).',
+    'read back from the objects a search logs or answers (`"board_array"`). When `board_object` is not given the '
+    'board (`"ConnectFour()"`), the board is written to this attribute of the object made.',
+    "turn_attribute": "With a `board_object` not given the board: the object's attribute written with the mark of "
+    'the side to move (`"current_player"`), read back after a move is made or taken back.',
 }
 """Every field of the ``[game]`` table and what it says (the format page lists them)."""
 
@@ -66,6 +72,15 @@ class GameSetup:
     the encoded board is the argument."""
     board_attribute: str = ""
     """The attribute of ``board_object`` that holds the encoded board."""
+    turn_attribute: str = ""
+    """The attribute of ``board_object`` the side to move's mark is written to, or empty."""
+
+    @property
+    def board_written(self) -> bool:
+        """Whether the board is written to the object made (``ConnectFour()``, then its
+        ``board``) rather than given to its constructor: the object holds the game, and a call
+        must leave it as it was made unless it is asked to change it."""
+        return self.board_object is not None and "board" not in self.board_object.placeholders
 
     @property
     def label(self) -> str:
@@ -109,17 +124,16 @@ def read_game(table: Mapping[str, Any]) -> GameSetup | None | list[tuple[str, st
     return GameSetup(name, game, encoding, *made)
 
 
-def _board_object(table: Mapping[str, Any]) -> tuple[MadeTemplate | None, str] | list[tuple[str, str]]:
-    """The course's board object and its board's attribute, or the problems with them."""
+def _board_object(table: Mapping[str, Any]) -> tuple[MadeTemplate | None, str, str] | list[tuple[str, str]]:
+    """The course's board object, its board's attribute and its turn's, or the problems with them."""
     text, attribute = table.get("board_object"), table.get("board_attribute", "")
+    turn = table.get("turn_attribute", "")
     if text is None:
-        return (
-            [("game.board_attribute", "names the attribute of board_object: give board_object")]
-            if attribute
-            else (
-                None,
-                "",
-            )
+        named = [field for field, value in (("board_attribute", attribute), ("turn_attribute", turn)) if value]
+        return [(f"game.{field}", "names an attribute of board_object: give board_object") for field in named] or (
+            None,
+            "",
+            "",
         )
     if not isinstance(text, str):
         return [("game.board_object", f'must be a call text such as "ConnectFourBoard(board)", not {text!r}')]
@@ -129,9 +143,11 @@ def _board_object(table: Mapping[str, Any]) -> tuple[MadeTemplate | None, str] |
         made = parse_made(text, frozenset({"board", "to_move", "opponent"}))
     except CallTemplateError as problem:
         return [("game.board_object", str(problem))]
-    if "board" not in made.placeholders:
-        return [("game.board_object", f"{text!r} is not given the board: write board among its arguments")]
-    return made, attribute
+    if turn and (not isinstance(turn, str) or not turn.isidentifier()):
+        return [("game.turn_attribute", f"must name the object's attribute that holds the side to move, not {turn!r}")]
+    if "board" in made.placeholders and turn:
+        return [("game.turn_attribute", "is written only to an object not given the board: leave it out")]
+    return made, attribute, turn  # not given the board: it is written to the attribute
 
 
 def _encoding(table: Mapping[str, Any], game: ConnectK) -> GridEncoding | list[tuple[str, str]]:

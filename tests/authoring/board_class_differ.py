@@ -1,7 +1,8 @@
 """Which functions of a mutant of the board-class course answer otherwise than the solution's,
-on the same positions: the evidence `connect/board_class/expected.toml`'s `breaks` is
-checked against while init does not read this style. Every call is made on a fresh object set to the position, and a
-search's answer is its (column, value) and the calls of `evaluate` it made."""
+on the same positions, called outside the grader: what each mistake reaches, the evidence
+`connect/board_class/expected.toml`'s `breaks` is checked against (its `failed` and `regraded`
+pin what the grading of init's assignment says). Every call is made on a fresh object set to
+the position, and a search's answer is its (column, value) and the calls of `evaluate` it made."""
 
 from __future__ import annotations
 

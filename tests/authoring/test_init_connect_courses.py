@@ -7,6 +7,7 @@ once the reference's version stands in for it."""
 
 from __future__ import annotations
 
+import ast
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,9 +30,9 @@ else:  # pragma: no cover
     import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
 COURSES = Path(__file__).parent / "connect"
-STYLES = ("in_place_rows",)
-"""The styles init reads; ``board_class`` (a board held by an object, moves made and undone on
-it) is not read yet: its tests below pin the message and the mutants' mistakes."""
+STYLES = ("in_place_rows", "board_class")
+"""The styles init reads: rows changed in place by plain functions, and a board held by an object
+(``ConnectFour().board``), moves made and undone through its methods."""
 
 
 def _pinned(style: str) -> dict[str, dict[str, Any]]:
@@ -61,7 +62,7 @@ def _mutant(style: str, name: str, folder: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("style", [*STYLES, "board_class"])
+@pytest.mark.parametrize("style", STYLES)
 def test_every_mutant_is_one_edit_of_the_solution_that_still_compiles(style: str, tmp_path: Path) -> None:
     solution = (COURSES / style / "solution.py").read_text(encoding="utf-8")
     for name, pinned in _pinned(style).items():
@@ -73,8 +74,8 @@ def test_every_mutant_is_one_edit_of_the_solution_that_still_compiles(style: str
 
 @pytest.mark.parametrize("mutant", sorted(_pinned("board_class")))
 def test_each_board_class_mutant_breaks_what_it_pins(mutant: str, tmp_path: Path) -> None:
-    """Init does not read this style yet: each mutant's mistake is pinned by the functions whose
-    answers differ from the solution's (calls on fresh objects set to seeded positions)."""
+    """What each mutant's mistake reaches: the functions whose answers differ from the
+    solution's (calls on fresh objects set to seeded positions, outside the grader)."""
     from tests.authoring.board_class_differ import differing
 
     pinned = _pinned("board_class")[mutant]
@@ -95,8 +96,12 @@ def test_the_folder_validates_untouched(course: Course) -> None:
 def test_each_function_of_the_handout_but_the_given_ones_has_a_check(course: Course) -> None:
     called = {str(c.params.call.function) for c in course.assignment.checks if hasattr(c.params, "call")}
     given = {"create_board", "print_board", "evaluate_window"}  # evaluate_window: through score_position
-    handout = (COURSES / course.style / "handout.py").read_text(encoding="utf-8")
-    defined = {line[4:].split("(")[0] for line in handout.splitlines() if line.startswith("def ")}
+    handout = ast.parse((COURSES / course.style / "handout.py").read_text(encoding="utf-8"))
+    defined = {node.name for node in handout.body if isinstance(node, ast.FunctionDef)}
+    for holder in (node for node in handout.body if isinstance(node, ast.ClassDef)):
+        methods = (node.name for node in holder.body if isinstance(node, ast.FunctionDef))
+        defined |= {f"{holder.name}.{name}" for name in methods if not name.startswith("__")}
+    assert defined, course.style
     assert defined - given <= called, sorted(defined - given - called)
 
 
@@ -106,7 +111,7 @@ def _grade(course: Course, mutant: str, folder: Path) -> SubmissionResult:
 
 @pytest.mark.kernel
 @pytest.mark.slow
-@pytest.mark.parametrize("mutant", sorted(_pinned("in_place_rows")))
+@pytest.mark.parametrize("mutant", sorted({name for style in STYLES for name in _pinned(style)}))
 def test_each_mutant_fails_its_own_check_once(course: Course, mutant: str, tmp_path: Path) -> None:
     if mutant not in _pinned(course.style):
         pytest.skip(f"{mutant} is a mutant of another course")
@@ -123,16 +128,44 @@ def test_each_mutant_fails_its_own_check_once(course: Course, mutant: str, tmp_p
 
 
 @pytest.mark.kernel
+@pytest.mark.slow
+def test_on_the_board_object_every_call_that_plays_must_leave_it_as_it_was(course: Course) -> None:
+    """The course's object holds the game: it is made for each call (the board and the side to
+    move written to it), and every check but the move's and its taking back refuses a call that
+    leaves it changed; taking a move back is asked on the position after it."""
+    if course.style != "board_class":
+        pytest.skip("the board is an argument")
+    game = course.assignment.game
+    assert game is not None and game.board_object is not None and game.board_written
+    assert (game.board_object.text, game.board_attribute, game.turn_attribute) == (
+        "ConnectFour()",
+        "board",
+        "current_player",
+    )
+    by_call = {str(c.params.call.text): c for c in course.assignment.checks if hasattr(c.params, "call")}
+    assert by_call["ConnectFour.make_move(board, move)"].params.returns == "in-place"
+    assert by_call["ConnectFour.undo_move(board, move)"].params.returns == "undone"
+
+
+@pytest.mark.kernel
 @pytest.mark.parametrize("source", ["solution.py", "handout.py"])
-def test_a_board_held_by_an_object_gets_one_message_and_no_folder(tmp_path: Path, source: str) -> None:
-    folder = COURSES / "board_class"
+def test_a_board_object_init_cannot_read_gets_one_message_and_no_folder(tmp_path: Path, source: str) -> None:
+    """The solution with its make_move a stub (and no game played at the top level): the object
+    holds an empty board, but no method drops a piece into it. The handout alone stops in its
+    top-level game, which calls the stub."""
+    text = (COURSES / "board_class" / source).read_text(encoding="utf-8")
+    if source == "solution.py":
+        body = text[text.index("    def make_move(self, col):\n") : text.index("    def undo_move(")]
+        text = text.replace(body, "    def make_move(self, col):\n        raise NotImplementedError\n\n")
+        text = text[: text.index("game = ConnectFour()\n")]
+    path = tmp_path / source
+    path.write_text(text, encoding="utf-8")
     out = tmp_path / "assignment"
-    template = folder / "handout.py" if source == "solution.py" else None
-    report = create_assignment(InitRequest(folder / source, out, template=template))
+    report = create_assignment(InitRequest(path, out))
     assert report.return_code == 1
     if source == "solution.py":
         assert str(report).endswith(
             "no function of no arguments returns an empty board of 16 cells or more; "
-            "ConnectFour().board holds one, but init does not read a board held by an object yet"
+            "ConnectFour().board holds the board, but no method of ConnectFour drops a piece into it"
         ), str(report)
     assert not out.exists()

@@ -174,7 +174,16 @@ def _spec(tmp_path: Path, old: str, new: str) -> Path:
     [
         ('state = "AbstractGameState(board,', 'state = "AbstractGameState(board +', "must be a literal, a placeholder"),
         ('call = "dfs_maximizing(state)"', 'call = "dfs_maximizing(board)"', "is not given the state"),
-        ('board_object = "ConnectFourBoard(board)"', 'board_object = "ConnectFourBoard()"', "is not given the board"),
+        (
+            'board_object = "ConnectFourBoard(board)"\nboard_attribute = "board_array"',
+            'board_object = "ConnectFourBoard()"',
+            "must name the object's attribute that holds the board",
+        ),
+        (
+            'board_attribute = "board_array"',
+            'board_attribute = "board_array"\nturn_attribute = "turn"',
+            "only to an object",
+        ),
         ('heuristic = "heuristic_connectfour(board, is_max)"\n', "", "say which with heuristic"),
     ],
 )

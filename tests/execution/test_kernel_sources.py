@@ -27,6 +27,7 @@ def test_the_kernel_folder_holds_exactly_what_is_sent_after_the_shared_modules()
         "captured_output",
         "executor",
         "exploration",
+        "held_moves",
         "names",
         "node_cap",
         "predicate_truths",

@@ -26,7 +26,7 @@ from reference.errors import MalformedBoard
 from reference.tictactoe import EMPTY, O, X, opponent
 
 GameExpect = Literal[
-    "winner", "terminal", "legal-moves", "wins", "has-room", "open-row", "endgame-score", "next-boards"
+    "winner", "terminal", "legal-moves", "wins", "has-room", "open-row", "endgame-score", "next-boards", "full"
 ]
 _BY_PLAYER: tuple[GameExpect, ...] = ("wins",)
 """Expectations asked of each side's mark, in ``player``."""
@@ -54,7 +54,8 @@ class GamePredicateParams:
     indexed, a piece dropped into column ``move`` lands in, e.g. ``get_next_open_row(board, move)``; asked of the
     columns with room), endgame-score (a finished game's value for the maximizer, ``win``, ``-win`` or 0: ``is_max``
     says whether the side to move maximizes, else the other side does; asked on finished games only, with each),
-    next-boards (the boards one move away, column by column, none once the game is over)."""
+    next-boards (the boards one move away, column by column, none once the game is over), full (True when no column
+    has room, won or not, e.g. ``is_full(board)``)."""
     ordered: bool = False
     """legal-moves only: the columns must come left to right."""
     win: float = 1000
@@ -116,12 +117,18 @@ def _predicate(check: Check[GamePredicateParams], ctx: CheckContext) -> CheckRes
                 return None
             cause = _winner_cause(view, case, expected)
             return Mismatch(answer.call_text, _expected_text(view, case, "winner"), repr(raw), cause)
-        if expect in ("terminal", "wins", "has-room"):
+        if expect in ("terminal", "wins", "has-room", "full"):
             truth = _truth(view, case, expect, extra)
             said = False if expect == "wins" and answer.value is None else _boolean(answer.value)
             if said is truth:
                 return None
-            cause = _winner_cause(view, case, next(iter(game.winners(state)), None)) if expect != "has-room" else None
+            cause = (
+                _winner_cause(view, case, next(iter(game.winners(state)), None))
+                if expect in ("terminal", "wins")
+                else None
+            )
+            if expect == "full" and game.winners(state) and not truth:
+                cause = "a side has won, but columns still have room: the board is not full"
             if cause is None and expect == "terminal" and not game.winners(state) and not game.actions(state):
                 cause = "the board is full and nobody has a line: the game is over, a tie"
             return Mismatch(answer.call_text, repr(truth), repr(answer.value), cause)
@@ -150,6 +157,8 @@ def _truth(view: GameView, case: GameCase, expect: GameExpect, extra: Any) -> bo
     game, state = view.game, case.state
     if expect == "terminal":
         return game.is_terminal(state)
+    if expect == "full":
+        return all(state.height(col) >= game.rows for col in range(game.cols))
     if expect == "wins":
         return extra in game.winners(state)
     return bool(state.height(extra) < game.rows)
@@ -168,7 +177,7 @@ def _judge_row(view: GameView, case: GameCase, col: int, answer: Answer) -> Mism
 
 def _expected_text(view: GameView, case: GameCase, expect: str, extra: Any = None) -> str:
     game, state = view.game, case.state
-    if expect in ("wins", "has-room"):
+    if expect in ("wins", "has-room", "full"):
         return repr(_truth(view, case, expect, extra))  # type: ignore[arg-type]
     if expect == "open-row":
         return repr(view.landing_row(state, extra))
@@ -276,10 +285,13 @@ class GameSuccessorParams:
     """The call, e.g. ``drop_piece(board, move, to_move)``; ``move`` is the column, and ``row`` the row (as the
     board's rows are indexed) the piece lands in, for a function that is told it: ``drop_piece(board, row, move,
     to_move)``."""
-    returns: Literal["new-board", "in-place"] = "new-board"
+    returns: Literal["new-board", "in-place", "undone"] = "new-board"
     """new-board: it returns the board after the move and leaves the one given unchanged; in-place: it drops the piece
-    into the board given (what it returns is not read). With a ``[game] board_object``, the board is read from the
-    object's ``board_attribute`` (the returned object's, or the given one's)."""
+    into the board given (what it returns is not read); undone: it takes back the piece last dropped into column
+    ``move`` of the board given, which is the position after that move (``undo_move(board, move)``). With a ``[game]
+    board_object``, the board is read from the object's ``board_attribute`` (the returned object's, or the given
+    one's), and with a ``turn_attribute`` the side to move is read there too: the other side after a move, the same
+    side again once it is taken back."""
     examples: Count | None = None
     """Positions drawn beyond the first cases; default: the assignment's ``hypothesis_examples``."""
 
@@ -295,14 +307,21 @@ def _successor(check: Check[GameSuccessorParams], ctx: CheckContext) -> CheckRes
     cases = view.strategy(finished=False).filter(lambda case: not game.is_terminal(case.state))
     items = cases.flatmap(lambda case: st.tuples(st.just(case), st.sampled_from(game.actions(case.state))))
 
+    undone = params.returns == "undone"
+
     def judge(case: GameCase, col: int, answer: Answer) -> Mismatch | None:
         after = game.result(case.state, col)
         wanted = f"the board after dropping {game.to_move(case.state)} into column {col}"
+        if undone:
+            wanted = f"the board before {game.to_move(case.state)}'s piece in column {col}, taken back"
         if not answer.ok:
             return Mismatch(answer.call_text, wanted, answer.given())
-        given_after = view.held_board(student.board_after(answer.outcome))  # a board object: its board's attribute
-        if params.returns == "in-place":
-            return _same_board(encoding, given_after, after, answer, wanted + ", in the board given")
+        held = student.board_after(answer.outcome)
+        given_after = view.held_board(held)  # a board object: its board's attribute
+        if params.returns != "new-board":
+            now = case.state if undone else after
+            wrong = _same_board(encoding, given_after, now, answer, wanted + ", in the board given")
+            return wrong or _same_turn(view, held, now, answer)
         wrong = _same_board(encoding, view.held_board(answer.value), after, answer, wanted + ", returned")
         if wrong is not None:
             return wrong
@@ -315,15 +334,33 @@ def _successor(check: Check[GameSuccessorParams], ctx: CheckContext) -> CheckRes
             cause="the function changed the board it was given: copy it first",
         )
 
+    def values(case: GameCase, col: int) -> dict[str, Any]:
+        if undone:  # asked on the position after the move, to take it back
+            return view.placeholders(game.result(case.state, col), move=col)
+        return view.placeholders(case.state, move=col, row=view.landing_row(case.state, col))
+
     prop = GameProperty(
-        cases=items,
-        values=lambda case, col: view.placeholders(case.state, move=col, row=view.landing_row(case.state, col)),
-        judge=judge,
-        first=first,
-        examples=params.examples,
+        cases=items, values=values, judge=judge, first=first, examples=params.examples, changes_board=True
     )
     outcome = run_game_property(check, ctx, student, prop)
-    return game_result(check, outcome, f"Drops the piece where the game does, on {outcome.tried} moves")
+    done = "Takes the piece back as the game was before" if undone else "Drops the piece where the game does"
+    return game_result(check, outcome, f"{done}, on {outcome.tried} moves")
+
+
+def _same_turn(view: GameView, held: Any, state: Any, answer: Answer) -> Mismatch | None:
+    """With a ``[game] turn_attribute``: the side to move the board object says, against the game's."""
+    if not view.setup.turn_attribute:
+        return None
+    wanted = view.game.to_move(state)
+    if view.held_turn(held) == wanted:
+        return None
+    shown = repr(getattr(held, view.setup.turn_attribute, None))
+    return Mismatch(
+        answer.call_text,
+        f"{view.mark(wanted)!r} to move ({view.setup.turn_attribute})",
+        shown,
+        f"the board is right, but the side to move is not: {view.setup.turn_attribute} must say {wanted} moves next",
+    )
 
 
 def _same_board(

@@ -198,7 +198,10 @@ def _game_search(check: Check[GameSearchParams], ctx: CheckContext) -> CheckResu
         table = values.get(repr(view.mark(game.to_move(case.state))), {})
         searched = _searched(params, limit)
         expected = [_expected(params, game, case, depth, table) for depth in searched]  # type: ignore[arg-type]
-        judged = _judge(params, view, case, heuristic_name, expected, answer)
+        changed = view.left_changed(answer)  # a move made on the course's object and not undone
+        judged = (
+            (limit, changed) if changed is not None else _judge(params, view, case, heuristic_name, expected, answer)
+        )
         if judged is not None:
             failures.append(_Failure(case, limit, *judged, answer, expected))
     tried = len(asked)

@@ -174,6 +174,9 @@ class StandIn:
     """For ``grid-open-row``: whether the student's row 0 is the top row."""
     board_attribute: str = ""
     """For the ``grid-`` roles: the attribute of the course's board object that holds the board."""
+    turn_attribute: str = ""
+    """For ``grid-drop`` and ``grid-undo``: the attribute of the course's board object that holds
+    the side to move's mark."""
     win: float = 1000
     """For ``grid-endgame-score``: what a won game is worth to the maximizer."""
 
@@ -195,6 +198,7 @@ class StandIn:
             "grid": list(self.grid) if self.grid is not None else None,
             "top_row_first": self.top_row_first,
             "board_attribute": self.board_attribute,
+            "turn_attribute": self.turn_attribute,
             "win": self.win,
         }
 
@@ -216,6 +220,9 @@ class KernelMade:
     factory: str
     args: tuple = ()
     kwargs: tuple[tuple[str, object], ...] = ()
+    attributes: tuple[tuple[str, object], ...] = ()
+    """Written to the object once made (its board, the side to move), and read again after
+    the call: a call that leaves them changed is ``mutated``."""
 
 
 def encode_argument(value: object) -> object:
@@ -224,13 +231,14 @@ def encode_argument(value: object) -> object:
     if isinstance(value, KernelName):
         return {"$name": value.name}
     if isinstance(value, KernelMade):
-        return {
-            "$make": [
-                value.factory,
-                [encode_argument(a) for a in value.args],
-                [[k, encode_argument(v)] for k, v in value.kwargs],
-            ]
-        }
+        made = [
+            value.factory,
+            [encode_argument(a) for a in value.args],
+            [[k, encode_argument(v)] for k, v in value.kwargs],
+        ]
+        if value.attributes:
+            made.append([[k, encode(v)] for k, v in value.attributes])
+        return {"$make": made}
     if isinstance(value, (list, tuple)) and any(isinstance(item, (KernelName, KernelMade)) for item in value):
         items = [encode_argument(item) for item in value]
         return items if isinstance(value, list) else {"$tuple": items}

@@ -225,6 +225,9 @@ class StandInRequest(TypedDict):
     """For ``grid-open-row``: whether the student's row 0 is the top row."""
     board_attribute: str
     """For the ``grid-`` roles: the attribute of the course's board object holding the board."""
+    turn_attribute: str
+    """For ``grid-drop`` and ``grid-undo`` (a move made or taken back on the course's board
+    object): the attribute holding the side to move's mark, or empty."""
     win: float
     """For ``grid-endgame-score``: what a won game is worth to the maximizer."""
 

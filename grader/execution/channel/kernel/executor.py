@@ -26,7 +26,7 @@ from typing import Any
 
 if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
     from grader.execution.channel.kernel.board_reading import board_reader, pack_boards, watch_boards
-    from grader.execution.channel.kernel.built_values import holds_made, read_value, realize
+    from grader.execution.channel.kernel.built_values import Written, holds_made, read_value, realize
     from grader.execution.channel.kernel.builtins_guard import BuiltinsGuard
     from grader.execution.channel.kernel.call_clock import CallClock, CallTimedOut, CpuAlarm, timeout_error
     from grader.execution.channel.kernel.captured_output import CappedText
@@ -251,8 +251,10 @@ class CallExecutor:
         self.alarm.in_student_code = True
         holder: Any = None  # the object whose attributes were written
         try:
-            args = [realize(arg, self.namespace) for arg in args]
-            kwargs = {name: realize(value, self.namespace) for name, value in kwargs.items()}
+            written: list[tuple[Written, Any]] = []  # read again after the call: `_mutations`
+            args = [realize(arg, self.namespace, written) for arg in args]
+            kwargs = {name: realize(value, self.namespace, written) for name, value in kwargs.items()}
+            sent += written
             if made is not None and factory is not None:
                 made_object = factory(*made_args, **made_kwargs)
                 for name, value in made_attributes:
@@ -388,21 +390,22 @@ def _exploration_data(exploration: Exploration, uses: dict[str, dict[str | None,
 def _mutations(call: CallRequest, sent: list[tuple[Any, Any]]) -> tuple[bool, list[list[Any]]]:
     """Whether the call changed anything it was given, and the positional arguments it changed,
     as they are now (what a function that plays on the board it is given did to it): each
-    value encoded once. ``sent`` holds the globals set first, then the args; a value that no
-    longer encodes counts as changed."""
+    value encoded once. ``sent`` holds the globals set first, then the args, and last the
+    attributes written to objects the kernel made (`Written`); a value that no longer encodes
+    counts as changed."""
     first = len(call["set_globals"])
     args = range(first, first + len(call["args"]))
     mutated = False
     changed: list[list[Any]] = []
     for index, (value, data) in enumerate(sent):
         try:
-            now = encode(value)
+            now = encode(value.now() if isinstance(value, Written) else value)
         except Unserializable:
             mutated = True
             continue
         if now != data:
             mutated = True
-            if index in args:
+            if index in args and not isinstance(value, Written):
                 changed.append([index - first, now])
     return mutated, changed
 

@@ -26,6 +26,7 @@ from typing import Any
 
 if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
     from grader.execution.channel.kernel.board_reading import board_text
+    from grader.execution.channel.kernel.held_moves import HELD_MOVE_ROLES, held_move_stand_in
     from grader.execution.channel.kernel.names import CallRefused, resolve
     from grader.execution.channel.kernel.predicate_truths import PREDICATE_TRUTHS
     from grader.execution.channel.protocol import STATUS_MISSING, StandInRequest
@@ -105,6 +106,8 @@ def reference_stand_in(namespace: dict[str, Any], request: StandInRequest, origi
     reference does, for the calls the student's code makes of ``original``."""
     if request["role"] == "successor":
         return _successor_stand_in(request, original)
+    if request["role"] in HELD_MOVE_ROLES:
+        return held_move_stand_in(request, original)
     if request["role"].startswith("grid-"):
         return _grid_stand_in(request, original)
     text = board_text(request["marks"])

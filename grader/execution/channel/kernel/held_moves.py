@@ -1,0 +1,94 @@
+"""The reference's move and take-back on a course's board object, standing in for the student's
+``make_move``/``undo_move`` methods during a call (a mistake in them costs once: the searches
+that make and undo moves on the object are graded with these in their place).
+
+The object holds a Connect-K board at ``board_attribute`` (rows of cells, a numpy array or one
+flat list, whichever row comes first) and, at ``turn_attribute`` when the course keeps it there,
+the mark of the side to move: ``grid-drop`` writes that side's mark into the lowest empty cell of
+the column given and passes the turn; ``grid-undo`` empties the highest piece of the column and
+gives the turn back. A course without a turn attribute passes the piece at ``player_arg``.
+
+Shipped into the kernel as source after the stand-ins (which call it when a call is made):
+standard library only.
+"""
+
+from __future__ import annotations
+
+import inspect
+import operator
+from collections.abc import Callable
+from typing import Any
+
+if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
+    from grader.execution.channel.protocol import StandInRequest
+
+HELD_MOVE_ROLES = ("grid-drop", "grid-undo")
+
+
+def held_move_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]:
+    """A plain function (it binds as a method) making or taking back a move as the reference does."""
+    rows, cols, _ = request.get("grid") or [0, 0, 0]
+    attribute, turn = request.get("board_attribute") or "", request.get("turn_attribute") or ""
+    x, o, empties = request["marks"]
+    empty = empties[0] if empties else None
+    undo = request["role"] == "grid-undo"
+    # the student's rows from the bottom up: where a dropped piece looks for room first
+    upward = list(range(rows - 1, -1, -1)) if request.get("top_row_first", True) else list(range(rows))
+    board_at, move_at, player_at = request["board_arg"] or 0, request["move_arg"], request["player_arg"]
+    try:
+        signature: inspect.Signature | None = inspect.signature(original)
+    except (TypeError, ValueError):
+        signature = None
+
+    def given(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+        if not kwargs or signature is None:
+            return args
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return tuple(bound.arguments.values())
+
+    def at(values: tuple[Any, ...], position: int | None, what: str) -> Any:
+        if position is None or position >= len(values):
+            raise TypeError(f"the reference's stand-in found no {what} in the arguments")
+        return values[position]
+
+    def stand_in(*args: Any, **kwargs: Any) -> Any:
+        values = given(args, kwargs)
+        holder = at(values, board_at, "board object")
+        board: Any = getattr(holder, attribute, None)
+        if board is None:
+            raise TypeError(f"the reference's stand-in found no board in the object's {attribute!r}")
+        raw_col = at(values, move_at, "column")
+        col = operator.index(raw_col)
+        if isinstance(raw_col, bool) or not 0 <= col < cols:
+            raise ValueError(f"column {raw_col!r} is outside the board: its columns are 0 to {cols - 1}")
+        nested = getattr(board, "ndim", None) == 2 or (
+            isinstance(board, (list, tuple)) and isinstance(board[0], (list, tuple))
+        )
+
+        def get(row: int) -> Any:
+            return board[row][col] if nested else board[row * cols + col]
+
+        def put(row: int, mark: Any) -> None:
+            if nested:
+                board[row][col] = mark
+            else:
+                board[row * cols + col] = mark
+
+        taken = [row for row in upward if get(row) in (x, o)]
+        mover = getattr(holder, turn) if turn else at(values, player_at, "piece")
+        other = o if mover == x else x
+        if undo:
+            if not taken:
+                raise ValueError(f"column {col} is empty")
+            put(taken[-1], empty)
+        else:
+            if len(taken) == rows:
+                raise ValueError(f"column {col} is full")
+            put(upward[len(taken)], mover)
+        if turn:
+            setattr(holder, turn, other)
+        return None if undo else upward[len(taken)]
+
+    stand_in.__name__ = stand_in.__qualname__ = getattr(original, "__name__", "stand_in")
+    return stand_in

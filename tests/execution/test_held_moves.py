@@ -1,0 +1,87 @@
+"""A course's board object made by the kernel and given the position in its attributes: a call
+that leaves it changed is seen, and the reference's move and take-back stand in for the
+student's methods (`grader.execution.channel.kernel.held_moves`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grader.execution.channel.call_data import KernelMade, StandIn
+from grader.execution.channel.calls import Call, CallOutcome, outcome_from
+from grader.execution.channel.kernel.executor import CallExecutor
+from grader.execution.channel.protocol import OutcomeData
+
+SOURCE = """
+class Game:
+    def __init__(self):
+        self.board = [["."] * 4 for _ in range(4)]  # the top row first
+        self.turn = "X"
+
+    def make_move(self, col):
+        return None  # wrong: plays nothing
+
+    def undo_move(self, col):
+        for row in range(4):
+            if self.board[row][col] != ".":
+                self.board[row][col] = "."  # wrong: the turn is not given back
+                return
+
+def peek(game):
+    return game.turn
+
+def leave_moved(game):
+    game.board[3][0] = game.turn
+
+def flip_turn(game):
+    game.turn = "O" if game.turn == "X" else "X"
+
+def make_and_undo(game, col):
+    game.make_move(col)
+    after = [row[:] for row in game.board], game.turn
+    game.undo_move(col)
+    return after, ([row[:] for row in game.board], game.turn)
+"""
+
+EMPTY = [["."] * 4 for _ in range(4)]
+COMMON: dict[str, Any] = {"board_arg": 0, "move_arg": 1, "grid": (4, 4, 4), "board_attribute": "board"}
+MOVES = (
+    StandIn("Game.make_move", "grid-drop", ("X", "O", (".",)), turn_attribute="turn", **COMMON),
+    StandIn("Game.undo_move", "grid-undo", ("X", "O", (".",)), turn_attribute="turn", **COMMON),
+)
+
+
+def _game(board: list[list[str]], turn: str) -> KernelMade:
+    return KernelMade("Game", attributes=(("board", board), ("turn", turn)))
+
+
+def _run(*calls: Call) -> list[CallOutcome]:
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    exec(compile(SOURCE, "<notebook>", "exec"), namespace)
+    reported: list[OutcomeData] = []
+    executor = CallExecutor(namespace, output_chars=1000)
+    executor.run_batch([call.to_request() for call in calls], lambda _, outcome: reported.append(outcome))
+    return [outcome_from(outcome) for outcome in reported]
+
+
+def test_the_object_is_given_the_position_and_a_call_that_leaves_it_changed_is_seen() -> None:
+    peeked, moved, flipped = _run(
+        Call("peek", (_game(EMPTY, "O"),)),
+        Call("leave_moved", (_game(EMPTY, "X"),)),
+        Call("flip_turn", (_game(EMPTY, "X"),)),
+    )
+    assert peeked.ok and peeked.value == "O" and not peeked.mutated
+    assert moved.ok and moved.mutated  # the board written to it, changed in place
+    assert flipped.ok and flipped.mutated  # the side to move, written again
+
+
+def test_the_reference_makes_and_takes_back_the_move_on_the_object_for_the_call_only() -> None:
+    stood_in, alone = _run(
+        Call("make_and_undo", (_game(EMPTY, "X"), 2), stand_ins=MOVES), Call("make_and_undo", (_game(EMPTY, "X"), 2))
+    )
+    assert stood_in.ok, stood_in.error
+    answer: Any = stood_in.value
+    after, back = answer
+    assert after[0][3] == [".", ".", "X", "."] and after[1] == "O"
+    assert back == (EMPTY, "X") and not stood_in.mutated
+    unplayed: Any = alone.value
+    assert alone.ok and unplayed[0] == (EMPTY, "X")  # the student's own make_move, which plays nothing
