@@ -15,7 +15,7 @@ import re
 import shutil
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,6 +29,7 @@ from grader.authoring.encodings import candidate_encodings, source_literals
 from grader.authoring.game_inference import GameDraft, infer_game
 from grader.authoring.handout import handout_from, stub_source
 from grader.authoring.inference import EncodingChoice, infer
+from grader.authoring.own_solution import DraftRefused, check_own_solution, only, relax_failing
 from grader.authoring.probes import Conventions, ProbeHang, Prober
 from grader.authoring.stdin_answers import run_with_answers
 from grader.authoring.support_modules import HandedFile, SupportChoice, choose_support
@@ -41,10 +42,7 @@ from grader.errors import GraderError
 from grader.execution.isolation import SandboxChoice
 from grader.execution.result import CellStatus, ExecutionResult
 from grader.execution.session import ExecutionOptions, NotebookSession
-from grader.grading import run_checks
 from grader.results import CheckResult, CheckStatus
-from grader.spec.loader import assignment_from
-from grader.spec.model import AssignmentError
 from grader.spec.support import SUPPORT_FOLDER
 from grader.spec.tables import SpecFile
 from grader.submission.reader import SubmissionUnreadable, read_submission
@@ -329,7 +327,7 @@ def _write_folder(
         if stdin:
             (staging / STDIN_FILE).write_text("\n".join(stdin) + "\n", encoding="utf-8")
         set_time_limits(draft)
-        results = _check_own_solution(draft.spec(assignment_id, title, **settings), staging, session, execution)
+        results = _own_results(draft, lambda d: d.spec(assignment_id, title, **settings), staging, session, execution)
         _drop_failing(draft, results)
         set_time_limits(draft)  # for the checks that are left
         text = render_toml(draft.spec(assignment_id, title, **settings), draft, source=request.solution.name)
@@ -340,6 +338,26 @@ def _write_folder(
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    return results
+
+
+def _own_results(
+    draft: Draft,
+    spec_of: Callable[[Draft], SpecFile],
+    staging: Path,
+    session: NotebookSession,
+    execution: ExecutionResult,
+) -> list[CheckResult]:
+    """The solution graded with the draft; the checks it fails through a property init read
+    from its probes alone written without it and run again (`grader.authoring.own_solution`)."""
+    try:
+        results = check_own_solution(spec_of(draft), staging, session, execution)
+        relaxed = relax_failing(draft, results)
+        if relaxed:
+            again = check_own_solution(spec_of(only(draft, relaxed)), staging, session, execution)
+            results = [r for r in results if r.check_id not in relaxed] + again
+    except DraftRefused as exc:  # a draft the spec refuses is a bug here, said plainly
+        raise InitFailed(f"the drafted assignment is not valid: {exc}") from None
     return results
 
 
@@ -411,16 +429,3 @@ def _runs_cleanly() -> DraftCheck:
         RunsCleanlyParams(),
         "every cell of the solution runs",
     )
-
-
-def _check_own_solution(
-    spec: SpecFile, staging: Path, session: NotebookSession, execution: ExecutionResult
-) -> list[CheckResult]:
-    """The draft's checks, run against the solution in the kernel that was probed."""
-    try:
-        assignment = assignment_from(spec, staging / "assignment.toml")
-    except AssignmentError as exc:  # a draft the spec refuses is a bug here, said plainly
-        raise InitFailed(f"the drafted assignment is not valid: {exc}") from None
-    allowed = assignment.grading_deadline
-    _, results = run_checks(session, execution, assignment, time.monotonic() + allowed, allowed)
-    return results
