@@ -30,6 +30,7 @@ from grader.authoring.game_inference import GameDraft, infer_game
 from grader.authoring.handout import handout_from, stub_source
 from grader.authoring.inference import EncodingChoice, infer
 from grader.authoring.probes import Conventions, ProbeHang, Prober
+from grader.authoring.state_inference import infer_state_course
 from grader.authoring.stdin_answers import run_with_answers
 from grader.authoring.support_modules import HandedFile, SupportChoice, choose_support
 from grader.authoring.time_limits import set_time_limits
@@ -222,7 +223,7 @@ def _author(
     kernel, and write the folder."""
     _require_clean(execution)
     probing_from = time.monotonic()
-    draft = _infer_draft(notebook, api, session)
+    draft = _infer_draft(notebook, api, session, request.support)
     probed_at = time.monotonic()
     results = _write_folder(request, notebook, session, execution, draft, stdin)
     finished = time.monotonic()
@@ -234,7 +235,9 @@ def _author(
     return InitReport(request.out, (*summary, *_summary(draft, timings)), results=tuple(results), timings=timings)
 
 
-def _infer_draft(notebook: nbformat.NotebookNode, api: Api, session: NotebookSession) -> Draft:
+def _infer_draft(
+    notebook: nbformat.NotebookNode, api: Api, session: NotebookSession, support: Sequence[Path] = ()
+) -> Draft:
     """The draft from the solution's answers; InitFailed when they make no assignment."""
     discovered = discover(session.notebook, session.calls.defined_names())
     literals = source_literals(notebook)
@@ -246,7 +249,11 @@ def _infer_draft(notebook: nbformat.NotebookNode, api: Api, session: NotebookSes
         read = infer_game(session, discovered, literals.strings, api)
         if isinstance(read, GameDraft):
             return _game_draft(read.draft, discovered)
-        game_why = read
+        sources = [path.read_text(encoding="utf-8") for path in support]
+        state_read = infer_state_course(session, discovered, api, sources)
+        if isinstance(state_read, Draft):
+            return _game_draft(state_read, discovered)
+        game_why = f"{read}; nor is it written on the course's own state objects: {state_read}"
     hangs = prober.hangs_under(choice.conventions) if choice else list(prober.hung.values())
     if hangs and draft.checks and not _has_search(draft):
         raise InitFailed(f"the solution hangs: {'; '.join(map(str, hangs))}. Found: {_found_words(draft)}")
