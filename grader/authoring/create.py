@@ -21,6 +21,7 @@ from pathlib import Path
 
 import nbformat
 
+from grader.authoring.answer_values import add_answer_checks
 from grader.authoring.api import Api, handout_api, program_api
 from grader.authoring.board_use import domain_notes, narrow_domains, trace_board_use
 from grader.authoring.discovery import Discovered, discover
@@ -224,6 +225,8 @@ def _author(
     _require_clean(execution)
     probing_from = time.monotonic()
     draft = _infer_draft(notebook, api, session, request.support)
+    if request.template is not None:  # the questions are the handout's: none without one
+        add_answer_checks(draft, session.calls, read_submission(request.template).notebook)
     probed_at = time.monotonic()
     results = _write_folder(request, notebook, session, execution, draft, stdin)
     finished = time.monotonic()

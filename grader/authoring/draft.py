@@ -29,6 +29,7 @@ DEFAULT_POINTS: dict[str, float] = {
     "alpha-beta": 20,
     "best-leaf": 10,
     "tree-search": 5,
+    "answer": 2,
     "node-reduction": 10,
     "node-counter": 5,
     "depth-limit": 10,

@@ -43,16 +43,22 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> Assignment:
     return load_assignment(out)
 
 
-@pytest.fixture(scope="module")
-def graded(written: Assignment) -> Iterator[dict[str, dict[str, CheckResult]]]:
-    """Each hand-in's results under the written assignment, in-process, the course's modules importable."""
+@pytest.fixture(scope="module", autouse=True)
+def _course_modules() -> Iterator[None]:
+    """The course's modules importable in-process, as every kernel of the assignment has them."""
     sys.path.insert(0, str(SUPPORT))
     try:
-        hand_ins = {"solution": SOLUTION.read_text(encoding="utf-8"), "handout": HANDOUT.read_text(encoding="utf-8")}
-        hand_ins |= {m.name: m.source() for m in MUTANTS}
-        yield {name: _grade(written, source) for name, source in hand_ins.items()}
+        yield
     finally:
         sys.path.remove(str(SUPPORT))
+
+
+@pytest.fixture(scope="module")
+def graded(written: Assignment) -> dict[str, dict[str, CheckResult]]:
+    """Each hand-in's results under the written assignment, in-process."""
+    hand_ins = {"solution": SOLUTION.read_text(encoding="utf-8"), "handout": HANDOUT.read_text(encoding="utf-8")}
+    hand_ins |= {m.name: m.source() for m in MUTANTS}
+    return {name: _grade(written, source) for name, source in hand_ins.items()}
 
 
 def _grade(assignment: Assignment, source: str) -> dict[str, CheckResult]:
@@ -98,6 +104,8 @@ def test_init_writes_every_board_function_and_every_search_with_its_call(written
     for check in (c for c in written.checks if c.kind == "state-search"):
         assert check.params.state == state and check.params.tie == "first" and check.params.count_endgames
         assert check.params.path_board == "snapshot.board_array" and check.params.win == 1000
+    answers = {c.params.name: c.params.expected for c in written.checks if c.kind == "answer"}
+    assert answers == {"ANSWER_1": "B", "ANSWER_2": 4}
     trees = {c.id: c.params for c in written.checks if c.kind == "tree-search"}
     assert set(trees) == {f"{search}-trees" for search in searches}
     assert {p.node for p in trees.values()} == {"GameTree(label, value, children)"}
@@ -111,6 +119,26 @@ def test_the_solution_scores_full_marks_and_the_handout_at_most_a_fifth(
     solution = graded["solution"]
     assert _failed(solution) == set(), {k: r.message for k, r in solution.items() if k in _failed(solution)}
     assert sum(r.score for r in graded["handout"].values()) <= 0.2 * total
+    assert graded["handout"]["answer-1"].message == "`ANSWER_1` is None: not answered yet"
+
+
+@pytest.mark.parametrize(
+    "answers, failing",
+    [
+        ('ANSWER_1 = " b "\nANSWER_2 = 4.0\n', set()),
+        ('ANSWER_1 = "A"\nANSWER_2 = True\n', {"answer-1", "answer-2"}),
+        ("del ANSWER_1\n", {"answer-1"}),
+    ],
+)
+def test_an_answer_is_judged_by_its_value_never_shown(written: Assignment, answers: str, failing: set[str]) -> None:
+    source = SOLUTION.read_text(encoding="utf-8") + "\n" + answers
+    runner = InProcessRunner(source)
+    ctx = CheckContext.of(written, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(written))
+    results = {c.id: run_check(c, ctx) for c in written.checks if c.kind == "answer"}
+    assert _failed(results) == failing
+    for check in failing:
+        shown = results[check].counterexample
+        assert shown is not None and shown.expected == "the course's answer"
 
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
