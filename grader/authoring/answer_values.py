@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from nbformat import NotebookNode
 
+from grader.authoring.discovery import code_cell_trees
 from grader.authoring.draft import Draft, DraftCheck, slug
 from grader.checks.context import CallRunner
 from grader.checks.kinds.answer import AnswerParams
@@ -20,13 +21,7 @@ _READ_SECONDS = 2.0
 def unanswered_globals(handout: NotebookNode) -> list[str]:
     """The globals the handout's top-level code sets to ``None`` and never to anything else."""
     found: dict[str, bool] = {}
-    for cell in handout.cells:
-        if cell.cell_type != "code":
-            continue
-        try:
-            tree = ast.parse(cell.source)
-        except (SyntaxError, ValueError):
-            continue
+    for tree in code_cell_trees(handout):
         for node in tree.body:
             if not isinstance(node, ast.Assign):
                 continue
