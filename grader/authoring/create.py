@@ -252,11 +252,13 @@ def _infer_draft(
         read = infer_game(session, discovered, literals.strings, api)
         if isinstance(read, GameDraft):
             return _game_draft(read.draft, discovered)
-        sources = [path.read_text(encoding="utf-8") for path in support]
-        state_read = infer_state_course(session, discovered, api, sources)
-        if isinstance(state_read, Draft):
-            return _game_draft(state_read, discovered)
-        game_why = f"{read}; nor is it written on the course's own state objects: {state_read}"
+        game_why = read
+        if support:  # the course's own board and state objects live in its modules
+            sources = [path.read_text(encoding="utf-8") for path in support]
+            state_read = infer_state_course(session, discovered, api, sources)
+            if isinstance(state_read, Draft):
+                return _game_draft(state_read, discovered)
+            game_why = f"{read}; nor is it written on the course's own state objects: {state_read}"
     hangs = prober.hangs_under(choice.conventions) if choice else list(prober.hung.values())
     if hangs and draft.checks and not _has_search(draft):
         raise InitFailed(f"the solution hangs: {'; '.join(map(str, hangs))}. Found: {_found_words(draft)}")

@@ -128,17 +128,19 @@ def _made_from_board(
     runner: CallRunner, name: str, parameters: Sequence[Any], attribute: str, empty: Any
 ) -> str | bool:
     """The constructor's parameter that takes the board (True: the first, by position), or
-    False when no parameter's board is the one the attribute then holds."""
-    grid = [list(row) for row in empty]
-    grid[0][0] = _other(empty[0][0])  # a board other than the default one, to be told apart from it
-    calls = [Call(name, (grid,), timeout=SCREEN_SECONDS, check_mutation=False)]
-    calls += [Call(name, kwargs={p.name: grid}, timeout=SCREEN_SECONDS, check_mutation=False) for p in parameters]
-    outcomes = runner.call_many(calls)
-    for index, outcome in enumerate(outcomes):
-        value = outcome.value if outcome.ok and isinstance(outcome.value, RemoteObject) else None
-        held = (value.attributes or {}).get(attribute) if value is not None else None
-        if held is not None and cells_of(held) == [cell for row in grid for cell in row]:
-            return True if index == 0 else parameters[index - 1].name
+    False when no parameter's board is the one the attribute then holds. The board given holds
+    one piece in a corner of the first row, then of the last (whichever is the bottom row, for
+    a class that refuses a floating piece): a board other than the default one."""
+    for row in (0, len(empty) - 1):
+        grid = [list(cells) for cells in empty]
+        grid[row][0] = _other(empty[row][0])
+        calls = [Call(name, (grid,), timeout=SCREEN_SECONDS, check_mutation=False)]
+        calls += [Call(name, kwargs={p.name: grid}, timeout=SCREEN_SECONDS, check_mutation=False) for p in parameters]
+        for index, outcome in enumerate(runner.call_many(calls)):
+            value = outcome.value if outcome.ok and isinstance(outcome.value, RemoteObject) else None
+            held = (value.attributes or {}).get(attribute) if value is not None else None
+            if held is not None and cells_of(held) == [cell for cells in grid for cell in cells]:
+                return True if index == 0 else parameters[index - 1].name
     return False
 
 

@@ -84,8 +84,6 @@ def infer_state_course(
 ) -> Draft | str:
     """The draft, or why the solution is not a course written on its own state objects.
     ``support``: the sources of the course's modules."""
-    if not support:
-        return "the course has no support modules"
     runner = session.calls
     course = course_definitions(support, runner.defined_names())
     functions = [f for f in discovered.functions if f.owner is None and api.admits(f.name)]
