@@ -14,6 +14,7 @@ Connect-Four positions.
 
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 import time
 from collections.abc import Iterable, Sequence
@@ -177,17 +178,23 @@ def _scored(
             return check
     rest = values[2:]
     antisymmetric = all(rest[i] == -rest[i + 1] for i in range(0, len(rest), 2))
-    params = HeuristicParams(call(f"{name}(board, is_max)"), antisymmetric=antisymmetric)
-    said = " and minus itself for the other side" if antisymmetric else ""
-    check = DraftCheck(
-        slug(name),
-        "evaluate",
-        f"{name}: a number for either side" + (", minus itself for the other" if antisymmetric else ""),
-        "heuristic",
-        params,
-        f"{name}: answers a number on {len(going)} games in progress{said}",
-    )
-    return check if trials.passes(check) else None
+    base = HeuristicParams(call(f"{name}(board, is_max)"), antisymmetric=antisymmetric)
+    # the same number for the other side with every piece swapped, where the solution's answers show it
+    for params in (dataclasses.replace(base, swap_symmetric=True), base):
+        said = [f"answers a number on {len(going)} games in progress"]
+        said += ["minus itself for the other side"] if antisymmetric else []
+        said += ["the same for the other side with the pieces swapped"] if params.swap_symmetric else []
+        check = DraftCheck(
+            slug(name),
+            "evaluate",
+            f"{name}: a number for either side" + (", minus itself for the other" if antisymmetric else ""),
+            "heuristic",
+            params,
+            f"{name}: {', '.join(said)}",
+        )
+        if trials.passes(check):
+            return check
+    return None
 
 
 def _variants(search: SearchCall) -> list[dict[str, Any]]:

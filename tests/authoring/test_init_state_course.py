@@ -89,7 +89,8 @@ def test_init_writes_every_board_function_and_every_search_with_its_call(written
         "endgame_score_connectfour(board, is_max)": "endgame-score",
     }
     assert checks["endgame-score-connectfour"].params.win == 1000
-    assert checks["heuristic-connectfour"].params.antisymmetric
+    heuristic = checks["heuristic-connectfour"].params
+    assert heuristic.antisymmetric and heuristic.swap_symmetric
     searches = {c.id: (c.params.call.text, c.params.search) for c in written.checks if c.kind == "state-search"}
     assert searches == {
         "dfs-maximizing": ("dfs_maximizing(state)", "best-leaf"),
