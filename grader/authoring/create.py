@@ -21,6 +21,7 @@ from pathlib import Path
 
 import nbformat
 
+from grader.authoring.answer_values import add_answer_checks
 from grader.authoring.api import Api, handout_api, program_api
 from grader.authoring.board_use import domain_notes, narrow_domains, trace_board_use
 from grader.authoring.discovery import Discovered, discover
@@ -31,6 +32,7 @@ from grader.authoring.handout import handout_from, stub_source
 from grader.authoring.inference import EncodingChoice, infer
 from grader.authoring.own_solution import DraftRefused, check_own_solution, only, relax_failing
 from grader.authoring.probes import Conventions, ProbeHang, Prober
+from grader.authoring.state_inference import infer_state_course
 from grader.authoring.stdin_answers import run_with_answers
 from grader.authoring.support_modules import HandedFile, SupportChoice, choose_support
 from grader.authoring.time_limits import set_time_limits
@@ -220,7 +222,9 @@ def _author(
     kernel, and write the folder."""
     _require_clean(execution)
     probing_from = time.monotonic()
-    draft = _infer_draft(notebook, api, session)
+    draft = _infer_draft(notebook, api, session, request.support)
+    if request.template is not None:  # the questions are the handout's: none without one
+        add_answer_checks(draft, session.calls, read_submission(request.template).notebook)
     probed_at = time.monotonic()
     results = _write_folder(request, notebook, session, execution, draft, stdin)
     finished = time.monotonic()
@@ -232,7 +236,9 @@ def _author(
     return InitReport(request.out, (*summary, *_summary(draft, timings)), results=tuple(results), timings=timings)
 
 
-def _infer_draft(notebook: nbformat.NotebookNode, api: Api, session: NotebookSession) -> Draft:
+def _infer_draft(
+    notebook: nbformat.NotebookNode, api: Api, session: NotebookSession, support: Sequence[Path] = ()
+) -> Draft:
     """The draft from the solution's answers; InitFailed when they make no assignment."""
     discovered = discover(session.notebook, session.calls.defined_names())
     literals = source_literals(notebook)
@@ -245,6 +251,12 @@ def _infer_draft(notebook: nbformat.NotebookNode, api: Api, session: NotebookSes
         if isinstance(read, GameDraft):
             return _game_draft(read.draft, discovered)
         game_why = read
+        if support:  # the course's own board and state objects live in its modules
+            sources = [path.read_text(encoding="utf-8") for path in support]
+            state_read = infer_state_course(session, discovered, api, sources)
+            if isinstance(state_read, Draft):
+                return _game_draft(state_read, discovered)
+            game_why = f"{read}; nor is it written on the course's own state objects: {state_read}"
     hangs = prober.hangs_under(choice.conventions) if choice else list(prober.hung.values())
     if hangs and draft.checks and not _has_search(draft):
         raise InitFailed(f"the solution hangs: {'; '.join(map(str, hangs))}. Found: {_found_words(draft)}")

@@ -8,7 +8,7 @@ cell that failed is not offered as part of the assignment.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from nbformat import NotebookNode
@@ -147,19 +147,24 @@ def _assigned_names(node: ast.stmt) -> Iterable[str]:
                 yield sub.id
 
 
+def code_cell_trees(notebook: NotebookNode) -> Iterator[ast.Module]:
+    """The parsed code cells, in order; a cell that does not parse is left out."""
+    for cell in notebook.cells:
+        if cell.cell_type != "code":
+            continue
+        try:
+            yield ast.parse(cell.source)
+        except (SyntaxError, ValueError):
+            continue
+
+
 def discover(notebook: NotebookNode, defined: DefinedNames) -> Discovered:
     """The notebook's functions, methods and global names that the kernel holds after running it."""
     functions: dict[str, Function] = {}
     classes: dict[str, tuple[Parameter, ...]] = {}
     attributes: dict[str, tuple[str, ...]] = {}
     globals_: dict[str, None] = {}
-    for cell in notebook.cells:
-        if cell.cell_type != "code":
-            continue
-        try:
-            tree = ast.parse(cell.source)
-        except (SyntaxError, ValueError):
-            continue
+    for tree in code_cell_trees(notebook):
         for node in tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 functions[node.name] = Function(

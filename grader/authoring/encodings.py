@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from nbformat import NotebookNode
 
-from grader.authoring.discovery import Discovered
+from grader.authoring.discovery import Discovered, code_cell_trees
 from grader.checks.context import CallRunner
 from grader.execution.channel.calls import Call
 from grader.spec.board import BoardLocation
@@ -51,13 +51,7 @@ def source_literals(notebook: NotebookNode) -> SourceLiterals:
     strings: set[str] = set()
     boards: list[object] = []
     numpy = dicts = False
-    for cell in notebook.cells:
-        if cell.cell_type != "code":
-            continue
-        try:
-            tree = ast.parse(cell.source)
-        except (SyntaxError, ValueError):
-            continue
+    for tree in code_cell_trees(notebook):
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) <= 1:
                 strings.add(node.value)

@@ -12,6 +12,7 @@ from grader.checks.context import CallsStopped, CheckContext, NotDefined
 from grader.checks.kind import CheckKind
 from grader.checks.kinds import (
     adapter,
+    answer,
     game_board,
     game_heuristic,
     game_play,
@@ -59,6 +60,7 @@ CHECK_KINDS: Mapping[str, CheckKind[Any]] = {
         state_search.STATE_SEARCH,
         tree_search.TREE_SEARCH,
         game_play.GAME_OPPONENT,
+        answer.ANSWER,
     )
 }
 

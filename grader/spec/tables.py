@@ -231,7 +231,15 @@ def _number(value: float) -> float | int:
     return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
+def _scalar(value: Any, _: Any) -> str | int | float | bool:
+    """A string, a number or a boolean, kept as written (an `answer` check's ``expected``)."""
+    if isinstance(value, (str, int, float, bool)):
+        return value
+    raise TypeError(f"must be a string, a number or true or false, not {value!r}")
+
+
 _converter = converter.copy(omit_if_default=True)
+_converter.register_structure_hook_func(lambda cl: cl == (str | int | float | bool), _scalar)
 _converter.register_structure_hook(CallTemplate, _call_template)
 _converter.register_structure_hook_func(_is_written_position, _position)
 _converter.register_structure_hook_func(_is_game_position, _game_position)

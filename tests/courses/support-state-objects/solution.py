@@ -121,3 +121,18 @@ example = tree("A", None, tree("B", None, tree("D", 3), tree("E", 5)), tree("C",
 example_state = AbstractGameState(example, tree_is_over, tree_children, tree_endgame_value)
 path, score, evaluations = minimax_endgame_search(example_state)
 print([step.get_snapshot().label for step in path], score, evaluations)
+
+
+# %% [markdown]
+# ## Part 3: questions
+#
+# 1. On the same state and depth limit, which can make fewer static evaluations:
+#    (A) `minimax_search`, (B) `minimax_search_alphabeta`, (C) neither, they always make as many?
+# 2. How many static evaluations does `minimax_endgame_search` make on the tree `example` of the
+#    solution's "Try it" cell, `A` over `B` (leaves 3 and 5) and `C` (leaves 2 and 9)?
+#
+# Set each to your answer.
+
+# %%
+ANSWER_1 = "B"
+ANSWER_2 = 4

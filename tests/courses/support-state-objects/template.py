@@ -69,3 +69,18 @@ def minimax_search_alphabeta(state, alpha=-INF, beta=INF, heuristic_fn=always_ze
 #
 # Build a tree with `toytree.tree`, wrap it in an `AbstractGameState` and print what your
 # searches find.
+
+
+# %% [markdown]
+# ## Part 3: questions
+#
+# 1. On the same state and depth limit, which can make fewer static evaluations:
+#    (A) `minimax_search`, (B) `minimax_search_alphabeta`, (C) neither, they always make as many?
+# 2. How many static evaluations does `minimax_endgame_search` make on the tree `example` of the
+#    solution's "Try it" cell, `A` over `B` (leaves 3 and 5) and `C` (leaves 2 and 9)?
+#
+# Set each to your answer.
+
+# %%
+ANSWER_1 = None
+ANSWER_2 = None

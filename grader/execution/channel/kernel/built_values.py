@@ -106,7 +106,7 @@ def realize(value: Any, namespace: dict[str, Any], written: list[tuple[Written, 
     if not deferred_in(value):
         return value
     if isinstance(value, Deferred):
-        found = _lookup(namespace, value.name)
+        found = lookup_name(namespace, value.name)
         if value.args is None:
             return found
         args = [realize(a, namespace, written) for a in value.args]
@@ -124,7 +124,7 @@ def realize(value: Any, namespace: dict[str, Any], written: list[tuple[Written, 
     return value
 
 
-def _lookup(namespace: dict[str, Any], name: str) -> Any:
+def lookup_name(namespace: dict[str, Any], name: str) -> Any:
     """``name`` in the notebook's namespace; a dotted name whose module the notebook did not
     bind (``toytree.GameTree`` after ``from toytree import tree``) in the module itself."""
     first, _, rest = name.partition(".")

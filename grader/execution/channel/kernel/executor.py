@@ -26,7 +26,7 @@ from typing import Any
 
 if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
     from grader.execution.channel.kernel.board_reading import board_reader, pack_boards, watch_boards
-    from grader.execution.channel.kernel.built_values import Written, holds_made, read_value, realize
+    from grader.execution.channel.kernel.built_values import Written, holds_made, lookup_name, read_value, realize
     from grader.execution.channel.kernel.builtins_guard import BuiltinsGuard
     from grader.execution.channel.kernel.call_clock import CallClock, CallTimedOut, CpuAlarm, timeout_error
     from grader.execution.channel.kernel.captured_output import CappedText
@@ -291,8 +291,9 @@ class CallExecutor:
         return result
 
     def _callable(self, name: str) -> Any:
-        """The function or class ``name`` holds in the notebook's namespace; refused otherwise."""
-        found = resolve(self.namespace, name)
+        """The function or class ``name`` holds in the notebook's namespace (a dotted name whose
+        module the notebook did not bind, in the module itself: ``builtins.max``); refused otherwise."""
+        found = lookup_name(self.namespace, name)
         if not callable(found):
             kind = type(found).__name__
             raise CallRefused(STATUS_MISSING, f"{name!r} holds a value of type {kind}, not a function or class")

@@ -1,0 +1,71 @@
+"""The handout's questions answered by a value, for `grader init`: each global the handout's
+top-level code leaves as ``None`` for the student to set (``ANSWER_1 = None``), checked against
+the value the solution's run gives it (`answer` checks)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+from nbformat import NotebookNode
+
+from grader.authoring.discovery import code_cell_trees
+from grader.authoring.draft import Draft, DraftCheck, slug
+from grader.checks.context import CallRunner
+from grader.checks.kinds.answer import AnswerParams
+from grader.execution.channel.call_data import Call, KernelName
+
+_READ_SECONDS = 2.0
+
+
+def unanswered_globals(handout: NotebookNode) -> list[str]:
+    """The globals the handout's top-level code sets to ``None`` and never to anything else."""
+    found: dict[str, bool] = {}
+    for tree in code_cell_trees(handout):
+        for node in tree.body:
+            if not isinstance(node, ast.Assign):
+                continue
+            empty = isinstance(node.value, ast.Constant) and node.value.value is None
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    found[target.id] = found.get(target.id, True) and empty
+    return [name for name, empty in found.items() if empty]
+
+
+def answer_checks(runner: CallRunner, names: Iterable[str]) -> tuple[list[DraftCheck], list[str]]:
+    """An `answer` check for each global the solution sets to a string, a number or a boolean, and
+    a note for each it sets to something else; one it leaves None is no question."""
+    names = list(names)
+    outcomes = runner.call_many(
+        [Call("builtins.max", ((KernelName(n),),), timeout=_READ_SECONDS, check_mutation=False) for n in names]
+    )
+    checks, notes = [], []
+    for name, outcome in zip(names, outcomes):
+        value = outcome.value if outcome.ok else None
+        if value is None:  # the solution leaves it as the handout does (``EMPTY = None``): no question
+            continue
+        if not isinstance(value, (str, int, float, bool)):
+            notes.append(
+                f"the handout leaves `{name}` None for the student to set, but the solution sets it to {value!r}"
+            )
+            continue
+        checks.append(
+            DraftCheck(
+                slug(name),
+                "answer",
+                f"{name}: the answer to the handout's question",
+                "answer",
+                AnswerParams(name, value),
+                f"the handout sets {name} = None; the solution's run gives it {value!r}",
+            )
+        )
+    return checks, notes
+
+
+def add_answer_checks(draft: Draft, runner: CallRunner, handout: NotebookNode) -> None:
+    """The `answer` checks of the handout's questions, before the clean run's, and the notes."""
+    checks, notes = answer_checks(runner, unanswered_globals(handout))
+    for check in checks:
+        draft.add_check(check)
+    draft.notes += notes
+    draft.checks.sort(key=lambda c: c.kind == "runs-cleanly")
