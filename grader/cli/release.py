@@ -23,8 +23,9 @@ def add_release_parser(subparsers: Any) -> argparse.ArgumentParser:
         "release",
         help="from a master notebook with solution markers: the student's version, the assignment, the bundle",
         description="Read the master's solution markers (nbgrader's ### BEGIN SOLUTION, otter's # BEGIN SOLUTION "
-        "and # SOLUTION), write the student's version, the assignment folder (grader init) and the students' "
-        "bundle of wheels; a later release keeps the hand edits of the assignment's TOML.",
+        "and # SOLUTION), write the student's version, the assignment folder (grader init, then the master's "
+        "# GRADER CONFIG settings) and the students' bundle of wheels; a later release keeps the hand edits "
+        "of the assignment's TOML.",
     )
     parser.add_argument("master", type=Path, help="the master notebook (.ipynb or .py)")
     parser.add_argument("--out", type=Path, required=True, help="the release folder (made, or the last release's)")

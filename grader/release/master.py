@@ -4,9 +4,11 @@ Each cell is read for its markers (`grader.release.markers`); nbgrader's cell me
 well (``"nbgrader": {"solution": true}`` on a cell with no markers makes the whole cell the
 solution, ``"locked": true`` makes it one to leave as it is), and otter's raw cells that frame
 a question (``# BEGIN QUESTION``, ``# BEGIN SOLUTION``, ``# BEGIN TESTS``, their ENDs, and
-the settings cell ``# ASSIGNMENT CONFIG``) are left out of both versions, with the test cells they frame: the
-assignment's checks take their place. A locked cell reaches students with Jupyter's own
-``editable`` and ``deletable`` set to false; outputs are cleared in both versions.
+the settings cell ``# ASSIGNMENT CONFIG``) are left out of both versions, with the test cells
+they frame: the assignment's checks take their place. The master's settings for its assignment
+(``# GRADER CONFIG`` cells, `grader.release.master_settings`) are read and left out of both
+versions. A locked cell reaches students with Jupyter's own ``editable`` and ``deletable`` set
+to false; outputs are cleared in both versions.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from nbformat import NotebookNode
 
 from grader.authoring.titles import notebook_title, script_title
 from grader.release.markers import ANSWER_PLACEHOLDER, DEFAULT_STUB, MarkerError, split_source
+from grader.release.master_settings import SettingsPiece, cell_settings, is_settings_cell, script_settings
 
 _OTTER_FRAME = re.compile(r"^\s*#\s*((BEGIN|END)\s+(ASSIGNMENT|QUESTION|SOLUTION|TESTS)\b|ASSIGNMENT CONFIG\b)")
 
@@ -39,6 +42,8 @@ class Master:
     """The master's first heading: a markdown cell's, or a script's docstring's first line."""
     notes: tuple[str, ...] = ()
     """What was left out or locked, for the release's report."""
+    settings: tuple[SettingsPiece, ...] = ()
+    """The master's settings for its assignment, in order (`grader.release.master_settings`)."""
 
 
 def read_master(path: Path, stub: str = DEFAULT_STUB) -> Master:
@@ -67,13 +72,14 @@ def _read_script(path: Path, stub: str) -> Master:
         source = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise MarkerError(f"{path}: not a script that can be read: {exc}") from None
+    source, settings = script_settings(source, path.name)
     split = split_source(source, where=path.name, stub=stub)
     if not split.marked:
         raise MarkerError(_no_markers(path))
     notes = ("a script cannot lock lines: its # LOCKED markers were taken out",) if split.locked else ()
     solution = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(split.solution)])
     student = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(split.student)])
-    return Master(solution, student, True, script_title(split.solution), notes)
+    return Master(solution, student, True, script_title(split.solution), notes, settings)
 
 
 def _read_notebook(notebook: NotebookNode, stub: str, path: Path) -> Master:
@@ -82,9 +88,13 @@ def _read_notebook(notebook: NotebookNode, stub: str, path: Path) -> Master:
     solution.cells, student.cells = [], []
     notes: list[str] = []
     frames: list[tuple[str, int]] = []
+    settings: list[SettingsPiece] = []
     marked = False
     for number, cell in enumerate(notebook.cells, start=1):
         where = f"cell {number}"
+        if is_settings_cell(cell.cell_type, cell.source):
+            settings.append(cell_settings(cell.source, where))
+            continue
         if cell.cell_type == "raw" and _OTTER_FRAME.match(cell.source):
             _follow_frame(cell.source, where, frames)
             continue
@@ -102,7 +112,7 @@ def _read_notebook(notebook: NotebookNode, stub: str, path: Path) -> Master:
         raise MarkerError(f"cell {number}: BEGIN {what} is never closed by END {what}")
     if not marked:
         raise MarkerError(_no_markers(path))
-    return Master(solution, student, False, notebook_title(solution), tuple(notes))
+    return Master(solution, student, False, notebook_title(solution), tuple(notes), tuple(settings))
 
 
 def _follow_frame(source: str, where: str, frames: list[tuple[str, int]]) -> None:

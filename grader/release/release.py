@@ -5,10 +5,11 @@
 * ``student/<id>.ipynb`` (or ``.py``): the student's version (`grader.release.master`), with
   the course's support modules found beside the master (`grader.authoring.support_modules`);
 * ``<id>/``: the assignment folder, written by ``grader init`` from the answer key and that
-  handout, and graded with; on a later release, init's new file with the author's hand edits
-  applied (`grader.release.hand_edits`). A folder whose assignment.toml the release did not write
-  (one written by hand, or by init alone) is the author's: it is kept whole, and only its
-  solution and handout are replaced;
+  handout, with the master's own settings applied (`grader.release.master_settings`; an
+  ``adapter.py`` beside the master goes with them), and graded with; on a later release,
+  init's new file with the author's hand edits applied (`grader.release.hand_edits`). A folder
+  whose assignment.toml the release did not write (one written by hand, or by init alone) is
+  the author's: it is kept whole, and only its solution and handout are replaced;
 * ``bundle/``: the wheels students install (`grader.release.bundle`);
 * ``.release/``: what init wrote last (the base hand edits are read against) and the release's
   number, the assignment wheel's version.
@@ -36,6 +37,7 @@ from grader.release.bundle import Bundle, write_bundle
 from grader.release.hand_edits import keep_hand_edits
 from grader.release.markers import DEFAULT_STUB, MarkerError
 from grader.release.master import Master, read_master, script_text
+from grader.release.master_settings import apply_settings
 from grader.release.public_copy import SPEC_FILE
 from grader.spec.loader import load_assignment
 from grader.spec.model import AssignmentError
@@ -46,6 +48,8 @@ STATE = ".release"
 BASE_FILE = "init.toml"
 NUMBER_FILE = "number"
 _HANDED = ("solution.ipynb", "solution.py", "template.ipynb", "template.py", "STDIN.txt")
+_ADAPTER = "adapter.py"
+"""The course's Python checks, beside the master, for the checks of kind ``adapter`` it sets."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,8 @@ class ReleaseReport:
     bundle: Bundle | None = None
     validation: ValidationReport | None = None
     notes: tuple[str, ...] = ()
+    settings: tuple[str, ...] = ()
+    """The master's settings applied to what init wrote."""
     kept: tuple[str, ...] = ()
     """The hand edits of assignment.toml applied again."""
     lost: tuple[str, ...] = field(default=())
@@ -86,6 +92,7 @@ class ReleaseReport:
             where, project = self.bundle.folder, self.bundle.project
             lines.append(f"bundle: {where} (students: pip install --find-links {where} {project})")
         lines += [f"  note: {note}" for note in self.notes]
+        lines += [f"  set by the master: {setting}" for setting in self.settings]
         lines += [f"  kept: {edit}" for edit in self.kept]
         lines += [f"  NOT KEPT: {edit}" for edit in self.lost]
         if self.validation is not None:
@@ -132,30 +139,31 @@ class _Folder:
     def write(self, scratch: Path) -> _Merge:
         """Write the folder: init's first, init's again with the hand edits, or the author's kept."""
         if not (self.folder / SPEC_FILE).is_file():
-            self._init(self.folder)
+            settings = self._init(self.folder)
             self.state.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(self.folder / SPEC_FILE, self.state / BASE_FILE)
-            return _Merge()
+            return _Merge(settings=settings)
         if not (self.state / BASE_FILE).is_file():
             _replace_handed_files(self.folder, [self.solution, self.handout])
             kept_whole = f"{self.folder / SPEC_FILE} was not written by a release: kept whole, as its author's"
             return _Merge(notes=(kept_whole,))
         fresh = scratch / "fresh"
-        self._init(fresh)
+        settings = self._init(fresh)
         fresh_text = (fresh / SPEC_FILE).read_text(encoding="utf-8")
         base = (self.state / BASE_FILE).read_text(encoding="utf-8")
         merged = keep_hand_edits(base, (self.folder / SPEC_FILE).read_text(encoding="utf-8"), fresh_text)
-        _replace_handed_files(self.folder, [p for p in fresh.iterdir() if p.name in _HANDED])
+        _replace_handed_files(self.folder, [p for p in fresh.iterdir() if p.name in _HANDED or p.name == _ADAPTER])
         shutil.rmtree(self.folder / SUPPORT_FOLDER, ignore_errors=True)
         if (fresh / SUPPORT_FOLDER).is_dir():
             shutil.copytree(fresh / SUPPORT_FOLDER, self.folder / SUPPORT_FOLDER)
         (self.folder / SPEC_FILE).write_text(merged.text, encoding="utf-8")
         (self.state / BASE_FILE).write_text(fresh_text, encoding="utf-8")
-        return _Merge(merged.kept, merged.lost)
+        return _Merge(merged.kept, merged.lost, settings=settings)
 
-    def _init(self, out: Path) -> None:
-        """init on the answer key and the student's version; the functions the master gives
-        whole are not graded (`grader.authoring.api.given_whole`)."""
+    def _init(self, out: Path) -> tuple[str, ...]:
+        """init on the answer key and the student's version, the functions the master gives
+        whole not graded (`grader.authoring.api.given_whole`), then the master's settings
+        applied; each setting applied, as a line."""
         request = self.request
         support = choose_support([], [HandedFile("master", request.master, self.master.solution)])
         if isinstance(support, str):  # the answer key is in a scratch folder: found beside the master
@@ -173,6 +181,21 @@ class _Folder:
         report = create_assignment(init)
         if report.failure is not None:
             raise ReleaseFailed(f"init could not make the assignment: {report.failure}")
+        if not self.master.settings:
+            return ()
+        spec = out / SPEC_FILE
+        applied = apply_settings(self.master.settings, spec.read_text(encoding="utf-8"))
+        spec.write_text(applied.text, encoding="utf-8")
+        adapter = request.master.parent / _ADAPTER
+        if adapter.is_file():
+            shutil.copyfile(adapter, out / _ADAPTER)
+        try:
+            load_assignment(out)
+        except AssignmentError as exc:
+            raise ReleaseFailed(
+                f"with the master's GRADER CONFIG settings, the assignment does not load: {exc}"
+            ) from None
+        return applied.applied
 
 
 @dataclass(frozen=True)
@@ -180,6 +203,7 @@ class _Merge:
     kept: tuple[str, ...] = ()
     lost: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    settings: tuple[str, ...] = ()
 
 
 def _release(request: ReleaseRequest) -> ReleaseReport:
@@ -204,7 +228,9 @@ def _release(request: ReleaseRequest) -> ReleaseReport:
     number = _next_number(folder.state)
     bundle = write_bundle(folder.folder, assignment.id, str(number), request.out / "bundle")
     notes = (*master.notes, *merge.notes)
-    return ReleaseReport(None, student, folder.folder, bundle, validation, notes, merge.kept, merge.lost)
+    return ReleaseReport(
+        None, student, folder.folder, bundle, validation, notes, merge.settings, merge.kept, merge.lost
+    )
 
 
 def _write(master: Master, solution: bool, path: Path) -> Path:

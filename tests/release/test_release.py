@@ -74,57 +74,77 @@ def test_an_otter_master_releases_to_an_assignment_that_validates(tmp_path: Path
     assert "BEGIN" not in student and "check_win([" not in student and "won = ..." in student
 
 
+SETTINGS = Path(__file__).parent / "settings"
+FIELDS = ("encoding", "board", "maximizer", "first_player", "scoring", "move_format")
+
+
+def _master_of(assignment_id: str, folder: Path) -> Path:
+    """The built-in's answer key marked as a master (otter's markers or nbgrader's), its
+    author's settings in a ``# GRADER CONFIG`` cell, its adapter.py beside it."""
+    builtin = BUILTIN_ASSIGNMENTS / assignment_id
+    style = "otter" if len(assignment_id) % 2 else "nbgrader"
+    master = folder / f"{assignment_id}-master.ipynb"
+    write_master(str(builtin / "solution.ipynb"), str(builtin / "template.ipynb"), str(master), style)
+    notebook = nbformat.read(master, as_version=4)
+    settings = (SETTINGS / f"{assignment_id}.toml").read_text(encoding="utf-8")
+    notebook.cells.append(nbformat.v4.new_raw_cell("# GRADER CONFIG\n" + settings))
+    nbformat.write(notebook, master)
+    if (builtin / "adapter.py").is_file():
+        shutil.copyfile(builtin / "adapter.py", folder / "adapter.py")
+    return master
+
+
 @pytest.mark.kernel
 @pytest.mark.slow
 @pytest.mark.parametrize("assignment_id", list_assignments())
-def test_a_built_ins_marked_answer_key_releases_under_its_own_checks(assignment_id: str, tmp_path: Path) -> None:
-    """The built-in's assignment.toml is the author's (no release wrote it): kept whole, graded
-    with; the handout is the one the markers make, not the built-in's own template."""
+def test_a_built_ins_master_releases_to_the_built_ins_own_checks(assignment_id: str, tmp_path: Path) -> None:
+    """Released into an empty folder: init writes the assignment from the answer key and the
+    handout the markers make, the master's settings do the rest, and the checks are the
+    built-in's own, under which the handout scores at most a fifth."""
     builtin = BUILTIN_ASSIGNMENTS / assignment_id
-    style = "otter" if len(assignment_id) % 2 else "nbgrader"
-    master = tmp_path / f"{assignment_id}-master.ipynb"
-    write_master(str(builtin / "solution.ipynb"), str(builtin / "template.ipynb"), str(master), style)
+    stdin = builtin / "STDIN.txt"
     out = tmp_path / "release"
-    shutil.copytree(builtin, out / assignment_id, ignore=shutil.ignore_patterns("solution.*", "template.*"))
-
-    report = release_assignment(ReleaseRequest(master, out))
+    report = release_assignment(
+        ReleaseRequest(_master_of(assignment_id, tmp_path), out, stdin=stdin if stdin.is_file() else None)
+    )
     assert report.return_code == 0, str(report)
+    assert report.settings and report.notes == (), str(report)
     released, original = load_assignment(out / assignment_id), load_assignment(builtin)
     assert released.checks == original.checks
+    for field in FIELDS:
+        assert getattr(released, field) == getattr(original, field), field
     assert report.validation is not None and report.validation.template is not None
     assert report.validation.template.fraction <= TEMPLATE_MAX_FRACTION, str(report.validation)
     handout = (out / assignment_id / "template.ipynb").read_text(encoding="utf-8")
-    assert "NotImplementedError" in handout
+    assert "NotImplementedError" in handout and "GRADER CONFIG" not in handout
     print(f"{assignment_id}: handout {report.validation.template.score:g} / {report.validation.template.max_score:g}")
+    if assignment_id == "alphabeta-challenges":  # its board: empty cells read alike, written as digits
+        assert "encoding" not in (SETTINGS / f"{assignment_id}.toml").read_text(encoding="utf-8")
+    if assignment_id == "minimax-enhanced":  # the node counter kept by minimax_with_count, not minimax
+        assert "minimax_call" not in (SETTINGS / f"{assignment_id}.toml").read_text(encoding="utf-8")
+        (counted,) = [c for c in released.checks if c.kind == "node-counts"]
+        assert (counted.params.counter, counted.params.minimax_call.text) == (
+            "node_count",
+            "minimax_with_count(board, is_max)",
+        )
 
 
 @pytest.mark.kernel
 @pytest.mark.slow
-def test_init_on_the_built_ins_masters_reads_what_their_authors_wrote(tmp_path: Path) -> None:
-    """Where init alone, on a built-in's marked answer key, once read otherwise than the
-    built-in's own assignment.toml: alphabeta-challenges' board, whose empty cells every function
-    reads alike but the notebook writes as digits; minimax-enhanced's node counter, kept by
-    `minimax_with_count` and not by the plain `minimax` before it."""
+def test_a_folder_no_release_wrote_is_kept_whole_and_graded_with(tmp_path: Path) -> None:
+    """The built-in's assignment.toml is its author's: kept whole (init does not run), and the
+    handout the markers make scores at most a fifth under it."""
+    builtin = BUILTIN_ASSIGNMENTS / "experiment04"
+    master = tmp_path / "experiment04-master.ipynb"
+    write_master(str(builtin / "solution.ipynb"), str(builtin / "template.ipynb"), str(master))
     out = tmp_path / "release"
-    for assignment_id in ("alphabeta-challenges", "minimax-enhanced"):
-        builtin = BUILTIN_ASSIGNMENTS / assignment_id
-        master = tmp_path / f"{assignment_id}-master.ipynb"
-        write_master(str(builtin / "solution.ipynb"), str(builtin / "template.ipynb"), str(master))
-        stdin = builtin / "STDIN.txt"
-        report = release_assignment(ReleaseRequest(master, out, stdin=stdin if stdin.is_file() else None))
-        assert report.failure is None, str(report)
-    board = load_assignment(out / "alphabeta-challenges").encoding
-    assert board == load_assignment(BUILTIN_ASSIGNMENTS / "alphabeta-challenges").encoding, board
-    (counted,) = [c for c in load_assignment(out / "minimax-enhanced").checks if c.kind == "node-counts"]
-    (built_in,) = [
-        c for c in load_assignment(BUILTIN_ASSIGNMENTS / "minimax-enhanced").checks if c.kind == "node-counts"
-    ]
-    assert (counted.params.counter, counted.params.minimax_call.text) == (
-        "node_count",
-        "minimax_with_count(board, is_max)",
-    )
-    assert built_in.params.counter == counted.params.counter
-    assert built_in.params.minimax_call.text == counted.params.minimax_call.text
+    shutil.copytree(builtin, out / "experiment04", ignore=shutil.ignore_patterns("solution.*", "template.*"))
+    report = release_assignment(ReleaseRequest(master, out))
+    assert report.return_code == 0, str(report)
+    assert any("was not written by a release: kept whole" in note for note in report.notes), str(report)
+    assert (out / "experiment04" / "assignment.toml").read_bytes() == (builtin / "assignment.toml").read_bytes()
+    assert report.validation is not None and report.validation.template is not None
+    assert report.validation.template.fraction <= TEMPLATE_MAX_FRACTION, str(report.validation)
 
 
 def test_a_master_that_cannot_be_read_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
