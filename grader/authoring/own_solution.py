@@ -17,6 +17,7 @@ from pathlib import Path
 
 from grader.authoring.draft import Draft
 from grader.checks.kinds.game_heuristic import HeuristicParams
+from grader.errors import GraderError
 from grader.execution.result import ExecutionResult
 from grader.execution.session import NotebookSession
 from grader.grading import run_checks
@@ -31,7 +32,7 @@ READ_FROM_PROBES: dict[type, tuple[tuple[str, str], ...]] = {
 """Per kind's parameters: the properties init reads from its probes alone, each with its words."""
 
 
-class DraftRefused(Exception):
+class DraftRefused(GraderError):
     """The drafted assignment does not load: a bug of init's, said plainly by the caller."""
 
 
