@@ -42,7 +42,7 @@ positions = ["{BOARD}"]
 # lab05's solution: a minimax and a minimaxAB with O maximizing, counted by name and by the recorder.
 SOLUTION = solution_definitions(load_assignment("lab05"))
 # Every child searched twice, once more beside its score: 2 ** depth times as many nodes at each
-# depth, far past twenty times the reference's from 7 empty cells.
+# depth, far past five times the reference's from 7 empty cells.
 TWICE = SOLUTION.replace(
     "score = minimax(", "score = 0 * minimax(board, depth + 1, not maximizing_player, max_depth) + minimax("
 )

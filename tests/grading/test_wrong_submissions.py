@@ -6,9 +6,11 @@ from __future__ import annotations
 import pytest
 
 from grader.check_details import SelfPlayTable
+from grader.execution.result import CellStatus
 from grader.grading import grade_submission
 from grader.results import CheckStatus
 from grader.spec.loader import load_assignment
+from grader.submission.reader import read_submission
 from tests.grading.outcomes import EXPECTED, SUBMISSIONS, assert_outcome
 
 # An entry with `graded_by` is graded in that test, which asserts the entry too: a hanging
@@ -79,3 +81,20 @@ def test_seed_notebook_as_written_gets_what_it_deserves(assignment_id: str) -> N
             ("Player 1 Wins", 4064),
             ("Drawn", 618175),
         ]
+        # The seed as its author saw it run (the execution tests' seed 000): every cell ran, the
+        # depth table's full game is drawn and the printed game at depth 2 is won by player 1.
+        execution = result.execution
+        assert execution is not None and execution.kernel_restarts == 0
+        assert all(cell.status is CellStatus.OK for cell in execution.cells), execution.cells
+        assert "| D=9         | Drawn" in execution.cell(3).output
+        assert "Winner is 1" in execution.cell(5).output
+
+
+def test_the_execution_tests_seed_000_is_the_depth_limits_seed() -> None:
+    """Seed 000 runs as its author saw in the depth-limits seed's grading above, not in a run of its own."""
+    seed_000 = SUBMISSIONS.parent / "execution" / "fixtures" / "seeds" / "000.ipynb"
+    cells = [
+        [(cell.cell_type, cell.source) for cell in read_submission(path).notebook.cells]
+        for path in (seed_000, SUBMISSIONS / "depth-limits" / "seed.ipynb")
+    ]
+    assert cells[0] == cells[1]

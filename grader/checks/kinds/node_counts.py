@@ -44,7 +44,7 @@ from grader.spec.call_template import CallTemplate
 from grader.spec.model import Check
 from reference import Position, SearchSpec, TicTacToe
 
-NODE_CAP_FACTOR = 20
+NODE_CAP_FACTOR = 5
 """How many times the reference minimax's nodes a search may enter before it is stopped."""
 NODE_CAP_FLOOR = 10_000
 """Nodes past the reference's always allowed, however small its search."""
@@ -57,7 +57,7 @@ class Params:
     unless the alpha-beta returns the minimax value on the counted positions; fewer nodes than minimax is required.
     The alpha-beta's exploration is compared step by step with the reference's: the same exploration gets full
     credit, fewer nodes but another exploration ``partial_credit``, with the first step where the searches part.
-    Beyond 200,000 steps, or where the boards cannot be read, counts are compared. A search past 20 times the
+    Beyond 200,000 steps, or where the boards cannot be read, counts are compared. A search past 5 times the
     reference minimax's count (at least 10,000 more) is stopped there and fails; a ``counter`` is not capped."""
 
     minimax_call: CallTemplate
