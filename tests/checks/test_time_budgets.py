@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from grader.checks import call_budget
 from grader.checks.context import CallsStopped, CheckContext
 from grader.checks.registry import run_check
 from grader.execution.channel.calls import Call, CallStatus
@@ -141,7 +142,10 @@ def test_checks_that_need_a_hung_function_say_why_and_the_others_pass() -> None:
     assert "`best_move` may call `minimax`: `minimax` did not return within 1 s" in results["best-move"].message
 
 
-def test_a_check_starts_no_calls_once_its_share_is_spent() -> None:
+def test_a_check_starts_no_calls_once_its_share_is_spent(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The share is CPU time; its wall-clock safety net (3 x 2 s + 5 s) is not what this test is
+    # about, and on cores loaded 4-fold 2 s of this process's CPU time take longer than that.
+    monkeypatch.setattr(call_budget, "wall_bound", lambda seconds: 60 * seconds)
     slow = LAB05_SOLUTION.replace(
         "def best_move(board):\n",
         "import time\ndef best_move(board):\n    end = time.process_time() + 0.2\n"
@@ -151,8 +155,10 @@ def test_a_check_starts_no_calls_once_its_share_is_spent() -> None:
     ctx, runner = context(slow, budget)
     check = next(c for c in budget.checks if c.id == "best-move")
     result = run_check(check, ctx.submission.check_context())
-    used = sum(outcome.duration for outcome in ctx.submission.outcomes_log)
+    durations = [o.duration for o in ctx.submission.outcomes_log if o.status is not CallStatus.SKIPPED]
+    used = sum(durations)
     assert 2.0 <= used < 2.0 + 0.5  # the share, and the call that was running when it ran out
+    assert used - durations[-1] < 2.0  # no call started once the share was spent
     assert result.status == CheckStatus.PASSED
     assert 3 <= result.figures["examples"] <= 11
     assert "share of CPU time was spent" in result.message
