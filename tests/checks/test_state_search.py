@@ -107,7 +107,7 @@ PINNED_CAUSES = {
     "heuristic-not-negated": "the sign for the minimizing side is wrong",
     "alphabeta-never-prunes": "it never cuts off",
     "terminal-leaves-not-counted": "a finished game's endgame score is one static evaluation",
-    "deepening-always-maximizes": "after depth 1: ",
+    "deepening-always-maximizes": "after depth 1: alpha-beta must give the minimax score",
 }
 
 
@@ -192,6 +192,7 @@ def _spec(tmp_path: Path, old: str, new: str) -> Path:
             "only to an object",
         ),
         ('heuristic = "heuristic_connectfour(board, is_max)"\n', "", "say which with heuristic"),
+        ("deepening = true\n", "", "history names where progressive deepening keeps its answers"),
     ],
 )
 def test_a_mistake_in_how_the_state_is_made_is_refused_when_the_assignment_loads(
@@ -304,3 +305,28 @@ def test_an_endgame_score_that_ignores_is_max_fails_its_own_check_and_costs_once
     assert result.counterexample is not None and result.counterexample.call.endswith("False)")
     (note,) = [note for note in results["minimax-endgame"].notes if isinstance(note, Regraded)]
     assert note.helpers == ("endgame_score_connectfour",) and note.passed
+
+
+KEPT = "        anytime.set_value(minimax_search_alphabeta(state, -INF, INF, heuristic_fn, depth, maximize))\n"
+
+
+@pytest.mark.parametrize(
+    "old, new, words",
+    [
+        ("    return anytime\n", "    return anytime.history\n", "it must return an object whose `history` holds"),
+        (
+            KEPT,
+            KEPT.replace("anytime.set_value(", "last = ("),
+            "one for each depth 1 to 3, the first for depth 1, not 0",
+        ),
+    ],
+    ids=["the-list-itself", "nothing-kept"],
+)
+def test_progressive_deepening_is_read_where_the_course_keeps_its_answers(old: str, new: str, words: str) -> None:
+    """Each depth's answer is read from the `AnytimeValue`'s `history`, as the check says; an answer kept
+    elsewhere, or none kept, is told where it must be."""
+    source = SOLUTION.read_text(encoding="utf-8")
+    assert source.count(old) == 1
+    result = grade(source.replace(old, new), "progressive-deepening")["progressive-deepening"]
+    assert result.status is CheckStatus.FAILED
+    assert result.cause is not None and words in result.cause.sentence, result.cause

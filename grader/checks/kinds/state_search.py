@@ -240,6 +240,8 @@ def _state_search(check: Check[StateSearchParams], ctx: CheckContext) -> CheckRe
         )
     case, limit, mismatch, answer, expected = min(failures, key=lambda f: (f[0].size(), f[1] or 0))
     at = "searched to the end" if limit is None else f"at depth {limit}"
+    if params.deepening:
+        at = f"deepening to depth {limit}"
     return CheckResult.for_check(
         check,
         CheckStatus.FAILED,
