@@ -15,7 +15,7 @@ from grader.checks.kinds.game_heuristic import number
 from grader.execution.channel.call_data import RemoteObject
 from reference.game_search import GameSearchResult
 
-__all__ = ["SearchShape", "ShapedAnswer", "per_depth", "read_answer", "shown"]
+__all__ = ["SearchShape", "ShapedAnswer", "check_deepening", "per_depth", "read_answer", "shown"]
 
 SearchShape = Literal["move,value", "value", "move", "move,value,evaluations", "path,score,evaluations"]
 
@@ -56,6 +56,17 @@ def read_answer(shape: SearchShape, raw: Any) -> ShapedAnswer | str:
         path = tuple(path)
         move = path[0] if path else None
     return ShapedAnswer(move, value, count, path)
+
+
+def check_deepening(deepening: bool, history: str, depth_limits: tuple[int, ...]) -> None:
+    """A ValueError naming what is wrong with a check's progressive deepening: it starts at depth
+    1, and ``history`` (where its answers are kept) is an attribute name read only with it."""
+    if deepening and any(depth < 1 for depth in depth_limits):
+        raise ValueError(f"deepening starts at depth 1: depth_limits must be 1 or more, not {list(depth_limits)}")
+    if history and not deepening:
+        raise ValueError("history names where progressive deepening keeps its answers: set deepening = true")
+    if history and not history.isidentifier():
+        raise ValueError(f"history must be an attribute name, not {history!r}")
 
 
 def per_depth(shape: SearchShape, raw: Any, deepest: int, history: str = "") -> list[Any] | str:

@@ -16,11 +16,14 @@ from reference.game_search import GameSearchResult, GameSearchSpec, minimax_sear
 __all__ = ["count_cause", "deepening_count_cause", "root_values"]
 
 
-def root_values(game: ConnectK, state: ConnectState, spec: GameSearchSpec, best: GameSearchResult) -> str:
-    """The reference's value of each move at the root, under the student's heuristic."""
+def root_values(
+    game: ConnectK, state: ConnectState, spec: GameSearchSpec, best: GameSearchResult, maximizer: str | None = None
+) -> str:
+    """The reference's value of each move at the root, under the student's heuristic, for
+    ``maximizer`` (the side to move unless given)."""
     if game.is_terminal(state) or spec.depth_limit == 0:
         return "the position itself is scored"
-    maximizer = game.to_move(state)
+    maximizer = maximizer or game.to_move(state)
     limit = None if spec.depth_limit is None else spec.depth_limit - 1  # None: to the end of the game
     child_spec = replace(spec, depth_limit=limit, win_value=spec.win_value - (spec.scoring == "depth-adjusted"))
     valued = []

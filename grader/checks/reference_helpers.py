@@ -31,7 +31,8 @@ from grader.checks.context import CheckContext, NotDefined
 from grader.checks.kinds.game_board import GamePredicateParams, GameSuccessorParams
 from grader.checks.kinds.predicates import Params as PredicateParams
 from grader.checks.kinds.state import SuccessorParams
-from grader.execution.channel.call_data import StandIn
+from grader.execution.channel.call_data import KernelName, StandIn
+from grader.execution.channel.protocol import BOARD_SLOT
 from grader.results import CheckResult, CheckStatus
 from grader.spec.call_template import CallTemplate, Placeholder
 from grader.spec.model import Check
@@ -126,6 +127,7 @@ _GRID_ROLES = {
     "wins": "grid-wins",
     "has-room": "grid-has-room",
     "open-row": "grid-open-row",
+    "next-boards": "grid-next-boards",
 }
 
 
@@ -133,10 +135,11 @@ def _game_board_stand_in(params: GamePredicateParams, ctx: CheckContext) -> Stan
     """The reference's version of another game's board function: its winner (the winner's mark,
     or None), whether the game is over, a finished game's endgame score (``is_max`` whether the
     side to move maximizes), whether a player has won (``winning_move(board, piece)``), whether
-    a column has room, the row a piece dropped into a column lands in; the board a grid, or the
-    course's board object holding one. None for the legal moves, which no search of a course has
-    needed yet, and the boards one move away, which the reference cannot make as the course's
-    objects."""
+    a column has room, the row a piece dropped into a column lands in, the boards one move away
+    (made as the course makes its board objects, ``[game] board_object``); the board a grid, or
+    the course's board object holding one. None for the legal moves, which no search of a course
+    has needed yet, and for the boards one move away when the course's board object is made
+    otherwise than from the board alone (``ConnectFour()``, then its attributes written)."""
     setup = ctx.assignment.game
     template = params.call
     args = template.target.args
@@ -146,6 +149,9 @@ def _game_board_stand_in(params: GamePredicateParams, ctx: CheckContext) -> Stan
         return None
     is_max_arg = _position(args, (Placeholder("is_max"),))
     if role == "grid-endgame-score" and is_max_arg is None:
+        return None
+    made = setup.board_object
+    if role == "grid-next-boards" and made is not None and made.placeholders != {"board"}:
         return None
     try:
         function = ctx.resolve(template.function)
@@ -162,8 +168,9 @@ def _game_board_stand_in(params: GamePredicateParams, ctx: CheckContext) -> Stan
         first_player=game.first_player,
         grid=(game.rows, game.cols, game.k),
         top_row_first=setup.encoding.top_row_first,
-        board_attribute=setup.board_attribute if setup.board_object is not None else "",
+        board_attribute=setup.board_attribute if made is not None else "",
         win=params.win,
+        board_object=made.fill({"board": KernelName(BOARD_SLOT)}) if role == "grid-next-boards" and made else None,
     )
 
 

@@ -1,7 +1,8 @@
 """Searches that take the course's own state object (`state-search`), on the course fixture in
 MIT 6.034's style (`tests/courses/support-state-objects`): the kernel makes the course's board and state
 from each position through the course's classes, the solution passes every check, the handout
-none, and each mutant fails the check of its own function and no other."""
+none, and each mutant fails the check of its own function and no other (but for a search another search calls,
+which the grader has no stand-in for: `Mutant.charged_again`)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from grader.results import CheckResult, CheckStatus, SubmissionResult
 from grader.spec.loader import load_assignment
 from grader.spec.model import AssignmentError
 from tests.checks.in_process import InProcessRunner
-from tests.courses.state_course import COURSE, HANDOUT, MUTANTS, SOLUTION, SUPPORT, Mutant
+from tests.courses.state_course import COURSE, HANDOUT, MUTANTS, NEXT_BOARDS_REVERSED, SOLUTION, SUPPORT, Mutant
 
 ASSIGNMENT = load_assignment(COURSE)
 
@@ -106,13 +107,16 @@ PINNED_CAUSES = {
     "heuristic-not-negated": "the sign for the minimizing side is wrong",
     "alphabeta-never-prunes": "it never cuts off",
     "terminal-leaves-not-counted": "a finished game's endgame score is one static evaluation",
+    "deepening-always-maximizes": "after depth 1: alpha-beta must give the minimax score",
 }
 
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
 def test_each_mutant_fails_the_checks_of_its_own_function_alone_and_is_told_its_mistake(mutant: Mutant) -> None:
     results = grade(mutant.source())
-    assert failed(results) == set(mutant.checks), {k: r.message for k, r in results.items() if k in failed(results)}
+    assert failed(results) == {*mutant.checks, *mutant.charged_again}, {
+        k: r.message for k, r in results.items() if k in failed(results)
+    }
     result = results[mutant.checks[0]]
     assert result.cause is not None
     assert PINNED_CAUSES[mutant.name] in result.cause.sentence
@@ -130,6 +134,7 @@ SEARCHES = ("dfs-maximizing", "minimax-endgame", "minimax", "alphabeta")
     [
         ("endgame-score-sign-flipped", "endgame_score_connectfour", SEARCHES),
         ("a-full-board-is-not-over", "is_game_over_connectfour", ("dfs-maximizing", "minimax-endgame")),
+        ("next-boards-last-column-first", "next_boards_connectfour", SEARCHES),
     ],
 )
 def test_a_wrong_board_function_the_state_carries_costs_once(
@@ -137,14 +142,16 @@ def test_a_wrong_board_function_the_state_carries_costs_once(
 ) -> None:
     """The state made for the searches carries the student's board functions: with one wrong,
     every search that meets it fails too, and is graded again with the reference's version
-    standing in, passing and saying so; only the function's own check loses points."""
-    (made,) = [m for m in MUTANTS if m.name == mutant]
+    standing in, passing and saying so; only the function's own check loses points. The boards one
+    move away stand in as the course's board objects: a search is not blamed for their order."""
+    (made,) = [m for m in (*MUTANTS, NEXT_BOARDS_REVERSED) if m.name == mutant]
     results = grade(made.source(), made.checks[0], *SEARCHES)
     assert failed(results) == {made.checks[0]}
     for check in regraded:
         (note,) = [note for note in results[check].notes if isinstance(note, Regraded)]
         assert note.helpers == (helper,) and note.passed
         assert f"right once `{helper}` is: graded with the reference" in results[check].message
+        assert results[check].cause is None  # no tie rule blamed
     points = {c.id: c.points for c in ASSIGNMENT.checks}
     assert sum(points[c] - r.score for c, r in results.items()) == points[made.checks[0]]
 
@@ -185,6 +192,7 @@ def _spec(tmp_path: Path, old: str, new: str) -> Path:
             "only to an object",
         ),
         ('heuristic = "heuristic_connectfour(board, is_max)"\n', "", "say which with heuristic"),
+        ("deepening = true\n", "", "history names where progressive deepening keeps its answers"),
     ],
 )
 def test_a_mistake_in_how_the_state_is_made_is_refused_when_the_assignment_loads(
@@ -297,3 +305,28 @@ def test_an_endgame_score_that_ignores_is_max_fails_its_own_check_and_costs_once
     assert result.counterexample is not None and result.counterexample.call.endswith("False)")
     (note,) = [note for note in results["minimax-endgame"].notes if isinstance(note, Regraded)]
     assert note.helpers == ("endgame_score_connectfour",) and note.passed
+
+
+KEPT = "        anytime.set_value(minimax_search_alphabeta(state, -INF, INF, heuristic_fn, depth, maximize))\n"
+
+
+@pytest.mark.parametrize(
+    "old, new, words",
+    [
+        ("    return anytime\n", "    return anytime.history\n", "it must return an object whose `history` holds"),
+        (
+            KEPT,
+            KEPT.replace("anytime.set_value(", "last = ("),
+            "one for each depth 1 to 3, the first for depth 1, not 0",
+        ),
+    ],
+    ids=["the-list-itself", "nothing-kept"],
+)
+def test_progressive_deepening_is_read_where_the_course_keeps_its_answers(old: str, new: str, words: str) -> None:
+    """Each depth's answer is read from the `AnytimeValue`'s `history`, as the check says; an answer kept
+    elsewhere, or none kept, is told where it must be."""
+    source = SOLUTION.read_text(encoding="utf-8")
+    assert source.count(old) == 1
+    result = grade(source.replace(old, new), "progressive-deepening")["progressive-deepening"]
+    assert result.status is CheckStatus.FAILED
+    assert result.cause is not None and words in result.cause.sentence, result.cause

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.batch.plan import BatchOptions, run_batch
+from grader.check_notes import Regraded
 from grader.results import CheckStatus
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment, Check
@@ -53,6 +54,8 @@ class Graded:
     missed: list[str] = field(default_factory=list)
     correct_failed: list[str] = field(default_factory=list)
     charged_twice: list[str] = field(default_factory=list)
+    regraded: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """The checks graded again with the reference's versions of wrong functions, and those functions."""
 
     def line(self) -> str:
         return (
@@ -157,6 +160,9 @@ def grade_class(assignment_dir: Path, workdir: Path, stems: list[str] | None = N
         name = record.submission.student_id
         failed = [c.check_id for c in record.result.checks if c.status not in (CheckStatus.PASSED, CheckStatus.MANUAL)]
         one = compare(name, record.result.score, record.result.max_score, failed, expected[name], by_check)
+        one.regraded = {
+            c.check_id: note.helpers for c in record.result.checks for note in c.notes if isinstance(note, Regraded)
+        }
         (graded if expected[name]["imports"] else not_importing).append(one)
     unchecked = [f for f in FUNCTIONS if f not in by_check.values()]
     return ClassGrading(assignment, graded, not_importing, wall, unchecked)

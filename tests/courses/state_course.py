@@ -24,6 +24,9 @@ class Mutant:
     mistake: str
     old: str
     new: str
+    charged_again: tuple[str, ...] = ()
+    """The checks of other functions that call this one and fail with it: the grader has no stand-in
+    for a search another search calls, so the mistake costs there again (a known limit, kept in view)."""
 
     def source(self) -> str:
         """The solution with the mistake made."""
@@ -100,6 +103,15 @@ MUTANTS = (
         "alpha and beta are kept up to date but no move is ever cut off",
         "        if alpha >= beta:\n            break\n",
         "",
+        charged_again=("progressive-deepening",),
+    ),
+    Mutant(
+        "deepening-always-maximizes",
+        "progressive_deepening",
+        ("progressive-deepening",),
+        "each depth's alpha-beta is asked for the maximizer, whatever the call's `maximize`",
+        "        anytime.set_value(minimax_search_alphabeta(state, -INF, INF, heuristic_fn, depth, maximize))",
+        "        anytime.set_value(minimax_search_alphabeta(state, -INF, INF, heuristic_fn, depth, True))",
     ),
     Mutant(
         "terminal-leaves-not-counted",
@@ -116,3 +128,14 @@ MUTANTS = (
         "        return [state], state.get_endgame_score(maximize), 0",
     ),
 )
+
+
+NEXT_BOARDS_REVERSED = Mutant(
+    "next-boards-last-column-first",
+    "next_boards_connectfour",
+    ("next-boards",),
+    "the boards one move away from the last column to the first: every search's state walks them so",
+    "    return [board.add_piece(col) for col in range(board.num_cols) if not board.is_column_full(col)]",
+    "    return [board.add_piece(col) for col in reversed(range(board.num_cols)) if not board.is_column_full(col)]",
+)
+"""Kept out of `MUTANTS`: graded with the searches built on it alone (a mistake the searches' state carries)."""

@@ -29,6 +29,7 @@ def test_the_kernel_folder_holds_exactly_what_is_sent_after_the_shared_modules()
         "exploration",
         "held_moves",
         "names",
+        "next_boards",
         "node_cap",
         "predicate_truths",
         "references",

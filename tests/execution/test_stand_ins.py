@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from grader.execution.channel.call_data import StandIn
+from grader.execution.channel.call_data import KernelMade, KernelName, StandIn
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus, outcome_from
 from grader.execution.channel.kernel.executor import CallExecutor
-from grader.execution.channel.protocol import OutcomeData
+from grader.execution.channel.protocol import BOARD_SLOT, OutcomeData
 
 SOURCE = """
 def check_win(board, player):
@@ -414,3 +414,55 @@ def test_a_function_without_a_parameter_for_the_column_is_not_stood_in_for() -> 
     no_column = StandIn("check_winner", "grid-has-room", (1, 2, (0,)), board_arg=0, move_arg=1, grid=(4, 5, 4))
     (outcome,) = run(calls, Call("winner_is_o", (FLAT_O_WINS,), stand_ins=(no_column,)))
     assert outcome.status is CallStatus.MISSING and "takes other parameters" in (outcome.error or "")
+
+
+NEXT_SOURCE = """
+class Board:
+    def __init__(self, cells):
+        self.cells = tuple(tuple(row) for row in cells)
+
+def next_boards(board):
+    boards = []
+    for col in reversed(range(5)):  # wrong: the last column first
+        rows = [list(row) for row in board.cells]
+        empty = [r for r in range(4) if rows[r][col] == 0]
+        if empty:
+            pieces = sum(cell != 0 for row in rows for cell in row)
+            rows[empty[-1]][col] = 1 if pieces % 2 == 0 else 2
+            boards.append(Board(rows))
+    return boards
+
+def columns_played(board):
+    return [after.cells for after in next_boards(board)], [type(after).__name__ for after in next_boards(board)]
+"""
+
+
+def test_the_boards_one_move_away_stand_in_made_through_the_course_s_board_class() -> None:
+    """Column 0 first, the side to move's piece, each board made as the course makes its objects;
+    none once the game is over."""
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    exec(compile(NEXT_SOURCE, "<notebook>", "exec"), namespace)
+    calls = CallExecutor(namespace, output_chars=1000)
+    made = KernelMade("Board", (KernelName(BOARD_SLOT),))
+    common: dict[str, Any] = {"marks": (1, 2, (0,)), "board_arg": 0, "grid": (4, 5, 4), "board_attribute": "cells"}
+    stand_in = StandIn("next_boards", "grid-next-boards", board_object=made, **common)
+    full_column = [[0, 0, 0, 0, 1], [0, 0, 0, 0, 2], [0, 0, 0, 0, 1], [0, 0, 0, 1, 2]]  # 2 to move
+    board = KernelMade("Board", (full_column,))
+    with_it, without = run(
+        calls, Call("columns_played", (board,), stand_ins=(stand_in,)), Call("columns_played", (board,))
+    )
+    assert with_it.ok, with_it.error
+    answered: Any = with_it.value
+    boards, kind = answered
+    assert set(kind) == {"Board"}
+    expected = []
+    for col in range(4):  # column 4 is full; 2 to move
+        rows = [list(row) for row in full_column]
+        rows[max(r for r in range(4) if rows[r][col] == 0)][col] = 2
+        expected.append([tuple(row) for row in rows])
+    assert [list(after) for after in boards] == expected
+    own: Any = without.value
+    assert [list(after) for after in own[0]] == expected[::-1]  # the student's own: the last column first
+    won = KernelMade("Board", (X_JUST_WON,))
+    (over,) = run(calls, Call("columns_played", (won,), stand_ins=(stand_in,)))
+    assert over.ok and over.value == ([], [])

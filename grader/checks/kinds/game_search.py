@@ -20,7 +20,7 @@ from grader.check_details import SearchDivergence
 from grader.check_notes import Cause, PositionsTried
 from grader.checks.answers import Answer
 from grader.checks.context import CheckContext
-from grader.checks.game_answers import SearchShape, ShapedAnswer, per_depth, read_answer, shown
+from grader.checks.game_answers import SearchShape, ShapedAnswer, check_deepening, per_depth, read_answer, shown
 from grader.checks.game_cases import GameCase, GameView, case_counterexample, game_view
 from grader.checks.game_divergence import search_divergence
 from grader.checks.game_search_causes import count_cause, deepening_count_cause, root_values
@@ -96,14 +96,7 @@ class GameSearchParams:
     def __post_init__(self) -> None:
         if not self.depth_limits or any(depth < 0 for depth in self.depth_limits):
             raise ValueError(f"depth_limits must list depths of 0 or more, not {list(self.depth_limits)}")
-        if self.deepening and any(depth < 1 for depth in self.depth_limits):
-            raise ValueError(
-                f"deepening starts at depth 1: depth_limits must be 1 or more, not {list(self.depth_limits)}"
-            )
-        if self.history and not self.deepening:
-            raise ValueError("history names where progressive deepening keeps its answers: set deepening = true")
-        if self.history and not self.history.isidentifier():
-            raise ValueError(f"history must be an attribute name, not {self.history!r}")
+        check_deepening(self.deepening, self.history, self.depth_limits)
         for moves in self.include:
             if not moves.isdigit():
                 raise ValueError(f'include: {moves!r} is not a string of column digits such as "3344"')

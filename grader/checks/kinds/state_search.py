@@ -11,7 +11,9 @@ course's state through the course's own classes (the check's ``state``, whose ``
 the search is handed (its values on the leaves asked of the student's function, all in one
 batch), with the course's tie-break and count. A failure names the smallest position and the
 first thing that differs; where the heuristic's calls are logged, the node where the search
-first parts from the reference's.
+first parts from the reference's. Progressive deepening (``deepening``) answers once for each
+depth 1..d, each depth judged as a search of that depth, as `game-search` reads such answers
+(`grader.checks.game_answers`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from grader.check_details import SearchDivergence
 from grader.check_notes import Cause, PositionsTried
 from grader.checks.answers import Answer
 from grader.checks.context import CheckContext
+from grader.checks.game_answers import check_deepening, per_depth
 from grader.checks.game_cases import GameCase, GameView, case_counterexample, game_view
 from grader.checks.game_divergence import search_divergence
 from grader.checks.game_search_causes import root_values
@@ -98,6 +101,15 @@ class StateSearchParams:
     """The most moves played to reach a sampled position."""
     examples: Count = 6
     """Positions searched beyond the ``include``d ones, each at every depth limit."""
+    deepening: bool = False
+    """Progressive deepening: one call at depth limit d answers for every depth 1..d in turn (each depth's search
+    as ``search`` says), a list of d answers, the first for depth 1, or an object holding it at ``history``."""
+    history: str = ""
+    """With ``deepening``: the attribute of the object the call returns that holds the list of answers (MIT 6.034's
+    ``AnytimeValue``: ``history``); empty: the call returns the list itself."""
+    deepening_counts: Literal["each-depth", "running-total"] = "each-depth"
+    """With ``deepening``: each depth's answer counts the evaluations of that depth's search alone (each-depth), or
+    all those made since depth 1 (running-total)."""
 
     def __post_init__(self) -> None:
         self.made_state  # noqa: B018 - parsed here, so that a mistake is reported when the assignment loads
@@ -112,6 +124,9 @@ class StateSearchParams:
             path_field="path_board",
             path=self.path_board,
         )
+        check_deepening(self.deepening, self.history, () if self.to_the_end else self.depth_limits)
+        if self.deepening and self.to_the_end:
+            raise ValueError("progressive deepening deepens to a depth limit: it cannot search to the end of the game")
         if not 0 <= self.min_plies <= self.max_plies:
             raise ValueError(f"need 0 <= min_plies <= max_plies, not {self.min_plies} and {self.max_plies}")
         for moves in self.include:
@@ -126,6 +141,10 @@ class StateSearchParams:
     @property
     def limits(self) -> tuple[int | None, ...]:
         return (None,) if self.to_the_end else self.depth_limits
+
+    def depths(self, limit: int | None) -> tuple[int | None, ...]:
+        """The depths one call at ``limit`` answers for: each of 1..limit when deepening."""
+        return tuple(range(1, limit + 1)) if self.deepening and limit is not None else (limit,)
 
 
 def _maximizer(params: StateSearchParams, game: ConnectK, state: ConnectState) -> str:
@@ -167,11 +186,11 @@ def _leaf_requests(
     if params.heuristic is None:
         return requests
     game = view.game
-    for case, limit in asked:
-        if limit is None:
+    for case, depth in ((case, depth) for case, limit in asked for depth in params.depths(limit)):
+        if depth is None:
             continue
         maximizer = _maximizer(params, game, case.state)
-        for leaf in search_leaves(view, case.state, limit):
+        for leaf in search_leaves(view, case.state, depth):
             is_max = params.search == "best-leaf" or game.to_move(leaf) == maximizer
             key = (leaf.cells, is_max)
             if key not in requests:
@@ -185,7 +204,7 @@ def _state_search(check: Check[StateSearchParams], ctx: CheckContext) -> CheckRe
     game = view.game
     heuristic_name = ctx.resolve(params.heuristic.function) if params.heuristic is not None else None
     logged = (heuristic_name,) if heuristic_name is not None and params.search != "best-leaf" else ()
-    levels = params.path_board.count(".") + 1
+    levels = params.path_board.count(".") + 1 + bool(params.history)
     search = ctx.student(params.call, log=logged, answer_levels=levels)
     named = [GameCase(game, tuple(int(c) for c in moves)) for moves in params.include]
     drawn = sampled_positions(check, ctx, view, params.min_plies, params.max_plies, params.examples)
@@ -203,11 +222,13 @@ def _state_search(check: Check[StateSearchParams], ctx: CheckContext) -> CheckRe
     )
     failures = []
     for (case, limit), answer in zip(asked, answers):
-        expected = _expected(params, game, case.state, limit, values)
-        mismatch = _judge(params, view, case, expected, answer)
+        each = [_expected(params, game, case.state, depth, values) for depth in params.depths(limit)]
+        mismatch = _judge(params, view, case, each, answer)
         if mismatch is not None:
-            failures.append((case, limit, mismatch, answer, expected))
+            failures.append((case, limit, mismatch, answer, each[-1]))
     depths = "to the end of the game" if params.to_the_end else depths_text(params.depth_limits)
+    if params.deepening:
+        depths = "after each depth " + " and ".join(f"1 to {d}" if d > 1 else "1" for d in params.depth_limits)
     if not failures:
         return CheckResult.for_check(
             check,
@@ -219,6 +240,8 @@ def _state_search(check: Check[StateSearchParams], ctx: CheckContext) -> CheckRe
         )
     case, limit, mismatch, answer, expected = min(failures, key=lambda f: (f[0].size(), f[1] or 0))
     at = "searched to the end" if limit is None else f"at depth {limit}"
+    if params.deepening:
+        at = f"deepening to depth {limit}"
     return CheckResult.for_check(
         check,
         CheckStatus.FAILED,
@@ -280,7 +303,35 @@ def _read_path(params: StateSearchParams, view: GameView, raw: Any) -> list[Conn
 
 
 def _judge(
-    params: StateSearchParams, view: GameView, case: GameCase, expected: ExpectedSearch, answer: Answer
+    params: StateSearchParams, view: GameView, case: GameCase, each: list[ExpectedSearch], answer: Answer
+) -> Mismatch | None:
+    """The call's answer against the reference's (``each``: one per depth it answers for)."""
+    if not params.deepening:
+        return _judge_one(params, view, case, each[0], answer, answer.value)
+    wanted = f"{len(each)} answers, one for each depth 1 to {len(each)}"
+    if not answer.ok:
+        return Mismatch(answer.call_text, wanted, answer.given())
+    read = per_depth("path,score,evaluations", answer.value, len(each), params.history)
+    if isinstance(read, str):
+        return Mismatch(answer.call_text, wanted, repr(answer.value)[:200], f"it must return {read}")
+    total = 0
+    for depth, (expected, raw) in enumerate(zip(each, read), start=1):
+        total += expected.evaluations
+        if params.deepening_counts == "running-total":
+            expected = replace(expected, evaluations=total)
+        mismatch = _judge_one(params, view, case, expected, answer, raw)
+        if mismatch is not None:
+            return replace(
+                mismatch,
+                expected=f"after depth {depth}: {mismatch.expected}",
+                actual=f"after depth {depth}: {mismatch.actual}",
+                cause=f"after depth {depth}: {mismatch.cause}" if mismatch.cause else None,
+            )
+    return None
+
+
+def _judge_one(
+    params: StateSearchParams, view: GameView, case: GameCase, expected: ExpectedSearch, answer: Answer, raw: Any
 ) -> Mismatch | None:
     game, best = view.game, expected.best
     reference = PathReference(
@@ -300,11 +351,11 @@ def _judge(
         if params.search == "best-leaf":
             return "the score differs"
         kind = "alpha-beta must give the minimax score" if params.search == "alphabeta" else "the score differs"
-        return f"{kind}: {root_values(game, case.state, expected.spec, best)}"
+        return f"{kind}: {root_values(game, case.state, expected.spec, best, expected.maximizer)}"
 
     return judge_path_answer(
         answer.call_text,
-        answer.value,
+        raw,
         reference,
         score_why,
         lambda states: _path_cause(params, game, list(states), expected, list(reference.path)),
@@ -361,7 +412,7 @@ def _parted(
 ) -> SearchDivergence | None:
     """Where the search first parts from the reference's, from the positions its heuristic was
     given in order (the reference's finished games set aside: the heuristic never sees them)."""
-    if not logged or not params.maximize or not answer.ok:
+    if not logged or not params.maximize or params.deepening or not answer.ok:
         return None
     boards = answer.outcome.logged.get(logged[0])
     if not boards or len(boards) >= LOG_CAP:

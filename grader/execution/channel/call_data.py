@@ -179,6 +179,9 @@ class StandIn:
     the side to move's mark."""
     win: float = 1000
     """For ``grid-endgame-score``: what a won game is worth to the maximizer."""
+    board_object: KernelMade | None = None
+    """For ``grid-next-boards``: the course's board object each next board is made as, a
+    `KernelName` of `BOARD_SLOT` where the board goes; None: the boards themselves."""
 
     def to_request(self) -> StandInRequest:
         return {
@@ -200,6 +203,7 @@ class StandIn:
             "board_attribute": self.board_attribute,
             "turn_attribute": self.turn_attribute,
             "win": self.win,
+            "board_object": None if self.board_object is None else encode_argument(self.board_object),
         }
 
 

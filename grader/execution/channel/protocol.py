@@ -52,6 +52,9 @@ REPLY_DONE = "done"
 REPLY_ERROR = "error"
 """The shim itself failed on the request: ``{"error": traceback text}``."""
 
+BOARD_SLOT = "<board>"
+"""Inside a stand-in's ``board_object``: where the board goes (a name no namespace binds)."""
+
 # --- call outcome statuses the kernel reports (the grader adds "killed" itself) -------------
 
 STATUS_OK = "ok"
@@ -230,6 +233,10 @@ class StandInRequest(TypedDict):
     object): the attribute holding the side to move's mark, or empty."""
     win: float
     """For ``grid-endgame-score``: what a won game is worth to the maximizer."""
+    board_object: Any
+    """For ``grid-next-boards``: the course's board object to make for each next board, in the
+    wire format of the objects the kernel makes, the name `BOARD_SLOT` where the board goes;
+    None: the next boards are the board itself, of the given one's kind."""
 
 
 class CallRequest(TypedDict):

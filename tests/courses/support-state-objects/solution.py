@@ -113,6 +113,17 @@ def minimax_search_alphabeta(state, alpha=-INF, beta=INF, heuristic_fn=always_ze
     return best_path, best_score, evaluations
 
 
+def progressive_deepening(state, heuristic_fn=always_zero, depth_limit=INF, maximize=True):
+    """Alpha-beta at depth 1, then 2, up to `depth_limit`: each depth's answer set in turn in an
+    `AnytimeValue`, which is returned."""
+    anytime = AnytimeValue()
+    depth = 1
+    while depth <= depth_limit:
+        anytime.set_value(minimax_search_alphabeta(state, -INF, INF, heuristic_fn, depth, maximize))
+        depth += 1
+    return anytime
+
+
 # %% [markdown]
 # ## Try it on a small tree
 

@@ -64,6 +64,12 @@ def minimax_search_alphabeta(state, alpha=-INF, beta=INF, heuristic_fn=always_ze
     raise NotImplementedError
 
 
+def progressive_deepening(state, heuristic_fn=always_zero, depth_limit=INF, maximize=True):
+    """Alpha-beta at depth 1, then 2, up to `depth_limit`: each depth's answer set in turn in an
+    `AnytimeValue`, which is returned."""
+    raise NotImplementedError
+
+
 # %% [markdown]
 # ## Try it on a small tree
 #

@@ -14,12 +14,12 @@ standard library only.
 
 from __future__ import annotations
 
-import inspect
 import operator
 from collections.abc import Callable
 from typing import Any
 
 if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
+    from grader.execution.channel.kernel.names import argument_binder
     from grader.execution.channel.protocol import StandInRequest
 
 HELD_MOVE_ROLES = ("grid-drop", "grid-undo")
@@ -35,17 +35,7 @@ def held_move_stand_in(request: StandInRequest, original: Any) -> Callable[..., 
     # the student's rows from the bottom up: where a dropped piece looks for room first
     upward = list(range(rows - 1, -1, -1)) if request.get("top_row_first", True) else list(range(rows))
     board_at, move_at, player_at = request["board_arg"] or 0, request["move_arg"], request["player_arg"]
-    try:
-        signature: inspect.Signature | None = inspect.signature(original)
-    except (TypeError, ValueError):
-        signature = None
-
-    def given(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
-        if not kwargs or signature is None:
-            return args
-        bound = signature.bind(*args, **kwargs)
-        bound.apply_defaults()
-        return tuple(bound.arguments.values())
+    given = argument_binder(original)
 
     def at(values: tuple[Any, ...], position: int | None, what: str) -> Any:
         if position is None or position >= len(values):

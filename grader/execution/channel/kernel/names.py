@@ -1,6 +1,7 @@
 """Names in the notebook's namespace, for the call executor: resolving and assigning dotted
 names, what the notebook itself defines, and counting wrappers around named functions (which
-may also log the board each call is given, in order).
+may also log the board each call is given, in order), and a call's arguments put in the order
+of a function's parameters (for the reference's stand-ins).
 
 Shipped into the kernel as source after the exploration recorder and before the executor,
 in the same private namespace, so it uses only the standard library, and its top-level names
@@ -9,6 +10,7 @@ are unique among the kernel sources (a test checks that).
 
 from __future__ import annotations
 
+import inspect
 import types
 from collections.abc import Callable, Collection
 from typing import Any
@@ -226,3 +228,23 @@ def is_ipython_bookkeeping(name: str) -> bool:
         or (name.startswith("_") and (stripped == "" or stripped.isdigit()))
         or (name.startswith("_i") and (name[2:] in ("", "i", "ii") or name[2:].isdigit()))
     )
+
+
+def argument_binder(original: Any) -> Callable[[tuple[Any, ...], dict[str, Any]], tuple[Any, ...]]:
+    """What puts a call's arguments in the order of ``original``'s parameters, as the request's
+    positions count them: a keyword argument at its parameter's place, an omitted one at its
+    default. A call ``original`` would refuse raises its TypeError; with no signature to read
+    (a builtin) the positional arguments are taken as they come."""
+    try:
+        signature: inspect.Signature | None = inspect.signature(original)
+    except (TypeError, ValueError):
+        signature = None
+
+    def arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+        if not kwargs or signature is None:
+            return args
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return tuple(bound.arguments.values())
+
+    return arguments

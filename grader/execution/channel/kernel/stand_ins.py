@@ -13,7 +13,8 @@ attribute of an argument: ``self.gameplan`` for a method) that reads as a board,
 player in the argument at a given position.
 
 Shipped into the kernel as source after the exploration recorder (whose board reader it
-uses) and the predicates' truths, and before the call executor: standard library only.
+uses), the predicates' truths and the boards one move away, and before the call executor:
+standard library only.
 """
 
 from __future__ import annotations
@@ -27,7 +28,13 @@ from typing import Any
 if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
     from grader.execution.channel.kernel.board_reading import board_text
     from grader.execution.channel.kernel.held_moves import HELD_MOVE_ROLES, held_move_stand_in
-    from grader.execution.channel.kernel.names import CallRefused, resolve
+    from grader.execution.channel.kernel.names import CallRefused, argument_binder, resolve
+    from grader.execution.channel.kernel.next_boards import (
+        NEXT_BOARDS_ROLE,
+        connect_lines,
+        line_winner,
+        next_boards_stand_in,
+    )
     from grader.execution.channel.kernel.predicate_truths import PREDICATE_TRUTHS
     from grader.execution.channel.protocol import STATUS_MISSING, StandInRequest
 
@@ -108,13 +115,15 @@ def reference_stand_in(namespace: dict[str, Any], request: StandInRequest, origi
         return _successor_stand_in(request, original)
     if request["role"] in HELD_MOVE_ROLES:
         return held_move_stand_in(request, original)
+    if request["role"] == NEXT_BOARDS_ROLE:
+        return next_boards_stand_in(namespace, request, original)
     if request["role"].startswith("grid-"):
         return _grid_stand_in(request, original)
     text = board_text(request["marks"])
     player_of = {request["marks"][0]: "X", request["marks"][1]: "O"}
     board_global, board_at, player_at = request["board_global"], request["board_arg"], request["player_arg"]
     answer = _answerer(request)
-    arguments = _binder(original)
+    arguments = argument_binder(original)
     found: list[str] = []  # the attribute of an argument that held the board last time
 
     def board_of(given: tuple[Any, ...]) -> str:
@@ -142,26 +151,6 @@ def reference_stand_in(namespace: dict[str, Any], request: StandInRequest, origi
     return stand_in
 
 
-def _binder(original: Any) -> Callable[[tuple[Any, ...], dict[str, Any]], tuple[Any, ...]]:
-    """What puts a call's arguments in the order of ``original``'s parameters, as the request's
-    positions count them: a keyword argument at its parameter's place, an omitted one at its
-    default. A call ``original`` would refuse raises its TypeError; with no signature to read
-    (a builtin) the positional arguments are taken as they come."""
-    try:
-        signature: inspect.Signature | None = inspect.signature(original)
-    except (TypeError, ValueError):
-        signature = None
-
-    def arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
-        if not kwargs or signature is None:
-            return args
-        bound = signature.bind(*args, **kwargs)
-        bound.apply_defaults()
-        return tuple(bound.arguments.values())
-
-    return arguments
-
-
 def _grid_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]:
     """A board function of a Connect-K board as the student's code holds it (rows of cells, a
     numpy array, one flat list, whichever row comes first, or the course's board object holding
@@ -180,13 +169,7 @@ def _grid_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]
     marks = request["marks"]
     first, second = (marks[0], marks[1]) if request.get("first_player", "X") == "X" else (marks[1], marks[0])
     board_at = request["board_arg"] or 0
-    lines = [
-        [(row + i * d_row) * cols + col + i * d_col for i in range(k)]
-        for row in range(rows)
-        for col in range(cols)
-        for d_row, d_col in ((0, 1), (1, 0), (1, 1), (1, -1))
-        if 0 <= row + (k - 1) * d_row < rows and 0 <= col + (k - 1) * d_col < cols
-    ]
+    lines = connect_lines(rows, cols, k)
     # the student's rows from the bottom up: where a dropped piece looks for room first
     upward = list(range(rows - 1, -1, -1)) if request.get("top_row_first", True) else list(range(rows))
 
@@ -201,17 +184,13 @@ def _grid_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]
             raise TypeError("the reference's stand-in found no board in the arguments")
         return list(board)
 
-    arguments = _binder(original)
+    arguments = argument_binder(original)
 
     def has_line(cells: list[Any], mark: Any) -> bool:
         return any(all(cells[i] == mark for i in line) for line in lines)
 
     def winner(cells: list[Any]) -> Any:
-        for line in lines:
-            mark = cells[line[0]]
-            if (mark == first or mark == second) and all(cells[i] == mark for i in line):
-                return first if mark == first else second
-        return None
+        return line_winner(cells, lines, first, second)
 
     def argument(given: tuple[Any, ...], at: int | None, what: str) -> Any:
         if at is None or at >= len(given):
@@ -277,7 +256,7 @@ def _successor_stand_in(request: StandInRequest, original: Any) -> Callable[...,
         request["returns"],
         request["invalid"],
     )
-    arguments = _binder(original)
+    arguments = argument_binder(original)
 
     def refused(why: str) -> Any:
         if invalid == "raise":
