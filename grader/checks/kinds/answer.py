@@ -46,7 +46,10 @@ def same_answer(given: Any, expected: Any) -> bool:
     if isinstance(expected, str):
         return isinstance(given, str) and given.strip().casefold() == expected.strip().casefold()
     if isinstance(given, (int, float)):
-        return math.isclose(given, expected, rel_tol=1e-9, abs_tol=1e-9)
+        try:
+            return math.isclose(given, expected, rel_tol=1e-9, abs_tol=1e-9)
+        except OverflowError:  # an int no float holds is the answer only when it is that int
+            return given == expected
     return False
 
 
