@@ -19,13 +19,14 @@ _READ_SECONDS = 2.0
 
 
 def unanswered_globals(handout: NotebookNode) -> list[str]:
-    """The globals the handout's top-level code sets to ``None`` and never to anything else."""
+    """The globals the handout's top-level code sets to ``None`` (or to ``...``, what a master's
+    ``ANSWER_1 = "B"  # SOLUTION`` becomes in the student's version) and never to anything else."""
     found: dict[str, bool] = {}
     for tree in code_cell_trees(handout):
         for node in tree.body:
             if not isinstance(node, ast.Assign):
                 continue
-            empty = isinstance(node.value, ast.Constant) and node.value.value is None
+            empty = isinstance(node.value, ast.Constant) and node.value.value in (None, ...)
             for target in node.targets:
                 if isinstance(target, ast.Name):
                     found[target.id] = found.get(target.id, True) and empty

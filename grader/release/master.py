@@ -92,7 +92,7 @@ def _read_notebook(notebook: NotebookNode, stub: str, path: Path) -> Master:
     marked = False
     for number, cell in enumerate(notebook.cells, start=1):
         where = f"cell {number}"
-        if is_settings_cell(cell.cell_type, cell.source):
+        if is_settings_cell(cell.cell_type, cell.source, where):
             settings.append(cell_settings(cell.source, where))
             continue
         if cell.cell_type == "raw" and _OTTER_FRAME.match(cell.source):

@@ -53,10 +53,17 @@ class SettingsPiece:
     text: str
 
 
-def is_settings_cell(cell_type: str, source: str) -> bool:
-    """A raw cell whose first line is ``# GRADER CONFIG``."""
-    first = source.split("\n", 1)[0]
-    return cell_type == "raw" and bool(_CELL.match(first))
+def is_settings_cell(cell_type: str, source: str, where: str) -> bool:
+    """A raw cell whose first line is ``# GRADER CONFIG``. A code or markdown cell that begins
+    so is refused (`MarkerError`): it would reach students as it is, its settings unread."""
+    if not _CELL.match(source.split("\n", 1)[0]):
+        return False
+    if cell_type != "raw":
+        raise MarkerError(
+            f"{where}: a {cell_type} cell begins with {CELL_MARKER}; make it a raw cell, or students get "
+            "its settings as they are and the release does not read them"
+        )
+    return True
 
 
 def cell_settings(source: str, where: str) -> SettingsPiece:

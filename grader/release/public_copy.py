@@ -4,7 +4,8 @@ check's test cases.
 A hidden check is left out of the students' ``assignment.toml`` (with the comments, which may
 quote its positions: the students' copy has none) and named only by its id, title and points in
 ``hidden_checks.toml`` beside it, which is what a report shows of it anyway. A check that
-depends on a hidden one no longer names it.
+depends on a hidden one no longer names it. An ``answer`` check goes the same way whatever its
+visibility: its ``expected`` is the course's answer itself.
 
 setup.py loads this file by its path, before the package is installed: it imports nothing but
 the standard library and tomlkit.
@@ -20,6 +21,8 @@ import tomlkit
 
 HIDDEN_CHECKS_FILE = "hidden_checks.toml"
 SPEC_FILE = "assignment.toml"
+NAMED_ONLY_KINDS = ("answer",)
+"""Kinds whose parameters are the answer a student is asked for: never shipped, only named."""
 NOT_SHIPPED = ("__pycache__", "*.pyc", ".ipynb_checkpoints", "solution.*")
 """Patterns (`shutil.ignore_patterns`) of an assignment folder's files students never get."""
 
@@ -38,7 +41,7 @@ def public_spec(text: str) -> PublicSpec:
     """``text`` (an assignment.toml) without its hidden checks or any comment."""
     document: dict[str, Any] = tomlkit.parse(text).unwrap()
     checks = document.get("checks", [])
-    hidden = [check for check in checks if check.get("visibility") == "hidden"]
+    hidden = [c for c in checks if c.get("visibility") == "hidden" or c.get("kind") in NAMED_ONLY_KINDS]
     hidden_ids = {check["id"] for check in hidden}
     kept = [check for check in checks if check["id"] not in hidden_ids]
     for check in kept:

@@ -142,6 +142,16 @@ def test_an_answer_is_judged_by_its_value_never_shown(written: Assignment, answe
         assert shown is not None and shown.expected == "the course's answer"
 
 
+def test_an_answer_set_to_no_plain_value_is_told_so_not_called_unset(written: Assignment) -> None:
+    runner = InProcessRunner(SOLUTION.read_text(encoding="utf-8") + "\nANSWER_1 = ...\nANSWER_2 = len\n")
+    ctx = CheckContext.of(written, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(written))
+    results = {c.id: run_check(c, ctx) for c in written.checks if c.kind == "answer"}
+    assert {k: (r.status, r.message) for k, r in results.items()} == {
+        "answer-1": (CheckStatus.FAILED, "`ANSWER_1` is not answered with a string, a number or a boolean"),
+        "answer-2": (CheckStatus.FAILED, "`ANSWER_2` is not answered with a string, a number or a boolean"),
+    }
+
+
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
 def test_each_mutant_fails_its_own_functions_checks_and_no_other(
     mutant: object, graded: dict[str, dict[str, CheckResult]]

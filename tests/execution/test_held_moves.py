@@ -35,6 +35,9 @@ def leave_moved(game):
 def flip_turn(game):
     game.turn = "O" if game.turn == "X" else "X"
 
+def play_on(game, cells):
+    cells.append(game.turn)
+
 def make_and_undo(game, col):
     game.make_move(col)
     after = [row[:] for row in game.board], game.turn
@@ -85,3 +88,9 @@ def test_the_reference_makes_and_takes_back_the_move_on_the_object_for_the_call_
     assert back == (EMPTY, "X") and not stood_in.mutated
     unplayed: Any = alone.value
     assert alone.ok and unplayed[0] == (EMPTY, "X")  # the student's own make_move, which plays nothing
+
+
+def test_an_argument_changed_beside_a_made_object_is_named_by_its_own_position() -> None:
+    (played,) = _run(Call("play_on", (_game(EMPTY, "O"), ["X"])))
+    assert played.ok and played.mutated
+    assert dict(played.changed_args) == {1: ["X", "O"]}

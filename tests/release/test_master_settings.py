@@ -130,3 +130,16 @@ def test_a_scripts_settings_block_that_cannot_be_read_names_its_line(tmp_path: P
     with pytest.raises(MarkerError) as raised:
         read_master(path)
     assert message in str(raised.value)
+
+
+@pytest.mark.parametrize("make", [new_code_cell, nbformat.v4.new_markdown_cell])
+def test_settings_outside_a_raw_cell_are_refused_not_handed_to_students(tmp_path: Path, make: object) -> None:
+    path = tmp_path / "master.ipynb"
+    cells = [
+        new_code_cell("def f():\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION\n"),
+        make('# GRADER CONFIG\n[[checks]]\nid = "f"\npositions = ["X.O.X...."]\n'),  # type: ignore[operator]
+    ]
+    nbformat.write(new_notebook(cells=cells), path)
+    with pytest.raises(MarkerError) as raised:
+        read_master(path)
+    assert "cell 2:" in str(raised.value) and "make it a raw cell" in str(raised.value)

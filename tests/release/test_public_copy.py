@@ -49,3 +49,16 @@ def test_hidden_checks_leave_only_their_names_and_comments_go() -> None:
 def test_without_hidden_checks_there_is_nothing_to_name() -> None:
     public = public_spec('[assignment]\nid = "a"\n\n[[checks]]\nid = "win"\npoints = 1\n')
     assert public.hidden_checks is None and tomllib.loads(public.spec)["checks"] == [{"id": "win", "points": 1}]
+
+
+def test_an_answer_check_is_only_named_even_when_public() -> None:
+    spec = (
+        '[assignment]\nid = "a"\n\n[[checks]]\nid = "win"\npoints = 1\n\n'
+        '[[checks]]\nid = "answer-1"\nkind = "answer"\ntitle = "ANSWER_1"\npoints = 2\n'
+        'name = "ANSWER_1"\nexpected = "Zugzwang"\n'
+    )
+    public = public_spec(spec)
+    assert "Zugzwang" not in public.spec and public.hidden_checks is not None
+    assert "Zugzwang" not in public.hidden_checks
+    assert [c["id"] for c in tomllib.loads(public.spec)["checks"]] == ["win"]
+    assert tomllib.loads(public.hidden_checks)["checks"] == [{"id": "answer-1", "title": "ANSWER_1", "points": 2}]

@@ -12,7 +12,7 @@ from typing import Any
 from grader.check_notes import Cause
 from grader.checks.context import CheckContext
 from grader.checks.kind import CheckKind
-from grader.execution.channel.call_data import Call, KernelName
+from grader.execution.channel.call_data import Call, CallStatus, KernelName
 from grader.results import CheckResult, CheckStatus, Counterexample
 from grader.spec.model import Check
 
@@ -46,7 +46,10 @@ def same_answer(given: Any, expected: Any) -> bool:
     if isinstance(expected, str):
         return isinstance(given, str) and given.strip().casefold() == expected.strip().casefold()
     if isinstance(given, (int, float)):
-        return math.isclose(given, expected, rel_tol=1e-9, abs_tol=1e-9)
+        try:
+            return math.isclose(given, expected, rel_tol=1e-9, abs_tol=1e-9)
+        except OverflowError:  # an int no float holds is the answer only when it is that int
+            return given == expected
     return False
 
 
@@ -55,6 +58,8 @@ def _answer(check: Check[AnswerParams], ctx: CheckContext) -> CheckResult:
     (outcome,) = ctx.runner.call_many(
         [Call(_ONE_OF, ((KernelName(name),),), timeout=_READ_SECONDS, check_mutation=False)]
     )
+    if outcome.status is CallStatus.UNSERIALIZABLE:  # set, but to what no answer is (``...``, a function)
+        return _wrong(check, f"`{name}` is not answered with a string, a number or a boolean", "no such value")
     if not outcome.ok:
         return _wrong(check, f"`{name}` is not set", "no value")
     if outcome.value is None:

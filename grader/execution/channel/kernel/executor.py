@@ -391,11 +391,12 @@ def _exploration_data(exploration: Exploration, uses: dict[str, dict[str | None,
 def _mutations(call: CallRequest, sent: list[tuple[Any, Any]]) -> tuple[bool, list[list[Any]]]:
     """Whether the call changed anything it was given, and the positional arguments it changed,
     as they are now (what a function that plays on the board it is given did to it): each
-    value encoded once. ``sent`` holds the globals set first, then the args, and last the
-    attributes written to objects the kernel made (`Written`); a value that no longer encodes
-    counts as changed."""
+    value encoded once. ``sent`` holds the globals set first, then the args sent as values
+    (not those the kernel made), and last the attributes written to objects the kernel made
+    (`Written`); a value that no longer encodes counts as changed."""
     first = len(call["set_globals"])
-    args = range(first, first + len(call["args"]))
+    sent_args = [position for position, data in enumerate(call["args"]) if not holds_made(data)]
+    args = {first + n: position for n, position in enumerate(sent_args)}  # index in ``sent`` -> position
     mutated = False
     changed: list[list[Any]] = []
     for index, (value, data) in enumerate(sent):
@@ -406,8 +407,8 @@ def _mutations(call: CallRequest, sent: list[tuple[Any, Any]]) -> tuple[bool, li
             continue
         if now != data:
             mutated = True
-            if index in args and not isinstance(value, Written):
-                changed.append([index - first, now])
+            if index in args:
+                changed.append([args[index], now])
     return mutated, changed
 
 
