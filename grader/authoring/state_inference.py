@@ -25,7 +25,15 @@ from grader.authoring.api import Api
 from grader.authoring.discovery import Discovered, Function
 from grader.authoring.draft import Draft, DraftCheck, call, slug
 from grader.authoring.state_board import BoardObject, course_definitions, read_board_object
-from grader.authoring.state_searches import CourseTree, SearchCall, StateObject, read_state, read_tree, search_calls
+from grader.authoring.state_searches import (
+    CourseTree,
+    SearchCall,
+    StateObject,
+    answers_by_depth,
+    read_state,
+    read_tree,
+    search_calls,
+)
 from grader.checks.context import CallRunner
 from grader.checks.kinds.game_board import GameExpect, GamePredicateParams
 from grader.checks.kinds.game_heuristic import HeuristicParams
@@ -116,7 +124,9 @@ def infer_state_course(
     trials = _Trials(session, draft.game)
     tree = read_tree(runner, course)
     for search in state.searches:
-        for check in _search_checks(trials, search, state, roles, heuristic, win, tree, game):
+        history = answers_by_depth(runner, board, game, roles, state, search)
+        trees = tree if history is None else None  # deepening is judged on the board only
+        for check in _search_checks(trials, search, state, roles, heuristic, win, trees, game, history):
             draft.add_check(check)
     return draft
 
@@ -197,17 +207,26 @@ def _scored(
     return None
 
 
-def _variants(search: SearchCall) -> list[dict[str, Any]]:
-    """The readings of a search, the likeliest first: its kind, its tie-break, its count."""
+def _variants(search: SearchCall, history: str | None = None) -> list[dict[str, Any]]:
+    """The readings of a search, the likeliest first: its kind, its tie-break, its count; for a
+    progressive deepening (``history``: where its answers are kept), each of those deepened,
+    with each depth's count its own or a running total."""
     if search.depth_limited:
-        kinds = ["alphabeta", "minimax"] if search.windowed else ["minimax", "alphabeta"]
+        kinds = ["alphabeta", "minimax"] if search.windowed or history is not None else ["minimax", "alphabeta"]
     else:
         kinds = ["minimax", "best-leaf"] if "True" in search.slots else ["best-leaf", "minimax"]
-    return [
+    plain = [
         {"search": kind, "tie": tie, "count_endgames": count}
         for kind in kinds
         for tie in ("first", "last")
         for count in (True, False)
+    ]
+    if history is None:
+        return plain
+    return [
+        {**variant, "deepening": True, "history": history, "deepening_counts": counts}
+        for variant in plain
+        for counts in ("each-depth", "running-total")
     ]
 
 
@@ -220,12 +239,13 @@ def _search_checks(
     win: float,
     tree: CourseTree | None,
     game: ConnectK,
+    history: str | None = None,
 ) -> list[DraftCheck]:
     """The search's check on Connect Four and, with the course's tree, on random game trees."""
     if search.depth_limited and heuristic is None:
         return []
     checks: list[DraftCheck] = []
-    variants = _variants(search)
+    variants = _variants(search, history)
     if tree is not None:
         tree_check = trials.first(_tree_check(search, state, tree, v) for v in variants)
         if tree_check is not None:
@@ -246,10 +266,17 @@ def _what(search: SearchCall, variant: dict[str, Any]) -> str:
         if variant["count_endgames"]
         else "only the heuristic's values counted"
     )
-    return f"{kind} {reach}, the {variant['tie']} of equal moves kept, {count}"
+    said = f"{kind} {reach}, the {variant['tie']} of equal moves kept, {count}"
+    if variant.get("deepening"):
+        kept = f"in `.{variant['history']}`" if variant["history"] else "in a list"
+        counts = "each its own" if variant["deepening_counts"] == "each-depth" else "a running total"
+        said += f", deepened from depth 1 with each depth's answer kept {kept} (evaluations {counts})"
+    return said
 
 
 def _role(variant: dict[str, Any]) -> str:
+    if variant.get("deepening"):
+        return "deepening"
     return {"alphabeta": "alpha-beta", "minimax": "minimax", "best-leaf": "best-leaf"}[variant["search"]]
 
 
@@ -268,15 +295,22 @@ def _state_check(
         if search.depth_limited
         else {"to_the_end": True, "min_plies": cells - 6, "max_plies": cells - 4, "examples": 4}
     )
+    # a deepening asked with the side to move minimizing: one that drops the flag is seen
+    flipped = bool(variant.get("deepening")) and "True" in search.slots
+    text = search.call_text
+    if flipped:
+        text = f"{search.function}({', '.join(('state', *('False' if s == 'True' else s for s in search.slots)))})"
     params = StateSearchParams(
-        call(search.call_text),
+        call(text),
         state.text,
         win=win,
         path_board=f"{state.snapshot}.{state.board_attribute}",
+        maximize=not flipped,
         **shape,
         **variant,
     )
     why = f"{search.function}: on a state made as `{state.text}`, passes as {_what(search, variant)}"
+    why += ", asked with the side to move minimizing" if flipped else ""
     title = f"{search.function}: paths, scores and evaluations, " + (
         "under your heuristic" if search.depth_limited else "to the end of the game"
     )

@@ -176,6 +176,36 @@ def read_state(
     return f"no class of the course's modules, made from a board and {given}, is walked by `{simplest.function}`"
 
 
+def answers_by_depth(
+    runner: CallRunner,
+    board: BoardObject,
+    game: ConnectK,
+    roles: dict[str, str],
+    state: StateObject,
+    search: SearchCall,
+) -> str | None:
+    """Where a progressive deepening keeps its answers, one per depth from 1: ``""`` when the
+    call answers the list itself, else the attribute of the object it answers that holds it
+    (MIT 6.034's ``AnytimeValue.history``); None for a search that answers once."""
+    if not search.depth_limited:
+        return None
+    grid = board.encoding.encode(play(game, near_the_end(game)))
+    made = KernelMade(state.factory, (board.make(grid), *(KernelName(roles[r]) for r in state.order)))
+    args = tuple(_literal(slot) for slot in search.slots)
+    (outcome,) = runner.call_many([Call(search.function, (made, *args), timeout=SCREEN_SECONDS, check_mutation=False)])
+    if not outcome.ok:
+        return None
+    if _each_depth(outcome.value):
+        return ""
+    held = outcome.value.attributes if isinstance(outcome.value, RemoteObject) else None
+    return next((name for name, value in (held or {}).items() if _each_depth(value)), None)
+
+
+def _each_depth(value: Any) -> bool:
+    """One (path, score, evaluations) answer for each depth from 1 to the limit (2) asked."""
+    return isinstance(value, (list, tuple)) and len(value) == 2 and all(_answers_a_path(v) for v in value)
+
+
 def _orders(roles: list[str], names: list[str]) -> list[tuple[str, ...]]:
     """Every order of ``roles`` over the parameters ``names``, those the names suggest first."""
 

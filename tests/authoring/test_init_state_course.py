@@ -29,6 +29,7 @@ OWN_CHECKS = {
     "endgame_score_connectfour": {"endgame-score-connectfour"},
     "is_game_over_connectfour": {"is-game-over-connectfour"},
     "heuristic_connectfour": {"heuristic-connectfour"},
+    "progressive_deepening": {"progressive-deepening"},
 }
 """The checks init writes for each mutated function: on Connect Four, and on the course's trees
 where the function is a search."""
@@ -100,7 +101,10 @@ def test_init_writes_every_board_function_and_every_search_with_its_call(written
             "minimax_search_alphabeta(state, -inf, inf, heuristic, depth_limit, True)",
             "alphabeta",
         ),
+        "progressive-deepening": ("progressive_deepening(state, heuristic, depth_limit, False)", "alphabeta"),
     }
+    deepening = checks["progressive-deepening"].params  # asked with the side to move minimizing
+    assert (deepening.deepening, deepening.history, deepening.maximize) == (True, "history", False)
     state = "AbstractGameState(board, is_game_over_connectfour, next_boards_connectfour, endgame_score_connectfour)"
     for check in (c for c in written.checks if c.kind == "state-search"):
         assert check.params.state == state and check.params.tie == "first" and check.params.count_endgames
@@ -108,7 +112,7 @@ def test_init_writes_every_board_function_and_every_search_with_its_call(written
     answers = {c.params.name: c.params.expected for c in written.checks if c.kind == "answer"}
     assert answers == {"ANSWER_1": "B", "ANSWER_2": 4}
     trees = {c.id: c.params for c in written.checks if c.kind == "tree-search"}
-    assert set(trees) == {f"{search}-trees" for search in searches}
+    assert set(trees) == {f"{search}-trees" for search in searches if search != "progressive-deepening"}
     assert {p.node for p in trees.values()} == {"GameTree(label, value, children)"}
     assert trees["minimax-search-trees"].heuristic.text == "tree_heuristic(tree, is_max)"
 
@@ -158,4 +162,5 @@ def test_each_mutant_fails_its_own_functions_checks_and_no_other(
 ) -> None:
     name, function = mutant.name, mutant.function  # type: ignore[attr-defined]
     results = graded[name]
-    assert _failed(results) == OWN_CHECKS[function], {k: r.message for k, r in results.items()}
+    wanted = OWN_CHECKS[function] | set(mutant.charged_again)  # type: ignore[attr-defined]
+    assert _failed(results) == wanted, {k: r.message for k, r in results.items()}
