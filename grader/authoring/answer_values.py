@@ -1,6 +1,8 @@
 """The handout's questions answered by a value, for `grader init`: each global the handout's
-top-level code leaves as ``None`` for the student to set (``ANSWER_1 = None``), checked against
-the value the solution's run gives it (`answer` checks)."""
+top-level code leaves as ``None`` for the student to set (``ANSWER_1 = None``) and the solution
+writes as a literal (``ANSWER_1 = "B"``), checked against the value the solution's run gives it
+(`answer` checks). A global the solution computes (``RESULT = minimax(board)``) is no question:
+the checks of the functions that compute it judge them, and one mistake would cost twice."""
 
 from __future__ import annotations
 
@@ -33,6 +35,25 @@ def unanswered_globals(handout: NotebookNode) -> list[str]:
     return [name for name, empty in found.items() if empty]
 
 
+def written_answers(solution: NotebookNode) -> set[str]:
+    """The globals the solution's top-level code sets to a literal (a string, a number, a
+    boolean), and only ever so."""
+    found: dict[str, bool] = {}
+    for tree in code_cell_trees(solution):
+        for node in tree.body:
+            if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None:
+                continue
+            try:
+                literal = isinstance(ast.literal_eval(node.value), (str, int, float, bool))
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                literal = False
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    found[target.id] = found.get(target.id, True) and literal
+    return {name for name, literal in found.items() if literal}
+
+
 def answer_checks(runner: CallRunner, names: Iterable[str]) -> tuple[list[DraftCheck], list[str]]:
     """An `answer` check for each global the solution sets to a string, a number or a boolean, and
     a note for each it sets to something else; one it leaves None is no question."""
@@ -63,9 +84,16 @@ def answer_checks(runner: CallRunner, names: Iterable[str]) -> tuple[list[DraftC
     return checks, notes
 
 
-def add_answer_checks(draft: Draft, runner: CallRunner, handout: NotebookNode) -> None:
+def add_answer_checks(draft: Draft, runner: CallRunner, handout: NotebookNode, solution: NotebookNode) -> None:
     """The `answer` checks of the handout's questions, before the clean run's, and the notes."""
-    checks, notes = answer_checks(runner, unanswered_globals(handout))
+    left, written = unanswered_globals(handout), written_answers(solution)
+    computed = [name for name in left if name not in written]
+    checks, notes = answer_checks(runner, [name for name in left if name in written])
+    notes += [
+        f"the handout leaves `{name}` None and the solution computes it: no answer check (the checks of "
+        "the functions that compute it judge them)"
+        for name in computed
+    ]
     for check in checks:
         draft.add_check(check)
     draft.notes += notes

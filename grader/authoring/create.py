@@ -224,7 +224,7 @@ def _author(
     probing_from = time.monotonic()
     draft = _infer_draft(notebook, api, session, request.support)
     if request.template is not None:  # the questions are the handout's: none without one
-        add_answer_checks(draft, session.calls, read_submission(request.template).notebook)
+        add_answer_checks(draft, session.calls, read_submission(request.template).notebook, notebook)
     probed_at = time.monotonic()
     results = _write_folder(request, notebook, session, execution, draft, stdin)
     finished = time.monotonic()
