@@ -5,6 +5,7 @@ abstract trees of the course's `toytree`."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
 import sys
 from functools import cache
@@ -23,12 +24,23 @@ DEPTH_POSITIONS = 2
 
 
 def course_modules() -> tuple[ModuleType, ModuleType]:
-    """The course's `game_api` and `toytree`, imported from its support folder."""
-    if str(SUPPORT) not in sys.path:
-        sys.path.insert(0, str(SUPPORT))
-    import game_api  # type: ignore[import-not-found]
-    import toytree  # type: ignore[import-not-found]
-
+    """The course's `game_api` and `toytree`, loaded from its support folder into ``sys.modules``
+    under their names, so that a hand-in's ``import game_api`` finds them. ``sys.path`` is left as
+    it is: a folder put there would make the course's modules look installed to every later test
+    in the process (`grader.authoring.support_modules` tells a course's module from an installed
+    one by it)."""
+    loaded = []
+    for name in ("game_api", "toytree"):
+        path = SUPPORT / f"{name}.py"
+        module = sys.modules.get(name)
+        if module is None or Path(getattr(module, "__file__", "") or "").resolve() != path.resolve():
+            spec = importlib.util.spec_from_file_location(name, path)
+            assert spec is not None and spec.loader is not None, path
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module
+            spec.loader.exec_module(module)
+        loaded.append(module)
+    game_api, toytree = loaded
     return game_api, toytree
 
 
