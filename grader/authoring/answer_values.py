@@ -14,10 +14,7 @@ from nbformat import NotebookNode
 from grader.authoring.discovery import code_cell_trees
 from grader.authoring.draft import Draft, DraftCheck, slug
 from grader.checks.context import CallRunner
-from grader.checks.kinds.answer import AnswerParams
-from grader.execution.channel.call_data import Call, KernelName
-
-_READ_SECONDS = 2.0
+from grader.checks.kinds.answer import AnswerParams, reading_global
 
 
 def unanswered_globals(handout: NotebookNode) -> list[str]:
@@ -58,9 +55,7 @@ def answer_checks(runner: CallRunner, names: Iterable[str]) -> tuple[list[DraftC
     """An `answer` check for each global the solution sets to a string, a number or a boolean, and
     a note for each it sets to something else; one it leaves None is no question."""
     names = list(names)
-    outcomes = runner.call_many(
-        [Call("builtins.max", ((KernelName(n),),), timeout=_READ_SECONDS, check_mutation=False) for n in names]
-    )
+    outcomes = runner.call_many([reading_global(name) for name in names])
     checks, notes = [], []
     for name, outcome in zip(names, outcomes):
         value = outcome.value if outcome.ok else None

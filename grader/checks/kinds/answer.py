@@ -53,11 +53,14 @@ def same_answer(given: Any, expected: Any) -> bool:
     return False
 
 
+def reading_global(name: str) -> Call:
+    """The call that reads the notebook's global ``name`` as any answer is read."""
+    return Call(_ONE_OF, ((KernelName(name),),), timeout=_READ_SECONDS, check_mutation=False)
+
+
 def _answer(check: Check[AnswerParams], ctx: CheckContext) -> CheckResult:
     name = check.params.name
-    (outcome,) = ctx.runner.call_many(
-        [Call(_ONE_OF, ((KernelName(name),),), timeout=_READ_SECONDS, check_mutation=False)]
-    )
+    (outcome,) = ctx.runner.call_many([reading_global(name)])
     if outcome.status is CallStatus.UNSERIALIZABLE:  # set, but to what no answer is (``...``, a function)
         return _wrong(check, f"`{name}` is not answered with a string, a number or a boolean", "no such value")
     if not outcome.ok:
