@@ -15,11 +15,8 @@ evaluates as many positions as it does.
 from __future__ import annotations
 
 import dataclasses
-import tempfile
-import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
 from grader.authoring.api import Api
@@ -38,6 +35,7 @@ from grader.authoring.game_roles_connect import (
     read_two_slot,
     win_scoring,
 )
+from grader.authoring.own_solution import candidate_passes
 from grader.checks.context import CallRunner
 from grader.checks.kinds.game_board import GamePredicateParams, GameSuccessorParams
 from grader.checks.kinds.game_heuristic import HeuristicParams
@@ -45,12 +43,8 @@ from grader.checks.kinds.game_play import GameOpponentParams, OpponentHeuristic
 from grader.checks.kinds.game_search import CountSource, GameSearchParams
 from grader.execution.channel.call_data import Call
 from grader.execution.session import NotebookSession
-from grader.grading import run_checks
-from grader.results import CheckStatus
 from grader.spec.call_template import Placeholder
-from grader.spec.loader import assignment_from
-from grader.spec.model import AssignmentError
-from grader.spec.tables import AssignmentTable, SpecFile
+from grader.spec.tables import AssignmentTable
 from reference.connect4 import ConnectK
 from reference.connect_endings import play
 
@@ -233,15 +227,7 @@ class _Validator:
 
     def passes(self, check: DraftCheck) -> bool:
         table = AssignmentTable(id="draft", title="draft", call_timeout=_PROBE_CALL_SECONDS)
-        spec = SpecFile(assignment=table, checks=(check.check(),), game=dict(self.draft.game))
-        with tempfile.TemporaryDirectory() as folder:
-            try:
-                assignment = assignment_from(spec, Path(folder) / "assignment.toml")
-            except AssignmentError:
-                return False
-            allowed = assignment.grading_deadline
-            _, results = run_checks(self.session, None, assignment, time.monotonic() + allowed, allowed)
-        return all(r.status is CheckStatus.PASSED for r in results)
+        return candidate_passes(self.session, check, self.draft.game, table)
 
 
 def _search_check(

@@ -12,10 +12,13 @@ left out by the caller, as before.
 from __future__ import annotations
 
 import dataclasses
+import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
-from grader.authoring.draft import Draft
+from grader.authoring.draft import Draft, DraftCheck
 from grader.checks.kinds.game_heuristic import HeuristicParams
 from grader.errors import GraderError
 from grader.execution.result import ExecutionResult
@@ -24,7 +27,7 @@ from grader.grading import run_checks
 from grader.results import CheckResult, CheckStatus
 from grader.spec.loader import assignment_from
 from grader.spec.model import AssignmentError
-from grader.spec.tables import SpecFile
+from grader.spec.tables import AssignmentTable, SpecFile
 
 READ_FROM_PROBES: dict[type, tuple[tuple[str, str], ...]] = {
     HeuristicParams: (("zero_without_lines", "zero where no line holds one side's pieces"),),
@@ -36,17 +39,39 @@ class DraftRefused(GraderError):
     """The drafted assignment does not load: a bug of init's, said plainly by the caller."""
 
 
+def solution_results(
+    spec: SpecFile, folder: Path, session: NotebookSession, execution: ExecutionResult | None
+) -> list[CheckResult]:
+    """``spec``'s checks run against the solution in the kernel that was probed (its assignment
+    written as if in ``folder``); raises AssignmentError when the spec does not load."""
+    assignment = assignment_from(spec, folder / "assignment.toml")
+    allowed = assignment.grading_deadline
+    _, results = run_checks(session, execution, assignment, time.monotonic() + allowed, allowed)
+    return results
+
+
+def candidate_passes(
+    session: NotebookSession, check: DraftCheck, game: Mapping[str, Any], table: AssignmentTable
+) -> bool:
+    """Whether the solution passes ``check`` alone, under ``table``'s limits: how init's readers
+    choose among the readings of a function."""
+    spec = SpecFile(assignment=table, checks=(check.check(),), game=dict(game))
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            results = solution_results(spec, Path(folder), session, None)
+        except AssignmentError:
+            return False
+    return all(r.status is CheckStatus.PASSED for r in results)
+
+
 def check_own_solution(
     spec: SpecFile, staging: Path, session: NotebookSession, execution: ExecutionResult
 ) -> list[CheckResult]:
     """The draft's checks, run against the solution in the kernel that was probed."""
     try:
-        assignment = assignment_from(spec, staging / "assignment.toml")
+        return solution_results(spec, staging, session, execution)
     except AssignmentError as exc:
         raise DraftRefused(str(exc)) from None
-    allowed = assignment.grading_deadline
-    _, results = run_checks(session, execution, assignment, time.monotonic() + allowed, allowed)
-    return results
 
 
 def relax_failing(draft: Draft, results: list[CheckResult]) -> set[str]:

@@ -15,15 +15,13 @@ Connect-Four positions.
 from __future__ import annotations
 
 import dataclasses
-import tempfile
-import time
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import Any
 
 from grader.authoring.api import Api
 from grader.authoring.discovery import Discovered, Function
 from grader.authoring.draft import Draft, DraftCheck, call, slug
+from grader.authoring.own_solution import candidate_passes
 from grader.authoring.state_board import BoardObject, course_definitions, read_board_object
 from grader.authoring.state_searches import (
     CourseTree,
@@ -41,11 +39,7 @@ from grader.checks.kinds.state_search import StateSearchParams
 from grader.checks.kinds.tree_search import TreeSearchParams
 from grader.execution.channel.call_data import Call
 from grader.execution.session import NotebookSession
-from grader.grading import run_checks
-from grader.results import CheckStatus
-from grader.spec.loader import assignment_from
-from grader.spec.model import AssignmentError
-from grader.spec.tables import AssignmentTable, SpecFile
+from grader.spec.tables import AssignmentTable
 from reference.connect4 import ConnectK
 from reference.connect_endings import play
 
@@ -74,15 +68,7 @@ class _Trials:
         table = AssignmentTable(
             id="trial", title="trial", call_timeout=_TRIAL_SECONDS, hypothesis_examples=_TRIAL_EXAMPLES
         )
-        spec = SpecFile(assignment=table, checks=(check.check(),), game=dict(self.game))
-        with tempfile.TemporaryDirectory() as folder:
-            try:
-                assignment = assignment_from(spec, Path(folder) / "assignment.toml")
-            except AssignmentError:
-                return False
-            allowed = assignment.grading_deadline
-            _, results = run_checks(self.session, None, assignment, time.monotonic() + allowed, allowed)
-        return all(r.status is CheckStatus.PASSED for r in results)
+        return candidate_passes(self.session, check, self.game, table)
 
     def first(self, candidates: Iterable[DraftCheck]) -> DraftCheck | None:
         return next((c for c in candidates if self.passes(c)), None)
