@@ -8,8 +8,8 @@ the mark of the side to move: ``grid-drop`` writes that side's mark into the low
 the column given and passes the turn; ``grid-undo`` empties the highest piece of the column and
 gives the turn back. A course without a turn attribute passes the piece at ``player_arg``.
 
-Shipped into the kernel as source after the stand-ins (which call it when a call is made):
-standard library only.
+Shipped into the kernel as source after `next_boards` (whose helpers it uses) and before the
+stand-ins (which call it when a call is made): standard library only.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 
 if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
     from grader.execution.channel.kernel.names import argument_binder
+    from grader.execution.channel.kernel.next_boards import rows_upward
     from grader.execution.channel.protocol import StandInRequest
 
 HELD_MOVE_ROLES = ("grid-drop", "grid-undo")
@@ -32,8 +33,7 @@ def held_move_stand_in(request: StandInRequest, original: Any) -> Callable[..., 
     x, o, empties = request["marks"]
     empty = empties[0] if empties else None
     undo = request["role"] == "grid-undo"
-    # the student's rows from the bottom up: where a dropped piece looks for room first
-    upward = list(range(rows - 1, -1, -1)) if request.get("top_row_first", True) else list(range(rows))
+    upward = rows_upward(request)
     board_at, move_at, player_at = request["board_arg"] or 0, request["move_arg"], request["player_arg"]
     given = argument_binder(original)
 

@@ -39,6 +39,18 @@ def connect_lines(rows: int, cols: int, k: int) -> list[list[int]]:
     ]
 
 
+def rows_upward(request: StandInRequest) -> list[int]:
+    """The student's rows from the bottom up: where a dropped piece looks for room first."""
+    rows = (request.get("grid") or [0, 0, 0])[0]
+    return list(range(rows - 1, -1, -1)) if request.get("top_row_first", True) else list(range(rows))
+
+
+def players(request: StandInRequest) -> tuple[Any, Any]:
+    """The first player's mark, then the second's."""
+    marks = request["marks"]
+    return (marks[0], marks[1]) if request.get("first_player", "X") == "X" else (marks[1], marks[0])
+
+
 def line_winner(cells: list[Any], lines: list[list[int]], first: Any, second: Any) -> Any:
     """The mark, ``first`` or ``second``, that fills one of ``lines``; None if neither does."""
     for line in lines:
@@ -53,11 +65,9 @@ def next_boards_stand_in(namespace: dict[str, Any], request: StandInRequest, ori
     reference does, as the list the student's function would give."""
     rows, cols, k = request.get("grid") or [0, 0, 0]
     attribute = request.get("board_attribute") or ""
-    marks = request["marks"]
-    first, second = (marks[0], marks[1]) if request.get("first_player", "X") == "X" else (marks[1], marks[0])
+    first, second = players(request)
     lines = connect_lines(rows, cols, k)
-    # the student's rows from the bottom up: where a dropped piece looks for room first
-    upward = list(range(rows - 1, -1, -1)) if request.get("top_row_first", True) else list(range(rows))
+    upward = rows_upward(request)
     made = request.get("board_object")
     template = read_value(made) if made is not None else None
     board_at = request["board_arg"] or 0

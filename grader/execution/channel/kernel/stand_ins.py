@@ -34,6 +34,8 @@ if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources 
         connect_lines,
         line_winner,
         next_boards_stand_in,
+        players,
+        rows_upward,
     )
     from grader.execution.channel.kernel.predicate_truths import PREDICATE_TRUTHS
     from grader.execution.channel.protocol import STATUS_MISSING, StandInRequest
@@ -166,12 +168,10 @@ def _grid_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]
     grid = request.get("grid") or [0, 0, 0]
     rows, cols, k = grid
     role, attribute, win = request["role"], request.get("board_attribute") or "", request.get("win", 1000)
-    marks = request["marks"]
-    first, second = (marks[0], marks[1]) if request.get("first_player", "X") == "X" else (marks[1], marks[0])
+    first, second = players(request)
     board_at = request["board_arg"] or 0
     lines = connect_lines(rows, cols, k)
-    # the student's rows from the bottom up: where a dropped piece looks for room first
-    upward = list(range(rows - 1, -1, -1)) if request.get("top_row_first", True) else list(range(rows))
+    upward = rows_upward(request)
 
     def cells_of(board: Any) -> list[Any]:
         if attribute and not isinstance(board, (list, tuple)) and not hasattr(board, "tolist"):
