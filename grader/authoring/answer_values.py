@@ -7,6 +7,7 @@ the checks of the functions that compute it judge them, and one mistake would co
 from __future__ import annotations
 
 import ast
+import dataclasses
 from collections.abc import Iterable
 
 from nbformat import NotebookNode
@@ -89,7 +90,19 @@ def add_answer_checks(draft: Draft, runner: CallRunner, handout: NotebookNode, s
         "the functions that compute it judge them)"
         for name in computed
     ]
+    taken = {c.id for c in draft.checks}
     for check in checks:
+        check = dataclasses.replace(check, id=_free_id(check.id, taken))
+        taken.add(check.id)
         draft.add_check(check)
     draft.notes += notes
     draft.checks.sort(key=lambda c: c.kind == "runs-cleanly")
+
+
+def _free_id(wanted: str, taken: set[str]) -> str:
+    """``wanted``, or ``wanted-answer`` (then ``-answer-2``, ...) when a check of a function has that
+    id: a question named like a function (``MINIMAX = None`` beside ``minimax``) is a check of its own."""
+    if wanted not in taken:
+        return wanted
+    candidates = (f"{wanted}-answer", *(f"{wanted}-answer-{n}" for n in range(2, len(taken) + 3)))
+    return next(c for c in candidates if c not in taken)
