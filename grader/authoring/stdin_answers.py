@@ -5,6 +5,10 @@ what it asks: a yes/no question (play again?) gets "n", a choice of mark gets "X
 column gets the next cell's, anything else the next cell in the move format being tried.
 Cells are tried in order, so a program that re-asks after an occupied cell still finishes.
 It stops when a run completes with every cell clean, or after a few runs, saying why.
+
+This is the first run of the solution, before anything is known of its game, and its move
+styles are tic-tac-toe's nine cells: a program on another game that asks its moves with
+`input()` (a column of Connect Four) is given its answers with ``--stdin``.
 """
 
 from __future__ import annotations

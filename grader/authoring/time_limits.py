@@ -108,11 +108,12 @@ def _pieces(game: TicTacToe, position: Position) -> int | None:
 
 
 def time_limits(checks: Iterable[Check[Any]], first: str) -> TimeLimits:
-    """The hard and soft limits for the largest position any of ``checks`` asks about."""
+    """The hard and soft limits for the largest position any of ``checks`` asks about, sized on
+    tic-tac-toe's game tree: another game's are `game_time_limits`."""
     asked = [(empty, check.id) for check in checks if (empty := largest_position(check, first)) is not None]
     empty, check_id = max(asked, default=(0, ""))
     positions = positions_below(empty, first)
-    where = "the empty board" if empty == 9 else f"a position with {empty} empty cells"
+    where = "the empty board" if empty == CELLS else f"a position with {empty} empty cells"
     evidence = (
         f"{positions:,} positions below {where} (check {check_id}), the work of a search without pruning"
         if check_id

@@ -170,8 +170,10 @@ def _skipped(keys: Mapping[Any, Any], reason: str) -> dict[Any, CallOutcome]:
 
 
 def where_it_ran_out(key: Any, call_text: str) -> str:
-    """Where a call ran out of time, for feedback: its board when the key holds one (nine
-    characters), else the call."""
+    """Where a call ran out of time, for feedback: its board when the key holds a tic-tac-toe
+    board (nine characters: the tic-tac-toe kinds key their calls by it), else the call: the
+    kinds that ask another game key theirs otherwise (a game's moves, a leaf's cells, a tree),
+    and the call shows the board as the student's code holds it."""
     board = key[0] if isinstance(key, tuple) and key else key
     if isinstance(board, str) and len(board) == 9 and set(board) <= set("XO."):
         return "on the empty board" if board == "." * 9 else f"on the board {board}"

@@ -3,8 +3,10 @@
 Two rules that matter most live here: in `check_view`, a hidden check seen by a student
 shows its title, status and points, never its inputs (no counterexample, call, expected or
 actual value, node counts); in `headline`, a student-facing report never claims that
-everything passed while hidden checks exist. The counterexample board is drawn from
-`board_cells` wherever it is shown: the HTML report, the terminal, Gradescope.
+everything passed while hidden checks exist. A tic-tac-toe counterexample's board is drawn
+from `board_cells` wherever it is shown (the HTML report, the terminal, Gradescope): the
+tic-tac-toe kinds store the board as its nine characters. Another game's counterexample carries
+its game's own `Drawing` (any size; `drawing_rows` as text), and `board_cells` leaves it alone.
 """
 
 from __future__ import annotations
@@ -79,7 +81,8 @@ def board_cells(board: str | None) -> tuple[str, ...] | None:
 
 
 def board_rows(board: str | None, *, empty: str, separator: str) -> list[str]:
-    """The board as three lines of text (none when it is not a tic-tac-toe board)."""
+    """A tic-tac-toe board as three lines of text (none for any other input: another game's
+    position is drawn from its `Drawing` by `drawing_rows`)."""
     cells = board_cells(board)
     if cells is None:
         return []

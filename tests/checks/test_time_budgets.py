@@ -177,3 +177,13 @@ def test_past_the_deadline_no_call_is_made() -> None:
     assert result.not_run_reason == "out of time: grading reached its deadline"
     assert result.message == "Not run: out of time: grading reached its deadline"  # the words a student reads
     assert runner.calls_made == 0
+
+
+def test_a_timeout_names_a_tic_tac_toe_board_and_another_games_call() -> None:
+    where = call_budget.where_it_ran_out
+    assert where((str(Board.empty()), 3), "minimax(board)") == "on the empty board"
+    assert where("X.O......", "minimax(board)") == "on the board X.O......"
+    # Connect Four's checks key a call by its game's moves or a leaf's cells: the call shows the board.
+    call = "alphabeta([[' ', ' ', ' ', ' '], ...], 4, 'X')"
+    assert where(((3, 3, 2), 4), call) == f"on `{call}`"
+    assert where(("." * 15 + "X", "'O'"), call) == f"on `{call}`"

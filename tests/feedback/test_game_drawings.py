@@ -5,6 +5,9 @@ failing search parted from the reference's."""
 
 from __future__ import annotations
 
+import dataclasses
+import re
+
 from grader.check_details import SearchDivergence
 from grader.check_notes import Cause
 from grader.feedback.gradescope import counterexample_text
@@ -52,6 +55,19 @@ def test_the_report_draws_the_position_with_numbered_columns_and_the_last_move()
     assert drawing.count("disc disc-x winning") == 4  # the line across is outlined
     assert "last move in column 5" in drawing
     assert "&lt;None&gt;" in html and "<None>" not in html  # answers stay escaped
+
+
+def test_the_standard_board_is_drawn_to_fit_a_phone() -> None:
+    game = ConnectK(6, 7, 4)
+    state = play(game, (3, 3, 2, 2, 4, 4, 5))
+    drawn = Counterexample(str(state), "winner(board)", "'X'", "<None>", drawing=game.drawing(state, 5))
+    html = render_student_report(fab.submission(dataclasses.replace(failure(), counterexample=drawn)))
+    svg = re.search(r'<svg class="drawing" width="(\d+)" height="(\d+)" viewBox="-2 -2 (\d+) (\d+)"', html)
+    assert svg is not None
+    width, height, view_width, view_height = (int(n) for n in svg.groups())
+    assert width <= 320 and (view_width, view_height) == (width, height)  # a phone's width, scaled with the page
+    assert ".drawing { max-width: 100%; height: auto; }" in html
+    assert html.count('class="column-number"') == 7
 
 
 def test_the_terminal_and_gradescope_show_the_rows_over_the_column_numbers() -> None:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import example, find, given, settings
 
 from reference.connect4 import CONNECT_FOUR, ConnectK, ConnectState
+from reference.connect_endings import play
 from reference.connect_heuristics import CentreColumn, CentrePreference, OpenWindows, centre_out_order
-from reference.game_strategies import played_positions
+from reference.game_strategies import played_games, played_positions
 from reference.tictactoe import EMPTY, Board, IllegalMove, MalformedBoard, O, TicTacToe, X
 from tests.reference.connect_four_games import FINISHED_GAMES, FINISHED_POSITIONS, played
 
@@ -175,3 +176,14 @@ def test_positions_by_play_are_reachable_and_respect_their_bounds(state: Connect
 def test_positions_by_play_check_their_lengths_when_made() -> None:
     with pytest.raises(ValueError, match="0 <= min_plies <= max_plies"):
         played_positions(CONNECT_FOUR, min_plies=5, max_plies=4)
+
+
+@pytest.mark.parametrize(("winner", "plies"), [(X, 7), (O, 8)])
+def test_a_failure_shrinks_to_the_shortest_game_that_shows_it(winner: str, plies: int) -> None:
+    # A property that fails on every game `winner` has won is shown the shortest such game.
+    def won(moves: tuple[int, ...]) -> bool:
+        return CONNECT_FOUR.winners(play(CONNECT_FOUR, moves)) == {winner}
+
+    # Short games are drawn (12 plies at most), and enough of them for an 8-ply win to turn up.
+    shortest = find(played_games(CONNECT_FOUR, max_plies=12), won, settings=settings(PINNED, max_examples=1000))
+    assert len(shortest) == plies

@@ -3,7 +3,11 @@ with (`board_reader`, a snapshot for the exploration recorder), the boards named
 are asked about (`watch_boards`), and positions packed to cross the channel (`pack_boards`).
 
 This module runs inside the student's kernel and uses the standard library only. A board is
-read as nine characters (``X``, ``O``, ``.``) through the marks of the assignment's encoding.
+read as nine characters (``X``, ``O``, ``.``) through the marks of the assignment's encoding:
+it serves tic-tac-toe alone (its node counts, pruning and self-play traces, its stand-ins, and
+init's watch of where a tic-tac-toe solution uses its board functions). Another game's board
+is read in the kernel by its grid stand-ins (``next_boards``), and its answers through the
+game's own codec in the grader.
 """
 
 from __future__ import annotations

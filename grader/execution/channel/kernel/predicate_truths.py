@@ -3,7 +3,10 @@ reference's stand-in in the kernel and ``grader init``'s reading of a function a
 
 A board is nine cells row by row (``"X"``, ``"O"``, ``"."``): a string, or the cells of a
 `reference.Board`. Each expectation of the predicate kind (``expect`` in an assignment) has one
-truth here, and says how the stand-in spells that truth in the student's convention.
+truth here, and says how the stand-in spells that truth in the student's convention. These are
+tic-tac-toe's truths alone: the predicate kind knows tic-tac-toe only (an assignment on another
+game may not use it), and another game's board functions are judged by the game-predicate kind
+against the game itself, their stand-ins reading the game's grid (``next_boards``).
 
 Shipped into the kernel as source before the stand-ins that use it: standard library only,
 and every top-level name says whose it is (the kernel sources share one namespace).

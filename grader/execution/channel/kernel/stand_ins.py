@@ -240,11 +240,11 @@ def _grid_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]
 
 
 def _successor_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]:
-    """The move played as the reference plays it, on the board argument the student's code
-    passes: a new board of the same shape (the given one unchanged), or the given board itself
-    with the mark written in (``played``, answering True); a refused move (a taken cell, or a
-    move that names none) raises, or answers None or False, as the assignment's check of the
-    function reads it."""
+    """Tic-tac-toe's move (the state kind's successor; another game's is ``held_moves``'s),
+    played as the reference plays it, on the board argument the student's code passes: a new
+    board of the same shape (the given one unchanged), or the given board itself with the mark
+    written in (``played``, answering True); a refused move (a taken cell, or a move that names
+    none) raises, or answers None or False, as the assignment's check of the function reads it."""
     marks = request["marks"]
     text = board_text(marks)
     mark = {"X": marks[0], "O": marks[1]}
@@ -287,7 +287,7 @@ def _successor_stand_in(request: StandInRequest, original: Any) -> Callable[...,
 
 
 def _cell(move: Any, move_format: str) -> int | None:
-    """The cell 0-8 a move names in ``move_format``; None when it names none."""
+    """The tic-tac-toe cell 0-8 a move names in ``move_format``; None when it names none."""
     if move_format in ("index", "position"):
         if isinstance(move, bool) or not isinstance(move, int):
             return None
