@@ -6,9 +6,11 @@ column gets the next cell's, anything else the next cell in the move format bein
 Cells are tried in order, so a program that re-asks after an occupied cell still finishes.
 It stops when a run completes with every cell clean, or after a few runs, saying why.
 
-This is the first run of the solution, before anything is known of its game, and its move
-styles are tic-tac-toe's nine cells: a program on another game that asks its moves with
-`input()` (a column of Connect Four) is given its answers with ``--stdin``.
+This is the first run of the solution, before anything is known of its game. A prompt that
+states the range of its answer (``Choose a column (0-6):``, ``Your square (1-9):``) is answered
+within it, in turn, whatever the game; the move styles, tic-tac-toe's nine cells, answer the
+prompts that do not. A program on another game whose prompts give no range is given its
+answers with ``--stdin``.
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ _YES_NO = re.compile(r"\b(again|y/n|yes|\(y|continue|replay|another)\b", re.I)
 _MARK = re.compile(r"\b(x\s*(or|/)\s*o|o\s*(or|/)\s*x|symbol|marker|which mark)\b", re.I)
 _ROW = re.compile(r"\brow\b", re.I)
 _COL = re.compile(r"\bcol(umn)?\b", re.I)
+_RANGE = re.compile(r"(?<![\d.])(\d{1,2})\s*(?:-|–|to|\.\.)\s*(\d{1,2})(?![\d.])")
+"""A stated range of answers, ``0-6``, ``(1 - 7)``, ``1 to 9``."""
+_RANGE_MOST = 50
 
 MOVE_STYLES: dict[str, tuple[str, ...]] = {
     "cells 1-9": tuple(str(c + 1) for c in range(9)),
@@ -66,6 +71,7 @@ class PromptAnswerer:
         self.cells = _cycle(tuple(str(c) for c in range(9)))
         self.base = 1 if style.endswith("from 1") else 0
         self.pending_col: str | None = None
+        self.ranges: dict[tuple[int, int], Iterator[str]] = {}
 
     def answer(self, prompt: str) -> str:
         if _YES_NO.search(prompt):
@@ -79,10 +85,25 @@ class PromptAnswerer:
         if _COL.search(prompt) and not _ROW.search(prompt) and self.pending_col is not None:
             col, self.pending_col = self.pending_col, None
             return col
+        stated = _stated_range(prompt)
+        if stated is not None:
+            if stated not in self.ranges:
+                self.ranges[stated] = _cycle(tuple(str(n) for n in range(stated[0], stated[1] + 1)))
+            return next(self.ranges[stated])
         return next(self.moves)
 
     def padding(self) -> list[str]:
         return [next(self.moves) for _ in range(9 * _PADDING_GAMES)]
+
+
+def _stated_range(prompt: str) -> tuple[int, int] | None:
+    """The range of answers a prompt states (``(0-6)`` -> 0, 6); None when it states none, or
+    one that is no choice of a move (backwards, or wider than any board's)."""
+    found = _RANGE.search(prompt)
+    if found is None:
+        return None
+    low, high = int(found[1]), int(found[2])
+    return (low, high) if low < high and high - low < _RANGE_MOST else None
 
 
 def _cycle(items: Sequence[str]) -> Iterator[str]:
