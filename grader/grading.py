@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from grader.checks.call_tally import CallTally
 from grader.checks.context import Submission
-from grader.checks.registry import needed_functions, run_check
+from grader.checks.registry import needed_functions, run_check, with_later_stand_ins
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus, DefinedNames
 from grader.execution.hangs import HangMemory
 from grader.execution.isolation import SandboxChoice, decide_isolation
@@ -147,7 +147,9 @@ def run_checks(
     Every call the checks make goes through one `CallTally` over ``session.calls``
     (``ctx.runner``), which adds up the kernel time of the student's functions.
     ``execution`` is None where no notebook was executed (the in-notebook check): the checks
-    that judge the run itself then have nothing to read."""
+    that judge the run itself then have nothing to read. Once every check ran, a check of a
+    search that calls a search found wrong by a check after it is graded again with the
+    reference's search in its place (`grader.checks.registry.with_later_stand_ins`)."""
     tally = tally if tally is not None else CallTally(session.calls)
     names = session.calls.defined_names()
     submission = Submission(
@@ -168,6 +170,9 @@ def run_checks(
         results.append(result)
         if on_check:
             on_check(result)
+    for n, check in enumerate(assignment.checks):  # a search calling one whose check came after it
+        if time.monotonic() < deadline:
+            results[n] = with_later_stand_ins(check, submission.check_context(deadline), results[n])
     return submission, results
 
 

@@ -1,5 +1,5 @@
-"""A mistake costs once: the checks built on a wrong lower-level function graded again with
-the reference's version in its place.
+"""A mistake costs once: the checks built on a wrong lower-level function, or on a wrong search
+they call, graded again with the reference's version in its place.
 
 A ``check_win`` that misses the anti-diagonal makes minimax, alpha-beta, the best move and
 the games wrong too, though their own code may be right. When a predicate check (a win,
@@ -13,6 +13,10 @@ stand-in bound in the student's namespace for its calls only
 result and says so: "`minimax` is right once `check_win` is: graded with the reference
 `check_win`." When it does not (the search is wrong as well), the first result stands, with
 whatever cause it named.
+
+A search another search calls is one too: a `state-search` check that fails leaves the
+reference's search of the course's state (`grader.checks.search_stand_in`), and a check of a
+search whose function calls it is graded again with that search in its place.
 
 A function whose place the reference cannot take keeps today's behaviour: a check through an
 adapter's own board encoding, a call chain longer than one method, a win test whose player
@@ -31,6 +35,8 @@ from grader.checks.context import CheckContext, NotDefined
 from grader.checks.kinds.game_board import GamePredicateParams, GameSuccessorParams
 from grader.checks.kinds.predicates import Params as PredicateParams
 from grader.checks.kinds.state import SuccessorParams
+from grader.checks.kinds.state_search import StateSearchParams
+from grader.checks.search_stand_in import search_stand_in, walks_the_state_of
 from grader.execution.channel.call_data import KernelName, StandIn
 from grader.execution.channel.protocol import BOARD_SLOT
 from grader.results import CheckResult, CheckStatus
@@ -44,9 +50,12 @@ _PLAYER = (Placeholder("player"), Placeholder("to_move"))
 
 
 def stand_in_for(check: Check[Any], ctx: CheckContext) -> StandIn | None:
-    """The reference's version of the function a predicate or successor check tests, speaking
-    the assignment's encoding and that check's answer convention; None where it cannot stand in."""
+    """The reference's version of the function a predicate, successor or search check tests,
+    speaking the assignment's encoding and that check's answer convention; None where it cannot
+    stand in."""
     params = check.params
+    if isinstance(params, StateSearchParams):
+        return search_stand_in(params, ctx)
     if isinstance(params, SuccessorParams):
         return _successor_stand_in(params, ctx)
     if isinstance(params, GameSuccessorParams):
@@ -236,7 +245,9 @@ def stand_ins_to_try(
     by_name = {
         stand_in.name: stand_in
         for source, stand_in in reversed(ctx.findings.wrong_helpers)
-        if source != check.id and stand_in.name.split(".")[0] in reach
+        if source != check.id
+        and stand_in.name.split(".")[0] in reach
+        and walks_the_state_of(stand_in, check.params, own)
     }
     return tuple(reversed(by_name.values())), own
 

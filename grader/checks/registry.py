@@ -81,7 +81,8 @@ def run_check(check: Check[Any], ctx: CheckContext) -> CheckResult:
     whose failures may come from a lower-level function an earlier check found wrong is run
     again with the reference's version of it in its place, and keeps the better result
     (`grader.checks.reference_helpers`); a check that finds its function wrong leaves the
-    reference's version of it for the checks after it.
+    reference's version of it for the checks after it (and a check that ran before the one that
+    found its function wrong is graded again once all have run: `with_later_stand_ins`).
 
     A passing check one of whose answers came after the soft limit is "correct, but slower
     than" it (`grader.checks.slow_verdict`)."""
@@ -91,6 +92,7 @@ def run_check(check: Check[Any], ctx: CheckContext) -> CheckResult:
     result = _run_kind(check, ctx)
     ctx.findings.learn(check.id, result.learnt)
     kind = CHECK_KINDS[check.kind]
+    ctx.findings.helpers_known[check.id] = len(ctx.findings.wrong_helpers)
     stand_ins, own = stand_ins_to_try(check, ctx, result, needed_functions(check), kind.hands(check.params))
     if stand_ins:
         result = better_of(result, _run_kind(check, ctx.regrading(stand_ins)), stand_ins, own)
@@ -99,6 +101,28 @@ def run_check(check: Check[Any], ctx: CheckContext) -> CheckResult:
         ctx.findings.wrong_helpers.append((check.id, wrong))
     result = with_speed(result, check, ctx.assignment, log[first_call:])
     return replace(result, duration=round(time.monotonic() - started, 4))
+
+
+def with_later_stand_ins(check: Check[Any], ctx: CheckContext, result: CheckResult) -> CheckResult:
+    """``check``'s ``result``, or the check graded again with the reference's versions of the
+    wrong functions it reaches when a check after it found one of them (a search it calls, whose
+    check comes later in the assignment): kept when it scores more, as in `run_check`."""
+    known = ctx.findings.helpers_known.get(check.id)
+    if known is None or known == len(ctx.findings.wrong_helpers):
+        return result
+    later = {id(stand_in) for _, stand_in in ctx.findings.wrong_helpers[known:]}
+    kind = CHECK_KINDS[check.kind]
+    stand_ins, own = stand_ins_to_try(check, ctx, result, needed_functions(check), kind.hands(check.params))
+    if not any(id(stand_in) in later for stand_in in stand_ins):
+        return result
+    started = time.monotonic()
+    log = ctx.submission.outcomes_log
+    first_call = len(log)
+    again = better_of(result, _run_kind(check, ctx.regrading(stand_ins)), stand_ins, own)
+    if again is result:
+        return result
+    again = with_speed(again, check, ctx.assignment, log[first_call:])
+    return replace(again, duration=round(result.duration + time.monotonic() - started, 4))
 
 
 def _run_kind(check: Check[Any], ctx: CheckContext) -> CheckResult:

@@ -1,8 +1,8 @@
 """Searches that take the course's own state object (`state-search`), on the course fixture in
 MIT 6.034's style (`tests/courses/support-state-objects`): the kernel makes the course's board and state
 from each position through the course's classes, the solution passes every check, the handout
-none, and each mutant fails the check of its own function and no other (but for a search another search calls,
-which the grader has no stand-in for: `Mutant.charged_again`)."""
+none, and each mutant fails the check of its own function and no other (a search that calls a wrong one is
+graded again with the reference's search in its place)."""
 
 from __future__ import annotations
 
@@ -114,9 +114,7 @@ PINNED_CAUSES = {
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
 def test_each_mutant_fails_the_checks_of_its_own_function_alone_and_is_told_its_mistake(mutant: Mutant) -> None:
     results = grade(mutant.source())
-    assert failed(results) == {*mutant.checks, *mutant.charged_again}, {
-        k: r.message for k, r in results.items() if k in failed(results)
-    }
+    assert failed(results) == set(mutant.checks), {k: r.message for k, r in results.items() if k in failed(results)}
     result = results[mutant.checks[0]]
     assert result.cause is not None
     assert PINNED_CAUSES[mutant.name] in result.cause.sentence
@@ -124,6 +122,10 @@ def test_each_mutant_fails_the_checks_of_its_own_function_alone_and_is_told_its_
     if mutant.name == "alphabeta-never-prunes":  # the node where the reference cut off is shown
         assert isinstance(result.detail, SearchDivergence)
         assert "the reference cuts off here" in result.detail.expected
+        # the deepening that calls it is graded with the reference's alpha-beta, and says so
+        (note,) = [note for note in results["progressive-deepening"].notes if isinstance(note, Regraded)]
+        assert note.helpers == ("minimax_search_alphabeta",) and note.passed
+        assert "graded with the reference `minimax_search_alphabeta`" in results["progressive-deepening"].message
 
 
 SEARCHES = ("dfs-maximizing", "minimax-endgame", "minimax", "alphabeta")
@@ -164,6 +166,19 @@ def test_a_search_wrong_on_its_own_still_fails_with_the_reference_standing_in() 
     assert failed(results) == {"endgame-score", "minimax"}
     assert results["minimax"].cause is not None and "keep the first" in results["minimax"].cause.sentence
     assert not any(isinstance(note, Regraded) and note.passed for note in results["minimax"].notes)
+
+
+def test_a_search_wrong_on_its_own_still_fails_with_the_reference_s_search_it_calls_standing_in() -> None:
+    """A deepening that drops `maximize`, calling an alpha-beta that never prunes: graded again with the
+    reference's alpha-beta in its place, it is still wrong, and charged for its own mistake."""
+    (never,) = [m for m in MUTANTS if m.name == "alphabeta-never-prunes"]
+    (always,) = [m for m in MUTANTS if m.name == "deepening-always-maximizes"]
+    both = never.source().replace(always.old, always.new)
+    results = grade(both, "alphabeta", "progressive-deepening")
+    assert failed(results) == {"alphabeta", "progressive-deepening"}
+    cause = results["progressive-deepening"].cause
+    assert cause is not None and PINNED_CAUSES["deepening-always-maximizes"] in cause.sentence
+    assert not any(isinstance(note, Regraded) and note.passed for note in results["progressive-deepening"].notes)
 
 
 def _spec(tmp_path: Path, old: str, new: str) -> Path:

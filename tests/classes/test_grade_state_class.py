@@ -100,15 +100,15 @@ def test_a_wrong_order_of_the_next_boards_is_charged_once(graded: ClassGrading) 
     assert set(hiro.regraded.values()) == {("next_boards_connectfour",)}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the grader makes stand-ins for board functions only, not for a search another search calls: "
-    "bruno's minimax_endgame_search is charged for his minimax_search",
-)
 @pytest.mark.kernel
 @pytest.mark.slow
 def test_a_search_right_but_calling_a_wrong_search_is_charged_once(graded: ClassGrading) -> None:
+    """bruno's minimax_endgame_search calls his wrong minimax_search: it is graded again with the reference's
+    search in its place, and says so; quinn's deepening, with the reference's alpha-beta in place of his."""
     assert _charged_twice(graded, "bruno") == []
+    assert _charged_twice(graded, "quinn") == []
+    (bruno,) = [g for g in graded.graded if g.name == "bruno"]
+    assert bruno.regraded == {"minimax-endgame": ("minimax_search",)}
 
 
 @pytest.mark.kernel

@@ -56,6 +56,9 @@ class Findings:
     """For each predicate check that failed: the reference's version of its function, to
     stand in for it when the checks built on it are graded again
     (`grader.checks.reference_helpers`)."""
+    helpers_known: dict[str, int] = field(default_factory=dict)
+    """For each check that ran: how many of ``wrong_helpers`` were known when it did, so that it
+    is graded again with those found after it (a search it calls whose check comes later)."""
 
     def learn(self, check_id: str, learnt: Learnt) -> None:
         """What ``check_id``'s result says it learnt (the registry records it once the check ran)."""

@@ -182,6 +182,9 @@ class StandIn:
     board_object: KernelMade | None = None
     """For ``grid-next-boards``: the course's board object each next board is made as, a
     `KernelName` of `BOARD_SLOT` where the board goes; None: the boards themselves."""
+    search: Mapping[str, Any] | None = None
+    """For ``state-search``: how the reference's search walks the course's state and reads its
+    arguments (:mod:`grader.execution.channel.kernel.called_searches`), in the wire format."""
 
     def to_request(self) -> StandInRequest:
         return {
@@ -204,6 +207,7 @@ class StandIn:
             "turn_attribute": self.turn_attribute,
             "win": self.win,
             "board_object": None if self.board_object is None else encode_argument(self.board_object),
+            "search": None if self.search is None else dict(self.search),
         }
 
 

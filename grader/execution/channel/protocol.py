@@ -237,6 +237,11 @@ class StandInRequest(TypedDict):
     """For ``grid-next-boards``: the course's board object to make for each next board, in the
     wire format of the objects the kernel makes, the name `BOARD_SLOT` where the board goes;
     None: the next boards are the board itself, of the given one's kind."""
+    search: Any
+    """For ``state-search`` (a search another search calls): the search's kind (minimax,
+    alphabeta, best-leaf), tie-break and count, where its arguments are, where the state holds
+    its position, the lab's functions of a position the state is made with, and the state to
+    make for each next position (wire format, `BOARD_SLOT` where the position goes)."""
 
 
 class CallRequest(TypedDict):

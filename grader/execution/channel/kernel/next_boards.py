@@ -94,7 +94,7 @@ def next_boards_stand_in(namespace: dict[str, Any], request: StandInRequest, ori
             open_rows = [row for row in upward if cells[row * cols + col] not in (first, second)]
             if open_rows:
                 after = _dropped(board, open_rows[0], col, mover)
-                boards.append(after if template is None else realize(_with_board(template, after), namespace))
+                boards.append(after if template is None else realize(with_board(template, after), namespace))
         return boards
 
     stand_in.__name__ = stand_in.__qualname__ = getattr(original, "__name__", "stand_in")
@@ -113,16 +113,16 @@ def _dropped(board: Any, row: int, col: int, mark: Any) -> Any:
     return type(board)(type(board[n])(cells) for n, cells in enumerate(rows))
 
 
-def _with_board(value: Any, board: Any) -> Any:
+def with_board(value: Any, board: Any) -> Any:
     """The object to make (read from the wire) with ``board`` where `BOARD_SLOT` is."""
     if isinstance(value, Deferred):
         if value.args is None:
             return board if value.name == BOARD_SLOT else value
-        args = [_with_board(a, board) for a in value.args]
-        kwargs = {name: _with_board(v, board) for name, v in value.kwargs.items()}
+        args = [with_board(a, board) for a in value.args]
+        kwargs = {name: with_board(v, board) for name, v in value.kwargs.items()}
         return Deferred(value.name, args, kwargs, value.attributes)
     if isinstance(value, list):
-        return [_with_board(item, board) for item in value]
+        return [with_board(item, board) for item in value]
     if isinstance(value, tuple):
-        return tuple(_with_board(item, board) for item in value)
+        return tuple(with_board(item, board) for item in value)
     return value

@@ -13,7 +13,8 @@ attribute of an argument: ``self.gameplan`` for a method) that reads as a board,
 player in the argument at a given position.
 
 Shipped into the kernel as source after the exploration recorder (whose board reader it
-uses), the predicates' truths and the boards one move away, and before the call executor:
+uses), the predicates' truths, the boards one move away and the searches another search calls,
+and before the call executor:
 standard library only.
 """
 
@@ -27,6 +28,7 @@ from typing import Any
 
 if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
     from grader.execution.channel.kernel.board_reading import board_text
+    from grader.execution.channel.kernel.called_searches import SEARCH_ROLE, search_stand_in
     from grader.execution.channel.kernel.held_moves import HELD_MOVE_ROLES, held_move_stand_in
     from grader.execution.channel.kernel.names import CallRefused, argument_binder, resolve
     from grader.execution.channel.kernel.next_boards import (
@@ -119,6 +121,8 @@ def reference_stand_in(namespace: dict[str, Any], request: StandInRequest, origi
         return held_move_stand_in(request, original)
     if request["role"] == NEXT_BOARDS_ROLE:
         return next_boards_stand_in(namespace, request, original)
+    if request["role"] == SEARCH_ROLE:
+        return search_stand_in(namespace, request, original)
     if request["role"].startswith("grid-"):
         return _grid_stand_in(request, original)
     text = board_text(request["marks"])
