@@ -7,8 +7,7 @@ import.
 - the correct hand-in scores full marks;
 - every own defect of a function the assignment checks loses a check of that function;
 - no check of a correct function loses points, nor one of a function wrong only through another (a mistake
-  costs once); where the grader does not hold to that today, the test is an expected failure that says
-  why, and turns into a failure once it does;
+  costs once): another board function, or another search it calls;
 - the hand-in that does not import is not at full marks.
 """
 
