@@ -1,12 +1,11 @@
 """What a check needs to talk to one executed submission.
 
-A `Submission` is what every check of one submission shares (its names, the call channel,
-what ran out of time so far, what the checks so far learnt); a `CheckWindow` is one run of
-one check (when its calls may start, the reference's stand-ins in them). A `CheckContext`
-is one check's view through its window: it resolves the student's names (with the
-assignment's aliases), encodes boards with the assignment's codec, and wraps the call channel
-in `StudentFunction`: a cached, batched way to ask "what does the student's function say
-about this board?".
+A `Submission` is what every check of one submission shares (its names, the call channel, what ran
+out of time so far, what the checks so far learnt); a `CheckWindow` is one run of one check (when its
+calls may start, the reference's stand-ins in them). A `CheckContext` is one check's view through its
+window: it resolves the student's names (with the assignment's aliases), encodes boards with the
+assignment's codec, and wraps the call channel in `StudentFunction`: a cached, batched way to ask
+"what does the student's function say about this board?".
 """
 
 from __future__ import annotations
@@ -82,6 +81,7 @@ class Submission:
     findings: Findings = field(default_factory=Findings)
     hangs: HangMemory | None = None
     """What ran out of time so far (default: nothing, with the assignment's short limit)."""
+    shared: dict[Any, dict[Any, Answer]] = field(default_factory=dict)  # `grader.checks.shared_answers`
 
     def __post_init__(self) -> None:
         if self.hangs is None:

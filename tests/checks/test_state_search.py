@@ -38,10 +38,24 @@ def _course_modules() -> Iterator[None]:
         sys.path.remove(str(SUPPORT))
 
 
-def grade(source: str, *only: str) -> dict[str, CheckResult]:
+def _graded(source: str, *only: str) -> dict[str, CheckResult]:
     runner = InProcessRunner(source)
     ctx = CheckContext.of(ASSIGNMENT, runner, frozenset(runner.defined_names()), hangs=runner.hang_memory(ASSIGNMENT))
     return {c.id: run_check(c, ctx) for c in ASSIGNMENT.checks if not only or c.id in only}
+
+
+GRADED_WHOLE = {SOLUTION.read_text(encoding="utf-8"), *(m.source() for m in MUTANTS)}
+"""The sources a test below grades on every check: graded so once in the module, and a test that
+asks only some of their checks reads those checks of that grading."""
+_WHOLE: dict[str, dict[str, CheckResult]] = {}
+
+
+def grade(source: str, *only: str) -> dict[str, CheckResult]:
+    if source not in GRADED_WHOLE:
+        return _graded(source, *only)
+    if source not in _WHOLE:
+        _WHOLE[source] = _graded(source)
+    return {check: result for check, result in _WHOLE[source].items() if not only or check in only}
 
 
 def failed(results: dict[str, CheckResult]) -> set[str]:

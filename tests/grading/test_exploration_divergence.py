@@ -17,6 +17,7 @@ from grader.grading import grade_submission
 from grader.results import CheckResult, CheckStatus
 from grader.spec.loader import load_assignment
 from reference import Board, SearchSpec
+from tests.grading.outcomes import EXPECTED, assert_outcome
 from tests.seed_sources import lab05_notebook_search
 
 SUBMISSIONS = Path(__file__).resolve().parent.parent / "submissions"
@@ -149,9 +150,14 @@ def test_an_exploration_past_the_cap_or_with_unreadable_boards_is_left_to_the_co
 
 
 def _node_reduction(name: str) -> CheckResult:
+    """The fixture graded on every check, its outcome as `expected.toml` pins it (`graded_by` names
+    this module, so `test_wrong_submissions.py` does not grade it again), and its node-reduction."""
     assignment = load_assignment("alphabeta-challenges")
-    only = dataclasses.replace(assignment, checks=tuple(c for c in assignment.checks if c.id == "node-reduction"))
-    return grade_submission(SUBMISSIONS / "alphabeta-challenges" / f"{name}.ipynb", only).check("node-reduction")
+    result = grade_submission(SUBMISSIONS / "alphabeta-challenges" / f"{name}.ipynb", assignment)
+    entry = EXPECTED["alphabeta-challenges"][name]
+    assert entry["graded_by"] == "tests/grading/test_exploration_divergence.py"
+    assert_outcome(result, assignment, entry)
+    return result.check("node-reduction")
 
 
 @pytest.mark.slow

@@ -15,7 +15,9 @@ from grader.check_details import SearchDivergence
 from grader.grading import grade_submission
 from grader.results import CheckStatus, SubmissionResult
 from grader.spec.loader import load_assignment
+from grader.validation import validate_assignment
 from tests.grading.outcomes import EXPECTED, assert_outcome
+from tests.grading.validated import assert_validates
 
 ASSIGNMENT = load_assignment("connect4")
 FIXTURES = Path(__file__).resolve().parent.parent / "submissions" / "connect4"
@@ -33,7 +35,12 @@ def graded_fixture(name: str) -> SubmissionResult:
 
 
 def test_the_solution_answers_after_each_depth_as_the_reference_does() -> None:
-    result = grade_submission(ASSIGNMENT.directory / "solution.ipynb", ASSIGNMENT)
+    """connect4 is validated here rather than in `test_validate.py` (`VALIDATED_ELSEWHERE`): its
+    solution's grading is the one validation makes."""
+    report = validate_assignment(ASSIGNMENT)
+    assert_validates(report)
+    result = report.solution
+    assert result is not None and result.submission == str(ASSIGNMENT.directory / "solution.ipynb")
     deepening = result.check("deepening")
     assert deepening.status is CheckStatus.PASSED, deepening.message
     assert "after each depth 1 to 3: values, moves and evaluations" in deepening.message

@@ -28,6 +28,7 @@ from grader.checks.kind import CheckKind
 from grader.checks.positions import check_key, check_seed
 from grader.checks.properties import Mismatch, collect_examples
 from grader.checks.search_params import depths_text, gives_no_number, heuristic_values
+from grader.checks.shared_answers import SharedStudentFunction
 from grader.execution.channel.kernel.names import LOG_CAP
 from grader.results import CheckResult, CheckStatus
 from grader.spec.call_template import CallTemplate
@@ -162,7 +163,7 @@ def _game_search(check: Check[GameSearchParams], ctx: CheckContext) -> CheckResu
     # judged: the log shows where a wrong search parts from the reference's.
     logged = (heuristic_name,) if params.count != "none" else ()
     search = ctx.student(params.call, count=counting, log=logged)
-    heuristic = ctx.student(params.heuristic)
+    heuristic = SharedStudentFunction(ctx, params.heuristic)  # its leaves, asked once per submission
     named = [GameCase(game, tuple(int(c) for c in moves)) for moves in params.include]
     drawn = sampled_positions(
         check, ctx, view, params.min_plies, params.max_plies, params.examples, keep=lambda c: _plays(params, c)

@@ -35,6 +35,7 @@ from grader.checks.kinds.game_search import sampled_positions, search_leaves
 from grader.checks.path_answers import ExpectedSearch, PathReference, held_at, judge_path_answer
 from grader.checks.properties import Mismatch
 from grader.checks.search_params import check_search_call, depths_text, gives_no_number, heuristic_values
+from grader.checks.shared_answers import SharedStudentFunction
 from grader.execution.channel.call_data import KernelName
 from grader.execution.channel.kernel.names import LOG_CAP
 from grader.results import CheckResult, CheckStatus
@@ -214,7 +215,7 @@ def _state_search(check: Check[StateSearchParams], ctx: CheckContext) -> CheckRe
     values: dict[Any, float] = {}
     if requests:
         assert params.heuristic is not None
-        values, broken = heuristic_values(ctx.student(params.heuristic), requests)
+        values, broken = heuristic_values(SharedStudentFunction(ctx, params.heuristic), requests)
         if broken is not None:
             return gives_no_number(check, broken)
     answers = search.ask_many(
