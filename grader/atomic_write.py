@@ -34,6 +34,14 @@ def write_atomic(path: Path, content: str | bytes) -> None:
         raise
 
 
+def remove_leftovers(folder: Path) -> None:
+    """Delete the temporary files `write_atomic` left in ``folder`` and the folders in it: a
+    writer killed between creating one and renaming it leaves it behind. Only while no other
+    writer may be writing there (the batch's lock on its output folder is held)."""
+    for leftover in [*folder.glob(".*.tmp"), *folder.glob("*/.*.tmp")]:
+        leftover.unlink(missing_ok=True)
+
+
 def current_umask() -> int:
     """The process's umask, read without changing it where Linux shows it (setting it to
     read it back would briefly affect files other threads create)."""

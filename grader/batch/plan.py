@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from grader.atomic_write import write_atomic
+from grader.atomic_write import remove_leftovers, write_atomic
 from grader.batch.cluster import DaskPool
 from grader.batch.local import LocalPool
 from grader.batch.options import BatchOptions
@@ -264,8 +264,10 @@ def _claim_output_folder(job: BatchJob, held: contextlib.ExitStack) -> bool:
 
 def _hold_output_folder(job: BatchJob, held: contextlib.ExitStack) -> None:
     """Lock the output folder for this batch alone (`OutputFolderBusy` when another holds it)
-    until ``held`` closes, and mark it as this grader's."""
+    until ``held`` closes, and mark it as this grader's; the temporary files of a batch killed
+    while writing are removed."""
     held.enter_context(output_folder_lock(job.out_dir))
+    remove_leftovers(job.out_dir)
     with writing_outputs(job.out_dir):
         mark_output_folder(job.out_dir)
 

@@ -13,7 +13,7 @@ import pytest
 
 from grader.atomic_write import write_atomic
 from grader.autograder import run_autograder
-from grader.class_folder.layout import GRADES_FILE, INDEX_FILE, SIMILARITY_FILE, STUDENT_FILES
+from grader.class_folder.layout import GRADES_FILE, INDEX_FILE, RESULT_FILE, SIMILARITY_FILE, STUDENT_FILES
 from grader.class_folder.outputs import write_submitted_copy
 from grader.feedback.gradebook import GradebookRow, grades_csv
 from grader.grading import not_graded_result
@@ -51,6 +51,24 @@ def test_atomic_writes_get_the_usual_file_mode(tmp_path: Path, umask_002: None) 
     assert mode(tmp_path / "a" / "file.txt") == 0o644
     assert (tmp_path / "a" / "file.txt").read_text() == "again"
     assert [p.name for p in (tmp_path / "a").iterdir()] == ["file.txt"]
+
+
+@pytest.mark.kernel
+def test_a_rerun_removes_the_temporary_files_a_killed_batch_left(tmp_path: Path, lab05: Assignment) -> None:
+    """SIGKILL between writing a temporary file and renaming it leaves the temporary file:
+    the next batch on the folder removes it, and nothing else."""
+    source, out = make_class(tmp_path / "in", {"a.py": "check-win", "b.py": "check-draw"}), tmp_path / "out"
+    batch(source, out, lab05, jobs=1)
+    left = [out / ".grades.csv.k2x9.tmp", out / "a" / ".submitted.py.q7w1.tmp"]
+    for path in left:
+        path.write_text("half")
+    kept = out / "a" / "notes.tmp"
+    kept.write_text("not the grader's")
+    (out / "b" / RESULT_FILE).unlink()  # b is graded again, a is kept
+    result = batch(source, out, lab05, jobs=1)
+    assert [r.submission.student_id for r in result.records if not r.reused] == ["b"]
+    assert not any(path.exists() for path in left)
+    assert kept.read_text() == "not the grader's"
 
 
 @pytest.mark.kernel

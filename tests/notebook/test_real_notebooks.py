@@ -25,6 +25,7 @@ from tests.notebook.notebook_runs import (
     unescaped,
     with_cells,
 )
+from tests.shorter_limits import with_limits
 
 pytestmark = [pytest.mark.kernel, pytest.mark.slow]
 
@@ -76,17 +77,22 @@ def test_a_minimax_that_never_returns_is_stopped_at_its_limit_and_the_session_go
         "    while True:\n"
         "        pass"
     )
+    # lab05 with a 4 s call limit instead of 20 s (its short limit is 2 s): the same rule, a
+    # hang that costs seconds
+    lab05 = with_limits("lab05", tmp_path / "lab05", call_timeout=4.0)
+    check = f"from grader import notebook\nnotebook.check({str(lab05.directory)!r})"
     notebook = execute(
-        with_cells(LAB05.solution_path, hanging, CHECK_CELL, "print('the next cell ran', calls_seen)"), tmp_path
+        with_cells(LAB05.solution_path, hanging, check, "print('the next cell ran', calls_seen)"), tmp_path
     )
     check_cell, next_cell = notebook.cells[-2], notebook.cells[-1]
     shown = ShownChecks.read(displayed(check_cell, "text/html"))
-    limit = f"{LAB05.call_timeout:g} s of CPU time"
+    assert lab05.short_limit < lab05.call_timeout < LAB05.call_timeout
+    limit = f"{lab05.call_timeout:g} s of CPU time"
     assert shown.checks["minimax-value"].status == "failed"
     assert shown.checks["minimax-value"].facts["actual"] == "no answer: it did not return within its time limit"
     assert shown.checks["check-win"].status == "passed"
     assert shown.problems == [
-        f"minimax did not return within {limit} on the board ......OXX, nor within {LAB05.short_limit:g} s "
+        f"minimax did not return within {limit} on the board ......OXX, nor within {lab05.short_limit:g} s "
         "when tried again: the checks that need it were not run."
     ]
     assert not [o for o in check_cell.outputs if o.output_type == "error"]
