@@ -380,6 +380,9 @@ def _depth_of(
             values["depth_limit"] = depth
             args = tuple(values[a.name] if isinstance(a, Placeholder) else a for a in template.target.args)
             (outcome,) = runner.call_many([Call(template.function, args, count=count, timeout=_PROBE_CALL_SECONDS)])
-            if outcome.ok and outcome.counts.get(heuristic.function) == made:
+            evaluated = outcome.counts.get(heuristic.function) if outcome.ok else None
+            if evaluated == made:
                 return depth, search.params
+            if evaluated is not None and evaluated > made and not search.params.prune:
+                break  # a full search evaluates more positions a ply deeper: it cannot come back to `made`
     return None

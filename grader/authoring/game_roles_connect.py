@@ -24,6 +24,7 @@ from typing import Any, Literal, get_args
 
 from grader.authoring.discovery import Function
 from grader.authoring.game_encoding import HINTS, LITERALS, SCREEN_SECONDS, SlottedCall, slot_orders
+from grader.authoring.probe_screen import asked_in_turn
 from grader.checks.context import CallRunner
 from grader.checks.game_answers import SearchShape
 from grader.checks.kinds.game_board import GameExpect
@@ -174,10 +175,15 @@ def _by_player(
             Call(function.name, _args(slots, encoding.encode(s), encoding.symbol(p), 0), timeout=SCREEN_SECONDS)
             for s, p in asked
         ]
-        outcomes = runner.call_many(calls)
-        if all(o.ok and not o.mutated for o in outcomes) and all(
-            (o.value if o.value is not None else False) is (p in game.winners(s)) for (s, p), o in zip(asked, outcomes)
-        ):
+
+        def wins(outcomes: Sequence[CallOutcome]) -> bool:
+            return all(o.ok and not o.mutated for o in outcomes) and all(
+                (o.value if o.value is not None else False) is (p in game.winners(s))
+                for (s, p), o in zip(asked, outcomes)
+            )
+
+        outcomes = asked_in_turn(runner, calls, wins)
+        if outcomes is not None and wins(outcomes):
             return Predicate(function.name, slots, "wins", False, len(states))
     return None
 
@@ -190,15 +196,22 @@ def _by_column(
         calls = [
             Call(function.name, _args(slots, encoding.encode(s), None, 0, c), timeout=SCREEN_SECONDS) for s, c in asked
         ]
-        outcomes = runner.call_many(calls)
-        if not all(o.ok and not o.mutated for o in outcomes):
-            continue
-        pairs = [(s, c, o.value) for (s, c), o in zip(asked, outcomes)]
-        if all(v is (s.height(c) < game.rows) for s, c, v in pairs):
-            return Predicate(function.name, slots, "has-room", False, len(states))
-        room = [(s, c, v) for s, c, v in pairs if s.height(c) < game.rows]
-        if all(_whole(v) == encoding.landing_row(s.height(c)) for s, c, v in room):
-            return Predicate(function.name, slots, "open-row", False, len(states))
+
+        def reading(outcomes: Sequence[CallOutcome]) -> GameExpect | None:
+            if not all(o.ok and not o.mutated for o in outcomes):
+                return None
+            pairs = [(s, c, o.value) for (s, c), o in zip(asked, outcomes)]
+            if all(v is (s.height(c) < game.rows) for s, c, v in pairs):
+                return "has-room"
+            room = [(s, c, v) for s, c, v in pairs if s.height(c) < game.rows]
+            if all(_whole(v) == encoding.landing_row(s.height(c)) for s, c, v in room):
+                return "open-row"
+            return None
+
+        outcomes = asked_in_turn(runner, calls, lambda head: reading(head) is not None)
+        expect = reading(outcomes) if outcomes is not None else None
+        if expect is not None:
+            return Predicate(function.name, slots, expect, False, len(states))
     return None
 
 
@@ -216,21 +229,30 @@ def read_two_slot(
     states = ongoing_positions(game, 6)
     heuristics: list[Heuristic] = []
     movers: list[MoveFunction] = []
+    asked = [(s, p) for s in states for p in (X, O)]
     for function in functions:
         for slots in slot_orders(function, ("board", "player"), HINTS):
-            asked = [(s, p) for s in states for p in (X, O)]
             calls = [
                 Call(function.name, _args(slots, encoding.encode(s), encoding.symbol(p), 0), timeout=4 * SCREEN_SECONDS)
                 for s, p in asked
             ]
-            outcomes = runner.call_many(calls)
-            if not all(o.ok and not o.mutated for o in outcomes):
+
+            def moves(outcomes: Sequence[CallOutcome]) -> bool:
+                return all(
+                    isinstance(o.value, int) and not isinstance(o.value, bool) and o.value in game.actions(s)
+                    for (s, _), o in zip(asked, outcomes)
+                )
+
+            def readable(head: Sequence[CallOutcome]) -> bool:
+                return all(o.ok and not o.mutated for o in head) and (
+                    moves(head) or all(_number(o.value) is not None for o in head)
+                )
+
+            outcomes = asked_in_turn(runner, calls, readable)
+            if outcomes is None or not all(o.ok and not o.mutated for o in outcomes):
                 continue
             values = [o.value for o in outcomes]
-            if all(
-                isinstance(v, int) and not isinstance(v, bool) and v in game.actions(s)
-                for (s, _), v in zip(asked, values)
-            ):
+            if moves(outcomes):
                 movers.append(MoveFunction(function.name, slots))
                 break
             numbers = [_number(v) for v in values]

@@ -6,6 +6,7 @@ the position, and a search's answer is its (column, value) and the calls of `eva
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from pathlib import Path
@@ -71,10 +72,13 @@ def _searched(course: dict[str, Any], moves: tuple[int, ...], name: str, depth: 
     return answer, len(calls)
 
 
-def _answers(course: dict[str, Any], moves: tuple[int, ...]) -> dict[str, Any]:
+def _answers(course: dict[str, Any], moves: tuple[int, ...], known: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """Each function's answers on the position, but those of the functions ``known`` to differ."""
     answers: dict[str, Any] = {}
 
     def ask(name: str, call: Any) -> None:  # each call made at once
+        if name in known:
+            return
         try:
             answers.setdefault(name, []).append(call())
         except Exception as error:  # noqa: BLE001 - a course's exception is an answer here
@@ -108,11 +112,19 @@ def _undone(course: dict[str, Any], moves: tuple[int, ...], col: int) -> Any:
     return [row[:] for row in game.board], game.current_player
 
 
+@functools.cache
+def _solution_answers() -> tuple[tuple[tuple[int, ...], dict[str, Any]], ...]:
+    """The solution's answers on each position, worked out once for every mutant."""
+    solution = load(HERE / "solution.py")
+    return tuple((moves, _answers(solution, moves)) for moves in _positions())
+
+
 def differing(mutant: Path) -> set[str]:
-    """The functions whose answers differ from the solution's on some position."""
-    solution, wrong = load(HERE / "solution.py"), load(mutant)
+    """The functions whose answers differ from the solution's on some position (a function
+    found to differ is not asked again)."""
+    wrong = load(mutant)
     found: set[str] = set()
-    for moves in _positions():
-        right, given = _answers(solution, moves), _answers(wrong, moves)
-        found |= {name for name in right if right[name] != given.get(name)}
+    for moves, right in _solution_answers():
+        given = _answers(wrong, moves, frozenset(found))
+        found |= {name for name in right if name not in found and right[name] != given.get(name)}
     return found
