@@ -24,6 +24,7 @@ def test_the_kernel_folder_holds_exactly_what_is_sent_after_the_shared_modules()
         "built_values",
         "builtins_guard",
         "call_clock",
+        "called_searches",
         "captured_output",
         "executor",
         "exploration",
