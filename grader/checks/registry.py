@@ -91,11 +91,8 @@ def run_check(check: Check[Any], ctx: CheckContext) -> CheckResult:
     first_call = len(log)
     result = _run_kind(check, ctx)
     ctx.findings.learn(check.id, result.learnt)
-    kind = CHECK_KINDS[check.kind]
     ctx.findings.helpers_known[check.id] = len(ctx.findings.wrong_helpers)
-    stand_ins, own = stand_ins_to_try(check, ctx, result, needed_functions(check), kind.hands(check.params))
-    if stand_ins:
-        result = better_of(result, _run_kind(check, ctx.regrading(stand_ins)), stand_ins, own)
+    result = _with_stand_ins(check, ctx, result)
     wrong = wrong_helper(check, ctx, result)
     if wrong is not None:
         ctx.findings.wrong_helpers.append((check.id, wrong))
@@ -111,18 +108,27 @@ def with_later_stand_ins(check: Check[Any], ctx: CheckContext, result: CheckResu
     if known is None or known == len(ctx.findings.wrong_helpers):
         return result
     later = {id(stand_in) for _, stand_in in ctx.findings.wrong_helpers[known:]}
-    kind = CHECK_KINDS[check.kind]
-    stand_ins, own = stand_ins_to_try(check, ctx, result, needed_functions(check), kind.hands(check.params))
-    if not any(id(stand_in) in later for stand_in in stand_ins):
-        return result
     started = time.monotonic()
     log = ctx.submission.outcomes_log
     first_call = len(log)
-    again = better_of(result, _run_kind(check, ctx.regrading(stand_ins)), stand_ins, own)
+    again = _with_stand_ins(check, ctx, result, among=later)
     if again is result:
         return result
     again = with_speed(again, check, ctx.assignment, log[first_call:])
     return replace(again, duration=round(result.duration + time.monotonic() - started, 4))
+
+
+def _with_stand_ins(
+    check: Check[Any], ctx: CheckContext, result: CheckResult, among: set[int] | None = None
+) -> CheckResult:
+    """``result``, or the better of it and the check graded again with the reference's versions of
+    the wrong functions it reaches (`grader.checks.reference_helpers.stand_ins_to_try`); with
+    ``among``, only when one of those is among them (their ``id``s)."""
+    kind = CHECK_KINDS[check.kind]
+    stand_ins, own = stand_ins_to_try(check, ctx, result, needed_functions(check), kind.hands(check.params))
+    if not stand_ins or (among is not None and not any(id(stand_in) in among for stand_in in stand_ins)):
+        return result
+    return better_of(result, _run_kind(check, ctx.regrading(stand_ins)), stand_ins, own)
 
 
 def _run_kind(check: Check[Any], ctx: CheckContext) -> CheckResult:
