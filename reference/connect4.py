@@ -188,7 +188,13 @@ class ConnectK:
         )
 
     def is_terminal(self, state: Position) -> bool:
-        return EMPTY not in self._own(state).cells or bool(self.winners(state))
+        state = self._own(state)
+        if EMPTY not in state.cells:
+            return True
+        outcome = state.outcome
+        if outcome is not None and outcome[0] is self:  # the searches' hot path: the move recorded it
+            return bool(outcome[1])
+        return bool(self.winners(state))
 
     def actions(self, state: Position) -> tuple[int, ...]:
         """Columns with room, left to right; none once the game is over."""
@@ -204,15 +210,20 @@ class ConnectK:
         if not is_integer or not 0 <= action < self.cols:
             raise IllegalMove(f"a move is a column 0..{self.cols - 1}, got {action!r}")
         action = int(action)
-        if self.is_terminal(state):
+        cells, outcome = state.cells, state.outcome
+        made_here = outcome is not None and outcome[0] is self
+        if outcome is not None and made_here:  # is_terminal's test on the outcome this game's move recorded
+            over = bool(outcome[1]) or EMPTY not in cells
+        else:
+            over = self.is_terminal(state)
+        if over:
             raise IllegalMove(f"cannot drop into column {action}: the game is over")
-        cells = state.cells
         if cells[action] != EMPTY:
             raise IllegalMove(f"column {action} is full")
         index = action + (self.rows - 1) * self.cols
         while cells[index] != EMPTY:
             index -= self.cols
-        if state.outcome is None or state.outcome[0] is not self:
+        if not made_here:
             mover = self.to_move(state)
         else:  # this game made it by a move, so its counts are right: their parity tells the mover
             mover = self.first_player if (len(cells) - cells.count(EMPTY)) % 2 == 0 else opponent(self.first_player)

@@ -106,7 +106,10 @@ class GridEncoding:
         """The student's representation of ``state``, a fresh object every time."""
         self._fits(state.rows, state.cols)
         value = {X: self.x, O: self.o, EMPTY: self.empty}
-        rows = [[value[state.cell(self._student_row(r), c)] for c in range(self.cols)] for r in range(self.rows)]
+        marks, cols = [value[cell] for cell in state.cells], self.cols
+        rows = [marks[r * cols : (r + 1) * cols] for r in range(self.rows)]  # the game's rows, top first
+        if not self.top_row_first:
+            rows.reverse()
         if self.container == "numpy":
             cells = [v for row in rows for v in row]
             dtype: type = int if all(isinstance(v, int) for v in cells) else str

@@ -138,3 +138,16 @@ def test_huge_values_are_refused() -> None:
 def test_the_kernel_side_decoder_refuses_objects() -> None:
     with pytest.raises(ValueError):
         decode(encode(Node([])))
+
+
+def test_rows_of_plain_items_count_their_strings_and_come_back_as_fresh_lists() -> None:
+    """A flat row (strings, ints, None mixed) is counted against both limits; a decoded row is a new list."""
+    row = ["XO", 1, None, "O", True]
+    assert encode([row, row], max_chars=6, max_nodes=13) == [row, row]
+    with pytest.raises(Unserializable, match="over 5 characters"):
+        encode([row, row], max_chars=5)
+    with pytest.raises(Unserializable, match="over 12 parts"):
+        encode([row, row], max_nodes=12)
+    data = [row, [0.5, "X"]]
+    decoded = decode(data)
+    assert decoded == data and decoded[0] is not row and decoded[1] is not data[1]

@@ -44,6 +44,8 @@ class Unserializable(GraderError):
 
 _PLAIN = (type(None), bool, int, str)
 _FLAT = frozenset(_PLAIN)
+_SCALARS = frozenset((*_PLAIN, float))
+"""What JSON gives for itself, decoded as it is."""
 
 
 class _Encoder:
@@ -113,14 +115,16 @@ class _Encoder:
         row, a list of moves), as :meth:`encode` would give them, counted against the same
         limits, without the dispatch per item and the cycle check a nested sequence needs;
         None when any item is something else."""
-        for item in value:
-            if type(item) not in _FLAT:
-                return None
+        kinds = set(map(type, value))  # the types in one pass in C: this runs once per row sent
+        if not kinds <= _FLAT:
+            return None
         items = list(value)
         self.nodes += len(items)
         if self.nodes > self.max_nodes:
             raise _too_large(f"{self.max_nodes} parts")
-        self.chars += sum(len(item) for item in items if type(item) is str)
+        if str in kinds:
+            strings = items if len(kinds) == 1 else [item for item in items if type(item) is str]
+            self.chars += sum(map(len, strings))
         if self.chars > self.max_chars:
             raise _too_large(f"{self.max_chars} characters")
         return items
@@ -274,6 +278,8 @@ def decode(
     if data is None or type(data) in (bool, int, float, str):
         return data
     if type(data) is list:
+        if _SCALARS.issuperset(map(type, data)):  # a row of plain items: nothing to rebuild
+            return list(data)
         return [decode(item, on_object, on_marker) for item in data]
     if type(data) is not dict or len(data) != 1:
         raise ValueError(f"not tagged data: {data!r:.80}")
