@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from grader.checks.call_tally import CallTally
 from grader.checks.context import Submission
 from grader.checks.registry import needed_functions, run_check, with_later_stand_ins
+from grader.collector_pause import older_objects_left_out_of_collections
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus, DefinedNames
 from grader.execution.hangs import HangMemory
 from grader.execution.isolation import SandboxChoice, decide_isolation
@@ -72,7 +73,16 @@ def grade_submission(
     *,
     on_check: Callable[[CheckResult], None] | None = None,
 ) -> SubmissionResult:
-    path = Path(path)
+    with older_objects_left_out_of_collections():
+        return _grade(Path(path), assignment, options, on_check)
+
+
+def _grade(
+    path: Path,
+    assignment: Assignment,
+    options: GradingOptions,
+    on_check: Callable[[CheckResult], None] | None,
+) -> SubmissionResult:
     if options.public_only:
         assignment = assignment.public()
     isolation = decide_isolation(options.sandbox, assignment.sandbox)  # refuses before anything runs
