@@ -86,7 +86,7 @@ def trace_board_use(
     plays, when it plays one) with the ``watched`` functions recording their boards."""
     ctx = prober.context(conventions)
     names = tuple(sorted(set(watched)))
-    explore = Explore(marks=conventions.encoding.marks, watch=names)
+    explore = Explore(marks=conventions.encoding.marks, watch=names, record=False)  # the boards, not the nodes
     boards: dict[str, dict[str, int]] = {}
     callers: dict[str, list[str]] = {}
     for check in searches:

@@ -27,7 +27,7 @@ from grader.authoring.board_use import domain_notes, narrow_domains, trace_board
 from grader.authoring.discovery import Discovered, discover
 from grader.authoring.draft import Draft, DraftCheck
 from grader.authoring.encodings import candidate_encodings, source_literals
-from grader.authoring.game_inference import GameDraft, infer_game
+from grader.authoring.game_inference import GameBoard, GameDraft, infer_game, read_game_board
 from grader.authoring.handout import handout_from, stub_source
 from grader.authoring.inference import EncodingChoice, infer
 from grader.authoring.own_solution import DraftRefused, check_own_solution, only, relax_failing
@@ -244,10 +244,17 @@ def _infer_draft(
     literals = source_literals(notebook)
     encodings = candidate_encodings(literals)
     prober = Prober(session.calls, _names(discovered), PROBE_CALL_TIMEOUT)
-    draft, choice = infer(prober, discovered, encodings, api, literals.boards)
+    connect_four: list[GameBoard] = []  # its board, read when no tic-tac-toe board test is found
+
+    def plays_connect_four() -> bool:
+        read = read_game_board(session.calls, discovered, literals.strings)
+        connect_four.extend([read] if isinstance(read, GameBoard) else [])
+        return bool(connect_four)
+
+    draft, choice = infer(prober, discovered, encodings, api, literals.boards, plays_connect_four)
     game_why = ""
     if choice is None or not draft.checks:
-        read = infer_game(session, discovered, literals.strings, api)
+        read = infer_game(session, discovered, literals.strings, api, next(iter(connect_four), None))
         if isinstance(read, GameDraft):
             return _game_draft(read.draft, discovered)
         game_why = read

@@ -23,7 +23,7 @@ from grader.authoring.api import Api
 from grader.authoring.discovery import Discovered, Function
 from grader.authoring.draft import Draft, DraftCheck, call, slug
 from grader.authoring.game_encoding import BoardReading, read_board
-from grader.authoring.game_object import read_held, undo_check
+from grader.authoring.game_object import HeldReading, read_held, undo_check
 from grader.authoring.game_roles_connect import (
     Heuristic,
     MoveFunction,
@@ -80,23 +80,42 @@ def game_table(reading: BoardReading, game: ConnectK) -> dict[str, Any]:
     return {**table, "encoding": "grid-space", **fields}
 
 
-def infer_game(session: NotebookSession, discovered: Discovered, literals: Iterable[str], api: Api) -> GameDraft | str:
-    """The draft of a Connect-Four assignment, or why the solution is not one init can read.
-    ``api``: the course's functions (`grader.authoring.api`). The board is read from any
-    function of the solution; the roles only from the API's, the only ones given checks."""
-    runner = session.calls
+@dataclass(frozen=True)
+class GameBoard:
+    """A Connect-Four board read from the solution's answers: by its functions, or held by its
+    object (``held``, whose methods are then among ``functions``)."""
+
+    board: BoardReading
+    held: HeldReading | None
+    functions: tuple[Function, ...]
+    """The solution's functions, the holding object's methods among them."""
+
+
+def read_game_board(runner: CallRunner, discovered: Discovered, literals: Iterable[str]) -> GameBoard | str:
+    """The Connect-Four board the solution plays on, or why none was read."""
     every = [f for f in discovered.functions if f.owner is None]
     reading = read_board(runner, every, literals)
-    held = None
-    if isinstance(reading, str):
-        on_object = read_held(runner, discovered, literals)
-        if isinstance(on_object, str):
-            return f"{reading}; {on_object}" if on_object else reading
-        held, board = on_object, on_object.reading
-        every += held.methods
-    else:
-        board = reading
-    functions = [f for f in every if api.admits(f.name)]
+    if not isinstance(reading, str):
+        return GameBoard(reading, None, tuple(every))
+    on_object = read_held(runner, discovered, literals)
+    if isinstance(on_object, str):
+        return f"{reading}; {on_object}" if on_object else reading
+    return GameBoard(on_object.reading, on_object, (*every, *on_object.methods))
+
+
+def infer_game(
+    session: NotebookSession, discovered: Discovered, literals: Iterable[str], api: Api, read: GameBoard | None = None
+) -> GameDraft | str:
+    """The draft of a Connect-Four assignment, or why the solution is not one init can read.
+    ``api``: the course's functions (`grader.authoring.api`). The board is read from any
+    function of the solution (unless ``read`` already); the roles only from the API's, the
+    only ones given checks."""
+    runner = session.calls
+    played = read_game_board(runner, discovered, literals) if read is None else read
+    if isinstance(played, str):
+        return played
+    board, held = played.board, played.held
+    functions = [f for f in played.functions if api.admits(f.name)]
     # the boards the functions are asked about: the course's object holding them, when it has one
     encoding = board.encoding if held is None else held.probing
     game, predicates = ConnectK(encoding.rows, encoding.cols, 4), []

@@ -8,7 +8,7 @@ then graded against the solution itself before anything is written (`grader.auth
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import cast
 
@@ -156,18 +156,21 @@ def choose_encoding(
     locations: Sequence[BoardLocation],
     discovered: Discovered | None = None,
     written: Sequence[object] = (),
+    other_game: Callable[[], bool] = lambda: False,
 ) -> EncodingChoice | None:
     """The encoding and location under which the most functions answer like the reference.
     Board tests are cheap to ask and narrow the candidates; searches are asked only under
     those left. Where several do equally well, the first one a board of ``written`` (the
-    source's own, `SourceLiterals.boards`) reads under, else the first."""
+    source's own, `SourceLiterals.boards`) reads under, else the first. Where no function
+    answers like a board test under any of them, ``other_game`` is asked whether the solution
+    plays another game; when it does, no search is asked and there is no choice."""
     boards = predicate_positions()
     tested: list[tuple[list[Signature], EncodingChoice]] = []
     for location in locations:
         here = _signatures_at(location, signatures, discovered)
         if here:
             tested += [(here, _board_tests(prober, here, Conventions(e, location), boards)) for e in encodings]
-    if not tested:
+    if not tested or (not any(c.board_tests for _, c in tested) and other_game()):
         return None
     # A search under a wrong encoding sees every board as finished and answers like a static
     # score, so scores do not decide which encodings are worth searching under.
@@ -228,17 +231,20 @@ def infer(
     encodings: Sequence[BoardEncoding],
     api: Api | None = None,
     written: Sequence[object] = (),
+    other_game: Callable[[], bool] = lambda: False,
 ) -> tuple[Draft, EncodingChoice | None]:
     """The draft assignment: fields with evidence, checks, what is undecided and why. Every
     function is read (a helper's answers are evidence of the conventions), but only the
-    functions of ``api`` get checks (`grader.authoring.api`)."""
+    functions of ``api`` get checks (`grader.authoring.api`). ``other_game``: whether the
+    solution plays another game, asked only when no function answers like a board test
+    (`choose_encoding`)."""
     draft = Draft()
     if api is not None:
         draft.api = api.comment(f.name for f in discovered.functions)
     signatures = _signatures(draft, discovered, api)
     made = made_objects(prober.runner, discovered, prober.call_timeout)
     locations = candidate_locations(discovered, made, encodings)
-    choice = choose_encoding(prober, signatures, encodings, locations, discovered, written)
+    choice = choose_encoding(prober, signatures, encodings, locations, discovered, written, other_game)
     if choice is None:
         return draft, None
     _board_fields(draft, choice)

@@ -110,9 +110,9 @@ class LocalPool:
             while pending or any(w.task for w in workers):
                 for worker in workers:
                     if worker.task is None and pending:
-                        self._assign(worker, pending.popleft())
+                        self._assign(worker, pending)
                 while pending and len(workers) < self.jobs:
-                    workers.append(self._assign(self._spawn(), pending.popleft()))
+                    workers.append(self._assign(self._spawn(), pending))
                 busy = [w for w in workers if w.task is not None]
                 waitables = [w.channel for w in busy if w.message is None] + [w.process.sentinel for w in busy]
                 multiprocessing.connection.wait(waitables, timeout=0.5)
@@ -126,7 +126,7 @@ class LocalPool:
                     done.append((task, record))
                     if not worker.dead and pending:
                         # The next notebook runs while this one's outputs are written.
-                        self._assign(worker, pending.popleft())
+                        self._assign(worker, pending)
                 for task, record in done:
                     finished(task, record)
                 workers = [w for w in workers if not w.dead]
@@ -147,13 +147,16 @@ class LocalPool:
         child_end.close()  # the parent sees EOF when the worker dies
         return _Worker(process, parent_end)
 
-    def _assign(self, worker: _Worker, task: GradingTask) -> _Worker:
+    def _assign(self, worker: _Worker, pending: deque[GradingTask]) -> _Worker:
+        """Give ``worker`` the next pending task; the last one says so (no spare kernel after it)."""
+        task = pending.popleft()
         order = WorkOrder(
             path=task.submission.path,
             source=task.submission.original_name,
             assignment_dir=task.assignment.directory,
             options=task.grading_options(self.options),
             grade=self.grade,
+            last=not pending,
         )
         worker.task, worker.started, worker.message = task, time.monotonic(), None
         try:

@@ -93,6 +93,8 @@ class WorkOrder:
     assignment_dir: Path
     options: GradingOptions
     grade: GradeFunction
+    last: bool = False
+    """No order follows it to the same worker: its kernel is taken without launching a spare."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,8 @@ def grade_order(order: WorkOrder, assignments: dict[Path, Assignment], spare: Sp
         assignment = assignments.get(order.assignment_dir)
         if assignment is None:
             assignment = assignments[order.assignment_dir] = load_assignment(order.assignment_dir)
+        if spare is not None:
+            spare.launch_ahead = not order.last
         result = order.grade(order.path, assignment, replace(order.options, spare_kernel=spare))
         return WorkerReport(result=replace(result, submission=order.source).to_dict())
     except Exception as exc:  # noqa: BLE001 - everything must reach the parent as text

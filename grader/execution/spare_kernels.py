@@ -61,11 +61,14 @@ class SpareKernel:
         """Kernels taken so far."""
         self.from_spare = 0
         """Of those, how many had been launched ahead of time."""
+        self.launch_ahead = True
+        """Whether taking a kernel launches the next one. False when no submission follows
+        (a batch worker's last): no kernel boots for nothing while the last one is graded."""
         _LIVE.add(self)
 
     async def take(self, recipe: KernelRecipe, startup_timeout: float) -> tuple[Sandbox, RunningKernel]:
         """A ready kernel and its sandbox, now owned by the caller; then the next one is
-        launched."""
+        launched (unless `launch_ahead` is off)."""
         launched, self._spare = self._spare, None
         kernel = None
         if launched is not None and launched.recipe == recipe:
@@ -84,8 +87,9 @@ class SpareKernel:
             self.from_spare += 1
         self.handed_out += 1
         assert launched is not None  # a kernel comes from the spare or from a launch now
-        with contextlib.suppress(Exception):  # no spare this time; the next take launches one
-            self._spare = await _launch(recipe, startup_timeout)
+        if self.launch_ahead:
+            with contextlib.suppress(Exception):  # no spare this time; the next take launches one
+                self._spare = await _launch(recipe, startup_timeout)
         return launched.sandbox, kernel
 
     def close(self) -> None:

@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from grader.authoring.create import InitRequest, create_assignment
+from grader.authoring.create import InitRequest
 from grader.checks.context import CheckContext
 from grader.checks.kinds.state import SuccessorParams
 from grader.checks.registry import run_check
 from grader.results import CheckStatus
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
+from tests.authoring.shared_init import shared_init
 from tests.authoring.test_inference import _infer
 from tests.checks.in_process import InProcessRunner
 from tests.checks.test_course_roles import CLASSES, _handins
@@ -26,10 +27,9 @@ CHECKED = """    if action not in actions(board):
 """
 
 
-def _init(course: str, solution: str, out: Path) -> Assignment:
-    report = create_assignment(
-        InitRequest(CLASSES / course / "handins" / f"{solution}.py", out, template=CLASSES / course / "handout.py")
-    )
+def _init(course: str, solution: str, out: Path, factory: pytest.TempPathFactory) -> Assignment:
+    handin = CLASSES / course / "handins" / f"{solution}.py"
+    report = shared_init(InitRequest(handin, out, template=CLASSES / course / "handout.py"), factory)
     assert report.return_code == 0, str(report)
     return load_assignment(out)
 
@@ -49,8 +49,10 @@ def _failed_where_the_oracle_says(assignment: Assignment, course: str, checks: d
 
 @pytest.mark.kernel
 @pytest.mark.slow
-def test_init_writes_the_cs50_roles_from_a_correct_hand_in(tmp_path: Path) -> None:
-    assignment = _init("cs50", "abigail", tmp_path / "cs50")
+def test_init_writes_the_cs50_roles_from_a_correct_hand_in(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    assignment = _init("cs50", "abigail", tmp_path / "cs50", tmp_path_factory)
     checks = {c.id: c for c in assignment.checks}
     player, result, initial = checks["player"], checks["result"], checks["initial-state"]
     assert (player.kind, player.params.expect, player.params.boards) == ("predicate", "to-move", "unfinished")
@@ -67,8 +69,10 @@ def test_init_writes_the_cs50_roles_from_a_correct_hand_in(tmp_path: Path) -> No
 
 @pytest.mark.kernel
 @pytest.mark.slow
-def test_init_writes_select_space_played_in_place_from_a_correct_hand_in(tmp_path: Path) -> None:
-    assignment = _init("codecademy", "amara", tmp_path / "codecademy")
+def test_init_writes_select_space_played_in_place_from_a_correct_hand_in(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    assignment = _init("codecademy", "amara", tmp_path / "codecademy", tmp_path_factory)
     check = next(c for c in assignment.checks if c.id == "select-space")
     assert check.params.call.text == "select_space(board, move, to_move)"
     assert (check.params.returns, check.params.invalid) == ("played", "false")

@@ -4,6 +4,7 @@ namespace): the encoding, the conventions and the checks a solution's answers le
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import nbformat
@@ -70,8 +71,11 @@ def _infer(source: str) -> tuple[Draft, EncodingChoice | None]:
     return draft, choice
 
 
-def in_process_inference(source: str) -> tuple[Draft, EncodingChoice | None, Prober, Discovered]:
-    """Init's inference on ``source`` run in this process, with the prober and what was discovered."""
+def in_process_inference(
+    source: str, other_game: Callable[[], bool] = lambda: False
+) -> tuple[Draft, EncodingChoice | None, Prober, Discovered]:
+    """Init's inference on ``source`` run in this process, with the prober and what was discovered;
+    ``other_game`` as `infer` takes it."""
     runner = InProcessRunner(source)
     names = runner.executor.defined_names(hidden=("__name__", "__builtins__"))
     defined = DefinedNames(
@@ -80,7 +84,8 @@ def in_process_inference(source: str) -> tuple[Draft, EncodingChoice | None, Pro
     notebook = notebook_from_script(source)
     discovered = discover(notebook, defined)
     prober = Prober(runner, frozenset(runner.defined_names()), 5.0)
-    draft, choice = infer(prober, discovered, candidate_encodings(seen := source_literals(notebook)), None, seen.boards)
+    encodings = candidate_encodings(seen := source_literals(notebook))
+    draft, choice = infer(prober, discovered, encodings, None, seen.boards, other_game)
     return draft, choice, prober, discovered
 
 

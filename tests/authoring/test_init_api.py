@@ -17,6 +17,7 @@ from grader.spec.call_template import CallTemplate
 from grader.spec.loader import list_assignments, load_assignment
 from grader.spec.model import Assignment
 from grader.validation import validate_assignment
+from tests.authoring.shared_init import shared_init
 
 pytestmark = [pytest.mark.kernel, pytest.mark.slow]
 
@@ -56,9 +57,13 @@ def _called(assignment: Assignment) -> dict[str, set[str]]:
     return called
 
 
-def test_a_cs50_hand_in_with_the_course_handout_grades_the_handout_functions_only(tmp_path: Path) -> None:
+def test_a_cs50_hand_in_with_the_course_handout_grades_the_handout_functions_only(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     out = tmp_path / "cs50"
-    report = create_assignment(InitRequest(CS50 / "handins" / "abigail.py", out, template=CS50 / "handout.py"))
+    report = shared_init(
+        InitRequest(CS50 / "handins" / "abigail.py", out, template=CS50 / "handout.py"), tmp_path_factory
+    )
     assert report.return_code == 0, str(report)
     assert sorted(p.name for p in out.iterdir()) == ["assignment.toml", "solution.py", "template.py"]
     assert (out / "template.py").read_bytes() == (CS50 / "handout.py").read_bytes()

@@ -7,20 +7,25 @@ from pathlib import Path
 
 import pytest
 
-from grader.authoring.create import InitRequest, create_assignment
+from grader.authoring.create import InitRequest
 from grader.check_notes import SlowerThan
 from grader.grading import GradingOptions, grade_submission
 from grader.results import CheckStatus
 from grader.spec.loader import load_assignment
+from tests.authoring.shared_init import shared_init
 
 CS50 = Path(__file__).resolve().parents[1] / "classes" / "cs50"
 
 
 @pytest.mark.kernel
 @pytest.mark.slow
-def test_init_judges_where_the_program_asks_and_a_slow_correct_search_keeps_full_marks(tmp_path: Path) -> None:
+def test_init_judges_where_the_program_asks_and_a_slow_correct_search_keeps_full_marks(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     out = tmp_path / "cs50"
-    report = create_assignment(InitRequest(CS50 / "handins" / "abigail.py", out, template=CS50 / "handout.py"))
+    report = shared_init(
+        InitRequest(CS50 / "handins" / "abigail.py", out, template=CS50 / "handout.py"), tmp_path_factory
+    )
     assert report.return_code == 0, str(report)
     assignment = load_assignment(out)
     boards = {c.id: getattr(c.params, "boards", None) for c in assignment.checks}

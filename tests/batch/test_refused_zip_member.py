@@ -10,6 +10,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from grader.batch.merge import merge_shards
@@ -19,6 +20,7 @@ from grader.class_folder.layout import REPORT_FILE, RESULT_FILE
 from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
 from tests.batch.fake_grading import grade_by_content
+from tests.fewer_games import read_with_fewer_games
 
 pytestmark = pytest.mark.kernel  # the fake grader needs no kernel, but the batch starts workers
 
@@ -58,7 +60,8 @@ def records(out: Path) -> dict[str, float]:
 
 @pytest.mark.slow
 def test_grader_batch_gives_the_refused_member_its_row_and_keeps_it(tmp_path: Path) -> None:
-    archive = canvas_zip(tmp_path / "canvas.zip", SOLUTION.read_bytes())
+    solution = nbformat.writes(read_with_fewer_games(SOLUTION)).encode()  # a few games of its experiment, not 200
+    archive = canvas_zip(tmp_path / "canvas.zip", solution)
     out = tmp_path / "out"
     command = [sys.executable, "-m", "grader", "batch", str(archive), "-a", "lab05", "--out", str(out)]
     first = subprocess.run([*command, "--quiet"], cwd=REPO, capture_output=True, text=True, timeout=300)

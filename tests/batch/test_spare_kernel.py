@@ -53,6 +53,13 @@ def test_the_next_session_takes_the_spare_and_sees_nothing_of_the_last(spare: Sp
     assert first_pid != second_pid or first_pid is None
 
 
+def test_no_kernel_is_launched_ahead_when_none_will_be_taken(spare: SpareKernel) -> None:
+    spare.launch_ahead = False  # the last submission of a batch's worker
+    with NotebookSession(notebook("print(6 * 7)"), ExecutionOptions(), spare_kernel=spare) as session:
+        assert session.execute().cells[0].output == "42\n"
+    assert spare._spare is None and (spare.handed_out, spare.from_spare) == (1, 0)
+
+
 def test_a_spare_for_other_limits_is_not_used(spare: SpareKernel) -> None:
     with NotebookSession(notebook("x = 1"), ExecutionOptions(), spare_kernel=spare) as session:
         session.execute()

@@ -26,9 +26,9 @@ FIXTURES = Path(__file__).resolve().parents[1] / "submissions" / "lab05"
 LAB05 = load_assignment("lab05")
 
 
-# lab05 with a 10 s cell limit instead of 60 s and a 4 s call limit instead of 20 s (its short
+# lab05 with a 6 s cell limit instead of 60 s and a 3 s call limit instead of 20 s (its short
 # limit is 2 s): the same rule, a hang that costs seconds.
-SHORTER = {"cell_timeout": 10.0, "call_timeout": 4.0}
+SHORTER = {"cell_timeout": 6.0, "call_timeout": 3.0}
 
 
 def test_a_function_that_never_returns_costs_minutes_not_the_grade(tmp_path: Path) -> None:
@@ -83,7 +83,7 @@ def test_a_deadline_keeps_what_was_graded_before_it(tmp_path: Path) -> None:
     (source / "ben.py").write_text(
         "import time\n" + CHECK_WIN_AND_DRAW + "\ndef minimax(board, depth, is_max):\n    time.sleep(30)\n"
     )
-    options = BatchOptions(jobs=1, progress=False, deadline_seconds=15)
+    options = BatchOptions(jobs=1, progress=False, deadline_seconds=10)  # the kernel's start and two checks take 2 s
     (record,) = run_batch(source, LAB05, tmp_path / "out", options).records
     assert record.failure is None  # graded, not "not graded"
     status = {c.check_id: c.status for c in record.result.checks}
@@ -96,10 +96,10 @@ def test_a_deadline_keeps_what_was_graded_before_it(tmp_path: Path) -> None:
     assert rows[0]["total"] == "20"
 
 
-# lab05 with a 4 s share of CPU time per check instead of 60 s (no property budget, a 2 s call
-# limit: the fixture's slowest call takes half a second), so 17 s of wall time: the same rule,
+# lab05 with a 2 s share of CPU time per check instead of 60 s (no property budget, a 1 s call
+# limit: the fixture's slowest call takes a tenth of it), so 11 s of wall time: the same rule,
 # a shorter wait.
-LAB05_SHORT_SHARES = dataclasses.replace(LAB05, check_budget_seconds=0.0, call_timeout=2.0)
+LAB05_SHORT_SHARES = dataclasses.replace(LAB05, check_budget_seconds=0.0, call_timeout=1.0)
 PAUSE_SECONDS = 1
 
 

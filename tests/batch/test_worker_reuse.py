@@ -37,6 +37,8 @@ def test_workers_are_reused_and_a_dead_one_is_replaced(tmp_path: Path) -> None:
     pids = {r.result.timings["pid"] for r in graded}
     assert 2 <= len(pids) <= 3  # two workers, one of them replaced after s3 killed it
     assert all(r.result.timings["spare"] for r in graded)  # each worker keeps a spare kernel for the next
+    # but after the batch's last submission, which none follows
+    assert [r.submission.student_id for r in graded if not r.result.timings["launch_ahead"]] == ["s7"]
 
 
 def test_the_next_submission_is_graded_while_the_last_ones_outputs_are_written(

@@ -13,6 +13,7 @@ import nbformat
 import pytest
 
 from grader.printable import PrintableStream, printable, unfiltered
+from tests.fewer_games import read_with_fewer_games
 
 ROOT = Path(__file__).resolve().parents[2]
 PAYLOAD = "\x1b]0;PWNED\x07\x1b[2J\x1b[H\u202eevil\x9b31m\u2028"
@@ -46,8 +47,9 @@ def test_the_stream_filters_writes_and_keeps_its_raw_stream_for_the_bar() -> Non
 
 @pytest.fixture(scope="module")
 def hostile_notebook(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """lab05's solution, then a cell whose check_win raises the payload (and is called once)."""
-    notebook = nbformat.read(ROOT / "examples" / "lab05" / "ada-solution.ipynb", as_version=4)
+    """lab05's solution (a few games of its experiment, not 200), then a cell whose check_win
+    raises the payload (and is called once)."""
+    notebook = read_with_fewer_games(ROOT / "examples" / "lab05" / "ada-solution.ipynb")
     source = f"def check_win(board, player):\n    raise Exception({PAYLOAD!r})\n\ncheck_win([], 'X')\n"
     notebook.cells.append(nbformat.v4.new_code_cell(source))
     path = tmp_path_factory.mktemp("hostile") / "hostile.ipynb"

@@ -309,3 +309,27 @@ def test_a_function_logged_but_not_counted_does_not_refuse_the_call() -> None:
     (refused,) = _run(executor, Call("search", (board, "X"), count=("Board",)))
     (unlogged,) = _run(executor, Call("search", (board, "X"), log=("Board",)))
     assert refused.status.value == "missing" and unlogged.ok and unlogged.logged == {"Board": ()}
+
+
+def test_a_call_that_only_watches_reports_the_same_boards_and_runs_no_recorder() -> None:
+    executor = _executor(STYLES["helper"])
+    encoded = [" " if c == "." else c for c in POSITIONS[1].cells]
+    marks = ("X", "O", (" ",))
+    recorded, watched = (
+        Call("ab", (encoded, False, -math.inf, math.inf), explore=Explore(marks=marks, watch=("score",), record=record))
+        for record in (True, False)
+    )
+    (with_recorder,) = _run(executor, recorded)
+    hooks: list[object] = []
+    original_start = executor.recorder.start
+    executor.recorder.start = lambda *args, **kwargs: hooks.append(args)  # type: ignore[method-assign]
+    try:
+        (alone,) = _run(executor, watched)
+    finally:
+        executor.recorder.start = original_start  # type: ignore[method-assign]
+    assert hooks == []
+    assert with_recorder.exploration is not None and alone.exploration is not None
+    assert with_recorder.exploration.nodes > 0 and alone.exploration.nodes == 0
+    assert alone.value == with_recorder.value
+    assert alone.exploration.uses == with_recorder.exploration.uses
+    assert sum(alone.exploration.uses["score"].values()) > 100

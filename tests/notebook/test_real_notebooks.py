@@ -1,7 +1,8 @@
 """The in-notebook check in real notebooks, executed by nbclient in a plain ipykernel as a
 student's Jupyter runs them: what the check cell displays is what ``grader check`` finds on
 the same notebook, check for check, and a minimax that never returns costs its call limit
-while the session goes on."""
+while the session goes on. The notebooks play a few games of their experiment instead of 200
+(`tests.fewer_games`): the checks never read it."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from grader.check_wording import cause_line
 from grader.grading import GradingOptions, grade_submission
 from grader.results import CheckResult, SubmissionResult
 from grader.spec.loader import load_assignment
+from tests.fewer_games import with_fewer_games
 from tests.notebook.notebook_runs import (
     CHECK_CELL,
     MAGIC_CELL,
@@ -35,7 +37,7 @@ EXAMPLES = REPO / "examples" / "lab05"
 
 
 def test_the_solution_passes_every_public_check(tmp_path: Path) -> None:
-    notebook = execute(with_cells(LAB05.solution_path, CHECK_CELL), tmp_path)
+    notebook = execute(with_fewer_games(with_cells(LAB05.solution_path, CHECK_CELL)), tmp_path)
     shown = ShownChecks.read(displayed(notebook.cells[-1], "text/html"))
     assert list(shown.checks) == PUBLIC_FUNCTION_CHECKS
     assert {check.status for check in shown.checks.values()} == {"passed"}
@@ -47,7 +49,7 @@ def test_the_solution_passes_every_public_check(tmp_path: Path) -> None:
     [("ben-alphabeta-wrong-cutoff", CHECK_CELL), ("dan-missing-anti-diagonal", MAGIC_CELL)],
 )
 def test_a_notebook_with_mistakes_shows_what_grader_check_finds(fixture: str, cell: str, tmp_path: Path) -> None:
-    notebook = with_cells(EXAMPLES / f"{fixture}.ipynb", cell)
+    notebook = with_fewer_games(with_cells(EXAMPLES / f"{fixture}.ipynb", cell))
     path = tmp_path / f"{fixture}.ipynb"
     nbformat.write(notebook, path)
     graded = grade_submission(path, LAB05, GradingOptions(public_only=True))  # what `grader check` runs
@@ -82,7 +84,8 @@ def test_a_minimax_that_never_returns_is_stopped_at_its_limit_and_the_session_go
     lab05 = with_limits("lab05", tmp_path / "lab05", call_timeout=4.0)
     check = f"from grader import notebook\nnotebook.check({str(lab05.directory)!r})"
     notebook = execute(
-        with_cells(LAB05.solution_path, hanging, check, "print('the next cell ran', calls_seen)"), tmp_path
+        with_fewer_games(with_cells(LAB05.solution_path, hanging, check, "print('the next cell ran', calls_seen)")),
+        tmp_path,
     )
     check_cell, next_cell = notebook.cells[-2], notebook.cells[-1]
     shown = ShownChecks.read(displayed(check_cell, "text/html"))

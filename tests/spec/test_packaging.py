@@ -18,6 +18,7 @@ import grader.cli
 from grader.cli import main
 from grader.spec.loader import load_assignment
 from tests.checks.in_process import STUDENT_CELL, solution_definitions
+from tests.fewer_games import copy_with_fewer_games
 
 pytestmark = pytest.mark.kernel
 
@@ -104,7 +105,8 @@ def test_a_plain_install_lists_and_grades_the_builtin_assignments(tmp_path: Path
 
     # the solution stays in the repository: a student may install this package
     assert not (target / "grader" / "assignments" / "lab05" / "solution.ipynb").exists()
-    solution = REPO / "assignments" / "lab05" / "solution.ipynb"
+    # a copy that plays a few games of the experiment, not 200 (`tests.fewer_games`)
+    solution = copy_with_fewer_games(REPO / "assignments" / "lab05" / "solution.ipynb", elsewhere / "solution.ipynb")
     graded = grader_cli("grade", str(solution), "--assignment", "lab05")
     assert graded.returncode == 0, graded.stderr
     score = next(line for line in graded.stdout.splitlines() if line.startswith("Score:"))

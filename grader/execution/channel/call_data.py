@@ -71,6 +71,10 @@ class Explore:
     watch: tuple[str, ...] = ()
     """Notebook globals whose calls during the call record the board they are given
     (``CallExploration.uses``): where a program uses its board functions."""
+    record: bool = True
+    """Record the search (its nodes, and its positions when ``trace``); False when only the
+    watched functions' boards are wanted: no profile hook slows the call, and the
+    exploration reports no node."""
 
     def to_request(self) -> ExploreRequest:
         return {
@@ -80,6 +84,7 @@ class Explore:
             "board_attribute": self.board_attribute,
             "marks": [self.marks[0], self.marks[1], list(self.marks[2])],
             "max_steps": self.max_steps,
+            "record": self.record,
         }
 
 

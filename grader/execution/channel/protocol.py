@@ -160,6 +160,9 @@ class ExploreRequest(TypedDict):
     max_steps: int
     watch: list[str]
     """Notebook globals whose calls record the board they are given (``ExplorationData.uses``)."""
+    record: bool
+    """Run the recorder (the profile hook on every call); False when only ``watch`` is wanted:
+    the call runs at its own speed and its nodes are not counted."""
 
 
 class ExplorationData(TypedDict):

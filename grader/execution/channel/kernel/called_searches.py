@@ -25,13 +25,12 @@ uses) and before the stand-ins (which call it): standard library only.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from typing import Any
 
 if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources sent before define these
     from grader.execution.channel.kernel.built_values import read_value, realize
-    from grader.execution.channel.kernel.names import resolve
+    from grader.execution.channel.kernel.names import named_argument_binder, resolve
     from grader.execution.channel.kernel.next_boards import with_board
     from grader.execution.channel.protocol import StandInRequest
 
@@ -49,7 +48,7 @@ def search_stand_in(namespace: dict[str, Any], request: StandInRequest, original
     heuristic_at = walk.get("heuristic_args") or [0, 1]
     made = read_value(walk["state"])
     position_at = [part for part in walk.get("position", "").split(".") if part]
-    arguments = _binder(original)
+    arguments = named_argument_binder(original)
 
     def position(state: Any) -> Any:
         value = state
@@ -128,22 +127,3 @@ def search_stand_in(namespace: dict[str, Any], request: StandInRequest, original
 
     stand_in.__name__ = stand_in.__qualname__ = getattr(original, "__name__", "stand_in")
     return stand_in
-
-
-def _binder(original: Any) -> Callable[[tuple[Any, ...], dict[str, Any]], dict[str, Any]]:
-    """What names a call's arguments by ``original``'s parameters, in their order, an omitted one
-    at its default; a call ``original`` would refuse raises its TypeError. With no signature to
-    read (a builtin) the positional arguments come in order, under their positions."""
-    try:
-        signature: inspect.Signature | None = inspect.signature(original)
-    except (TypeError, ValueError):
-        signature = None
-
-    def arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
-        if signature is None:
-            return {str(n): value for n, value in enumerate(args)} | dict(kwargs)
-        bound = signature.bind(*args, **kwargs)
-        bound.apply_defaults()
-        return dict(bound.arguments)
-
-    return arguments

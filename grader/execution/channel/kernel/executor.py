@@ -235,15 +235,16 @@ class CallExecutor:
         # the ``finally`` below, whether the call returns, raises or runs out of time.
         restore = install_stand_ins(self.namespace, call.get("stand_ins") or [])
         self.alarm.arm(call["timeout"])
-        if explore is not None:
+        recording = explore if explore is not None and explore["record"] else None
+        if recording is not None:
             snapshot = (
-                board_reader(explore["board_global"], explore["marks"], explore["board_attribute"])
-                if explore["trace"]
+                board_reader(recording["board_global"], recording["marks"], recording["board_attribute"])
+                if recording["trace"]
                 else None
             )
             # Named counts are the nodes when there are some: the recorder would count them again.
             gauge = None if call["count"] or self.gauge.cap is None else self.gauge
-            self.recorder.start(snapshot, explore["max_steps"], gauge)
+            self.recorder.start(snapshot, recording["max_steps"], gauge)
         unwatch = None
         if explore is not None and explore.get("watch"):
             unwatch, watched = watch_boards(self.namespace, explore["watch"], explore["marks"])
@@ -285,8 +286,10 @@ class CallExecutor:
             restore()
             if unwatch is not None:
                 unwatch()
-            if explore is not None:
+            if recording is not None:
                 explored.append(self.recorder.stop())
+            elif explore is not None:  # only the watched functions' boards were asked for
+                explored.append(Exploration(0, {}, None, False, False))
             self.alarm.disarm()
         return result
 

@@ -230,21 +230,47 @@ def is_ipython_bookkeeping(name: str) -> bool:
     )
 
 
+def _signature(original: Any) -> inspect.Signature | None:
+    """``original``'s signature; None when there is none to read (a builtin)."""
+    try:
+        return inspect.signature(original)
+    except (TypeError, ValueError):
+        return None
+
+
+def _bound(signature: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The call's arguments by parameter name, in the parameters' order, an omitted one at its
+    default; a call the signature refuses raises its TypeError."""
+    bound = signature.bind(*args, **kwargs)
+    bound.apply_defaults()
+    return dict(bound.arguments)
+
+
 def argument_binder(original: Any) -> Callable[[tuple[Any, ...], dict[str, Any]], tuple[Any, ...]]:
     """What puts a call's arguments in the order of ``original``'s parameters, as the request's
     positions count them: a keyword argument at its parameter's place, an omitted one at its
     default. A call ``original`` would refuse raises its TypeError; with no signature to read
     (a builtin) the positional arguments are taken as they come."""
-    try:
-        signature: inspect.Signature | None = inspect.signature(original)
-    except (TypeError, ValueError):
-        signature = None
+    signature = _signature(original)
 
     def arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
         if not kwargs or signature is None:
             return args
-        bound = signature.bind(*args, **kwargs)
-        bound.apply_defaults()
-        return tuple(bound.arguments.values())
+        return tuple(_bound(signature, args, kwargs).values())
+
+    return arguments
+
+
+def named_argument_binder(original: Any) -> Callable[[tuple[Any, ...], dict[str, Any]], dict[str, Any]]:
+    """What names a call's arguments by ``original``'s parameters, in their order, an omitted one
+    at its default; a call ``original`` would refuse raises its TypeError. With no signature to
+    read (a builtin) the positional arguments come in order, under their positions, and the
+    keyword ones under their names."""
+    signature = _signature(original)
+
+    def arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+        if signature is None:
+            return {str(n): value for n, value in enumerate(args)} | dict(kwargs)
+        return _bound(signature, args, kwargs)
 
     return arguments
