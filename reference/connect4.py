@@ -210,14 +210,10 @@ class ConnectK:
         if not is_integer or not 0 <= action < self.cols:
             raise IllegalMove(f"a move is a column 0..{self.cols - 1}, got {action!r}")
         action = int(action)
+        if self.is_terminal(state):
+            raise IllegalMove(f"cannot drop into column {action}: the game is over")
         cells, outcome = state.cells, state.outcome
         made_here = outcome is not None and outcome[0] is self
-        if outcome is not None and made_here:  # is_terminal's test on the outcome this game's move recorded
-            over = bool(outcome[1]) or EMPTY not in cells
-        else:
-            over = self.is_terminal(state)
-        if over:
-            raise IllegalMove(f"cannot drop into column {action}: the game is over")
         if cells[action] != EMPTY:
             raise IllegalMove(f"column {action} is full")
         index = action + (self.rows - 1) * self.cols
