@@ -9,6 +9,7 @@ import json
 import os
 import resource
 import sys
+import types
 
 config = json.loads(sys.argv[1])
 for name, value in config["rlimits"]:
@@ -25,7 +26,6 @@ if config["support_dir"] is not None:
     support_dir = config["support_dir"]
     sys.path.insert(0, support_dir)
     import importlib.machinery
-    import types
 
     course_modules = frozenset(name[:-3] for name in os.listdir(support_dir) if name.endswith(".py"))
 
@@ -39,6 +39,22 @@ if config["support_dir"] is not None:
     # A finder without a class of its own: this program defines none (tests/test_errors.py).
     sys.meta_path.insert(0, types.SimpleNamespace(find_spec=find_course_module))
 sys.argv = ["ipykernel_launcher", *config["kernel_args"]]
+
+
+def no_debugger(name, path=None, target=None):
+    """ipykernel imports debugpy at its start, for a debugger no grading uses: a fifth of the
+    kernel's start-up imports. Refused while ipykernel loads (it then runs without one), and
+    importable again once it has, for a notebook that imports it itself."""
+    if name == "debugpy" or name.startswith("debugpy."):
+        raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+
+blocker = types.SimpleNamespace(find_spec=no_debugger)
+sys.meta_path.insert(0, blocker)
+try:
+    import ipykernel.debugger  # noqa: E402, F401  (the one module that imports debugpy)
+finally:
+    sys.meta_path.remove(blocker)
 
 from ipykernel import kernelapp  # noqa: E402  (importable only once sys.path is extended)
 

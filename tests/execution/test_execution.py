@@ -67,6 +67,21 @@ def test_a_python_script_runs_with_definitions_after_its_game_loop(tmp_path: Pat
         assert session.calls.call(Call("minimax", (["X", " ", "X"],))).value == 2
 
 
+def test_the_kernel_starts_without_a_debugger_and_a_notebook_can_still_import_one(tmp_path: Path) -> None:
+    """ipykernel's debugger (debugpy) is a fifth of a kernel's start-up imports and no grading
+    uses it: the kernel starts without it, and a student's ``import debugpy`` still works."""
+    script = tmp_path / "submission.py"
+    script.write_text(
+        "import sys\n"
+        "print('at start:', 'debugpy' in sys.modules, 'ipykernel.debugger' in sys.modules)\n"
+        "import debugpy\n"
+        "print('imported:', debugpy.__name__)\n"
+    )
+    result = execute_notebook(script, ExecutionOptions())
+    assert {cell.status for cell in result.cells} == {OK}, result.cells
+    assert "".join(cell.output for cell in result.cells) == "at start: False True\nimported: debugpy\n"
+
+
 @dataclass(frozen=True)
 class SeedRun:
     """How a seed notebook is expected to execute; cells not listed must be OK."""
