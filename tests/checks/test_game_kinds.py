@@ -12,7 +12,7 @@ import pytest
 from grader.check_details import SearchDivergence
 from grader.checks.context import CheckContext
 from grader.checks.registry import run_check
-from grader.checks.search_params import depths_text
+from grader.checks.search_params import ASKED_FIRST, depths_text
 from grader.execution.channel.calls import Call, CallOutcome
 from grader.feedback.gradescope import gradescope_results
 from grader.feedback.html import render_student_report
@@ -66,13 +66,25 @@ def test_the_solution_passes_every_check_of_the_game() -> None:
     assert "finished games of every outcome" in results["winner"].message
 
 
-def test_the_search_asks_the_heuristic_on_every_leaf_in_one_batch() -> None:
+def test_the_search_asks_the_heuristic_on_every_leaf_in_two_batches() -> None:
     results, runner = grade(SOLUTION, "minimax")
     assert results["minimax"].status is CheckStatus.PASSED
-    # one batch of leaves for the heuristic, one batch of searches: not a round trip per leaf
-    assert len(runner.batches) == 2
-    leaves, searches = runner.batches
-    assert leaves > 100 and searches == results["minimax"].figures["examples"]
+    # the first leaves, then the rest in one batch, then one batch of searches: not a round trip per leaf
+    assert len(runner.batches) == 3
+    first, rest, searches = runner.batches
+    assert first == ASKED_FIRST and rest > 100 and searches == results["minimax"].figures["examples"]
+
+
+def test_a_heuristic_that_raises_is_asked_only_the_first_leaves() -> None:
+    """A stub heuristic raises on every leaf: the check fails on the first leaf it asks, after
+    the first batch, instead of asking thousands that cannot change the verdict."""
+    stub = patched("def evaluate(board, piece):\n", "def evaluate(board, piece):\n    raise NotImplementedError\n")
+    results, runner = grade(stub, "minimax")
+    assert results["minimax"].status is CheckStatus.FAILED
+    assert results["minimax"].headline == (
+        "The heuristic gives no number on a position the search evaluates: no answer: it raised NotImplementedError"
+    )
+    assert runner.batches == [ASKED_FIRST]
 
 
 def test_the_heuristic_is_asked_for_both_sides_of_every_position_in_one_batch() -> None:

@@ -170,14 +170,17 @@ def _game_search(check: Check[GameSearchParams], ctx: CheckContext) -> CheckResu
     )
     cases = [c for c in (GameCase(game, ()), *named) if _plays(params, c)] + drawn
     asked = [(case, limit) for case in cases for limit in params.depth_limits]
-    # The leaves every search needs, asked of the student's heuristic in one batch.
-    requests: dict[Any, dict[str, Any]] = {}
+    # The leaves every search needs, asked of the student's heuristic together.
+    requests: dict[Any, tuple[Any, Any]] = {}
     for case, limit in asked:
         mover = view.mark(game.to_move(case.state))
         for depth in _searched(params, limit):
             for leaf in search_leaves(view, case.state, depth):
-                requests.setdefault((leaf.cells, repr(mover)), view.placeholders(leaf, player=mover))
-    leaf_values, broken = heuristic_values(heuristic, requests)
+                requests.setdefault((leaf.cells, repr(mover)), (leaf, mover))
+    # each leaf encoded once, and only when asked: a heuristic that gives no number is asked few
+    leaf_values, broken = heuristic_values(
+        heuristic, requests, lambda leaf_mover: view.placeholders(leaf_mover[0], player=leaf_mover[1])
+    )
     if broken is not None:
         return gives_no_number(check, broken)
     # The heuristic's values by the side it was asked for, sorted once rather than for each case.
