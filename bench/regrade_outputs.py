@@ -7,7 +7,9 @@ Grades each notebook of tests/submissions/<assignment>/ under its built-in assig
 ``minimax-never-returns`` and ``best-move-takes-5-seconds``, which only wait on time limits) and
 each mutant of every course of tests/courses (the course's solution inited once, as
 `grader init` writes it). Keys that hold a time (durations, timings, seconds, wall, cpu) are
-dropped at every depth, and the temporary folders' paths are written as ``<tmp>``.
+dropped at every depth, and so is what the notebook's cells printed (a student's own timings);
+the tree's and the temporary folders' paths are written as ``<tree>`` and ``<tmp>``. Two trees'
+files are then the same, byte for byte, when no result changed.
 """
 
 from __future__ import annotations
@@ -40,6 +42,17 @@ def timeless(value: Any) -> Any:
     return value
 
 
+def written(result: Any, *folders: Path) -> Any:
+    """A result as compared: no times, no cell's printed output, no tree's own path."""
+    data = timeless(result.to_dict())
+    for cell in (data.get("execution") or {}).get("cells") or []:
+        cell.pop("output", None)
+    text = json.dumps(data, default=str).replace(str(REPO), "<tree>")
+    for folder in folders:
+        text = text.replace(str(folder), "<tmp>")
+    return json.loads(text)
+
+
 def fixtures() -> dict[str, Any]:
     results = {}
     for folder in sorted(p for p in (REPO / "tests" / "submissions").iterdir() if p.is_dir()):
@@ -48,7 +61,7 @@ def fixtures() -> dict[str, Any]:
             if notebook.stem in SKIPPED:
                 continue
             result = grade_submission(notebook, assignment, GradingOptions())
-            results[f"{folder.name}/{notebook.stem}"] = timeless(result.to_dict())
+            results[f"{folder.name}/{notebook.stem}"] = written(result)
             print(folder.name, notebook.stem, result.score, flush=True)
     return results
 
@@ -61,8 +74,7 @@ def courses() -> dict[str, Any]:
         assignment = load_assignment(out)
         for mutant in course.mutants:
             result = grade_submission(course.mutant_path(mutant), assignment, GradingOptions())
-            text = json.dumps(timeless(result.to_dict())).replace(str(out.parent), "<tmp>")
-            results[f"{course.id}/{mutant.name}"] = json.loads(text)
+            results[f"{course.id}/{mutant.name}"] = written(result, out.parent)
             print(course.id, mutant.name, result.score, flush=True)
     return results
 
