@@ -6,14 +6,23 @@ from __future__ import annotations
 import ast
 import builtins
 import sys
+import traceback
 from typing import Any
 
 import pytest
 
 from grader.execution.channel import link
 from grader.execution.channel.calls import Call, CallOutcome, CallStatus, RemoteObject, StopClock, outcome_from
-from grader.execution.channel.kernel.executor import CallExecutor
-from grader.execution.channel.protocol import CALL_OUTPUT_TRUNCATED, KERNEL_NAMESPACE, OutcomeData, wall_bound
+from grader.execution.channel.kernel import executor
+from grader.execution.channel.kernel.executor import CallExecutor, describe, student_traceback
+from grader.execution.channel.protocol import (
+    CALL_OUTPUT_TRUNCATED,
+    KERNEL_NAMESPACE,
+    TRACEBACK_CHARS,
+    TRACEBACK_FRAMES,
+    OutcomeData,
+    wall_bound,
+)
 
 SOURCE = """
 import math
@@ -153,6 +162,22 @@ def test_a_raising_call_keeps_the_students_frames_only() -> None:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGPROF")
+def test_a_recursion_error_shows_the_same_frames_as_its_whole_traceback_extracted() -> None:
+    """Only the traceback's last entries are extracted: the frames shown are still the last ones
+    of the student's, the grader's own (here a relay between each two) left out."""
+    namespace: dict[str, Any] = {}
+    exec(compile("def relay(f, n):\n    return f(n)\n", executor.__file__, "exec"), namespace)
+    exec(compile("def down(n):\n    return relay(down, n + 1)\n", "<notebook>", "exec"), namespace)
+    try:
+        namespace["down"](0)
+    except RecursionError as error:
+        whole = [f for f in traceback.extract_tb(error.__traceback__) if f.filename != executor.__file__]
+        expected = "".join(traceback.format_list(whole[-TRACEBACK_FRAMES:])) + describe(error)
+        assert student_traceback(error) == expected[-TRACEBACK_CHARS:]
+        assert '"<notebook>", line 2, in down' in student_traceback(error)
+        assert "relay" not in student_traceback(error)
+
+
 def test_a_call_past_its_time_is_stopped_and_the_next_one_runs() -> None:
     slow, after = run(Call("spin", timeout=0.2), Call("fib", (5,)))
     assert slow.status is CallStatus.TIMEOUT and slow.stopped_by is StopClock.CPU

@@ -426,10 +426,18 @@ def describe(error: BaseException) -> str:
 
 
 def student_traceback(error: BaseException) -> str:
-    """The last frames of a traceback, without the grader's own."""
+    """The last frames of a traceback, without the grader's own. Only the entries that hold them
+    are extracted: a RecursionError's thousand frames cost more to extract (each one's source
+    position and line) than the student's call took to run."""
     try:
         own_file = student_traceback.__code__.co_filename
-        frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename != own_file]
+        chain, tail = [], error.__traceback__
+        while tail is not None:
+            chain.append(tail)
+            tail = tail.tb_next
+        shown = [n for n, entry in enumerate(chain) if entry.tb_frame.f_code.co_filename != own_file]
+        tail = chain[shown[-TRACEBACK_FRAMES]] if len(shown) >= TRACEBACK_FRAMES else error.__traceback__
+        frames = [f for f in traceback.extract_tb(tail) if f.filename != own_file]
         text = "".join(traceback.format_list(frames[-TRACEBACK_FRAMES:]))
         return (text + describe(error))[-TRACEBACK_CHARS:]
     except Exception:
