@@ -168,14 +168,14 @@ def test_a_recursion_error_shows_the_same_frames_as_its_whole_traceback_extracte
     namespace: dict[str, Any] = {}
     exec(compile("def relay(f, n):\n    return f(n)\n", executor.__file__, "exec"), namespace)
     exec(compile("def down(n):\n    return relay(down, n + 1)\n", "<notebook>", "exec"), namespace)
-    try:
+    with pytest.raises(RecursionError) as raised:
         namespace["down"](0)
-    except RecursionError as error:
-        whole = [f for f in traceback.extract_tb(error.__traceback__) if f.filename != executor.__file__]
-        expected = "".join(traceback.format_list(whole[-TRACEBACK_FRAMES:])) + describe(error)
-        assert student_traceback(error) == expected[-TRACEBACK_CHARS:]
-        assert '"<notebook>", line 2, in down' in student_traceback(error)
-        assert "relay" not in student_traceback(error)
+    error = raised.value
+    whole = [f for f in traceback.extract_tb(error.__traceback__) if f.filename != executor.__file__]
+    expected = "".join(traceback.format_list(whole[-TRACEBACK_FRAMES:])) + describe(error)
+    assert student_traceback(error) == expected[-TRACEBACK_CHARS:]
+    assert '"<notebook>", line 2, in down' in student_traceback(error)
+    assert "relay" not in student_traceback(error)
 
 
 def test_a_call_past_its_time_is_stopped_and_the_next_one_runs() -> None:

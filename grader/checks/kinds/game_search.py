@@ -170,7 +170,7 @@ def _game_search(check: Check[GameSearchParams], ctx: CheckContext) -> CheckResu
     )
     cases = [c for c in (GameCase(game, ()), *named) if _plays(params, c)] + drawn
     asked = [(case, limit) for case in cases for limit in params.depth_limits]
-    # The leaves every search needs, asked of the student's heuristic together.
+    # The leaves every search needs, each once, for the student's heuristic (`heuristic_values`).
     requests: dict[Any, tuple[Any, Any]] = {}
     for case, limit in asked:
         mover = view.mark(game.to_move(case.state))
