@@ -181,9 +181,11 @@ def _expected(
 
 def _leaf_requests(
     params: StateSearchParams, view: GameView, asked: list[tuple[GameCase, int | None]]
-) -> dict[Any, dict[str, Any]]:
-    """The positions at the depth limits the heuristic is asked about, keyed by (cells, is_max)."""
-    requests: dict[Any, dict[str, Any]] = {}
+) -> dict[Any, tuple[Any, bool, Any]]:
+    """The positions at the depth limits the heuristic is asked about, keyed by (cells, is_max),
+    each with what its placeholders are made from once it is asked: the leaf, is_max and the
+    maximizer."""
+    requests: dict[Any, tuple[Any, bool, Any]] = {}
     if params.heuristic is None:
         return requests
     game = view.game
@@ -194,8 +196,7 @@ def _leaf_requests(
         for leaf in search_leaves(view, case.state, depth):
             is_max = params.search == "best-leaf" or game.to_move(leaf) == maximizer
             key = (leaf.cells, is_max)
-            if key not in requests:
-                requests[key] = view.placeholders(leaf, is_max=is_max, player=view.mark(maximizer))
+            requests.setdefault(key, (leaf, is_max, maximizer))
     return requests
 
 
@@ -215,7 +216,11 @@ def _state_search(check: Check[StateSearchParams], ctx: CheckContext) -> CheckRe
     values: dict[Any, float] = {}
     if requests:
         assert params.heuristic is not None
-        values, broken = heuristic_values(SharedStudentFunction(ctx, params.heuristic), requests)
+        values, broken = heuristic_values(
+            SharedStudentFunction(ctx, params.heuristic),
+            requests,
+            lambda made: view.placeholders(made[0], is_max=made[1], player=view.mark(made[2])),
+        )
         if broken is not None:
             return gives_no_number(check, broken)
     answers = search.ask_many(
