@@ -9,7 +9,7 @@ The figures: the gradings' wall time and what it went to (the kernels' starts, t
 cells, the checks, and of those the students' own functions), the same per test module and per
 check; the inits; and the gradings repeated, the same bytes under the same checks in more than
 one test, with the wall time their repeats took; and the Python processes the suite started
-(but the kernels), with their own CPU time.
+(but the sandboxed kernels), with their own CPU time.
 """
 
 from __future__ import annotations
@@ -79,25 +79,29 @@ def _repeats(gradings: list[dict[str, Any]], top: int) -> None:
         )
 
 
-def _what_started(argv: list[str]) -> str:
+def _what_started(argv: list[str], xdist_worker: str | None = None) -> str:
     """A process's kind from its first arguments: ``grader batch``, the fork server, a script."""
     if not argv:
         return "python"
+    if argv[0] == "-c" and xdist_worker is not None:
+        return "pytest-xdist worker (or a process it started with python -c)"
     if argv[0].endswith("__main__.py"):  # python -m <package>
         name = Path(argv[0]).parent.name
         return f"{name} {argv[1] if name == 'grader' and len(argv) > 1 else ''}".strip()
     if argv[0] == "-c":
-        return "python -c (multiprocessing's fork server, resource tracker or a spawned worker)"
+        return "python -c (multiprocessing's fork servers, Dask's workers, pytest-xdist's workers)"
     return Path(argv[0]).name
 
 
 def _processes(records: list[dict[str, Any]], top: int) -> None:
     kinds: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
     for record in records:
-        row = kinds[_what_started(record["argv"])]
+        row = kinds[_what_started(record["argv"], record.get("xdist_worker"))]
         row[0] += 1
         row[1] += record["cpu"]
-    print(f"\n{len(records)} Python processes started (but kernels), by kind (top {top}): count, their own CPU")
+    print(
+        f"\n{len(records)} Python processes started (but the sandboxed kernels, which start without site), by kind (top {top}): count, their own CPU"
+    )
     for kind, (count, cpu) in sorted(kinds.items(), key=lambda kv: -kv[1][1])[:top]:
         print(f"{cpu:8.1f} {count:5.0f}  {kind}")
 

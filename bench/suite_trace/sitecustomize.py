@@ -141,7 +141,13 @@ def _process_ended(started: float) -> None:
     argv = sys.argv[:3]  # read at the end: during start-up, ``-m``'s module is not named yet
     usage = resource.getrusage(resource.RUSAGE_SELF)
     _write(
-        {"event": "process", "argv": argv, "wall": time.monotonic() - started, "cpu": usage.ru_utime + usage.ru_stime}
+        {
+            "event": "process",
+            "argv": argv,
+            "xdist_worker": os.environ.get("PYTEST_XDIST_WORKER"),
+            "wall": time.monotonic() - started,
+            "cpu": usage.ru_utime + usage.ru_stime,
+        }
     )
 
 
