@@ -9,7 +9,7 @@ The figures: the gradings' wall time and what it went to (the kernels' starts, t
 cells, the checks, and of those the students' own functions), the same per test module and per
 check; the inits; and the gradings repeated, the same bytes under the same checks in more than
 one test, with the wall time their repeats took; and the Python processes the suite started
-(but the sandboxed kernels), with their own CPU time.
+(the sandboxed kernels aside), with their own CPU time.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def _processes(records: list[dict[str, Any]], top: int) -> None:
         row[0] += 1
         row[1] += record["cpu"]
     print(
-        f"\n{len(records)} Python processes started (but the sandboxed kernels, which start without site), by kind (top {top}): count, their own CPU"
+        f"\n{len(records)} Python processes started (the sandboxed kernels aside: they start without site), by kind (top {top}): count, their own CPU"
     )
     for kind, (count, cpu) in sorted(kinds.items(), key=lambda kv: -kv[1][1])[:top]:
         print(f"{cpu:8.1f} {count:5.0f}  {kind}")

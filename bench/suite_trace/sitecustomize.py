@@ -5,7 +5,7 @@ started with them (pytest's workers, a batch's workers, ``python -m grader`` run
 imports this module at its start (``site`` imports ``sitecustomize``). It then wraps, as each is
 imported, the three places where the grader does the work that costs the suite its time, and
 writes a line of JSON for each call to ``SUITE_TRACE_DIR/<pid>.jsonl``, named with the test
-that was running (``PYTEST_CURRENT_TEST``):
+that was running (``PYTEST_CURRENT_TEST``), and one more as the process exits:
 
 - a grading (`grader.grading._grade`): the submission's bytes (hashed), the assignment and its
   checks, the wall time and this process's CPU time, the result's timings and each check's
