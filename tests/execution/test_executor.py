@@ -161,7 +161,6 @@ def test_a_raising_call_keeps_the_students_frames_only() -> None:
     assert "<notebook>" in outcome.traceback and "executor.py" not in outcome.traceback
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="SIGPROF")
 def test_a_recursion_error_shows_the_same_frames_as_its_whole_traceback_extracted() -> None:
     """Only the traceback's last entries are extracted: the frames shown are still the last ones
     of the student's, the grader's own (here a relay between each two) left out."""
@@ -178,6 +177,7 @@ def test_a_recursion_error_shows_the_same_frames_as_its_whole_traceback_extracte
     assert "relay" not in student_traceback(error)
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGPROF")
 def test_a_call_past_its_time_is_stopped_and_the_next_one_runs() -> None:
     slow, after = run(Call("spin", timeout=0.2), Call("fib", (5,)))
     assert slow.status is CallStatus.TIMEOUT and slow.stopped_by is StopClock.CPU
