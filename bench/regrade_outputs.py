@@ -6,16 +6,18 @@ two trees' outputs can be compared byte for byte (a speed-up must leave every on
 Grades each notebook of tests/submissions/<assignment>/ under its built-in assignment (but
 ``minimax-never-returns`` and ``best-move-takes-5-seconds``, which only wait on time limits) and
 each mutant of every course of tests/courses (the course's solution inited once, as
-`grader init` writes it). Keys that hold a time (durations, timings, seconds, wall, cpu) are
-dropped at every depth, and so is what the notebook's cells printed (a student's own timings);
-the tree's and the temporary folders' paths are written as ``<tree>`` and ``<tmp>``. Two trees'
-files are then the same, byte for byte, when no result changed.
+`grader init` writes it). Keys that hold a measured time (durations, timings, seconds, wall,
+cpu) are dropped at every depth (``notebook_timed_out`` and a ``timeout`` are kept), and so is
+what the notebook's cells printed (a student's own timings); the tree's and the temporary
+folders' paths are written as ``<tree>`` and ``<tmp>``. Two trees' files are then the same, byte
+for byte, when no result changed.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -30,13 +32,15 @@ from tests.courses.manifest import load_courses
 REPO = Path(grader.__file__).resolve().parent.parent
 """The tree graded: the one ``grader`` is imported from (``PYTHONPATH``), the base of a comparison too."""
 SKIPPED = {"minimax-never-returns", "best-move-takes-5-seconds"}
-TIME_WORDS = ("duration", "timing", "seconds", "wall", "cpu", "elapsed", "time")
+TIME_KEY = re.compile(r"(^|_)(duration|timings|seconds|wall|cpu|elapsed|time)$")
+"""A key that holds a measured time (``duration``, ``kernel_start_seconds``, ``timings``), not one
+that merely mentions time (``notebook_timed_out``, ``timeout``), which is compared."""
 
 
 def timeless(value: Any) -> Any:
-    """``value`` with every key that names a time left out, at every depth."""
+    """``value`` with every key that holds a measured time left out, at every depth."""
     if isinstance(value, dict):
-        return {k: timeless(v) for k, v in value.items() if not any(w in str(k).lower() for w in TIME_WORDS)}
+        return {k: timeless(v) for k, v in value.items() if not TIME_KEY.search(str(k).lower())}
     if isinstance(value, list | tuple):
         return [timeless(v) for v in value]
     return value
