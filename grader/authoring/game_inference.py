@@ -147,12 +147,16 @@ def infer_game(
             f"{successor.function} drops a piece"
             + (", the board given left alone" if successor.returns == "new-board" else " into the board given"),
             "game-successor",
-            GameSuccessorParams(call(successor.call_text), successor.returns),
+            GameSuccessorParams(
+                call(successor.call_text),
+                successor.returns,
+                answers=held.answers if held is not None else None,
+            ),
             board.evidence,
         )
     )
     if held is not None and held.undo is not None:
-        draft.add_check(undo_check(held.undo, board.evidence))
+        draft.add_check(undo_check(held.undo, board.evidence, held.undo_answers))
     reading = dataclasses.replace(board, encoding=encoding)  # the searches are asked on the object too
     heuristics, movers = read_two_slot(runner, functions, game, encoding)
     heuristic = min(heuristics, key=lambda h: h.constant, default=None)  # one always 0 judges no search

@@ -36,13 +36,22 @@ from grader.authoring.game_encoding import (
     slot_orders,
 )
 from grader.checks.context import CallRunner
-from grader.checks.kinds.game_board import GameSuccessorParams
-from grader.execution.channel.call_data import Call, CallOutcome, KernelMade
+from grader.checks.kinds.game_board import GameSuccessorParams, MoveAnswer
+from grader.execution.channel.call_data import Call, CallOutcome, KernelMade, RemoteObject
 from reference.connect4 import ConnectK
 from reference.connect_endings import play
 from reference.grid_codec import GRID_PRESETS, GridEncoding
 
 __all__ = ["HeldEncoding", "HeldReading", "read_held", "undo_check"]
+
+ANSWERS_SAID: dict[MoveAnswer, str] = {
+    "row": "the row",
+    "none": "None",
+    "true": "True",
+    "column": "the column",
+    "object": "the object",
+}
+"""How init's evidence says what a method that makes or takes back a move returns."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +84,10 @@ class HeldReading:
     """The method that takes a piece back, called as the successor is."""
     methods: tuple[Function, ...]
     """The class's methods as functions of the board object (its first parameter)."""
+    answers: MoveAnswer | None = None
+    """What the successor returns (`GameSuccessorParams.answers`); None: nothing init knows."""
+    undo_answers: MoveAnswer | None = None
+    """What the take-back returns."""
 
     def game_fields(self) -> dict[str, str]:
         """The ``[game]`` table's fields that say where the board is."""
@@ -111,7 +124,7 @@ def read_held(runner: CallRunner, discovered: Discovered, literals: Iterable[str
     found = _successor(runner, holder, attribute, methods, empty.value)
     if found is None:
         return f"{held} holds the board, but no method of {holder} drops a piece into it"
-    successor, first_cell, x_mark, after = found
+    successor, first_cell, x_mark, after, first_value = found
     turn = next(
         (
             f
@@ -123,7 +136,9 @@ def read_held(runner: CallRunner, discovered: Discovered, literals: Iterable[str
         "",
     )
     once = getattr(after, attribute)
-    twice = _drop(runner, holder, successor, {attribute: once, **({turn: getattr(after, turn)} if turn else {})})
+    twice, second_value = _drop(
+        runner, holder, successor, {attribute: once, **({turn: getattr(after, turn)} if turn else {})}
+    )
     cells = cells_of(once)
     second = _one_changed(cells, getattr(twice, attribute, None)) if twice is not None and cells else None
     if second is None or repr(placed := cells_of(getattr(twice, attribute))[second]) == repr(x_mark):  # type: ignore[index]
@@ -151,28 +166,48 @@ def read_held(runner: CallRunner, discovered: Discovered, literals: Iterable[str
         attribute=attribute,
         turn=turn,
     )
-    undo = _undo(runner, probing, successor, methods)
+    answers = _answers(holder, [first_value, second_value], [first_cell // cols, second // cols], [0, 0])
+    found_undo = _undo(runner, probing, successor, methods)
+    undo, undo_answers = found_undo if found_undo is not None else (None, None)
     evidence = (
         f"{held} gives {grid.description}; {successor.call_text} drops a piece into row {first_cell // cols} of "
         f"column 0, then the next on top of it"
+        + (f", and returns {ANSWERS_SAID[answers]}" if answers else "")
         + (f"; {turn} says who moves, {x_mark!r} then {o_mark!r}" if turn else "")
         + (f"; {undo.call_text} takes a piece back" if undo is not None else "")
+        + (f" and returns {ANSWERS_SAID[undo_answers]}" if undo_answers else "")
     )
     reading = BoardReading(empty, successor, grid, evidence)
     others = tuple(m for m in methods if m.name not in (successor.function, undo.function if undo else ""))
-    return HeldReading(reading, probing, holder, attribute, turn, undo, others)
+    return HeldReading(reading, probing, holder, attribute, turn, undo, others, answers, undo_answers)
+
+
+def _answers(holder: str, values: Sequence[Any], rows: Sequence[int], cols: Sequence[int]) -> MoveAnswer | None:
+    """What a method that makes or takes back a move returned on each call, the piece's row and
+    column given (`GameSuccessorParams.answers`); None when it is none of the kinds a stand-in
+    can answer alike."""
+    if all(value is None for value in values):
+        return "none"
+    if all(value is True for value in values):
+        return "true"
+    if all(isinstance(value, RemoteObject) and value.type_name == holder.rpartition(".")[2] for value in values):
+        return "object"
+    if all(isinstance(value, int) and not isinstance(value, bool) for value in values):
+        return "row" if list(values) == list(rows) else "column" if list(values) == list(cols) else None
+    return None
 
 
 def _made(holder: str, written: dict[str, Any]) -> KernelMade:
     return KernelMade(holder, attributes=tuple(written.items()))
 
 
-def _drop(runner: CallRunner, holder: str, successor: SlottedCall, written: dict[str, Any]) -> Any:
-    """The object after ``successor`` dropped a piece into column 0 of one made with ``written``."""
+def _drop(runner: CallRunner, holder: str, successor: SlottedCall, written: dict[str, Any]) -> tuple[Any, Any]:
+    """The object after ``successor`` dropped a piece into column 0 of one made with ``written``
+    (None if the call failed), and what the call returned."""
     values = {"board": _made(holder, written), "move": 0}
     call = Call(successor.function, tuple(values[s] for s in successor.slots), read_after=(0,), timeout=SCREEN_SECONDS)
     (outcome,) = runner.call_many([call])
-    return outcome.after.get(0) if outcome.ok else None
+    return (outcome.after.get(0), outcome.value) if outcome.ok else (None, None)
 
 
 def _one_changed(before: list[Any], board: Any) -> int | None:
@@ -185,28 +220,31 @@ def _one_changed(before: list[Any], board: Any) -> int | None:
 
 def _successor(
     runner: CallRunner, holder: str, attribute: str, methods: Sequence[Function], empty: Any
-) -> tuple[SuccessorReading, int, Any, Any] | None:
+) -> tuple[SuccessorReading, int, Any, Any, Any] | None:
     """The method that drops one piece into column 0 of a fresh object: its reading, the cell,
-    the piece (X's) and the object after."""
+    the piece (X's), the object after and what the call returned."""
     before = cells_of(empty)
     assert before is not None
     for method in methods:
         for slots in _board_first(method, ("board", "move")):
-            after = _drop(runner, holder, SlottedCall(method.name, slots), {})
+            after, value = _drop(runner, holder, SlottedCall(method.name, slots), {})
             board = getattr(after, attribute, None)
             cell = _one_changed(before, board)
             if cell is not None:
-                return SuccessorReading(method.name, slots, "in-place"), cell, cells_of(board)[cell], after  # type: ignore[index]
+                piece = cells_of(board)[cell]  # type: ignore[index]
+                return SuccessorReading(method.name, slots, "in-place"), cell, piece, after, value
     return None
 
 
 def _undo(
     runner: CallRunner, encoding: HeldEncoding, successor: SlottedCall, methods: Sequence[Function]
-) -> SlottedCall | None:
+) -> tuple[SlottedCall, MoveAnswer | None] | None:
     """The method that, called as the successor is on the position after a move, gives back the
-    position before it (the board, and the side to move)."""
+    position before it (the board, and the side to move), and what it returns."""
     game = ConnectK(encoding.rows, encoding.cols, 4)
     asked = [((0,), 0), ((0, 0), 0), ((3, 0, 1), 1)]
+    heights = (0, 1, 0)  # of the piece each takes back, counted from the bottom
+    rows = [encoding.rows - 1 - h if encoding.top_row_first else h for h in heights]
     for method in methods:
         if method.name == successor.function:
             continue
@@ -222,7 +260,8 @@ def _undo(
             ]
             outcomes = runner.call_many(calls)
             if all(_restored(encoding, play(game, moves[:-1]), o) for (moves, _), o in zip(asked, outcomes)):
-                return SlottedCall(method.name, slots)
+                values = [o.value for o in outcomes]
+                return SlottedCall(method.name, slots), _answers(encoding.holder, values, rows, [c for _, c in asked])
     return None
 
 
@@ -238,14 +277,15 @@ def _restored(encoding: HeldEncoding, state: Any, outcome: CallOutcome) -> bool:
     )
 
 
-def undo_check(undo: SlottedCall, evidence: str) -> DraftCheck:
+def undo_check(undo: SlottedCall, evidence: str, answers: MoveAnswer | None = None) -> DraftCheck:
     """The check of the method that takes a piece back: asked on the position after a move, it
-    must leave the object as it was before it (the board, and the side to move)."""
+    must leave the object as it was before it (the board, and the side to move); ``answers``:
+    what it returns."""
     return DraftCheck(
         slug(undo.function),
         "undo",
         f"{undo.function} takes the piece back, the object as it was before the move",
         "game-successor",
-        GameSuccessorParams(call(undo.call_text), "undone"),
+        GameSuccessorParams(call(undo.call_text), "undone", answers=answers),
         f"{evidence}; {undo.call_text} on the position after a move gives back the one before it",
     )

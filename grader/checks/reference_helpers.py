@@ -212,6 +212,7 @@ def _held_move_stand_in(params: GameSuccessorParams, ctx: CheckContext) -> Stand
         top_row_first=setup.encoding.top_row_first,
         board_attribute=setup.board_attribute,
         turn_attribute=setup.turn_attribute,
+        answers=params.answers or "",
     )
 
 

@@ -23,6 +23,7 @@ from grader.spec.loader import load_assignment
 from grader.spec.model import Assignment
 from grader.validation import validate_assignment
 from tests.courses.build import edited
+from tests.seed_sources import edited as replaced_everywhere
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -143,8 +144,12 @@ def test_on_the_board_object_every_call_that_plays_must_leave_it_as_it_was(cours
         "current_player",
     )
     by_call = {str(c.params.call.text): c for c in course.assignment.checks if hasattr(c.params, "call")}
-    assert by_call["ConnectFour.make_move(board, move)"].params.returns == "in-place"
-    assert by_call["ConnectFour.undo_move(board, move)"].params.returns == "undone"
+    make, undo = (
+        by_call["ConnectFour.make_move(board, move)"].params,
+        by_call["ConnectFour.undo_move(board, move)"].params,
+    )
+    assert (make.returns, make.answers) == ("in-place", "row")  # the row the piece lands in, as the course's
+    assert (undo.returns, undo.answers) == ("undone", "none")
 
 
 @pytest.mark.kernel
@@ -169,3 +174,66 @@ def test_a_board_object_init_cannot_read_gets_one_message_and_no_folder(tmp_path
             "ConnectFour().board holds the board, but no method of ConnectFour drops a piece into it"
         ), str(report)
     assert not out.exists()
+
+
+# The board_class course as courses that test a column by trying it write it: row 0 is the bottom row,
+# make_move answers True, or False for a full column (the board untouched), and the searches try every
+# column and skip those make_move refuses. The mutant forgets to pass the turn, so its own searches play
+# every piece as X.
+FLAG_EDITS = [
+    ("# row 0 is the top row", "# row 0 is the bottom row"),
+    ("if self.board[0][col] == EMPTY]", "if self.board[-1][col] == EMPTY]"),
+    ("for cell in self.board[0])", "for cell in self.board[-1])"),
+    ('" ".join(row) for row in self.board)', '" ".join(row) for row in reversed(self.board))'),
+    (
+        "        for row in range(self.rows - 1, -1, -1):\n            if self.board[row][col] == EMPTY:\n",
+        "        for row in range(self.rows):\n            if self.board[row][col] == EMPTY:\n",
+    ),
+    (
+        "    def undo_move(self, col):\n        for row in range(self.rows):\n",
+        "    def undo_move(self, col):\n        for row in range(self.rows - 1, -1, -1):\n",
+    ),
+    (
+        '                return row\n        raise ValueError(f"column {col} is full")\n',
+        "                return True\n        return False\n",
+    ),
+    (
+        "    for col in game.get_valid_moves():\n        game.make_move(col)\n",
+        "    for col in range(game.cols):\n        if not game.make_move(col):\n            continue\n",
+    ),
+]
+TURN_KEPT = (
+    "                self.board[row][col] = self.current_player\n"
+    '                self.current_player = "O" if self.current_player == "X" else "X"\n'
+    "                return True\n",
+    "                self.board[row][col] = self.current_player\n                return True\n",
+)
+
+
+@pytest.mark.kernel
+@pytest.mark.slow
+def test_a_move_the_search_tests_by_its_answer_is_stood_in_for_with_the_same_answer(tmp_path: Path) -> None:
+    """Init reads what the course's make_move and undo_move return; once the mutant's make_move
+    is found wrong, the reference's move stands in for it in the searches and answers as the
+    course's does (True, False for a full column), so the searches, which read that answer, pass.
+    A move that answered its row instead would skip every piece landing in row 0, the bottom one,
+    without taking it back, and end the searches' tries on a full column."""
+    solution = replaced_everywhere((COURSES / "board_class" / "solution.py").read_text(encoding="utf-8"), FLAG_EDITS)
+    (tmp_path / "solution.py").write_text(solution, encoding="utf-8")
+    out = tmp_path / "assignment"
+    report = create_assignment(InitRequest(tmp_path / "solution.py", out))
+    assert report.return_code == 0, str(report)
+    assignment = load_assignment(out)
+    by_call = {str(c.params.call.text): c for c in assignment.checks if hasattr(c.params, "call")}
+    make, undo = by_call["ConnectFour.make_move(board, move)"], by_call["ConnectFour.undo_move(board, move)"]
+    assert (make.params.answers, undo.params.answers) == ("true", "none")
+    written = (out / "assignment.toml").read_text(encoding="utf-8")
+    assert 'answers = "true"' in written and "ConnectFour.make_move(board, move) drops" in written
+    mutant = tmp_path / "turn-kept.py"
+    mutant.write_text(replaced_everywhere(solution, [TURN_KEPT]), encoding="utf-8")
+    result = grade_submission(mutant, assignment, GradingOptions())
+    failed = {c.check_id for c in result.checks if c.status is not CheckStatus.PASSED}
+    assert failed == {make.id}, [(c.check_id, c.message) for c in result.checks if c.check_id in failed]
+    regraded = {c.check_id for c in result.checks if any(isinstance(n, Regraded) and n.passed for n in c.notes)}
+    searches = {c.id for c in assignment.checks if c.kind in ("game-search", "game-play")}
+    assert searches and searches <= regraded, (searches, regraded)

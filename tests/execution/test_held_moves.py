@@ -4,6 +4,7 @@ student's methods (`grader.execution.channel.kernel.held_moves`)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from grader.execution.channel.call_data import KernelMade, StandIn
@@ -37,6 +38,18 @@ def flip_turn(game):
 
 def play_on(game, cells):
     cells.append(game.turn)
+
+def answered(game, col, times):
+    # what each of `times` moves into `col` returned, then each of as many take-backs (a
+    # refused one: its exception's kind), and the board and side to move at the end
+    def each(method):
+        try:
+            return method(col)
+        except ValueError as error:
+            return type(error).__name__
+    made = [each(game.make_move) for _ in range(times)]
+    undone = [each(game.undo_move) for _ in range(times)]
+    return made, undone, [row[:] for row in game.board], game.turn
 
 def make_and_undo(game, col):
     game.make_move(col)
@@ -94,3 +107,36 @@ def test_an_argument_changed_beside_a_made_object_is_named_by_its_own_position()
     (played,) = _run(Call("play_on", (_game(EMPTY, "O"), ["X"])))
     assert played.ok and played.mutated
     assert dict(played.changed_args) == {1: ["X", "O"]}
+
+
+def _answered(answers: str, times: int) -> Any:
+    moves = tuple(replace(stand_in, answers=answers) for stand_in in MOVES)
+    (outcome,) = _run(Call("answered", (_game(EMPTY, "X"), 1, times), stand_ins=moves))
+    assert outcome.ok, outcome.error
+    return outcome.value
+
+
+def test_the_stand_ins_return_what_the_courses_methods_return() -> None:
+    """A search that reads what make_move returns (``if not game.make_move(col): continue``)
+    works with the reference's move as with the course's: the row the piece lands in (the top
+    row is row 0 here) or is taken from, None, True (False for a full or empty column, the board
+    untouched), the column, or the object itself."""
+    made, undone, board, turn = _answered("row", 2)
+    assert (made, undone) == ([3, 2], [2, 3])
+    assert (board, turn) == (EMPTY, "X")
+    assert _answered("none", 2)[:2] == ([None, None], [None, None])
+    assert _answered("column", 2)[:2] == ([1, 1], [1, 1])
+    made, undone, board, turn = _answered("object", 1)
+    assert [type(m).__name__ for m in made + undone] == ["RemoteObject", "RemoteObject"]
+    assert made[0].type_name == "Game" and (board, turn) == (EMPTY, "X")
+    made, undone, board, turn = _answered("true", 5)  # four rows: the fifth move and take-back are refused
+    assert (made, undone) == ([True] * 4 + [False], [True] * 4 + [False])
+    assert (board, turn) == (EMPTY, "X")
+
+
+def test_without_an_answer_read_a_move_returns_its_row_and_refuses_as_before() -> None:
+    """An assignment written before init read what the methods return: a move answers the row it
+    lands in, a take-back None, and a full or empty column raises."""
+    made, undone, board, turn = _answered("", 5)
+    assert (made, undone) == ([3, 2, 1, 0, "ValueError"], [None] * 4 + ["ValueError"])
+    assert (board, turn) == (EMPTY, "X")

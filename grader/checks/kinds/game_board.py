@@ -276,6 +276,10 @@ GAME_PREDICATE = CheckKind("game-predicate", GamePredicateParams, _predicate, an
 # -- dropping a piece -----------------------------------------------------------------------------
 
 
+MoveAnswer = Literal["row", "none", "true", "column", "object"]
+"""What a course's method that makes or takes back a move on its board object returns."""
+
+
 @dataclass(frozen=True)
 class GameSuccessorParams:
     """Dropping a piece: the board a move leads to equals the game's, on positions reached by play and every legal
@@ -294,6 +298,16 @@ class GameSuccessorParams:
     side again once it is taken back."""
     examples: Count | None = None
     """Positions drawn beyond the first cases; default: the assignment's ``hypothesis_examples``."""
+    answers: MoveAnswer | None = None
+    """For ``in-place`` and ``undone`` on a ``[game] board_object``: what the course's method returns (init reads it
+    from the solution). Not judged: the reference's move that stands in for a wrong one returns the same, so that a
+    search reading it works as with the course's: row: the row the piece landed in (or was taken from); none: None;
+    true: True, and False for a full column (or an empty one) without touching the board; column: the column; object:
+    the board object. Default: a move returns its row, a take-back None."""
+
+    def __post_init__(self) -> None:
+        if self.answers is not None and self.returns == "new-board":
+            raise ValueError('answers: give it only with returns = "in-place" or "undone": a new board is the answer')
 
 
 def _successor(check: Check[GameSuccessorParams], ctx: CheckContext) -> CheckResult:

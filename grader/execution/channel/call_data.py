@@ -182,6 +182,9 @@ class StandIn:
     turn_attribute: str = ""
     """For ``grid-drop`` and ``grid-undo``: the attribute of the course's board object that holds
     the side to move's mark."""
+    answers: str = ""
+    """For ``grid-drop`` and ``grid-undo``: what the course's method returns (row, none, true,
+    column or object); empty: a move its row, a take-back None."""
     win: float = 1000
     """For ``grid-endgame-score``: what a won game is worth to the maximizer."""
     board_object: KernelMade | None = None
@@ -210,6 +213,7 @@ class StandIn:
             "top_row_first": self.top_row_first,
             "board_attribute": self.board_attribute,
             "turn_attribute": self.turn_attribute,
+            "answers": self.answers,
             "win": self.win,
             "board_object": None if self.board_object is None else encode_argument(self.board_object),
             "search": None if self.search is None else dict(self.search),

@@ -234,6 +234,9 @@ class StandInRequest(TypedDict):
     turn_attribute: str
     """For ``grid-drop`` and ``grid-undo`` (a move made or taken back on the course's board
     object): the attribute holding the side to move's mark, or empty."""
+    answers: str
+    """For ``grid-drop`` and ``grid-undo``: what the course's method returns (row, none, true,
+    column or object); empty: a move its row, a take-back None."""
     win: float
     """For ``grid-endgame-score``: what a won game is worth to the maximizer."""
     board_object: Any

@@ -8,6 +8,12 @@ the mark of the side to move: ``grid-drop`` writes that side's mark into the low
 the column given and passes the turn; ``grid-undo`` empties the highest piece of the column and
 gives the turn back. A course without a turn attribute passes the piece at ``player_arg``.
 
+Each returns what the course's own method returns (``answers``, read by init from the solution),
+so that a search that reads it works as it does with the course's: ``row`` the row the piece
+landed in or was taken from, ``none`` None, ``true`` True (and False, the board untouched, for a
+full column or an empty one), ``column`` the column, ``object`` the board object itself. Without
+it (an assignment written before init read it) a move answers its row and a take-back None.
+
 Shipped into the kernel as source after `next_boards` (whose helpers it uses) and before the
 stand-ins (which call it when a call is made): standard library only.
 """
@@ -24,6 +30,7 @@ if __name__ != globals().get("KERNEL_NAMESPACE"):  # in the kernel, the sources 
     from grader.execution.channel.protocol import StandInRequest
 
 HELD_MOVE_ROLES = ("grid-drop", "grid-undo")
+HELD_MOVE_ANSWERS = ("row", "none", "true", "column", "object")
 
 
 def held_move_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]:
@@ -33,6 +40,9 @@ def held_move_stand_in(request: StandInRequest, original: Any) -> Callable[..., 
     x, o, empties = request["marks"]
     empty = empties[0] if empties else None
     undo = request["role"] == "grid-undo"
+    answers = request.get("answers") or ("none" if undo else "row")
+    if answers not in HELD_MOVE_ANSWERS:
+        raise ValueError(f"a move's stand-in cannot answer {answers!r}")
     upward = rows_upward(request)
     board_at, move_at, player_at = request["board_arg"] or 0, request["move_arg"], request["player_arg"]
     given = argument_binder(original)
@@ -66,19 +76,17 @@ def held_move_stand_in(request: StandInRequest, original: Any) -> Callable[..., 
                 board[row * cols + col] = mark
 
         taken = [row for row in upward if get(row) in (x, o)]
+        if len(taken) == (0 if undo else rows):
+            if answers == "true":
+                return False
+            raise ValueError(f"column {col} is {'empty' if undo else 'full'}")
         mover = getattr(holder, turn) if turn else at(values, player_at, "piece")
         other = o if mover == x else x
-        if undo:
-            if not taken:
-                raise ValueError(f"column {col} is empty")
-            put(taken[-1], empty)
-        else:
-            if len(taken) == rows:
-                raise ValueError(f"column {col} is full")
-            put(upward[len(taken)], mover)
+        row = taken[-1] if undo else upward[len(taken)]
+        put(row, empty if undo else mover)
         if turn:
             setattr(holder, turn, other)
-        return None if undo else upward[len(taken)]
+        return {"row": row, "none": None, "true": True, "column": raw_col, "object": holder}[answers]
 
     stand_in.__name__ = stand_in.__qualname__ = getattr(original, "__name__", "stand_in")
     return stand_in
