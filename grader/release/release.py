@@ -142,6 +142,7 @@ class _Folder:
             settings = self._init(self.folder)
             self.state.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(self.folder / SPEC_FILE, self.state / BASE_FILE)
+            _record_adapter(self.folder, self.state)
             return _Merge(settings=settings)
         if not (self.state / BASE_FILE).is_file():
             _replace_handed_files(self.folder, [self.solution, self.handout])
@@ -153,12 +154,17 @@ class _Folder:
         base = (self.state / BASE_FILE).read_text(encoding="utf-8")
         merged = keep_hand_edits(base, (self.folder / SPEC_FILE).read_text(encoding="utf-8"), fresh_text)
         _replace_handed_files(self.folder, [p for p in fresh.iterdir() if p.name in _HANDED or p.name == _ADAPTER])
+        dropped = None
+        if (fresh / _ADAPTER).is_file():
+            _record_adapter(self.folder, self.state)
+        else:
+            dropped = drop_released_adapter(self.folder, self.state)
         shutil.rmtree(self.folder / SUPPORT_FOLDER, ignore_errors=True)
         if (fresh / SUPPORT_FOLDER).is_dir():
             shutil.copytree(fresh / SUPPORT_FOLDER, self.folder / SUPPORT_FOLDER)
         (self.folder / SPEC_FILE).write_text(merged.text, encoding="utf-8")
         (self.state / BASE_FILE).write_text(fresh_text, encoding="utf-8")
-        return _Merge(merged.kept, merged.lost, settings=settings)
+        return _Merge(merged.kept, merged.lost, notes=(dropped,) if dropped else (), settings=settings)
 
     def _init(self, out: Path) -> tuple[str, ...]:
         """init on the answer key and the student's version, the functions the master gives
@@ -251,6 +257,31 @@ def _replace_handed_files(folder: Path, files: list[Path]) -> None:
             (folder / name).unlink(missing_ok=True)
     for path in files:
         shutil.copyfile(path, folder / path.name)
+
+
+def drop_released_adapter(folder: Path, state: Path) -> str | None:
+    """The master gives no adapter.py any more (none beside it, or no settings it goes with):
+    the one the last release wrote leaves the folder, so that neither the grader nor the
+    students' bundle carries checks the course dropped. One the release did not write as it is
+    (edited, or put there, by hand) is kept. What was done, as a note; None: nothing to do."""
+    adapter, released = folder / _ADAPTER, state / _ADAPTER
+    written = released.read_bytes() if released.is_file() else None
+    released.unlink(missing_ok=True)
+    if not adapter.is_file():
+        return None
+    if written == adapter.read_bytes():
+        adapter.unlink()
+        return f"{adapter} removed: the master gives none now"
+    return (
+        f"{adapter} kept, though the master gives none now: no release wrote it as it is "
+        "(delete it if its checks are gone)"
+    )
+
+
+def _record_adapter(folder: Path, state: Path) -> None:
+    """Keep a copy of the adapter.py this release wrote, to know it from a hand-written one later."""
+    if (folder / _ADAPTER).is_file():
+        shutil.copyfile(folder / _ADAPTER, state / _ADAPTER)
 
 
 def _next_number(state: Path) -> int:

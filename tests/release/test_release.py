@@ -13,7 +13,7 @@ import nbformat
 import pytest
 
 from grader.cli import main
-from grader.release.release import ReleaseRequest, release_assignment
+from grader.release.release import ReleaseRequest, drop_released_adapter, release_assignment
 from grader.spec.loader import BUILTIN_ASSIGNMENTS, list_assignments, load_assignment
 from grader.validation import TEMPLATE_MAX_FRACTION
 from tests.release.marking import defined_functions, marked_source, write_master
@@ -32,8 +32,15 @@ def _bundle_text(folder: Path) -> str:
 @pytest.mark.kernel
 @pytest.mark.slow
 def test_an_nbgrader_master_releases_and_a_second_release_keeps_the_hand_edits(tmp_path: Path) -> None:
+    """The master has settings and an adapter.py beside it for the first release, which the
+    folder and the bundle carry; the second release, the adapter gone, leaves it out of both."""
     out = tmp_path / "release"
-    report = release_assignment(ReleaseRequest(MASTERS / "nbgrader-week5.ipynb", out, "week5"))
+    master = tmp_path / "nbgrader-week5.ipynb"
+    notebook = nbformat.read(MASTERS / "nbgrader-week5.ipynb", as_version=4)
+    notebook.cells.append(nbformat.v4.new_raw_cell("# GRADER CONFIG\n[assignment]\nnotebook_timeout = 600\n"))
+    nbformat.write(notebook, master)
+    (tmp_path / "adapter.py").write_text('"""The checks week 5 once had."""\n', encoding="utf-8")
+    report = release_assignment(ReleaseRequest(master, out, "week5"))
     assert report.return_code == 0, str(report)
     assert report.validation is not None and report.validation.template is not None
     assert report.validation.template.fraction <= TEMPLATE_MAX_FRACTION
@@ -46,6 +53,7 @@ def test_an_nbgrader_master_releases_and_a_second_release_keeps_the_hand_edits(t
     assert 'assert not check_win([" "] * 9, "O")' not in bundle  # the hidden test
     assert "return any(all(board[i] == player for i in line) for line in LINES)" not in bundle
     assert sorted(p.name for p in (out / "bundle").glob("*.whl"))[0] == "gamesearch_assignment_week5-1-py3-none-any.whl"
+    assert (out / "week5" / "adapter.py").is_file() and "The checks week 5 once had" in bundle
 
     spec = out / "week5" / "assignment.toml"
     text = spec.read_text(encoding="utf-8")
@@ -53,14 +61,19 @@ def test_an_nbgrader_master_releases_and_a_second_release_keeps_the_hand_edits(t
     points = text.index("points = 10\n", check_win)
     edited = text[:points] + "points = 30\n" + text[points + len("points = 10\n") :]
     spec.write_text(edited.replace('# first_player = "X"', 'first_player = "X"', 1), encoding="utf-8")
-    again = release_assignment(ReleaseRequest(MASTERS / "nbgrader-week5.ipynb", out, "week5"))
+    (tmp_path / "adapter.py").unlink()
+    again = release_assignment(ReleaseRequest(master, out, "week5"))
     assert again.return_code == 0, str(again)
+    assert f"{out / 'week5' / 'adapter.py'} removed: the master gives none now" in again.notes
+    assert not (out / "week5" / "adapter.py").exists()
     assert 'assignment.first_player = "X": yours' in again.kept
     assert "check check-win: points = 30: yours" in again.kept
     released = load_assignment(out / "week5")
     assert next(c.points for c in released.checks if c.id == "check-win") == 30
     assert released.first_player == "X"
-    assert (out / "bundle" / "gamesearch_assignment_week5-2-py3-none-any.whl").is_file()
+    second = out / "bundle" / "gamesearch_assignment_week5-2-py3-none-any.whl"
+    with zipfile.ZipFile(second) as archive:
+        assert not [name for name in archive.namelist() if name.endswith("adapter.py")]
 
 
 @pytest.mark.kernel
@@ -215,3 +228,19 @@ def test_a_master_init_cannot_read_is_one_message(tmp_path: Path) -> None:
         "grader release: init could not make the assignment: this is not a tic-tac-toe solution init can read"
     ), str(report)
     assert not (tmp_path / "out" / "sorting").exists()
+
+
+def test_an_adapter_no_release_wrote_as_it_is_is_kept_when_the_master_drops_its_own(tmp_path: Path) -> None:
+    """Edited by hand since the release wrote it, or put there by hand: kept, and said so."""
+    folder, state = tmp_path / "week5", tmp_path / ".release"
+    folder.mkdir()
+    state.mkdir()
+    (state / "adapter.py").write_text("released\n", encoding="utf-8")
+    (folder / "adapter.py").write_text("released, then edited\n", encoding="utf-8")
+    note = drop_released_adapter(folder, state)
+    assert note is not None and note.startswith(f"{folder / 'adapter.py'} kept, though the master gives none now")
+    assert (folder / "adapter.py").read_text(encoding="utf-8") == "released, then edited\n"
+    assert not (state / "adapter.py").exists()  # not the release's: a later release keeps it too
+    assert drop_released_adapter(folder, state) == note
+    (folder / "adapter.py").unlink()
+    assert drop_released_adapter(folder, state) is None
