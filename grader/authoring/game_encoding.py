@@ -20,7 +20,8 @@ import numpy as np
 
 from grader.authoring.discovery import Function
 from grader.checks.context import CallRunner
-from grader.execution.channel.call_data import Call, CallOutcome
+from grader.checks.kinds.game_board import MoveAnswer
+from grader.execution.channel.call_data import Call, CallOutcome, RemoteObject
 from reference.grid_codec import GRID_PRESETS, GridContainer, GridEncoding, GridLayout
 
 WINDOW: dict[str, int] = {"alpha": -(10**9), "beta": 10**9}
@@ -37,6 +38,15 @@ _MARK_PAIRS: tuple[tuple[Any, Any], ...] = (("X", "O"), ("x", "o"), ("R", "Y"), 
 
 Returns = Literal["new-board", "in-place"]
 RETURNS: tuple[Returns, ...] = get_args(Returns)
+
+ANSWERS_SAID: dict[MoveAnswer, str] = {
+    "row": "the row",
+    "none": "None",
+    "true": "True",
+    "column": "the column",
+    "object": "the object",
+}
+"""How init's evidence says what a method that makes or takes back a move returns."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +84,8 @@ class SuccessorReading(SlottedCall):
     row_function: SlottedCall | None = None
     """For a successor told the row (``drop_piece(board, row, col, piece)``): the function of
     the board and a column that answers it (``get_next_open_row(board, col)``)."""
+    answers: MoveAnswer | None = None
+    """What one that changes the board in place returns (`GameSuccessorParams.answers`)."""
 
 
 @dataclass(frozen=True)
@@ -285,8 +297,10 @@ def read_board(runner: CallRunner, functions: Sequence[Function], literals: Iter
     successor, placed, first_cell = found
     x, o = _pieces(placed)
     board_arg = successor.slots.index("board")
-    once = _board_after(_drop(runner, successor, empty.value, 0, x), board_arg, successor.returns)
-    twice = _board_after(_drop(runner, successor, once, 0, o), board_arg, successor.returns)
+    first = _drop(runner, successor, empty.value, 0, x)
+    once = _board_after(first, board_arg, successor.returns)
+    second_drop = _drop(runner, successor, once, 0, o)
+    twice = _board_after(second_drop, board_arg, successor.returns)
     start = cells_of(once)
     second = _placed(start, twice) if start is not None else None
     if second is None:
@@ -299,9 +313,28 @@ def read_board(runner: CallRunner, functions: Sequence[Function], literals: Iter
     encoding = GridEncoding(rows, cols, empty.layout, empty.container, empty.empty, x, o, top_row_first=top_row_first)
     preset = next((name for name, p in GRID_PRESETS.items() if p.sized(rows, cols) == encoding), "")
     told = successor.row_function
+    if successor.returns == "in-place":
+        values = [first.value, second_drop.value]
+        successor = replace(successor, answers=move_answer(values, [first_cell // cols, second[0] // cols], [0, 0]))
     evidence = (
         f"{empty.function}() gives {encoding.description}; {successor.call_text} drops a piece into row "
         f"{first_cell // cols} of column 0, then the next on top of it"
         + (f", told the row by {told.call_text}" if told is not None else "")
+        + (f", and returns {ANSWERS_SAID[successor.answers]}" if successor.answers else "")
     )
     return BoardReading(empty, successor, replace(encoding, name=preset), evidence)
+
+
+def move_answer(values: Sequence[Any], rows: Sequence[int], cols: Sequence[int], holder: str = "") -> MoveAnswer | None:
+    """What a method that makes or takes back a move returned on each call, the piece's row and
+    column given (`GameSuccessorParams.answers`); None when it is none of the kinds a stand-in
+    can answer alike."""
+    if all(value is None for value in values):
+        return "none"
+    if all(value is True for value in values):
+        return "true"
+    if holder and all(isinstance(v, RemoteObject) and v.type_name == holder.rpartition(".")[2] for v in values):
+        return "object"
+    if all(isinstance(value, int) and not isinstance(value, bool) for value in values):
+        return "row" if list(values) == list(rows) else "column" if list(values) == list(cols) else None
+    return None

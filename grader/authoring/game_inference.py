@@ -147,11 +147,7 @@ def infer_game(
             f"{successor.function} drops a piece"
             + (", the board given left alone" if successor.returns == "new-board" else " into the board given"),
             "game-successor",
-            GameSuccessorParams(
-                call(successor.call_text),
-                successor.returns,
-                answers=held.answers if held is not None else None,
-            ),
+            GameSuccessorParams(call(successor.call_text), successor.returns, answers=successor.answers),
             board.evidence,
         )
     )

@@ -24,6 +24,7 @@ from typing import Any
 from grader.authoring.discovery import Discovered, Function, Parameter
 from grader.authoring.draft import DraftCheck, call, slug
 from grader.authoring.game_encoding import (
+    ANSWERS_SAID,
     HINTS,
     SCREEN_SECONDS,
     BoardReading,
@@ -33,25 +34,17 @@ from grader.authoring.game_encoding import (
     cells_of,
     empty_board_of,
     held_board,
+    move_answer,
     slot_orders,
 )
 from grader.checks.context import CallRunner
 from grader.checks.kinds.game_board import GameSuccessorParams, MoveAnswer
-from grader.execution.channel.call_data import Call, CallOutcome, KernelMade, RemoteObject
+from grader.execution.channel.call_data import Call, CallOutcome, KernelMade
 from reference.connect4 import ConnectK
 from reference.connect_endings import play
 from reference.grid_codec import GRID_PRESETS, GridEncoding
 
 __all__ = ["HeldEncoding", "HeldReading", "read_held", "undo_check"]
-
-ANSWERS_SAID: dict[MoveAnswer, str] = {
-    "row": "the row",
-    "none": "None",
-    "true": "True",
-    "column": "the column",
-    "object": "the object",
-}
-"""How init's evidence says what a method that makes or takes back a move returns."""
 
 
 @dataclass(frozen=True)
@@ -84,10 +77,8 @@ class HeldReading:
     """The method that takes a piece back, called as the successor is."""
     methods: tuple[Function, ...]
     """The class's methods as functions of the board object (its first parameter)."""
-    answers: MoveAnswer | None = None
-    """What the successor returns (`GameSuccessorParams.answers`); None: nothing init knows."""
     undo_answers: MoveAnswer | None = None
-    """What the take-back returns."""
+    """What the take-back returns (`GameSuccessorParams.answers`); None: nothing init knows."""
 
     def game_fields(self) -> dict[str, str]:
         """The ``[game]`` table's fields that say where the board is."""
@@ -166,7 +157,8 @@ def read_held(runner: CallRunner, discovered: Discovered, literals: Iterable[str
         attribute=attribute,
         turn=turn,
     )
-    answers = _answers(holder, [first_value, second_value], [first_cell // cols, second // cols], [0, 0])
+    answers = move_answer([first_value, second_value], [first_cell // cols, second // cols], [0, 0], holder)
+    successor = dataclasses.replace(successor, answers=answers)
     found_undo = _undo(runner, probing, successor, methods)
     undo, undo_answers = found_undo if found_undo is not None else (None, None)
     evidence = (
@@ -179,22 +171,7 @@ def read_held(runner: CallRunner, discovered: Discovered, literals: Iterable[str
     )
     reading = BoardReading(empty, successor, grid, evidence)
     others = tuple(m for m in methods if m.name not in (successor.function, undo.function if undo else ""))
-    return HeldReading(reading, probing, holder, attribute, turn, undo, others, answers, undo_answers)
-
-
-def _answers(holder: str, values: Sequence[Any], rows: Sequence[int], cols: Sequence[int]) -> MoveAnswer | None:
-    """What a method that makes or takes back a move returned on each call, the piece's row and
-    column given (`GameSuccessorParams.answers`); None when it is none of the kinds a stand-in
-    can answer alike."""
-    if all(value is None for value in values):
-        return "none"
-    if all(value is True for value in values):
-        return "true"
-    if all(isinstance(value, RemoteObject) and value.type_name == holder.rpartition(".")[2] for value in values):
-        return "object"
-    if all(isinstance(value, int) and not isinstance(value, bool) for value in values):
-        return "row" if list(values) == list(rows) else "column" if list(values) == list(cols) else None
-    return None
+    return HeldReading(reading, probing, holder, attribute, turn, undo, others, undo_answers)
 
 
 def _made(holder: str, written: dict[str, Any]) -> KernelMade:
@@ -261,7 +238,9 @@ def _undo(
             outcomes = runner.call_many(calls)
             if all(_restored(encoding, play(game, moves[:-1]), o) for (moves, _), o in zip(asked, outcomes)):
                 values = [o.value for o in outcomes]
-                return SlottedCall(method.name, slots), _answers(encoding.holder, values, rows, [c for _, c in asked])
+                return SlottedCall(method.name, slots), move_answer(
+                    values, rows, [c for _, c in asked], encoding.holder
+                )
     return None
 
 

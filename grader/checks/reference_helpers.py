@@ -184,16 +184,20 @@ def _game_board_stand_in(params: GamePredicateParams, ctx: CheckContext) -> Stan
 
 
 def _held_move_stand_in(params: GameSuccessorParams, ctx: CheckContext) -> StandIn | None:
-    """The reference's move, or its taking back, on the course's board object that holds the
-    game (``make_move(col)``, ``undo_move(col)``: the board and the side to move in its
-    attributes); None for a successor of a board passed as it is."""
+    """The reference's move, or its taking back, on a board changed in place: the argument itself
+    (``drop_piece(board, row, col, piece)``) or the course's object that holds the game
+    (``make_move(col)``, ``undo_move(col)``: the board and the side to move in its attributes);
+    None for a successor that returns a new board, or an object given the board when made."""
     setup = ctx.assignment.game
     template = params.call
     args = template.target.args
     board_arg, move_arg = _position(args, (Placeholder("board"),)), _position(args, (Placeholder("move"),))
-    if setup is None or not setup.board_written or params.returns == "new-board" or template.chain:
+    if setup is None or params.returns == "new-board" or template.chain:
         return None
-    if board_arg is None or move_arg is None or (not setup.turn_attribute and _position(args, _PLAYER) is None):
+    if setup.board_object is not None and not setup.board_written:
+        return None
+    turn = setup.turn_attribute if setup.board_written else ""
+    if board_arg is None or move_arg is None or (not turn and _position(args, _PLAYER) is None):
         return None
     try:
         function = ctx.resolve(template.function)
@@ -210,8 +214,9 @@ def _held_move_stand_in(params: GameSuccessorParams, ctx: CheckContext) -> Stand
         first_player=game.first_player,
         grid=(game.rows, game.cols, game.k),
         top_row_first=setup.encoding.top_row_first,
-        board_attribute=setup.board_attribute,
-        turn_attribute=setup.turn_attribute,
+        board_attribute=setup.board_attribute if setup.board_written else "",
+        turn_attribute=turn,
+        row_arg=_position(args, (Placeholder("row"),)),
         answers=params.answers or "",
     )
 

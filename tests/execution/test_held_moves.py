@@ -39,6 +39,17 @@ def flip_turn(game):
 def play_on(game, cells):
     cells.append(game.turn)
 
+def drop_piece(board, row, col, piece):
+    board[col][row] = piece  # wrong: row and column swapped
+
+def drop(board, col, piece):
+    return None  # wrong: plays nothing
+
+def play_two(board, col):
+    drop_piece(board, 0, col, 1)
+    drop(board, col, 2)
+    return board
+
 def answered(game, col, times):
     # what each of `times` moves into `col` returned, then each of as many take-backs (a
     # refused one: its exception's kind), and the board and side to move at the end
@@ -140,3 +151,17 @@ def test_without_an_answer_read_a_move_returns_its_row_and_refuses_as_before() -
     made, undone, board, turn = _answered("", 5)
     assert (made, undone) == ([3, 2, 1, 0, "ValueError"], [None] * 4 + ["ValueError"])
     assert (board, turn) == (EMPTY, "X")
+
+
+def test_a_drop_into_the_board_given_writes_the_told_row_or_falls() -> None:
+    """A course's ``drop_piece(board, row, col, piece)`` writes the piece into the row it is told
+    (row 0 the bottom one here, as the numpy courses keep it); ``drop(board, col, piece)``
+    drops it onto the pieces already in the column. Both change the board given."""
+    common: dict[str, Any] = {"board_arg": 0, "move_arg": 2, "player_arg": 3, "grid": (4, 4, 4)}
+    told = StandIn("drop_piece", "grid-drop", (1, 2, (0,)), row_arg=1, top_row_first=False, **common)
+    falls = StandIn("drop", "grid-drop", (1, 2, (0,)), top_row_first=False, **common | {"move_arg": 1, "player_arg": 2})
+    board = [[0] * 4 for _ in range(4)]
+    stood_in, alone = _run(Call("play_two", (board, 3), stand_ins=(told, falls)), Call("play_two", (board, 3)))
+    assert stood_in.ok, stood_in.error
+    assert stood_in.value == [[0, 0, 0, 1], [0, 0, 0, 2], [0, 0, 0, 0], [0, 0, 0, 0]]
+    assert alone.ok and alone.value == [[0] * 4, [0] * 4, [0] * 4, [1, 0, 0, 0]]  # the student's own

@@ -299,9 +299,9 @@ class GameSuccessorParams:
     examples: Count | None = None
     """Positions drawn beyond the first cases; default: the assignment's ``hypothesis_examples``."""
     answers: MoveAnswer | None = None
-    """For ``in-place`` and ``undone`` on a ``[game] board_object``: what the course's method returns (init reads it
-    from the solution). Not judged: the reference's move that stands in for a wrong one returns the same, so that a
-    search reading it works as with the course's: row: the row the piece landed in (or was taken from); none: None;
+    """For ``in-place`` and ``undone``: what the course's function or method returns (init reads it from the
+    solution). Not judged: the reference's move that stands in for a wrong one returns the same, so that a search
+    reading it works as with the course's: row: the row the piece landed in (or was taken from); none: None;
     true: True, and False for a full column (or an empty one) without touching the board; column: the column; object:
     the board object. Default: a move returns its row, a take-back None."""
 

@@ -182,6 +182,8 @@ class StandIn:
     turn_attribute: str = ""
     """For ``grid-drop`` and ``grid-undo``: the attribute of the course's board object that holds
     the side to move's mark."""
+    row_arg: int | None = None
+    """For ``grid-drop``: the row's position among the function's parameters, for one told it."""
     answers: str = ""
     """For ``grid-drop`` and ``grid-undo``: what the course's method returns (row, none, true,
     column or object); empty: a move its row, a take-back None."""
@@ -213,6 +215,7 @@ class StandIn:
             "top_row_first": self.top_row_first,
             "board_attribute": self.board_attribute,
             "turn_attribute": self.turn_attribute,
+            "row_arg": self.row_arg,
             "answers": self.answers,
             "win": self.win,
             "board_object": None if self.board_object is None else encode_argument(self.board_object),

@@ -234,6 +234,9 @@ class StandInRequest(TypedDict):
     turn_attribute: str
     """For ``grid-drop`` and ``grid-undo`` (a move made or taken back on the course's board
     object): the attribute holding the side to move's mark, or empty."""
+    row_arg: int | None
+    """For ``grid-drop``: the position of the row the piece goes to among the function's
+    parameters, for one told it (``drop_piece(board, row, col, piece)``); None: it falls."""
     answers: str
     """For ``grid-drop`` and ``grid-undo``: what the course's method returns (row, none, true,
     column or object); empty: a move its row, a take-back None."""

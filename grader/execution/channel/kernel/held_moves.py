@@ -1,12 +1,15 @@
-"""The reference's move and take-back on a course's board object, standing in for the student's
-``make_move``/``undo_move`` methods during a call (a mistake in them costs once: the searches
-that make and undo moves on the object are graded with these in their place).
+"""The reference's move and take-back on a Connect-K board changed in place, standing in for the
+student's ``make_move``/``undo_move`` methods or ``drop_piece`` function during a call (a mistake
+in them costs once: the searches that make moves on the board are graded with these in their
+place).
 
-The object holds a Connect-K board at ``board_attribute`` (rows of cells, a numpy array or one
-flat list, whichever row comes first) and, at ``turn_attribute`` when the course keeps it there,
-the mark of the side to move: ``grid-drop`` writes that side's mark into the lowest empty cell of
-the column given and passes the turn; ``grid-undo`` empties the highest piece of the column and
-gives the turn back. A course without a turn attribute passes the piece at ``player_arg``.
+The board (rows of cells, a numpy array or one flat list, whichever row comes first) is the
+argument at ``board_arg``, or a course's object there holds it at ``board_attribute`` and, at
+``turn_attribute`` when the course keeps it there, the mark of the side to move: ``grid-drop``
+writes that side's mark into the lowest empty cell of the column given and passes the turn, or,
+told the row (``drop_piece(board, row, col, piece)``, ``row_arg``), writes it there, as the
+course's function does; ``grid-undo`` empties the highest piece of the column and gives the turn
+back. A course without a turn attribute passes the piece at ``player_arg``.
 
 Each returns what the course's own method returns (``answers``, read by init from the solution),
 so that a search that reads it works as it does with the course's: ``row`` the row the piece
@@ -45,6 +48,7 @@ def held_move_stand_in(request: StandInRequest, original: Any) -> Callable[..., 
         raise ValueError(f"a move's stand-in cannot answer {answers!r}")
     upward = rows_upward(request)
     board_at, move_at, player_at = request["board_arg"] or 0, request["move_arg"], request["player_arg"]
+    row_at = None if undo else request.get("row_arg")
     given = argument_binder(original)
 
     def at(values: tuple[Any, ...], position: int | None, what: str) -> Any:
@@ -54,8 +58,8 @@ def held_move_stand_in(request: StandInRequest, original: Any) -> Callable[..., 
 
     def stand_in(*args: Any, **kwargs: Any) -> Any:
         values = given(args, kwargs)
-        holder = at(values, board_at, "board object")
-        board: Any = getattr(holder, attribute, None)
+        holder = at(values, board_at, "board object" if attribute else "board")
+        board: Any = getattr(holder, attribute, None) if attribute else holder
         if board is None:
             raise TypeError(f"the reference's stand-in found no board in the object's {attribute!r}")
         raw_col = at(values, move_at, "column")
@@ -75,14 +79,20 @@ def held_move_stand_in(request: StandInRequest, original: Any) -> Callable[..., 
             else:
                 board[row * cols + col] = mark
 
-        taken = [row for row in upward if get(row) in (x, o)]
-        if len(taken) == (0 if undo else rows):
-            if answers == "true":
-                return False
-            raise ValueError(f"column {col} is {'empty' if undo else 'full'}")
+        if row_at is not None:
+            raw_row = at(values, row_at, "row")
+            row = operator.index(raw_row)
+            if isinstance(raw_row, bool) or not 0 <= row < rows:
+                raise ValueError(f"row {raw_row!r} is outside the board: its rows are 0 to {rows - 1}")
+        else:
+            taken = [row for row in upward if get(row) in (x, o)]
+            if len(taken) == (0 if undo else rows):
+                if answers == "true":
+                    return False
+                raise ValueError(f"column {col} is {'empty' if undo else 'full'}")
+            row = taken[-1] if undo else upward[len(taken)]
         mover = getattr(holder, turn) if turn else at(values, player_at, "piece")
         other = o if mover == x else x
-        row = taken[-1] if undo else upward[len(taken)]
         put(row, empty if undo else mover)
         if turn:
             setattr(holder, turn, other)
