@@ -184,17 +184,18 @@ def _game_board_stand_in(params: GamePredicateParams, ctx: CheckContext) -> Stan
 
 
 def _held_move_stand_in(params: GameSuccessorParams, ctx: CheckContext) -> StandIn | None:
-    """The reference's move, or its taking back, on a board changed in place: the argument itself
-    (``drop_piece(board, row, col, piece)``) or the course's object that holds the game
-    (``make_move(col)``, ``undo_move(col)``: the board and the side to move in its attributes);
-    None for a successor that returns a new board, or an object given the board when made."""
+    """The reference's move, or its taking back: on the board given, a new board returned
+    (``drop_piece(board, col, piece)``) or the one given changed (``drop_piece(board, row, col,
+    piece)``), or on the course's object that holds the game (``make_move(col)``,
+    ``undo_move(col)``: the board and the side to move in its attributes); None for an object
+    given the board when made."""
     setup = ctx.assignment.game
     template = params.call
     args = template.target.args
     board_arg, move_arg = _position(args, (Placeholder("board"),)), _position(args, (Placeholder("move"),))
-    if setup is None or params.returns == "new-board" or template.chain:
+    if setup is None or template.chain or (setup.board_object is not None and not setup.board_written):
         return None
-    if setup.board_object is not None and not setup.board_written:
+    if params.returns == "new-board" and setup.board_object is not None:
         return None
     turn = setup.turn_attribute if setup.board_written else ""
     if board_arg is None or move_arg is None or (not turn and _position(args, _PLAYER) is None):
@@ -207,6 +208,7 @@ def _held_move_stand_in(params: GameSuccessorParams, ctx: CheckContext) -> Stand
     return StandIn(
         name=function,
         role="grid-undo" if params.returns == "undone" else "grid-drop",
+        returns="new-board" if params.returns == "new-board" else "played",
         marks=setup.encoding.marks,
         board_arg=board_arg,
         player_arg=_position(args, _PLAYER),

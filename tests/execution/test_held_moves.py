@@ -50,6 +50,13 @@ def play_two(board, col):
     drop(board, col, 2)
     return board
 
+def dropped(board, col, piece):
+    return board  # wrong: plays nothing
+
+def play_new(board, col):
+    once = dropped(board, col, "X")
+    return board, once, dropped(once, col, "O")
+
 def answered(game, col, times):
     # what each of `times` moves into `col` returned, then each of as many take-backs (a
     # refused one: its exception's kind), and the board and side to move at the end
@@ -165,3 +172,18 @@ def test_a_drop_into_the_board_given_writes_the_told_row_or_falls() -> None:
     assert stood_in.ok, stood_in.error
     assert stood_in.value == [[0, 0, 0, 1], [0, 0, 0, 2], [0, 0, 0, 0], [0, 0, 0, 0]]
     assert alone.ok and alone.value == [[0] * 4, [0] * 4, [0] * 4, [1, 0, 0, 0]]  # the student's own
+
+
+def test_a_drop_that_returns_a_new_board_leaves_the_one_given_alone() -> None:
+    """``dropped(board, col, piece)`` returning the board after the move (the top row first
+    here): the reference's drop returns a new board of the same kind, rows of tuples too."""
+    common: dict[str, Any] = {"board_arg": 0, "move_arg": 1, "player_arg": 2, "grid": (4, 4, 4)}
+    new = StandIn("dropped", "grid-drop", ("X", "O", (".",)), returns="new-board", **common)
+    rows = tuple((".",) * 4 for _ in range(4))
+    (stood_in,) = _run(Call("play_new", (rows, 2), stand_ins=(new,)))
+    assert stood_in.ok, stood_in.error
+    answer: Any = stood_in.value
+    given, once, twice = answer
+    assert given == rows and not stood_in.mutated
+    assert once == ((".",) * 4,) * 3 + ((".", ".", "X", "."),)
+    assert twice == ((".",) * 4,) * 2 + ((".", ".", "O", "."), (".", ".", "X", "."))

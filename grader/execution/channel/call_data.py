@@ -170,7 +170,8 @@ class StandIn:
     move_arg: int | None = None
     """The move's position among the function's parameters, for ``successor``."""
     returns: str = "state"
-    """For ``successor``: state (a new board, the given one unchanged) or played (on the given one)."""
+    """For ``successor``: state (a new board, the given one unchanged) or played (on the given one);
+    for ``grid-drop``: new-board (a new board, the given one unchanged), else on the given one."""
     invalid: str = "none"
     """For ``successor``: what a refused move gives: none, raise or false."""
     grid: tuple[int, int, int] | None = None

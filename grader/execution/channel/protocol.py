@@ -219,7 +219,8 @@ class StandInRequest(TypedDict):
     move_arg: int | None
     """The position of the move among the function's parameters (for ``successor``)."""
     returns: str
-    """state or played, for ``successor``: a new board, or the move played on the given one."""
+    """state or played, for ``successor``: a new board, or the move played on the given one;
+    new-board for a ``grid-drop`` that returns a new board."""
     invalid: str
     """none, raise or false, for ``successor``: what a refused move gives."""
     grid: list[int] | None

@@ -8,8 +8,10 @@ argument at ``board_arg``, or a course's object there holds it at ``board_attrib
 ``turn_attribute`` when the course keeps it there, the mark of the side to move: ``grid-drop``
 writes that side's mark into the lowest empty cell of the column given and passes the turn, or,
 told the row (``drop_piece(board, row, col, piece)``, ``row_arg``), writes it there, as the
-course's function does; ``grid-undo`` empties the highest piece of the column and gives the turn
-back. A course without a turn attribute passes the piece at ``player_arg``.
+course's function does; with ``returns`` ``new-board`` it does so on a copy of the board given,
+of the same kind, and returns the copy, the board given left alone; ``grid-undo`` empties the
+highest piece of the column and gives the turn back. A course without a turn attribute passes
+the piece at ``player_arg``.
 
 Each returns what the course's own method returns (``answers``, read by init from the solution),
 so that a search that reads it works as it does with the course's: ``row`` the row the piece
@@ -49,6 +51,7 @@ def held_move_stand_in(request: StandInRequest, original: Any) -> Callable[..., 
     upward = rows_upward(request)
     board_at, move_at, player_at = request["board_arg"] or 0, request["move_arg"], request["player_arg"]
     row_at = None if undo else request.get("row_arg")
+    new_board = not undo and not attribute and request.get("returns") == "new-board"
     given = argument_binder(original)
 
     def at(values: tuple[Any, ...], position: int | None, what: str) -> Any:
@@ -62,6 +65,9 @@ def held_move_stand_in(request: StandInRequest, original: Any) -> Callable[..., 
         board: Any = getattr(holder, attribute, None) if attribute else holder
         if board is None:
             raise TypeError(f"the reference's stand-in found no board in the object's {attribute!r}")
+        kind = None
+        if new_board:
+            board, kind = _copied(board)
         raw_col = at(values, move_at, "column")
         col = operator.index(raw_col)
         if isinstance(raw_col, bool) or not 0 <= col < cols:
@@ -96,7 +102,20 @@ def held_move_stand_in(request: StandInRequest, original: Any) -> Callable[..., 
         put(row, empty if undo else mover)
         if turn:
             setattr(holder, turn, other)
+        if kind is not None:
+            return kind(board)
         return {"row": row, "none": None, "true": True, "column": raw_col, "object": holder}[answers]
 
     stand_in.__name__ = stand_in.__qualname__ = getattr(original, "__name__", "stand_in")
     return stand_in
+
+
+def _copied(board: Any) -> tuple[Any, Callable[[Any], Any]]:
+    """A copy of the board to write into (a numpy array's copy, else lists), and what makes the
+    written copy a board of the kind given (rows or a flat sequence, lists or tuples)."""
+    if hasattr(board, "copy") and getattr(board, "ndim", None) is not None:
+        return board.copy(), lambda written: written
+    if isinstance(board, (list, tuple)) and board and isinstance(board[0], (list, tuple)):
+        outer, inner = type(board), type(board[0])
+        return [list(row) for row in board], lambda written: outer(inner(row) for row in written)
+    return list(board), lambda written: type(board)(written)
