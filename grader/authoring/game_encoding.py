@@ -326,9 +326,9 @@ def read_board(runner: CallRunner, functions: Sequence[Function], literals: Iter
 
 
 def move_answer(values: Sequence[Any], rows: Sequence[int], cols: Sequence[int], holder: str = "") -> MoveAnswer | None:
-    """What a method that makes or takes back a move returned on each call, the piece's row and
-    column given (`GameSuccessorParams.answers`); None when it is none of the kinds a stand-in
-    can answer alike."""
+    """What a function or method that makes or takes back a move returned on each call, the
+    piece's row and column given (`GameSuccessorParams.answers`); None when it is none of the
+    kinds a stand-in can answer alike."""
     if all(value is None for value in values):
         return "none"
     if all(value is True for value in values):

@@ -137,6 +137,7 @@ _GRID_ROLES = {
     "has-room": "grid-has-room",
     "open-row": "grid-open-row",
     "next-boards": "grid-next-boards",
+    "legal-moves": "grid-legal-moves",
 }
 
 
@@ -145,10 +146,12 @@ def _game_board_stand_in(params: GamePredicateParams, ctx: CheckContext) -> Stan
     or None), whether the game is over, a finished game's endgame score (``is_max`` whether the
     side to move maximizes), whether a player has won (``winning_move(board, piece)``), whether
     a column has room, the row a piece dropped into a column lands in, the boards one move away
-    (made as the course makes its board objects, ``[game] board_object``); the board a grid, or
-    the course's board object holding one. None for the legal moves, which no search of a course
-    has needed yet, and for the boards one move away when the course's board object is made
-    otherwise than from the board alone (``ConnectFour()``, then its attributes written)."""
+    (made as the course makes its board objects, ``[game] board_object``), the legal moves (left
+    to right, where the check asks that order: another order the course keeps is not known, and
+    a search's move order is its own); the board a grid, or the course's board object holding
+    one. None for the legal moves in any order, and for the boards one move away when the
+    course's board object is made otherwise than from the board alone (``ConnectFour()``, then
+    its attributes written)."""
     setup = ctx.assignment.game
     template = params.call
     args = template.target.args
@@ -158,6 +161,8 @@ def _game_board_stand_in(params: GamePredicateParams, ctx: CheckContext) -> Stan
         return None
     is_max_arg = _position(args, (Placeholder("is_max"),))
     if role == "grid-endgame-score" and is_max_arg is None:
+        return None
+    if role == "grid-legal-moves" and not params.ordered:
         return None
     made = setup.board_object
     if role == "grid-next-boards" and made is not None and made.placeholders != {"board"}:

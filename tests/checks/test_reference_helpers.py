@@ -155,3 +155,26 @@ def test_the_reference_spells_no_winner_as_the_students_function_does() -> None:
     # graded with a check_winner that answers None for no winner, is_terminal would see a winner everywhere
     assert_costs_once(results, "check-winner", built_on, "check_winner")
     assert results["check-winner"].learnt.spellings == {"ongoing": ""}
+
+
+def test_connect_fours_legal_moves_and_drop_stand_in_where_their_order_and_board_are_known() -> None:
+    """The legal moves stand in when the check pins their order (left to right): a search's move
+    order is its own, so another order the course keeps is not guessed. The drop that returns a
+    new board stands in with one."""
+    connect4 = load_assignment("connect4")
+    runner = InProcessRunner(solution_definitions(connect4))
+    ctx = CheckContext.of(connect4, runner, frozenset(runner.defined_names()))
+    by_id = {c.id: c for c in connect4.checks}
+    legal = stand_in_for(by_id["legal-moves"], ctx)
+    assert legal is not None and (legal.name, legal.role, legal.board_arg) == ("legal_moves", "grid-legal-moves", 0)
+    unordered = replace(by_id["legal-moves"], params=replace(by_id["legal-moves"].params, ordered=False))
+    assert stand_in_for(unordered, ctx) is None
+    drop = stand_in_for(by_id["drop-piece"], ctx)
+    assert drop is not None
+    assert (drop.role, drop.returns, drop.board_arg, drop.move_arg, drop.player_arg) == (
+        "grid-drop",
+        "new-board",
+        0,
+        1,
+        2,
+    )

@@ -93,6 +93,12 @@ def is_valid_location(board, col):
 def get_next_open_row(board, col):
     return 0  # wrong: always the first row
 
+def legal_columns(board):
+    return [0]  # wrong: one column whatever the board
+
+def ask_columns(board):
+    return legal_columns(board)
+
 def ask_grid(board, piece, col):
     return winning_move(board, piece), is_valid_location(board, col), get_next_open_row(board, col)
 
@@ -325,6 +331,16 @@ def test_the_grid_stand_ins_answer_a_win_a_column_s_room_and_its_open_row() -> N
     assert o_wins.value == (False, True, 1)
     assert full.value == (False, True, 0)  # the student's own answers once the call is over
     assert open_col.value == (True, True, 2)  # the same board, the top row first: row 2 from the top
+
+
+def test_the_legal_moves_stand_in_answers_the_columns_with_room_left_to_right() -> None:
+    legal = StandIn("legal_columns", "grid-legal-moves", (1, 2, (0,)), board_arg=0, grid=(4, 5, 4))
+    # row 0 the top: columns 1 and 4 full
+    rows = [[0, 2, 0, 0, 1], [0, 1, 0, 0, 2], [0, 2, 0, 1, 1], [1, 1, 2, 2, 2]]
+    calls, _ = executor()
+    stood, own = run(calls, Call("ask_columns", (rows,), stand_ins=(legal,)), Call("ask_columns", (rows,)))
+    assert stood.ok and stood.value == [0, 2, 3]
+    assert own.value == [0]
 
 
 X_JUST_WON = [[0] * 5, [0] * 5, [2, 2, 2, 0, 0], [1, 1, 1, 1, 0]]

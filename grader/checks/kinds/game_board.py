@@ -277,7 +277,7 @@ GAME_PREDICATE = CheckKind("game-predicate", GamePredicateParams, _predicate, an
 
 
 MoveAnswer = Literal["row", "none", "true", "column", "object"]
-"""What a course's method that makes or takes back a move on its board object returns."""
+"""What a course's function or method that makes or takes back a move in place returns."""
 
 
 @dataclass(frozen=True)

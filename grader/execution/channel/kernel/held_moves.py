@@ -1,7 +1,6 @@
-"""The reference's move and take-back on a Connect-K board changed in place, standing in for the
-student's ``make_move``/``undo_move`` methods or ``drop_piece`` function during a call (a mistake
-in them costs once: the searches that make moves on the board are graded with these in their
-place).
+"""The reference's move and take-back on a Connect-K board, standing in for the student's
+``make_move``/``undo_move`` methods or ``drop_piece`` function during a call (a mistake in them
+costs once: the searches that make moves are graded with these in their place).
 
 The board (rows of cells, a numpy array or one flat list, whichever row comes first) is the
 argument at ``board_arg``, or a course's object there holds it at ``board_attribute`` and, at

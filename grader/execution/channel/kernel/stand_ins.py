@@ -166,7 +166,8 @@ def _grid_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]
     0 for a tie), the argument at ``player_arg`` saying whether the side to move maximizes;
     ``grid-wins`` whether the player in the argument at ``player_arg`` has won; ``grid-has-room``
     whether the column at ``move_arg`` has an empty cell; ``grid-open-row`` the row, as the
-    student's code indexes rows, a piece dropped into it lands in, else None. The arguments are
+    student's code indexes rows, a piece dropped into it lands in, else None; ``grid-legal-moves``
+    the columns with an empty cell, left to right, in a list. The arguments are
     bound by the student's function's signature; a column outside the board is refused (an
     error, as the student's indexing would give), never wrapped into another."""
     grid = request.get("grid") or [0, 0, 0]
@@ -233,6 +234,8 @@ def _grid_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]
         if role == "grid-wins":
             mark = argument(given, request["player_arg"], "player")
             return (mark == first or mark == second) and has_line(cells, mark)
+        if role == "grid-legal-moves":
+            return [col for col in range(cols) if any(cells[row * cols + col] not in (first, second) for row in upward)]
         col = column(given)
         open_rows = [row for row in upward if cells[row * cols + col] not in (first, second)]
         if role == "grid-has-room":
