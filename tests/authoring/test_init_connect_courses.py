@@ -228,7 +228,9 @@ def test_a_move_the_search_tests_by_its_answer_is_stood_in_for_with_the_same_ans
     make, undo = by_call["ConnectFour.make_move(board, move)"], by_call["ConnectFour.undo_move(board, move)"]
     assert (make.params.answers, undo.params.answers) == ("true", "none")
     written = (out / "assignment.toml").read_text(encoding="utf-8")
-    assert 'answers = "true"' in written and "ConnectFour.make_move(board, move) drops" in written
+    assert 'answers = "true"' in written
+    assert "then the next on top of it, and returns True;" in written  # the evidence says so
+    assert "ConnectFour.undo_move(board, move) takes a piece back and returns None" in written
     mutant = tmp_path / "turn-kept.py"
     mutant.write_text(replaced_everywhere(solution, [TURN_KEPT]), encoding="utf-8")
     result = grade_submission(mutant, assignment, GradingOptions())
