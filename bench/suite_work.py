@@ -89,7 +89,7 @@ def _what_started(argv: list[str], xdist_worker: str | None = None) -> str:
         name = Path(argv[0]).parent.name
         return f"{name} {argv[1] if name == 'grader' and len(argv) > 1 else ''}".strip()
     if argv[0] == "-c":
-        return "python -c (multiprocessing's fork servers, Dask's workers, pytest-xdist's workers)"
+        return "python -c (multiprocessing's fork servers, Dask's workers)"
     return Path(argv[0]).name
 
 

@@ -59,7 +59,7 @@ def stand_in_for(check: Check[Any], ctx: CheckContext) -> StandIn | None:
     if isinstance(params, SuccessorParams):
         return _successor_stand_in(params, ctx)
     if isinstance(params, GameSuccessorParams):
-        return _held_move_stand_in(params, ctx)
+        return _move_stand_in(params, ctx)
     if isinstance(params, GamePredicateParams):
         return _game_board_stand_in(params, ctx)
     if not isinstance(params, PredicateParams) or not params.expectation.stands_in or ctx.adapter_encodes_boards:
@@ -188,7 +188,7 @@ def _game_board_stand_in(params: GamePredicateParams, ctx: CheckContext) -> Stan
     )
 
 
-def _held_move_stand_in(params: GameSuccessorParams, ctx: CheckContext) -> StandIn | None:
+def _move_stand_in(params: GameSuccessorParams, ctx: CheckContext) -> StandIn | None:
     """The reference's move, or its taking back: on the board given, a new board returned
     (``drop_piece(board, col, piece)``) or the one given changed (``drop_piece(board, row, col,
     piece)``), or on the course's object that holds the game (``make_move(col)``,
@@ -202,8 +202,7 @@ def _held_move_stand_in(params: GameSuccessorParams, ctx: CheckContext) -> Stand
         return None
     if params.returns == "new-board" and setup.board_object is not None:
         return None
-    turn = setup.turn_attribute if setup.board_written else ""
-    if board_arg is None or move_arg is None or (not turn and _position(args, _PLAYER) is None):
+    if board_arg is None or move_arg is None or (not setup.turn_attribute and _position(args, _PLAYER) is None):
         return None
     try:
         function = ctx.resolve(template.function)
@@ -221,8 +220,8 @@ def _held_move_stand_in(params: GameSuccessorParams, ctx: CheckContext) -> Stand
         first_player=game.first_player,
         grid=(game.rows, game.cols, game.k),
         top_row_first=setup.encoding.top_row_first,
-        board_attribute=setup.board_attribute if setup.board_written else "",
-        turn_attribute=turn,
+        board_attribute=setup.board_attribute,  # the spec names both only for an object the board
+        turn_attribute=setup.turn_attribute,  # is written to: empty for a board given
         row_arg=_position(args, (Placeholder("row"),)),
         answers=params.answers or "",
     )

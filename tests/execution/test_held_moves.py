@@ -5,11 +5,13 @@ student's methods (`grader.execution.channel.kernel.held_moves`)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, get_args
 
+from grader.checks.kinds.game_board import MoveAnswer
 from grader.execution.channel.call_data import KernelMade, StandIn
 from grader.execution.channel.calls import Call, CallOutcome, outcome_from
 from grader.execution.channel.kernel.executor import CallExecutor
+from grader.execution.channel.kernel.held_moves import HELD_MOVE_ANSWERS
 from grader.execution.channel.protocol import OutcomeData
 
 SOURCE = """
@@ -150,6 +152,10 @@ def test_the_stand_ins_return_what_the_courses_methods_return() -> None:
     made, undone, board, turn = _answered("true", 5)  # four rows: the fifth move and take-back are refused
     assert (made, undone) == ([True] * 4 + [False], [True] * 4 + [False])
     assert (board, turn) == (EMPTY, "X")
+
+
+def test_the_kernel_answers_every_kind_an_assignment_can_name() -> None:
+    assert HELD_MOVE_ANSWERS == get_args(MoveAnswer)
 
 
 def test_without_an_answer_read_a_move_returns_its_row_and_refuses_as_before() -> None:

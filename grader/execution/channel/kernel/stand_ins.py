@@ -222,6 +222,10 @@ def _grid_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]
             raise ValueError(f"column {col} is outside the board: its columns are 0 to {cols - 1}")
         return col
 
+    def open_rows(cells: list[Any], col: int) -> list[int]:
+        """The column's empty rows, the lowest first."""
+        return [row for row in upward if cells[row * cols + col] not in (first, second)]
+
     def stand_in(*args: Any, **kwargs: Any) -> Any:
         given = arguments(args, kwargs)
         cells = cells_of(given[board_at] if board_at < len(given) else None)
@@ -235,12 +239,11 @@ def _grid_stand_in(request: StandInRequest, original: Any) -> Callable[..., Any]
             mark = argument(given, request["player_arg"], "player")
             return (mark == first or mark == second) and has_line(cells, mark)
         if role == "grid-legal-moves":
-            return [col for col in range(cols) if any(cells[row * cols + col] not in (first, second) for row in upward)]
-        col = column(given)
-        open_rows = [row for row in upward if cells[row * cols + col] not in (first, second)]
+            return [col for col in range(cols) if open_rows(cells, col)]
+        room = open_rows(cells, column(given))
         if role == "grid-has-room":
-            return bool(open_rows)
-        return open_rows[0] if open_rows else None
+            return bool(room)
+        return room[0] if room else None
 
     stand_in.__name__ = stand_in.__qualname__ = getattr(original, "__name__", "stand_in")
     return stand_in
